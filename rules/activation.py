@@ -1,0 +1,47 @@
+"""Activation methods (card decks, dice and markers): JSON state in, JSON state out.
+
+A method's state is plain JSON so the battle can keep it in a JSON column between requests.
+Shuffles use the dice passed in, so a seeded battle reshuffles reproducibly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.dice import Dice
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """What one activation draw produced, for display and the event log."""
+
+    state: State
+    result: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ActivationMethod:
+    """A named activation method of one system.
+
+    `start(units, options, dice)` returns the initial state for the named units (or figures);
+    `draw(state, dice)` returns the next activation and the new state.
+    """
+
+    name: str
+    title: str
+    start: Callable[[Sequence[str], Mapping[str, Any], Dice], State]
+    draw: Callable[[State, Dice], Draw]
+    description: str = ""
+
+
+def shuffle(items: Sequence[Any], dice: Dice, label: str = "shuffle") -> list[Any]:
+    """Fisher-Yates shuffle drawing from `dice` (so seeded shuffles are reproducible)."""
+    deck = list(items)
+    for i in range(len(deck) - 1, 0, -1):
+        j = dice.roll(i + 1, label) - 1
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck

@@ -1,0 +1,181 @@
+"""Dice sources: seeded (reproducible everywhere) or given (typed in from the table).
+
+Every value drawn is recorded as a `DieRoll`, so a result always carries the dice that made it.
+
+Seeded values come from HMAC-SHA256(seed, context NUL counter) read as a 64-bit unsigned
+integer, with rejection sampling so every face is exactly equally likely. This does not depend on
+Python's `random` module, so the same seed gives the same dice on any machine and any version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rules.errors import DiceError
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die as a name and its faces (a face may repeat, as on the average die)."""
+
+    name: str
+    faces: tuple[int, ...]
+
+    @property
+    def sides(self) -> int:
+        return len(self.faces)
+
+    @property
+    def top(self) -> int:
+        return max(self.faces)
+
+
+def d(sides: int) -> Die:
+    """Return the ordinary die with faces 1..sides."""
+    if sides < 2:
+        raise DiceError(f"a die needs at least 2 sides, not {sides}")
+    return _STANDARD.get(sides) or Die(f"d{sides}", tuple(range(1, sides + 1)))
+
+
+_STANDARD = {n: Die(f"d{n}", tuple(range(1, n + 1))) for n in (2, 3, 4, 6, 8, 10, 12, 20, 100)}
+D4, D6, D8, D10, D12, D20 = (_STANDARD[n] for n in (4, 6, 8, 10, 12, 20))
+#: "Game the 90%"'s average die: a d6 marked 2, 3, 3, 4, 4, 5.
+AVERAGE_DIE = Die("avg", (2, 3, 3, 4, 4, 5))
+DICE_BY_NAME = {die.name: die for die in (*_STANDARD.values(), AVERAGE_DIE)}
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One value drawn from one die, with a short label saying what it was for."""
+
+    die: str
+    value: int
+    label: str = ""
+
+    def as_json(self) -> dict[str, object]:
+        return {"die": self.die, "value": self.value, "label": self.label}
+
+
+class Dice(ABC):
+    """A source of die values that records everything it hands out."""
+
+    def __init__(self) -> None:
+        self.rolls: list[DieRoll] = []
+
+    @abstractmethod
+    def _face(self, die: Die, label: str) -> int:
+        """Return one face of `die`."""
+
+    def roll(self, die: Die | int, label: str = "") -> int:
+        """Roll one die (a `Die` or a number of sides) and record it."""
+        die = d(die) if isinstance(die, int) else die
+        value = self._face(die, label)
+        self.rolls.append(DieRoll(die.name, value, label))
+        return value
+
+    def roll_many(self, count: int, die: Die | int, label: str = "") -> tuple[int, ...]:
+        """Roll `count` dice of one kind, in order."""
+        return tuple(self.roll(die, label) for _ in range(count))
+
+    def roll_exploding(self, die: Die | int, label: str = "", limit: int = 100) -> int:
+        """Roll a die that is rolled again and added while it shows its top face (an ace).
+
+        `limit` bounds the chain so a given-dice list of all aces cannot loop forever.
+        """
+        die = d(die) if isinstance(die, int) else die
+        total = 0
+        for _ in range(limit):
+            value = self.roll(die, label)
+            total += value
+            if value != die.top:
+                return total
+        return total
+
+    def since(self, start: int) -> tuple[DieRoll, ...]:
+        """Return the rolls recorded from position `start` on."""
+        return tuple(self.rolls[start:])
+
+
+class SeededDice(Dice):
+    """Deterministic dice derived from a secret seed and a context string.
+
+    Two sources with the same seed and context produce the same sequence; a different context
+    (another battle event, another character) gives an independent sequence.
+    """
+
+    def __init__(self, seed: str | bytes, context: str = "") -> None:
+        super().__init__()
+        self._key = seed.encode() if isinstance(seed, str) else seed
+        self._context = context.encode()
+        self._counter = 0
+
+    def _uint64(self) -> int:
+        message = self._context + b"\x00" + str(self._counter).encode()
+        self._counter += 1
+        digest = hmac.new(self._key, message, hashlib.sha256).digest()
+        return int.from_bytes(digest[:8], "big")
+
+    def _face(self, die: Die, label: str) -> int:
+        n = die.sides
+        # Reject the top sliver of the 64-bit range so every face is exactly equally likely.
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self._uint64()
+            if value < limit:
+                return die.faces[value % n]
+
+
+class GivenDice(Dice):
+    """Dice rolled at the table and typed in, consumed strictly in the order given.
+
+    The order is the order the check asks for them: each check documents it, and the CLI and the
+    table assistant show it. Too few values, or a value that is not a face of the die asked for,
+    raises `DiceError` naming the die and what it was for.
+    """
+
+    def __init__(self, values: Iterable[int]) -> None:
+        super().__init__()
+        self._values: Sequence[int] = tuple(values)
+        self._position = 0
+
+    def _face(self, die: Die, label: str) -> int:
+        purpose = f" for {label}" if label else ""
+        if self._position >= len(self._values):
+            raise DiceError(
+                f"not enough dice given: needed die #{self._position + 1} ({die.name}{purpose}) "
+                f"but only {len(self._values)} value(s) were given"
+            )
+        value = self._values[self._position]
+        if value not in die.faces:
+            faces = ", ".join(str(f) for f in sorted(set(die.faces)))
+            raise DiceError(
+                f"die #{self._position + 1} ({die.name}{purpose}) was given as {value}, "
+                f"which is not a face of a {die.name} ({faces})"
+            )
+        self._position += 1
+        return value
+
+    @property
+    def unused(self) -> int:
+        return len(self._values) - self._position
+
+    def ensure_all_used(self) -> None:
+        """Raise `DiceError` if values were given that the check never asked for."""
+        if self.unused:
+            raise DiceError(
+                f"too many dice given: the check used {self._position} value(s) "
+                f"but {len(self._values)} were given"
+            )
+
+
+def parse_given(text: str) -> list[int]:
+    """Parse '6,6,2,1' (commas or spaces) into integers, with a clear error."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise DiceError(f"dice must be whole numbers separated by commas, not {text!r}") from None

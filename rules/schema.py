@@ -1,0 +1,215 @@
+"""Typed field schemas: figure stats, check parameters and campaign options.
+
+One schema drives validation here, the admin's typed form fields, the API serializers and the
+CLI's `name=value` parsing, so a range or a choice is stated once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rules.errors import ValidationError
+
+FieldKind = Literal["int", "bool", "choice", "multichoice", "die", "text", "list"]
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off"}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One typed value with its range or choices, default and help text.
+
+    kinds: `int` (min..max), `bool`, `choice` (one of `choices`), `multichoice` (a list of
+    distinct choices), `die` (a die size from `choices`, e.g. 4..12 for a d4..d12 trait), `text`
+    (up to `max` characters), `list` (a list of free text entries, up to `max` items).
+    """
+
+    name: str
+    kind: FieldKind
+    label: str = ""
+    default: Any = None
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[tuple[Any, str], ...] = ()
+    help: str = ""
+    required: bool = False
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def choice_values(self) -> tuple[Any, ...]:
+        return tuple(value for value, _ in self.choices)
+
+    def normalise(self, raw: Any) -> Any:
+        """Return the value in its canonical type, or raise ValueError with a message."""
+        if self.kind == "int":
+            return self._int(raw)
+        if self.kind == "bool":
+            return _bool(raw)
+        if self.kind in ("choice", "die"):
+            return self._choice(raw)
+        if self.kind == "multichoice":
+            return self._multichoice(raw)
+        if self.kind == "text":
+            return self._text(raw)
+        return self._list(raw)
+
+    def _int(self, raw: Any) -> int:
+        if isinstance(raw, bool) or raw is None:
+            raise ValueError("must be a whole number")
+        try:
+            value = int(raw) if not isinstance(raw, float) or raw.is_integer() else None
+        except (TypeError, ValueError):
+            value = None
+        if value is None:
+            raise ValueError(f"must be a whole number, not {raw!r}")
+        if self.min is not None and value < self.min:
+            raise ValueError(f"must be at least {self.min}, not {value}")
+        if self.max is not None and value > self.max:
+            raise ValueError(f"must be at most {self.max}, not {value}")
+        return value
+
+    def _choice(self, raw: Any) -> Any:
+        values = self.choice_values()
+        for value in values:
+            if raw == value or (isinstance(raw, str) and raw.strip() == str(value)):
+                return value
+        allowed = ", ".join(str(v) for v in values)
+        raise ValueError(f"must be one of {allowed}, not {raw!r}")
+
+    def _multichoice(self, raw: Any) -> list[Any]:
+        items = _as_list(raw)
+        picked = [self._choice(item) for item in items]
+        if len(set(map(str, picked))) != len(picked):
+            raise ValueError("lists the same choice twice")
+        if self.max is not None and len(picked) > self.max:
+            raise ValueError(f"may hold at most {self.max} entries")
+        return picked
+
+    def _text(self, raw: Any) -> str:
+        if raw is None:
+            raw = ""
+        if not isinstance(raw, str | int):
+            raise ValueError("must be text")
+        value = str(raw).strip()
+        if self.max is not None and len(value) > self.max:
+            raise ValueError(f"must be at most {self.max} characters")
+        return value
+
+    def _list(self, raw: Any) -> list[str]:
+        items = [str(item).strip() for item in _as_list(raw)]
+        if any(not item for item in items):
+            raise ValueError("has an empty entry")
+        if self.max is not None and len(items) > self.max:
+            raise ValueError(f"may hold at most {self.max} entries")
+        return items
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "label": self.title,
+            "default": self.default,
+            "help": self.help,
+            "required": self.required,
+        }
+        if self.min is not None:
+            data["min"] = self.min
+        if self.max is not None:
+            data["max"] = self.max
+        if self.choices:
+            data["choices"] = [{"value": v, "label": label} for v, label in self.choices]
+        return data
+
+
+def _bool(raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, int) and raw in (0, 1):
+        return bool(raw)
+    if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+        return raw.strip().lower() in _TRUE
+    raise ValueError(f"must be true or false, not {raw!r}")
+
+
+def _as_list(raw: Any) -> list[Any]:
+    if raw is None or raw == "":
+        return []
+    if isinstance(raw, str):
+        return [part.strip() for part in raw.split(",") if part.strip()]
+    if isinstance(raw, list | tuple):
+        return list(raw)
+    raise ValueError("must be a list")
+
+
+Cleaner = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Schema:
+    """An ordered set of fields with an optional cross-field `clean` step.
+
+    `clean(values)` receives the normalised values and returns them (possibly filling derived
+    defaults, e.g. horsemanship = experience + 2); it raises `ValidationError` for rules that
+    involve more than one field.
+    """
+
+    fields: tuple[Field, ...]
+    clean: Cleaner | None = None
+    description: str = ""
+    _index: dict[str, Field] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {f.name: f for f in self.fields})
+
+    def __getitem__(self, name: str) -> Field:
+        return self._index[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+    def defaults(self) -> dict[str, Any]:
+        return {f.name: f.default for f in self.fields}
+
+    def validate(self, data: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Return normalised values (defaults filled in) or raise naming every bad field."""
+        data = dict(data or {})
+        errors: dict[str, str] = {}
+        for name in data:
+            if name not in self._index:
+                errors[name] = f"unknown field; expected one of {', '.join(self.names)}"
+        values: dict[str, Any] = {}
+        for f in self.fields:
+            if f.name not in data or data[f.name] is None:
+                if f.required:
+                    errors[f.name] = "is required"
+                values[f.name] = f.default
+                continue
+            try:
+                values[f.name] = f.normalise(data[f.name])
+            except ValueError as exc:
+                errors[f.name] = str(exc)
+        if errors:
+            raise ValidationError(errors)
+        return self.clean(values) if self.clean else values
+
+    def as_json(self) -> list[dict[str, Any]]:
+        return [f.as_json() for f in self.fields]
+
+
+def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
+    """Parse CLI words `name=value` into a dict, rejecting words without '='."""
+    parsed: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise ValidationError({pair: "parameters are written name=value"})
+        parsed[name.strip()] = value.strip()
+    return parsed

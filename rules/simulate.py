@@ -1,0 +1,54 @@
+"""Auto-resolve: an abstract battle simulation per system (no terrain, no distances).
+
+Each system's simulation activates by its own method, picks targets, resolves the real checks and
+stops when a side breaks by its own rules. It returns the same kind of event log the table
+assistant writes, so an auto-resolved battle reads like a played one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.checks import Resolution
+from rules.dice import Dice
+
+
+@dataclass(frozen=True)
+class SimFigure:
+    """A figure (or unit) entering a simulated battle: an id the caller knows it by, and stats."""
+
+    ref: str
+    name: str
+    stats: Mapping[str, Any]
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class SimEvent:
+    """One resolved check in a simulated battle."""
+
+    turn: int
+    actor: str
+    target: str | None
+    resolution: Resolution
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """The end of a simulated battle.
+
+    `winner` is the index of the winning side or None for a draw; `states` maps each figure ref
+    to its final battle state; `casualties` counts figures out of action per side.
+    """
+
+    winner: int | None
+    turns: int
+    events: tuple[SimEvent, ...]
+    states: Mapping[str, Mapping[str, Any]]
+    casualties: tuple[int, ...]
+    skills_used: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+
+Simulator = Callable[[Sequence[Sequence[SimFigure]], Mapping[str, Any], Dice], SimResult]
