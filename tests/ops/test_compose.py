@@ -1,0 +1,92 @@
+"""docker-compose.yml (a contract) agrees with the settings, the Makefile and the Dockerfile.
+
+There is no Docker engine on the build machines, so this reads the files instead of running them.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SERVICES = COMPOSE["services"]
+SETTINGS = (ROOT / "config" / "settings.py").read_text()
+ENV_EXAMPLE = (ROOT / ".env.example").read_text()
+
+
+def _command(service):
+    command = SERVICES[service]["command"]
+    return " ".join(command) if isinstance(command, list) else command
+
+
+def test_compose_has_the_five_services():
+    assert set(SERVICES) == {"postgres", "redis", "web", "worker", "beat"}
+
+
+@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "beat"])
+def test_every_service_has_a_healthcheck(service):
+    assert SERVICES[service]["healthcheck"]["test"]
+
+
+@pytest.mark.parametrize("service", ["web", "worker", "beat"])
+def test_app_services_build_the_one_dockerfile(service):
+    assert SERVICES[service]["build"] == "."
+    assert (ROOT / "Dockerfile").exists()
+
+
+@pytest.mark.parametrize("service", ["web", "worker", "beat"])
+def test_app_services_wait_for_healthy_postgres_and_redis(service):
+    depends = SERVICES[service]["depends_on"]
+    assert depends["postgres"]["condition"] == "service_healthy"
+    assert depends["redis"]["condition"] == "service_healthy"
+
+
+@pytest.mark.parametrize("service", ["web", "worker", "beat"])
+def test_app_services_set_only_variables_the_settings_read(service):
+    for name in SERVICES[service]["environment"]:
+        assert re.search(rf'"{name}"', SETTINGS), f"{service} sets {name}, settings never read it"
+
+
+def test_env_example_names_only_variables_the_settings_or_compose_read():
+    names = re.findall(r"^#?\s*([A-Z_]+)=", ENV_EXAMPLE, re.MULTILINE)
+    compose_text = (ROOT / "docker-compose.yml").read_text()
+    for name in names:
+        assert f'"{name}"' in SETTINGS or f"${{{name}}}" in compose_text, name
+
+
+def test_web_migrates_then_serves_the_wsgi_app_with_gunicorn():
+    command = _command("web")
+    assert command.index("migrate") < command.index("gunicorn")
+    assert "config.wsgi:application" in command
+    assert (ROOT / "config" / "wsgi.py").exists()
+
+
+def test_worker_prefetches_one_and_recycles_children():
+    command = _command("worker")
+    assert "-A config worker" in command
+    assert "--prefetch-multiplier 1" in command
+    assert "--max-tasks-per-child" in command
+
+
+def test_beat_runs_the_celery_beat_of_the_config_app():
+    assert "-A config beat" in _command("beat")
+
+
+def test_redis_never_evicts_and_persists():
+    command = _command("redis")
+    assert "--maxmemory-policy noeviction" in command
+    assert "--appendonly yes" in command
+
+
+def test_production_flag_is_on_for_the_app_services():
+    app = COMPOSE["x-app"]
+    assert app["environment"]["MUSTER_PRODUCTION"] == "true"
+    assert "SECRET_KEY" in ENV_EXAMPLE
+
+
+def test_database_and_broker_urls_point_at_the_compose_services():
+    env = COMPOSE["x-app"]["environment"]
+    assert "@postgres:5432/" in env["DATABASE_URL"]
+    assert env["REDIS_URL"].startswith("redis://redis:6379/")
