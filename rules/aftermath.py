@@ -24,8 +24,8 @@ from rules.errors import ValidationError
 MAX_PERMANENT_SURVIVABLE = 5
 #: Bounds the sepsis recursion of *given* dice; seeded dice end with probability 1 long before.
 MAX_POINTS_ROLLED = 500
-AFTERMATH_OUTCOMES: tuple[str, ...] = ("dies",) + tuple(
-    f"permanent_{n}" for n in range(MAX_PERMANENT_SURVIVABLE + 1)
+AFTERMATH_OUTCOMES: tuple[str, ...] = (
+    "dies", *(f"permanent_{n}" for n in range(MAX_PERMANENT_SURVIVABLE + 1))
 )
 #: The absolute error of `aftermath_odds` (float rounding of a closed form; measured ~1e-16).
 AFTERMATH_ERROR_BOUND = 1e-12

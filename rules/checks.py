@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple
 
 from rules.dice import Dice, DieRoll
 from rules.errors import RulesError
@@ -40,17 +41,22 @@ class Effect:
                 "note": self.note}
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What a check's resolver returns: the outcome key, details for display, effects."""
+_NO_DETAILS: Mapping[str, Any] = MappingProxyType({})
+
+
+class Outcome(NamedTuple):
+    """What a check's resolver returns: the outcome key, details for display, effects.
+
+    Outcome and Resolution are NamedTuples (immutable, like frozen dataclasses) because one of
+    each is built for every check resolved, and tuple construction is the cheapest there is.
+    """
 
     key: str
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = _NO_DETAILS
     effects: tuple[Effect, ...] = ()
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(NamedTuple):
     """A resolved check: its outcome key, the dice that made it, details and effects."""
 
     check: str
@@ -143,10 +149,15 @@ class Check:
         if unknown:
             raise RulesError(f"{self.name} odds name unknown outcomes {sorted(unknown)}")
         full = {key: odds.probabilities.get(key, Fraction(0)) for key in self.outcomes}
-        total = sum(Fraction(v) if odds.exact else float(v) for v in full.values())
-        tolerance = 0 if odds.exact else max(odds.error_bound * len(full), 1e-12)
-        if abs(total - 1) > tolerance:
-            raise RulesError(f"{self.name} odds sum to {total}, not 1")
+        if odds.exact:
+            exact_total = sum((Fraction(v) for v in full.values()), Fraction(0))
+            if exact_total != 1:
+                raise RulesError(f"{self.name} odds sum to {exact_total}, not 1")
+        else:
+            float_total = sum(float(v) for v in full.values())
+            tolerance = max(float(odds.error_bound) * len(full), 1e-12)
+            if abs(float_total - 1.0) > tolerance:
+                raise RulesError(f"{self.name} odds sum to {float_total}, not 1")
         return Odds(full, odds.exact, odds.error_bound)
 
     def as_json(self) -> dict[str, Any]:

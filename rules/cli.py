@@ -95,6 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    json.dump(output, sys.stdout, indent=2, default=str)
-    sys.stdout.write("\n")
+    try:
+        json.dump(output, sys.stdout, indent=2, default=str)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `python -m rules systems | head` is not an error
+        sys.stderr.close()
     return 0

@@ -35,16 +35,32 @@ class Field:
     choices: tuple[tuple[Any, str], ...] = ()
     help: str = ""
     required: bool = False
+    _canonical: frozenset[Any] = field(default=frozenset(), init=False, repr=False,
+                                       compare=False)
 
     @property
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
+
+    def __post_init__(self) -> None:
+        # Canonical choice values, looked up on the hot path of every check's validation.
+        canonical = frozenset(v for v, _ in self.choices if isinstance(v, str | int))
+        object.__setattr__(self, "_canonical", canonical)
 
     def choice_values(self) -> tuple[Any, ...]:
         return tuple(value for value, _ in self.choices)
 
     def normalise(self, raw: Any) -> Any:
         """Return the value in its canonical type, or raise ValueError with a message."""
+        kind = self.kind
+        raw_type = raw.__class__
+        # Fast paths: values already canonical (as checks are called in bulk) skip parsing.
+        if kind == "int" and raw_type is int and self._in_range(raw):
+            return raw
+        if kind in ("choice", "die") and raw_type in (str, int) and raw in self._canonical:
+            return raw
+        if kind == "bool" and raw_type is bool:
+            return raw
         if self.kind == "int":
             return self._int(raw)
         if self.kind == "bool":
@@ -56,6 +72,9 @@ class Field:
         if self.kind == "text":
             return self._text(raw)
         return self._list(raw)
+
+    def _in_range(self, value: int) -> bool:
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
 
     def _int(self, raw: Any) -> int:
         if isinstance(raw, bool) or raw is None:
@@ -180,20 +199,22 @@ class Schema:
 
     def validate(self, data: Mapping[str, Any] | None) -> dict[str, Any]:
         """Return normalised values (defaults filled in) or raise naming every bad field."""
-        data = dict(data or {})
+        data = data or {}
+        index = self._index
         errors: dict[str, str] = {}
         for name in data:
-            if name not in self._index:
+            if name not in index:
                 errors[name] = f"unknown field; expected one of {', '.join(self.names)}"
         values: dict[str, Any] = {}
         for f in self.fields:
-            if f.name not in data or data[f.name] is None:
+            raw = data.get(f.name)
+            if raw is None:
                 if f.required:
                     errors[f.name] = "is required"
                 values[f.name] = f.default
                 continue
             try:
-                values[f.name] = f.normalise(data[f.name])
+                values[f.name] = f.normalise(raw)
             except ValueError as exc:
                 errors[f.name] = str(exc)
         if errors:
