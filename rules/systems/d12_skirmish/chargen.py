@@ -1,0 +1,69 @@
+"""Character generation: the troop type table and the ability table, as checks and a generator."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from rules.checks import Check, Outcome
+from rules.dice import D12, Dice
+from rules.schema import Schema
+from rules.systems.d12_skirmish.stats import STATS, default_wounds
+from rules.systems.d12_skirmish.tables import (
+    ABILITIES,
+    ABILITY_BY_ROLL,
+    EXPERTISE_TABLE,
+    TROOP_TYPE_TABLE,
+    band,
+)
+
+TROOP_OUTCOMES = ("elite", "veteran", "regular", "raw")
+ABILITY_OUTCOMES = tuple(key for _, key, _, _ in ABILITIES)
+
+
+def resolve_troop_type(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    troop_roll = dice.roll(D12, "troop type")
+    expertise_roll = dice.roll(D12, "expertise")
+    key = band(TROOP_TYPE_TABLE, troop_roll)
+    details = {"troop_roll": troop_roll, "expertise_roll": expertise_roll,
+               "expertise": band(EXPERTISE_TABLE, expertise_roll)}
+    return Outcome(key, details)
+
+
+def troop_type_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
+    return {key: Fraction(high - low + 1, 12) for low, high, key in TROOP_TYPE_TABLE}
+
+
+def resolve_ability(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    roll = dice.roll(D12, "ability")
+    return Outcome(ABILITY_BY_ROLL[roll], {"roll": roll})
+
+
+def ability_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
+    return {key: Fraction(1, 12) for key in ABILITY_OUTCOMES}
+
+
+TROOP_TYPE = Check("troop_type", "Troop type (character generation)", Schema(()),
+                   TROOP_OUTCOMES, resolve_troop_type, troop_type_odds,
+                   "d12: 12 Elite, 10-11 Veteran, 2-9 Regular, 1 Raw; a second d12 picks the "
+                   "field of expertise (1-6 combat, 7-12 shooting)",
+                   "d12 troop type, then d12 expertise")
+ABILITY = Check("ability", "Ability (character generation)", Schema(()), ABILITY_OUTCOMES,
+                resolve_ability, ability_odds, "d12 on the ability table", "one d12: ability")
+
+
+def roll_character(dice: Dice, *, officer: bool = False, game: str = "unit",
+                   mount: str = "foot", weapons: tuple[str, ...] = ("rifled_musket",)
+                   ) -> dict[str, Any]:
+    """Roll troop type, expertise and ability; return validated stats.
+
+    Dice order: troop type, expertise, ability (three d12s).
+    """
+    troop = TROOP_TYPE.resolve({}, dice)
+    ability = ABILITY.resolve({}, dice).outcome
+    return STATS.validate({
+        "troop": troop.outcome, "expertise": troop.details["expertise"], "ability": ability,
+        "officer": officer, "mount": mount, "weapons": list(weapons),
+        "wounds": default_wounds(officer=officer, ability=ability, game=game),
+    })

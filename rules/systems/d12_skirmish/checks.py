@@ -1,0 +1,467 @@
+"""Checks of the d12 skirmish game: shooting, misfires, wounding, hand to hand, morale."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from typing import Any
+
+from rules.checks import Check, Effect, Outcome
+from rules.dice import D12, Dice
+from rules.schema import Field, Schema
+from rules.systems.d12_skirmish.tables import (
+    ABILITY_MORALE,
+    ABILITY_SHOOTING,
+    CAVALRY_WOUNDS,
+    CLOSE_RANGE_WOUND_BONUS,
+    COMBAT_EXPERT,
+    COVER,
+    COVER_MODIFIER,
+    COVER_REROLL_BAND,
+    COVER_REROLL_PASS,
+    CRAWLING_MODIFIER,
+    EXPERT_SKIRMISHER,
+    FAILED_TESTS_TO_REMOVE,
+    FOOT_WOUNDS,
+    H2H_CAVALRY,
+    H2H_CHARGED,
+    H2H_COVER,
+    H2H_DEADLY_DIFFERENCE,
+    H2H_DEADLY_ON,
+    H2H_EFFECTS,
+    H2H_KILLS_FROM,
+    H2H_PER_ATTACKER,
+    HIT_ON,
+    LOADING,
+    MAX_OBSTACLES,
+    MELEE_WEAPONS,
+    MISFIRE_FACE,
+    MISFIRE_TABLE,
+    MORALE_CAVALRY_CHARGE,
+    MORALE_CHARGED_UNLOADED,
+    MORALE_IN_COVER,
+    MORALE_OFFICER_IN_SIGHT,
+    MORALE_OFFICER_KILLED,
+    MORALE_TABLE,
+    MOUNTS,
+    OBSTACLE_MODIFIER,
+    OFFICER_LOSS_ON,
+    PER_WOUND,
+    RANGE_MODIFIER,
+    RANGES,
+    RUNNING_MODIFIER,
+    THROWN,
+    THROWN_ON,
+    TOUGH_WOUND_MODIFIER,
+    TROOP_MODIFIER,
+    TROOP_TYPES,
+    WOUNDS_BY_RESULT,
+    band,
+)
+
+FACES = D12.faces
+MAX_WOUNDS_TAKEN = 5
+Classify = Callable[[Mapping[str, Any], tuple[int, ...]], str]
+
+
+def _enumerate(params: Mapping[str, Any], dice_count: int, classify: Classify
+               ) -> dict[str, Fraction]:
+    """Exact odds over every sequence of `dice_count` d12s; unused trailing dice just repeat."""
+    weight = Fraction(1, 12 ** dice_count)
+    odds: dict[str, Fraction] = {}
+    for faces in product(FACES, repeat=dice_count):
+        key = classify(params, faces)
+        odds[key] = odds.get(key, Fraction(0)) + weight
+    return odds
+
+
+def _cached(dice_count: int, classify: Classify) -> Callable[[Mapping[str, Any]],
+                                                             dict[str, Fraction]]:
+    @lru_cache(maxsize=4096)
+    def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
+        return _enumerate(dict(items), dice_count, classify)
+
+    def odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
+        frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                              for k, v in params.items()))
+        return dict(by_items(frozen))
+
+    return odds
+
+
+def _troop_field(name: str = "troop", label: str = "Troop type") -> Field:
+    return Field(name, "choice", label, "regular", choices=TROOP_TYPES)
+
+
+def _modifier_field(name: str = "modifier", label: str = "Other modifiers") -> Field:
+    return Field(name, "int", label, 0, min=-12, max=12)
+
+
+def _wounds_field(name: str = "wounds", label: str = "Wounds taken") -> Field:
+    return Field(name, "int", label, 0, min=0, max=MAX_WOUNDS_TAKEN)
+
+
+# --- shooting ----------------------------------------------------------------------------
+
+SHOOT_OUTCOMES = ("hit", "miss", "misfire")
+SHOOT_PARAMS = Schema((_troop_field(), _modifier_field()))
+
+
+def shot_result(face: int, modifier: int) -> str:
+    """Return hit, miss or misfire for a natural `face` and the sum of all modifiers."""
+    if face == MISFIRE_FACE:
+        return "misfire"
+    return "hit" if face + modifier >= HIT_ON else "miss"
+
+
+def _shoot_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    return shot_result(faces[0], TROOP_MODIFIER[params["troop"]] + params["modifier"])
+
+
+def _shot(face: int, modifier: int, muzzle: bool) -> Outcome:
+    key = shot_result(face, modifier)
+    effects = (Effect("actor", "loaded", "set", False, "fired"),) if muzzle else ()
+    return Outcome(key, {"roll": face, "modifier": modifier, "total": face + modifier}, effects)
+
+
+def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    face = dice.roll(D12, "to hit")
+    return _shot(face, TROOP_MODIFIER[params["troop"]] + params["modifier"], muzzle=False)
+
+
+FIRE_PARAMS = Schema((
+    _troop_field(),
+    Field("shooting_expert", "choice", "Expertise", "all",
+          choices=(("all", "Both"), ("shooting", "Shooting"), ("combat", "Combat (-1)"))),
+    Field("ability", "choice", "Shooter's ability", "none",
+          choices=(("none", "None"), ("dead_eye", "Dead Eye"), ("twitchy", "Twitchy arm"))),
+    _wounds_field("wounds", "Shooter's wounds"),
+    Field("range", "choice", "Range", "close", choices=RANGES),
+    Field("cover", "choice", "Target's cover", "none", choices=COVER),
+    Field("obstacles", "int", "Obstacles shot over", 0, min=0, max=MAX_OBSTACLES),
+    Field("crawling", "bool", "Target crawling", False),
+    Field("running", "bool", "Target running", False),
+    Field("expert_skirmisher", "bool", "Target is an Expert Skirmisher", False),
+    Field("loading", "choice", "Shooter's weapon", "muzzle", choices=LOADING),
+    _modifier_field(),
+))
+
+
+def fire_modifier(params: Mapping[str, Any]) -> int:
+    """Sum every to-hit modifier of a fully described shot."""
+    off_field = params["shooting_expert"] == "combat"
+    return int(TROOP_MODIFIER[params["troop"]] - off_field
+            + ABILITY_SHOOTING.get(params["ability"], 0) + PER_WOUND * params["wounds"]
+            + RANGE_MODIFIER[params["range"]] + COVER_MODIFIER[params["cover"]]
+            + OBSTACLE_MODIFIER * params["obstacles"]
+            + CRAWLING_MODIFIER * params["crawling"] + RUNNING_MODIFIER * params["running"]
+            + EXPERT_SKIRMISHER * params["expert_skirmisher"] + params["modifier"])
+
+
+def resolve_fire(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    face = dice.roll(D12, "to hit")
+    return _shot(face, fire_modifier(params), muzzle=params["loading"] == "muzzle")
+
+
+def _fire_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    return shot_result(faces[0], fire_modifier(params))
+
+
+# --- misfire -----------------------------------------------------------------------------
+
+MISFIRE_OUTCOMES = ("explodes", "out_of_ammo", "jammed", "bad_powder")
+MISFIRE_EFFECTS = {
+    "explodes": (Effect("actor", "weapon", "set", "exploded", "roll a wound on the firer"),),
+    "out_of_ammo": (Effect("actor", "weapon", "set", "out_of_ammo"),),
+    "jammed": (Effect("actor", "loaded", "set", False, "reload next turn"),),
+    "bad_powder": (Effect("actor", "loaded", "set", True, "may fire again next turn"),),
+}
+
+
+def resolve_misfire(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    face = dice.roll(D12, "misfire")
+    key = band(MISFIRE_TABLE, face)
+    return Outcome(key, {"roll": face}, MISFIRE_EFFECTS[key])
+
+
+# --- wounding ----------------------------------------------------------------------------
+
+WOUND_OUTCOMES = ("dead", "two_wounds", "one_wound", "pinned")
+WOUND_PARAMS = Schema((
+    Field("mount", "choice", "Target", "foot", choices=MOUNTS),
+    Field("close_range", "bool", "Fired at close range", False),
+    Field("tough", "bool", "Target is Tough as old boots", False),
+    _modifier_field(),
+))
+
+
+def wound_result(params: Mapping[str, Any], face: int) -> tuple[str, int, bool]:
+    """Return (table result, score, thrown from the horse) for a natural `face`."""
+    modifier = (CLOSE_RANGE_WOUND_BONUS * params["close_range"]
+                + TOUGH_WOUND_MODIFIER * params["tough"] + params["modifier"])
+    score = 12 if face == 12 else min(max(face + modifier, 1), 12)
+    cavalry = params["mount"] == "cavalry"
+    result = band(CAVALRY_WOUNDS if cavalry else FOOT_WOUNDS, score)
+    thrown = cavalry and any(low <= score <= high for low, high in THROWN)
+    return result, score, thrown
+
+
+def thrown_result(result: str, score: int, thrown_face: int) -> str:
+    """Return the result after a thrown rider's d12 (10+: worse by the table)."""
+    if thrown_face < THROWN_ON:
+        return result
+    extra = next(v for (low, high), v in THROWN.items() if low <= score <= high)
+    return "dead" if extra == "dead" else "two_wounds"
+
+
+def _wound_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    result, score, thrown = wound_result(params, faces[0])
+    return thrown_result(result, score, faces[1]) if thrown else result
+
+
+def _wound_effects(key: str, thrown: bool) -> tuple[Effect, ...]:
+    effects = [Effect("target", "pinned", "set", True, "no action next turn")]
+    if WOUNDS_BY_RESULT[key]:
+        effects.append(Effect("target", "wounds", "add", WOUNDS_BY_RESULT[key]))
+    if key == "dead":
+        effects.append(Effect("target", "status", "set", "dead"))
+    if thrown:
+        effects.append(Effect("target", "mounted", "set", False, "thrown from the horse"))
+    return tuple(effects)
+
+
+def resolve_wound(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    face = dice.roll(D12, "wound")
+    result, score, thrown = wound_result(params, face)
+    details: dict[str, Any] = {"roll": face, "score": score, "thrown": thrown}
+    key = result
+    if thrown:
+        details["thrown_roll"] = dice.roll(D12, "thrown from horse")
+        key = thrown_result(result, score, details["thrown_roll"])
+    return Outcome(key, details, _wound_effects(key, thrown))
+
+
+# --- hand to hand ------------------------------------------------------------------------
+
+H2H_OUTCOMES = ("inflicts_1", "inflicts_2", "kills", "blocks", "draw", "suffers_1",
+                "suffers_2", "killed")
+_WEAPONS = (("none", "None"), ("sword", "Sword"), ("bayonet", "Bayonet"))
+
+
+def _side_fields(prefix: str, whose: str) -> tuple[Field, ...]:
+    return (
+        _troop_field(f"{prefix}troop", f"{whose} troop type"),
+        Field(f"{prefix}combat_expertise", "choice", f"{whose} expertise", "all",
+              choices=(("all", "Both"), ("combat", "Combat"), ("shooting", "Shooting (-1)"))),
+        Field(f"{prefix}weapon", "choice", f"{whose} weapon", "none", choices=_WEAPONS),
+        _wounds_field(f"{prefix}wounds", f"{whose} wounds"),
+        Field(f"{prefix}charged", "bool", f"{whose} side charged", False),
+        Field(f"{prefix}cavalry", "bool", f"{whose} figure is cavalry", False),
+        Field(f"{prefix}in_cover", "bool", f"{whose} figure defends cover", False),
+        Field(f"{prefix}extra_attackers", "int", f"{whose} additional attackers", 0, min=0,
+              max=3),
+        Field(f"{prefix}combat_expert", "bool", f"{whose} figure is a Combat Expert", False),
+        _modifier_field(f"{prefix}modifier", f"{whose} other modifiers"),
+    )
+
+
+H2H_PARAMS = Schema((
+    *_side_fields("", "Our"), *_side_fields("enemy_", "Enemy"),
+    Field("defend_only", "bool", "We only defend (fighting another attacker)", False),
+))
+
+
+def h2h_modifier(params: Mapping[str, Any], prefix: str) -> int:
+    """Sum one side's hand-to-hand modifiers (prefix "" for us, "enemy_" for them)."""
+    def p(name: str) -> Any:
+        return params[prefix + name]
+
+    return int(TROOP_MODIFIER[p("troop")] - (p("combat_expertise") == "shooting")
+            + MELEE_WEAPONS.get(p("weapon"), 0) + PER_WOUND * p("wounds")
+            + H2H_CHARGED * p("charged") + H2H_CAVALRY * p("cavalry") + H2H_COVER * p("in_cover")
+            + H2H_PER_ATTACKER * p("extra_attackers") + COMBAT_EXPERT * p("combat_expert")
+            + p("modifier"))
+
+
+def wounds_for_difference(difference: int) -> int | None:
+    """Return the wounds a win by `difference` inflicts, None when it kills outright."""
+    if difference >= H2H_KILLS_FROM:
+        return None
+    return next(w for low, high, w in H2H_EFFECTS if low <= difference <= high)
+
+
+def _h2h_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    ours = faces[0] + h2h_modifier(params, "")
+    theirs = faces[1] + h2h_modifier(params, "enemy_")
+    if ours == theirs:
+        return "draw"
+    if ours > theirs and params["defend_only"]:
+        return "blocks"
+    difference = abs(ours - theirs)
+    wounds = wounds_for_difference(difference)
+    deadly = difference == H2H_DEADLY_DIFFERENCE and faces[2] >= H2H_DEADLY_ON
+    if ours > theirs:
+        return "kills" if wounds is None or deadly else f"inflicts_{wounds}"
+    return "killed" if wounds is None or deadly else f"suffers_{wounds}"
+
+
+def _h2h_effects(key: str) -> tuple[Effect, ...]:
+    who: Any = "target" if key in ("inflicts_1", "inflicts_2", "kills") else "actor"
+    if key in ("kills", "killed"):
+        return (Effect(who, "status", "set", "dead"),)
+    if key[-1].isdigit():
+        return (Effect(who, "wounds", "add", int(key[-1])),
+                Effect(who, "pinned", "set", True, "wounded"))
+    return ()
+
+
+@lru_cache(maxsize=4096)
+def _h2h_odds_cached(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
+    params = dict(items)
+    deadly = Fraction(len([f for f in FACES if f >= H2H_DEADLY_ON]), len(FACES))
+    odds: dict[str, Fraction] = {}
+    # Only a difference of exactly 5 rolls the third die, so weigh its two results directly.
+    for ours, theirs in product(FACES, repeat=2):
+        for third, weight in ((H2H_DEADLY_ON, deadly), (1, 1 - deadly)):
+            key = _h2h_key(params, (ours, theirs, third))
+            odds[key] = odds.get(key, Fraction(0)) + weight / 144
+    return odds
+
+
+def h2h_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
+    return dict(_h2h_odds_cached(tuple(sorted(params.items()))))
+
+
+def resolve_h2h(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    ours, theirs = dice.roll(D12, "our hand to hand"), dice.roll(D12, "enemy hand to hand")
+    ours_total = ours + h2h_modifier(params, "")
+    theirs_total = theirs + h2h_modifier(params, "enemy_")
+    deadly = 0
+    if abs(ours_total - theirs_total) == H2H_DEADLY_DIFFERENCE and not (
+            params["defend_only"] and ours_total > theirs_total):
+        deadly = dice.roll(D12, "won by 5: dead on 6+")
+    key = _h2h_key(params, (ours, theirs, deadly))
+    details = {"our_roll": ours, "enemy_roll": theirs, "our_total": ours_total,
+               "enemy_total": theirs_total, "deadly_roll": deadly or None}
+    return Outcome(key, details, _h2h_effects(key))
+
+
+# --- morale ------------------------------------------------------------------------------
+
+MORALE_OUTCOMES = ("continue", "pinned", "retreat", "panic", "surrender", "removed")
+MORALE_PARAMS = Schema((
+    _troop_field(),
+    _wounds_field(),
+    Field("ability", "choice", "Ability", "none",
+          choices=(("none", "None"), ("loyal", "Loyal to the cause"), ("yella", "Yella"))),
+    Field("charged_by_cavalry", "bool", "Charged by cavalry", False),
+    Field("charged_unloaded", "bool", "Charged with weapon unloaded", False),
+    Field("officer_killed", "bool", "Officer / standard killed", False),
+    Field("in_cover", "bool", "In cover", False),
+    Field("officer_in_sight", "bool", "Officer / standard in sight", False),
+    Field("in_combat", "bool", "In hand to hand", False,
+          help="Panic and retreat become surrender"),
+    Field("failed_last", "bool", "Failed the previous test", False,
+          help=f"{FAILED_TESTS_TO_REMOVE} failed tests in a row remove the figure"),
+    _modifier_field(),
+))
+
+
+def morale_modifier(params: Mapping[str, Any]) -> int:
+    """Sum every morale modifier."""
+    return int(TROOP_MODIFIER[params["troop"]] + PER_WOUND * params["wounds"]
+            + ABILITY_MORALE.get(params["ability"], 0)
+            + MORALE_CAVALRY_CHARGE * params["charged_by_cavalry"]
+            + MORALE_CHARGED_UNLOADED * params["charged_unloaded"]
+            + MORALE_OFFICER_KILLED * params["officer_killed"]
+            + MORALE_IN_COVER * params["in_cover"]
+            + MORALE_OFFICER_IN_SIGHT * params["officer_in_sight"] + params["modifier"])
+
+
+def needs_cover_reroll(params: Mapping[str, Any], score: int) -> bool:
+    """Return True when a figure already in cover scores in the re-roll band."""
+    low, high = COVER_REROLL_BAND
+    return bool(params["in_cover"]) and low <= score <= high
+
+
+def _morale_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    score = faces[0] + morale_modifier(params)
+    if needs_cover_reroll(params, score):
+        result = "continue" if faces[1] >= COVER_REROLL_PASS else "pinned"
+    else:
+        result = band(MORALE_TABLE, score)
+    if result != "continue" and params["failed_last"]:
+        return "removed"
+    if result in ("panic", "retreat") and params["in_combat"]:
+        return "surrender"
+    return result
+
+
+MORALE_EFFECTS = {
+    "continue": (Effect("actor", "failed_morale", "set", 0),),
+    "pinned": (Effect("actor", "pinned", "set", True), Effect("actor", "failed_morale", "add", 1)),
+    "retreat": (Effect("actor", "morale", "set", "retreat"),
+                Effect("actor", "failed_morale", "add", 1)),
+    "panic": (Effect("actor", "morale", "set", "panic"),
+              Effect("actor", "failed_morale", "add", 1)),
+    "surrender": (Effect("actor", "status", "set", "captured"),),
+    "removed": (Effect("actor", "status", "set", "routed", "two failed tests in a row"),),
+}
+
+
+def resolve_morale(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    face = dice.roll(D12, "morale")
+    score = face + morale_modifier(params)
+    reroll = dice.roll(D12, "in cover re-roll") if needs_cover_reroll(params, score) else 0
+    key = _morale_key(params, (face, reroll))
+    details = {"roll": face, "score": score, "cover_reroll": reroll or None}
+    return Outcome(key, details, MORALE_EFFECTS[key])
+
+
+# --- officer loss --------------------------------------------------------------------------
+
+def resolve_officer_loss(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    face = dice.roll(D12, "officer / standard")
+    key = _officer_key(params, (face,))
+    effects = (Effect("actor", "officer_killed", "set", True),) if key == "officer_killed" else ()
+    return Outcome(key, {"roll": face}, effects)
+
+
+def _officer_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    return "officer_killed" if faces[0] >= OFFICER_LOSS_ON else "officer_safe"
+
+
+CHECKS: dict[str, Check] = {
+    "shoot": Check("shoot", "Shoot (to hit)", SHOOT_PARAMS, SHOOT_OUTCOMES, resolve_shoot,
+                   _cached(1, _shoot_key),
+                   "d12 + troop + modifier: 6+ hits; a natural 1 misfires",
+                   "one d12: to hit", skill="troop"),
+    "fire": Check("fire", "Shoot with every modifier", FIRE_PARAMS, SHOOT_OUTCOMES, resolve_fire,
+                  _cached(1, _fire_key),
+                  "The same roll as shoot, with cover, obstacles, range, movement, wounds and "
+                  "abilities named", "one d12: to hit", skill="troop"),
+    "misfire": Check("misfire", "Misfire", Schema(()), MISFIRE_OUTCOMES, resolve_misfire,
+                     _cached(1, lambda p, f: band(MISFIRE_TABLE, f[0])),
+                     "d12 on the misfire table (4 read as out of ammo)", "one d12: misfire"),
+    "wound": Check("wound", "Wounding", WOUND_PARAMS, WOUND_OUTCOMES, resolve_wound,
+                   _cached(2, _wound_key),
+                   "d12 per hit on the foot or cavalry table; close range +1; 12 kills",
+                   "d12 wound; then, for a thrown rider, d12 thrown"),
+    "hand_to_hand": Check("hand_to_hand", "Hand to hand", H2H_PARAMS, H2H_OUTCOMES, resolve_h2h,
+                          h2h_odds,
+                          "Both roll d12 + modifiers; the higher wins by the difference",
+                          "d12 ours, d12 enemy; then, on a difference of exactly 5, d12 6+ dead",
+                          skill="troop"),
+    "morale": Check("morale", "Morale", MORALE_PARAMS, MORALE_OUTCOMES, resolve_morale,
+                    _cached(2, _morale_key),
+                    "d12 + modifiers: 1-4 panic, 5-6 retreat, 7+ continue; in cover a 3-4 "
+                    "re-rolls (6+ continue, else pinned)",
+                    "d12 morale; then, in cover on 3-4, d12 re-roll"),
+    "officer_loss": Check("officer_loss", "Officer / standard lost", Schema(()),
+                          ("officer_killed", "officer_safe"), resolve_officer_loss,
+                          _cached(1, _officer_key),
+                          "Unit games: a d12 per kill; 12 kills the officer or standard",
+                          "one d12 per kill"),
+}

@@ -1,0 +1,163 @@
+"""Auto-resolve: an abstract skirmish with the real shooting, wounding, melee and morale checks.
+
+No terrain and no distances: every shot is at medium range in the open. Each turn both sides
+roll initiative and alternate figures. A figure with a usable loaded firearm shoots at a random
+enemy (muzzle-loaders spend a turn reloading); one without closes and fights hand to hand.
+Morale is tested when wounded, when a friend dies, and by the whole side at 25% losses, at most
+once per figure per turn. A side with no figure left standing has lost; after MAX_TURNS the
+side with fewer losses wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.checks import Effect, Resolution
+from rules.dice import Dice
+from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.systems.d12_skirmish.activation import roll_initiative
+from rules.systems.d12_skirmish.checks import CHECKS
+from rules.systems.d12_skirmish.stats import STATS, initial_state
+from rules.systems.d12_skirmish.tables import FIREARMS, FIRES_EVERY_TURN
+
+MAX_TURNS = 20
+OUT_STATUSES = frozenset({"dead", "routed", "captured"})
+LOSS_TEST_FRACTION = 4  # a quarter of the side lost
+
+
+class _Skirmish:
+    def __init__(self, sides: Sequence[Sequence[SimFigure]], dice: Dice) -> None:
+        self.sides = [[f.ref for f in side] for side in sides]
+        self.side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
+        self.stats = {f.ref: STATS.validate(f.stats) for side in sides for f in side}
+        self.states = {ref: initial_state(s) for ref, s in self.stats.items()}
+        self.dice, self.turn = dice, 1
+        self.events: list[SimEvent] = []
+        self.tested: set[str] = set()
+        self.loss_tested: set[int] = set()
+        self.used: dict[str, frozenset[str]] = {}
+
+    def standing(self, side: int) -> list[str]:
+        return [r for r in self.sides[side] if self.states[r]["status"] not in OUT_STATUSES]
+
+    def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]
+            ) -> Resolution:
+        resolution = CHECKS[check].resolve(params, self.dice)
+        for effect in resolution.effects:
+            self._apply(effect, actor if effect.who == "actor" else target)
+        self.events.append(SimEvent(self.turn, actor, target, resolution))
+        if CHECKS[check].skill:
+            self.used[actor] = frozenset({CHECKS[check].skill or ""})
+        return resolution
+
+    def _apply(self, effect: Effect, ref: str | None) -> None:
+        if ref is None:
+            return
+        state = self.states[ref]
+        effect.apply(state)
+        if state["wounds"] >= self.stats[ref]["wounds"] and state["status"] not in OUT_STATUSES:
+            state["status"] = "dead"
+        elif state["wounds"] and state["status"] == "unhurt":
+            state["status"] = "wounded"
+
+    def morale(self, ref: str) -> None:
+        if ref in self.tested or self.states[ref]["status"] in OUT_STATUSES:
+            return
+        self.tested.add(ref)
+        state, stats = self.states[ref], self.stats[ref]
+        ability = stats["ability"] if stats["ability"] in ("loyal", "yella") else "none"
+        self.act("morale", ref, None, {"troop": stats["troop"], "wounds": state["wounds"],
+                                       "ability": ability,
+                                       "failed_last": state["failed_morale"] > 0})
+
+    def after_harm(self, target: str) -> None:
+        side = self.side_of[target]
+        if self.states[target]["status"] == "dead":
+            for friend in self.standing(side):
+                self.morale(friend)
+        else:
+            self.morale(target)
+        lost = len(self.sides[side]) - len(self.standing(side))
+        if side not in self.loss_tested and lost * LOSS_TEST_FRACTION >= len(self.sides[side]):
+            self.loss_tested.add(side)
+            for friend in self.standing(side):
+                self.morale(friend)
+
+    def shoot(self, ref: str, target: str) -> None:
+        stats = self.stats[ref]
+        shot = self.act("fire", ref, target, {
+            "troop": stats["troop"], "shooting_expert": stats["expertise"],
+            "wounds": self.states[ref]["wounds"], "range": "medium", "loading": stats["loading"],
+            "ability": stats["ability"] if stats["ability"] in ("dead_eye", "twitchy") else "none",
+            "expert_skirmisher": self.stats[target]["ability"] == "expert_skirmisher"})
+        if shot.outcome == "hit":
+            self.wound(ref, target)
+        elif shot.outcome == "misfire" and self.act("misfire", ref, None, {}).outcome == \
+                "explodes":
+            self.wound(ref, ref)
+
+    def wound(self, ref: str, target: str) -> None:
+        mount = "cavalry" if self.states[target]["mounted"] else "foot"
+        self.act("wound", ref, target, {"mount": mount,
+                                        "tough": self.stats[target]["ability"] == "tough"})
+        self.after_harm(target)
+
+    def fight(self, ref: str, target: str) -> None:
+        ours, theirs = self.stats[ref], self.stats[target]
+        self.act("hand_to_hand", ref, target, {
+            **_fighter(ours, self.states[ref], ""), **_fighter(theirs, self.states[target],
+                                                                 "enemy_"),
+            "charged": True})
+        for hurt in (ref, target):
+            if self.states[hurt]["wounds"] or self.states[hurt]["status"] == "dead":
+                self.after_harm(hurt)
+
+    def activate(self, ref: str) -> None:
+        state, stats = self.states[ref], self.stats[ref]
+        enemies = self.standing(1 - self.side_of[ref])
+        if state["status"] in OUT_STATUSES or not enemies:
+            return
+        if state["pinned"] or state.get("morale"):
+            state["pinned"], state["morale"] = False, None  # sits this activation out
+            return
+        target = enemies[self.dice.roll(len(enemies), "target") - 1] if len(enemies) > 1 \
+            else enemies[0]
+        armed = bool(set(FIREARMS) & set(stats["weapons"])) and state["weapon"] == "ready"
+        if armed and (state["loaded"] or stats["loading"] in FIRES_EVERY_TURN):
+            self.shoot(ref, target)
+        elif armed:
+            state["loaded"] = True  # a muzzle-loader spends the turn reloading
+        else:
+            self.fight(ref, target)
+
+    def play_turn(self) -> None:
+        self.tested = set()
+        first, _ = roll_initiative(self.dice, self.turn)
+        order = [self.sides[first], self.sides[1 - first]]
+        for index in range(max(len(order[0]), len(order[1]))):
+            for side in order:
+                if index < len(side) and all(self.standing(s) for s in (0, 1)):
+                    self.activate(side[index])
+
+
+def _fighter(stats: Mapping[str, Any], state: Mapping[str, Any], prefix: str) -> dict[str, Any]:
+    weapon = next((w for w in ("sword", "bayonet") if w in stats["weapons"]), "none")
+    return {f"{prefix}troop": stats["troop"], f"{prefix}combat_expertise": stats["expertise"],
+            f"{prefix}weapon": weapon, f"{prefix}wounds": min(state["wounds"], 5),
+            f"{prefix}cavalry": bool(state["mounted"]),
+            f"{prefix}combat_expert": stats["ability"] == "combat_expert"}
+
+
+def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+             ) -> SimResult:
+    """Fight an abstract skirmish until one side has no figure standing, or MAX_TURNS."""
+    battle = _Skirmish(sides, dice)
+    while battle.turn <= MAX_TURNS and all(battle.standing(s) for s in (0, 1)):
+        battle.play_turn()
+        battle.turn += 1
+    casualties = tuple(len(battle.sides[s]) - len(battle.standing(s)) for s in (0, 1))
+    winner = None if casualties[0] == casualties[1] else casualties.index(min(casualties))
+    return SimResult(winner, battle.turn - 1, tuple(battle.events), battle.states, casualties,
+                     battle.used)
+

@@ -1,0 +1,110 @@
+"""d12 skirmish: exact odds agree with seeded resolves; properties of every check."""
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.dice import GivenDice, SeededDice
+from rules.errors import ValidationError
+from rules.systems.d12_skirmish import SYSTEM
+
+CASES = [
+    ("shoot", {}),
+    ("shoot", {"troop": "raw", "modifier": -3}),
+    ("fire", {"troop": "elite", "cover": "soft", "range": "medium", "obstacles": 1}),
+    ("misfire", {}),
+    ("wound", {"mount": "cavalry", "close_range": True}),
+    ("wound", {"tough": True}),
+    ("hand_to_hand", {"weapon": "sword", "enemy_troop": "veteran", "enemy_in_cover": True}),
+    ("hand_to_hand", {"defend_only": True}),
+    ("morale", {"in_cover": True, "troop": "raw"}),
+    ("morale", {"failed_last": True, "in_combat": True}),
+    ("officer_loss", {}),
+    ("troop_type", {}),
+    ("ability", {}),
+]
+
+
+def agree_within(check_name, params, rolls, sigmas):
+    check = SYSTEM.checks[check_name]
+    values = check.params.validate(params)
+    odds = check.odds(values).probabilities
+    dice = SeededDice("odds-agree", f"{check_name}/{sorted(values.items())}")
+    counts = dict.fromkeys(odds, 0)
+    for _ in range(rolls):
+        counts[check.resolver(values, dice).key] += 1
+    for key, p in odds.items():
+        error = math.sqrt(float(p) * (1 - float(p)) / rolls)
+        assert abs(counts[key] / rolls - float(p)) <= sigmas * error + 1e-12, key
+
+
+@pytest.mark.parametrize(("check", "params"), CASES)
+def test_odds_agree_with_20000_seeded_resolves(check, params):
+    agree_within(check, params, 20_000, 5)
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize(("check", "params"), CASES)
+def test_odds_agree_with_200000_seeded_resolves(check, params):
+    agree_within(check, params, 200_000, 4)
+
+
+def test_shoot_odds_for_a_regular_are_seven_twelfths():
+    odds = SYSTEM.checks["shoot"].odds({"troop": "regular"}).probabilities
+
+    assert odds == {"hit": Fraction(7, 12), "miss": Fraction(4, 12), "misfire": Fraction(1, 12)}
+
+
+def params_for(check_name):
+    fields = SYSTEM.checks[check_name].params.fields
+    return st.fixed_dictionaries({
+        f.name: (st.sampled_from(f.choice_values()) if f.kind == "choice"
+                 else st.booleans() if f.kind == "bool" else st.integers(f.min, f.max))
+        for f in fields
+    })
+
+
+any_check = st.sampled_from(sorted(SYSTEM.checks))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_odds_sum_to_one_over_the_outcome_keys(data):
+    name = data.draw(any_check)
+    odds = SYSTEM.checks[name].odds(data.draw(params_for(name)))
+
+    assert sum(odds.probabilities.values()) == 1
+    assert set(odds.probabilities) == set(SYSTEM.checks[name].outcomes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data(), st.text(max_size=8))
+def test_given_dice_reproduce_a_seeded_result(data, seed):
+    name = data.draw(any_check)
+    params = data.draw(params_for(name))
+    check = SYSTEM.checks[name]
+    seeded = check.resolve(params, SeededDice(seed, name))
+
+    given_dice = GivenDice([r.value for r in seeded.dice])
+    replay = check.resolve(params, given_dice)
+
+    assert replay.outcome == seeded.outcome in check.outcomes
+    assert replay.details == seeded.details
+    assert given_dice.unused == 0
+
+
+@pytest.mark.parametrize(("check", "params"), [
+    ("shoot", {"troop": "green"}),
+    ("shoot", {"modifier": "lots"}),
+    ("shoot", {"range": "close"}),
+    ("fire", {"obstacles": 4}),
+    ("wound", {"mount": "camel"}),
+    ("hand_to_hand", {"enemy_weapon": "lance"}),
+    ("morale", {"wounds": 9}),
+])
+def test_bad_params_raise_validation_error(check, params):
+    with pytest.raises(ValidationError):
+        SYSTEM.checks[check].odds(params)
