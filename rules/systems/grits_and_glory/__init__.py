@@ -1,0 +1,83 @@
+"""Grits & Glory (Thomas Jakobsen): a Showdown conversion for pulp skirmish wargaming."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.schema import Field, Schema
+from rules.system import CardLayout, RuleSystem, register
+from rules.systems.grits_and_glory import checks as c
+from rules.systems.grits_and_glory import table_rolls as r
+from rules.systems.grits_and_glory.campaign import post_battle
+from rules.systems.grits_and_glory.deck import ACTION_DECK
+from rules.systems.grits_and_glory.simulate import simulate
+from rules.systems.grits_and_glory.stats import STATS, initial_state, label_text
+from rules.systems.grits_and_glory.tables import (
+    SCENARIO_BY_ROLL,
+    SKILLS,
+    TRAITS,
+    reference_tables,
+)
+
+KEY = "grits_and_glory"
+
+OPTIONS = Schema((
+    Field("victory_points", "bool", default=True,
+          help="Score the text's victory points (shown on the quick reference)."),
+    Field("scenario", "choice", default="random",
+          choices=(("random", "roll a d12"), *((str(n), f"scenario {n}") for n in range(1, 13))),
+          help="A fixed standard scenario for the campaign's sheets, or roll a d12 each game."),
+), description="Campaign options for Grits & Glory.")
+
+CHECKS = {check.name: check for check in (
+    c.TRAIT, c.GROUP_ROLL, c.VIGOR_TEST, c.RECOVER, c.FIGHTING, c.SHOOTING, c.AUTOFIRE,
+    c.VOLLEY_FIRE, c.DAMAGE_CHECK, c.SOAK_CHECK, c.FEAR, r.RUN, r.END_GAME, r.FORTUNE,
+    r.FREAK_EVENT, r.RESERVES, r.SENTRY, r.STEALTH, r.LINE_OF_SIGHT, r.OBSTACLE, r.SWIM,
+)}
+
+CARD = CardLayout(
+    sections=(
+        ("Unit", ("figures", "wild_card", "pace", "parry", "toughness", "armour")),
+        ("Traits", TRAITS),
+        ("Skills", SKILLS),
+        ("Gear", ("weapons", "mounted", "causes_fear")),
+    ),
+    track="wounds",
+    track_size=None,
+    notes="Wild Cards: three wound boxes and two Bennies; every unit: a Shaken marker per "
+          "figure and a reload marker.",
+)
+
+
+def tables(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the reference tables, with the campaign's scenario and scoring choices."""
+    data = reference_tables()
+    if not options.get("victory_points", True):
+        data.pop("victory_points")
+    chosen = options.get("scenario", "random")
+    if chosen != "random":
+        data["campaign_scenario"] = SCENARIO_BY_ROLL[int(chosen)].as_json()
+    return data
+
+
+SYSTEM = register(RuleSystem(
+    key=KEY,
+    name="Grits & Glory",
+    source="grits-and-glory.txt (Thomas Jakobsen, a Showdown conversion, 2009)",
+    scale="1 figure = 1 man; units of 1-6 figures, 25-28 mm",
+    stats=STATS,
+    options=OPTIONS,
+    checks=CHECKS,
+    tables=tables,
+    label_text=label_text,
+    initial_state=initial_state,
+    card=CARD,
+    piece="unit",
+    post_battle=post_battle,
+    activation={ACTION_DECK.name: ACTION_DECK},
+    simulate=simulate,
+    statuses=("unhurt", "wounded", "out", "ko", "dead", "routed"),
+    description="Aced trait dice against TN 4 with raises, Wild Cards and their Wild Die, "
+                "damage against Toughness, a 54-card action deck with Jokers and events.",
+))

@@ -1,0 +1,523 @@
+"""Grits & Glory's checks: trait tests, attacks, damage, soak, fear, volleys and table rolls.
+
+Every trait roll is an aced die plus Wild Dice (Wild Cards and group rolls); `aces.py` says why
+every probability here is an exact Fraction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Any
+
+from rules.checks import Check, Effect, Outcome
+from rules.dice import Dice
+from rules.schema import Field, Schema
+from rules.systems.grits_and_glory import tables as t
+from rules.systems.grits_and_glory.aces import (
+    ONE,
+    ZERO,
+    TraitRoll,
+    ace_tail,
+    best_tail,
+    grade,
+    grade_odds,
+    raises,
+    roll_sum,
+    roll_trait,
+    sum_tail,
+)
+from rules.systems.grits_and_glory.stats import DIE_CHOICES, SKILL_CHOICES
+
+Params = Mapping[str, Any]
+GRADES = ("failure", "success", "raise")
+HITS = ("miss", "hit", "raise")
+_HIT_OF = {"failure": "miss", "success": "hit", "raise": "raise"}
+
+
+# --- parameter fields ---------------------------------------------------------------------
+
+def die_field(name: str = "die", help_text: str = "The trait or skill die.") -> Field:
+    return Field(name, "die", default=6, choices=DIE_CHOICES, help=help_text)
+
+
+def _skill_die(help_text: str) -> Field:
+    return Field("die", "die", default=6, choices=SKILL_CHOICES, help=help_text)
+
+
+def int_field(name: str, default: int, low: int, high: int, help_text: str) -> Field:
+    return Field(name, "int", default=default, min=low, max=high, help=help_text)
+
+
+def flag_field(name: str, help_text: str) -> Field:
+    return Field(name, "bool", default=False, help=help_text)
+
+
+def _pick(name: str, table: Mapping[str, int], default: str, help_text: str) -> Field:
+    return Field(name, "choice", default=default,
+                 choices=tuple((key, f"{key} ({value:+d})") for key, value in table.items()),
+                 help=help_text)
+
+
+MODIFIER = int_field("modifier", 0, -20, 20, "Any other modifiers, summed.")
+WILD_CARD = flag_field("wild_card", "A Wild Card rolls a Wild Die (d6) and takes the best.")
+TN = int_field("tn", t.STANDARD_TN, 1, 30, "Target number (4 unless something says otherwise).")
+UNTRAINED = flag_field("untrained", "No such skill: roll d4-2 instead of the die.")
+JOKER = flag_field("joker", "Acting on a Joker: +2 to trait and damage rolls.")
+WOUNDS = int_field("wounds", 0, 0, t.WILD_CARD_MAX_WOUNDS, "The roller's wounds: -1 each.")
+ACTIONS = int_field("actions", 1, 1, 4, "Actions this round: -2 for each beyond the first.")
+RUNNING = flag_field("running", "Ran this round: -2.")
+
+
+# --- shared roll helpers ------------------------------------------------------------------
+
+def _wild_dice(p: Params) -> int:
+    return 1 if p.get("wild_card") else 0
+
+
+def _common_modifier(p: Params) -> int:
+    """Sum the situational modifiers every trait-based attack shares."""
+    total: int = p["modifier"] + (t.JOKER_BONUS if p.get("joker") else 0) - p.get("wounds", 0)
+    total += t.MULTI_ACTION_PENALTY * (p.get("actions", 1) - 1)
+    return total + (t.SITUATION_MODIFIERS["running"] if p.get("running") else 0)
+
+
+def skill_dice(die: int, modifier: int) -> tuple[int, int]:
+    """Return (sides, modifier), rolling an untrained skill (die 0) as d4-2."""
+    return (die, modifier) if die else (t.UNTRAINED_DIE, modifier + t.UNTRAINED_PENALTY)
+
+
+def _roll(dice: Dice, sides: int, wild: int, modifier: int, label: str) -> TraitRoll:
+    return roll_trait(dice, sides, wild, modifier, label)
+
+
+def fold_grades(key_of: Callable[[str], str], odds: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    folded: dict[str, Fraction] = {}
+    for grade_key, p in odds.items():
+        folded[key_of(grade_key)] = folded.get(key_of(grade_key), ZERO) + p
+    return folded
+
+
+# --- trait, group roll, vigor test, recovery ----------------------------------------------
+
+def _trait_dice(p: Params) -> tuple[int, int]:
+    base = (t.UNTRAINED_DIE, p["modifier"] + t.UNTRAINED_PENALTY) if p["untrained"] else (
+        p["die"], p["modifier"])
+    return base
+
+
+def _trait_resolve(p: Params, dice: Dice) -> Outcome:
+    sides, modifier = _trait_dice(p)
+    roll = _roll(dice, sides, _wild_dice(p), modifier, "trait")
+    return Outcome(grade(roll.total, p["tn"]),
+                   {**roll.as_json(), "raises": max(raises(roll.total, p["tn"]), 0)})
+
+
+@lru_cache(maxsize=1024)
+def cached_grade_odds(sides: int, wild: int, modifier: int, tn: int) -> dict[str, Fraction]:
+    return grade_odds(sides, wild, modifier, tn)
+
+
+def _trait_odds(p: Params) -> dict[str, Fraction]:
+    sides, modifier = _trait_dice(p)
+    return cached_grade_odds(sides, _wild_dice(p), modifier, p["tn"])
+
+
+TRAIT = Check(
+    "trait", "Trait test", Schema((die_field(), MODIFIER, WILD_CARD, TN, UNTRAINED)), GRADES,
+    _trait_resolve, _trait_odds,
+    "Roll the aced die (d4-2 untrained), Wild Cards add an aced Wild Die and keep the best; "
+    "TN or more succeeds, every 4 over is a raise.",
+    "trait die (and its aces), then the Wild Die (and its aces)")
+
+
+def _group_resolve(p: Params, dice: Dice) -> Outcome:
+    sides, modifier = _trait_dice(p)
+    roll = _roll(dice, sides, 1, modifier, "group roll")
+    return Outcome(grade(roll.total, p["tn"]), roll.as_json())
+
+
+def _group_odds(p: Params) -> dict[str, Fraction]:
+    sides, modifier = _trait_dice(p)
+    return cached_grade_odds(sides, 1, modifier, p["tn"])
+
+
+GROUP_ROLL = Check(
+    "group_roll", "Group roll", Schema((die_field(), MODIFIER, TN, UNTRAINED)), GRADES,
+    _group_resolve, _group_odds,
+    "A unit of two or more figures rolls one trait die and one Wild Die for all of them.",
+    "trait die (and its aces), then the Wild Die (and its aces)")
+
+
+def _vigor_resolve(p: Params, dice: Dice) -> Outcome:
+    roll = _roll(dice, p["die"], _wild_dice(p), p["modifier"], "vigor")
+    survives = roll.total >= t.STANDARD_TN
+    effects = () if survives else (Effect("actor", "status", "set", "killed"),)
+    return Outcome("survives" if survives else "killed", roll.as_json(), effects)
+
+
+def _vigor_odds(p: Params) -> dict[str, Fraction]:
+    odds = cached_grade_odds(p["die"], _wild_dice(p), p["modifier"], t.STANDARD_TN)
+    return {"survives": odds["success"] + odds["raise"], "killed": odds["failure"]}
+
+
+VIGOR_TEST = Check(
+    "vigor_test", "Post-game Vigor test", Schema((die_field(help_text="Vigor die."), MODIFIER,
+                                                  WILD_CARD)),
+    ("survives", "killed"), _vigor_resolve, _vigor_odds,
+    "A unit removed from play rolls Vigor after the game: success is knocked out, failure "
+    "killed. A unit of several figures rolls as a group (wild_card=true: a group roll has a "
+    "Wild Die) with +1 per figure not removed.",
+    "Vigor die (and its aces), then the Wild Die (and its aces)", skill="vigor")
+
+RECOVERY_KEYS = {"failure": "still_shaken", "success": "recovers", "raise": "acts"}
+
+
+def _recover_resolve(p: Params, dice: Dice) -> Outcome:
+    roll = _roll(dice, p["die"], _wild_dice(p), p["modifier"], "spirit")
+    key = RECOVERY_KEYS[grade(roll.total, t.STANDARD_TN)]
+    effects = () if key == "still_shaken" else (Effect("actor", "shaken", "set", 0),)
+    return Outcome(key, roll.as_json(), effects)
+
+
+def _recover_odds(p: Params) -> dict[str, Fraction]:
+    odds = cached_grade_odds(p["die"], _wild_dice(p), p["modifier"], t.STANDARD_TN)
+    return fold_grades(RECOVERY_KEYS.__getitem__, odds)
+
+
+RECOVER = Check(
+    "recover", "Recover from Shaken", Schema((die_field(help_text="Spirit die."), MODIFIER,
+                                              WILD_CARD)),
+    tuple(RECOVERY_KEYS.values()), _recover_resolve, _recover_odds,
+    "A Shaken figure rolls Spirit at the start of its action: failure stays Shaken, success "
+    "recovers but spends the action, a raise recovers and acts.",
+    "Spirit die (and its aces), then the Wild Die (and its aces)", skill="spirit")
+
+
+# --- attacks ------------------------------------------------------------------------------
+
+def _fighting_modifier(p: Params) -> int:
+    gang = min(int(p["gang_up"]), t.GANG_UP_MAX)
+    touch = t.SITUATION_MODIFIERS["touch_attack"] if p["touch"] else 0
+    off_hand = t.SITUATION_MODIFIERS["off_hand"] if p["off_hand"] else 0
+    return _common_modifier(p) + gang + touch + off_hand
+
+
+def _fighting_resolve(p: Params, dice: Dice) -> Outcome:
+    sides, modifier = skill_dice(p["die"], _fighting_modifier(p))
+    roll = _roll(dice, sides, _wild_dice(p), modifier, "fighting")
+    return Outcome(_HIT_OF[grade(roll.total, p["parry"])], roll.as_json())
+
+
+def _fighting_odds(p: Params) -> dict[str, Fraction]:
+    sides, modifier = skill_dice(p["die"], _fighting_modifier(p))
+    odds = cached_grade_odds(sides, _wild_dice(p), modifier, p["parry"])
+    return fold_grades(_HIT_OF.__getitem__, odds)
+
+
+FIGHTING = Check(
+    "fighting", "Melee attack", Schema((
+        _skill_die("Fighting die (untrained: d4-2)."), WILD_CARD,
+        int_field("parry", 5, 2, 20, "The defender's Parry: the TN to hit."),
+        int_field("gang_up", 0, 0, 12, "Other attackers next to the defender: +1 each, max +4."),
+        JOKER, WOUNDS, ACTIONS, RUNNING,
+        flag_field("touch", "Only touching the foe: +2."),
+        flag_field("off_hand", "Off-hand attack of a figure that is not Ambidextrous: -2."),
+        MODIFIER)),
+    HITS, _fighting_resolve, _fighting_odds,
+    "Fighting against the defender's Parry; a raise adds a d6 to the damage.",
+    "Fighting die (and its aces), then the Wild Die (and its aces)", skill="fighting")
+
+SHOTS = ("miss", "hit", "raise", "miss_jammed", "hit_jammed", "raise_jammed")
+
+
+def _shooting_modifier(p: Params) -> int:
+    total = _common_modifier(p) + t.RANGE_MODIFIERS[p["range"]] + t.COVER_MODIFIERS[p["cover"]]
+    flags = ("unstable_platform", "dark", "fog")
+    return total + sum(t.SITUATION_MODIFIERS[f] for f in flags if p[f])
+
+
+def _shooting_resolve(p: Params, dice: Dice) -> Outcome:
+    sides, modifier = skill_dice(p["die"], _shooting_modifier(p))
+    roll = _roll(dice, sides, _wild_dice(p), modifier, "shooting")
+    key = _HIT_OF[grade(roll.total, p["tn"])]
+    if roll.all_ones:
+        effect = Effect("actor", "loaded", "set", False, "a natural 1: reload before firing")
+        return Outcome(f"{key}_jammed", roll.as_json(), (effect,))
+    return Outcome(key, roll.as_json())
+
+
+def _shooting_odds(p: Params) -> dict[str, Fraction]:
+    sides, modifier = skill_dice(p["die"], _shooting_modifier(p))
+    wild = _wild_dice(p)
+    odds = fold_grades(_HIT_OF.__getitem__, cached_grade_odds(sides, wild, modifier, p["tn"]))
+    jam = Fraction(1, sides) * Fraction(1, 6) ** wild
+    jam_key = _HIT_OF[grade(1 + modifier, p["tn"])]
+    result = {key: odds[key] for key in HITS}
+    result[jam_key] -= jam
+    result[f"{jam_key}_jammed"] = jam
+    return result
+
+
+def _range_field() -> Field:
+    return _pick("range", t.RANGE_MODIFIERS, "short", "Range bracket of the target.")
+
+
+def _cover_field() -> Field:
+    return _pick("cover", t.COVER_MODIFIERS, "none", "The target's cover.")
+
+
+SHOOTING = Check(
+    "shooting", "Ranged attack", Schema((
+        _skill_die("Shooting (or Throwing) die (untrained: d4-2)."), WILD_CARD,
+        _range_field(), _cover_field(),
+        int_field("tn", t.STANDARD_TN, 1, 20, "4, or the defender's Parry for a pistol in melee."),
+        flag_field("unstable_platform", "Firing from horseback or a moving vehicle: -2."),
+        flag_field("dark", "The Dark of Night: -2."),
+        flag_field("fog", "Shooting into fog: -2."),
+        JOKER, WOUNDS, ACTIONS, RUNNING, MODIFIER)),
+    SHOTS, _shooting_resolve, _shooting_odds,
+    "Shooting at TN 4 with range, cover and situation modifiers. A natural 1 on the Shooting "
+    "die (and on the Wild Die too, for a Wild Card) means the gun must be reloaded: the "
+    "outcome gains _jammed.",
+    "Shooting die (and its aces), then the Wild Die (and its aces)", skill="shooting")
+
+HIT_COUNTS = tuple(f"hits_{n}" for n in range(t.FANFIRE_MAX_SHOTS + 1))
+
+
+def _autofire_modifier(p: Params) -> int:
+    penalty = t.SITUATION_MODIFIERS["fanfire" if p["fanfire"] else "autofire"]
+    return _common_modifier(p) + penalty + t.RANGE_MODIFIERS[p["range"]] + t.COVER_MODIFIERS[
+        p["cover"]]
+
+
+def _autofire_resolve(p: Params, dice: Dice) -> Outcome:
+    sides, modifier = skill_dice(p["die"], _autofire_modifier(p))
+    shots = tuple(dice.roll_exploding(sides, "shooting") for _ in range(p["shots"]))
+    wild = dice.roll_exploding(6, "shooting: wild die") if p["wild_card"] else None
+    hits = sum(1 for s in shots if s + modifier >= p["tn"])
+    if wild is not None and wild + modifier >= p["tn"] and hits < len(shots):
+        hits += 1  # the Wild Die stands in for one missing Shooting die
+    details = {"shooting_dice": list(shots), "wild_die": wild, "modifier": modifier}
+    jammed = 1 in shots
+    effects = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),) if jammed else ()
+    return Outcome(f"hits_{hits}", {**details, "jammed": jammed}, effects)
+
+
+def _autofire_odds(p: Params) -> dict[str, Fraction]:
+    sides, modifier = skill_dice(p["die"], _autofire_modifier(p))
+    hit = ace_tail(sides, p["tn"] - modifier)
+    binomial = _binomial(p["shots"], hit)
+    if not p["wild_card"]:
+        return {f"hits_{k}": pk for k, pk in enumerate(binomial)}
+    wild = ace_tail(6, p["tn"] - modifier)
+    odds = {f"hits_{k}": pk * (ONE - wild if k < p["shots"] else ONE)
+            for k, pk in enumerate(binomial)}
+    for k in range(p["shots"]):
+        odds[f"hits_{k + 1}"] += binomial[k] * wild
+    return odds
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    return [comb(n, k) * p ** k * (ONE - p) ** (n - k) for k in range(n + 1)]
+
+
+AUTOFIRE = Check(
+    "autofire", "Automatic fire or fanfire", Schema((
+        _skill_die("Shooting die (untrained: d4-2)."), WILD_CARD,
+        int_field("shots", 3, 2, t.FANFIRE_MAX_SHOTS, "Shooting dice (RoF; fanfire up to 6)."),
+        flag_field("fanfire", "Fanning a single-action six-shooter at short range: -4, not -2."),
+        _range_field(), _cover_field(), TN, JOKER, WOUNDS, MODIFIER)),
+    HIT_COUNTS, _autofire_resolve, _autofire_odds,
+    "Several Shooting dice at -2 (fanfire -4); a Wild Card's one Wild Die may replace a "
+    "missing die. Any natural 1 on a Shooting die means a reload (see details).",
+    "each Shooting die in turn (with its aces), then the Wild Die (and its aces)",
+    skill="shooting")
+
+
+def _volley_wild_dice(p: Params) -> int:
+    return 1 + int(p["figures"]) // t.VOLLEY_FIGURES_PER_WILD_DIE
+
+
+def _volley_modifier(p: Params) -> int:
+    return int(p["modifier"]) + t.RANGE_MODIFIERS[p["range"]] + t.COVER_MODIFIERS[p["cover"]]
+
+
+def _volley_resolve(p: Params, dice: Dice) -> Outcome:
+    roll = _roll(dice, p["die"], _volley_wild_dice(p), _volley_modifier(p), "volley")
+    key = _HIT_OF[grade(roll.total, p["tn"])]
+    effects = () if key == "miss" else (
+        Effect("target", "spirit_test", "set", True, "hit by a volley: pass Spirit or Shaken"),)
+    return Outcome(key, roll.as_json(), effects)
+
+
+def _volley_odds(p: Params) -> dict[str, Fraction]:
+    odds = cached_grade_odds(p["die"], _volley_wild_dice(p), _volley_modifier(p), p["tn"])
+    return fold_grades(_HIT_OF.__getitem__, odds)
+
+
+VOLLEY_FIRE = Check(
+    "volley_fire", "Volley fire", Schema((
+        die_field(help_text="Shooting die of the volleying units."),
+        int_field("figures", 10, 10, 36, "Figures firing (two or more units of 5+ in contact)."),
+        _range_field(), _cover_field(), TN, MODIFIER)),
+    HITS, _volley_resolve, _volley_odds,
+    "A group Shooting roll with its Wild Die plus a bonus Wild Die per 5 figures firing; "
+    "units hit must pass Spirit (use `fear`-style group Spirit) or be Shaken.",
+    "Shooting die (and its aces), then each Wild Die in turn (and its aces)", skill="shooting")
+
+
+# --- damage and soak ----------------------------------------------------------------------
+
+DAMAGE = ("no_effect", "shaken", "wounded", "removed")
+
+
+def _damage_dice(p: Params) -> tuple[int, ...]:
+    weapon = t.DAMAGE_SOURCES[p["weapon"]]
+    strength = (p["strength"],) if weapon.strength else ()
+    extra = (t.BONUS_DAMAGE_DIE,) * (int(p["raise_hit"]) + int(p["charging"]))
+    return strength + weapon.dice + extra
+
+
+def _damage_bonus(p: Params) -> int:
+    joker = t.JOKER_BONUS if p["joker"] else 0
+    return t.DAMAGE_SOURCES[p["weapon"]].bonus + joker + int(p["modifier"])
+
+
+def _toughness(p: Params) -> int:
+    return int(p["toughness"]) + (t.MOUNTED_TOUGHNESS_BONUS if p["mounted_target"] else 0)
+
+
+def _damage_result(p: Params, scored: int) -> tuple[str, int]:
+    """Return (outcome key, wounds dealt) for a damage roll's raises over Toughness."""
+    if scored < 0:
+        return "no_effect", 0
+    wounds = scored if scored else (1 if p["target_shaken"] else 0)
+    if wounds == 0:
+        return "shaken", 0
+    if not p["target_wild_card"]:
+        return "removed", 1
+    over = p["target_wounds"] + wounds > t.WILD_CARD_MAX_WOUNDS
+    return ("removed" if over else "wounded"), wounds
+
+
+def _damage_effects(p: Params, key: str, wounds: int) -> tuple[Effect, ...]:
+    if key == "no_effect":
+        return ()
+    if key == "shaken":
+        return (Effect("target", "shaken", "add", 1, "Shaken"),)
+    if key == "wounded":
+        return (Effect("target", "wounds", "add", wounds), Effect("target", "shaken", "set", 1))
+    last = p["target_figures"] == 1
+    shaken = (Effect("target", "shaken", "add", -1),) if p["target_shaken"] else ()
+    status = (Effect("target", "status", "set", "removed"),) if last else ()
+    return (Effect("target", "figures", "add", -1, "figure removed"), *shaken, *status)
+
+
+def _damage_resolve(p: Params, dice: Dice) -> Outcome:
+    rolled = roll_sum(dice, _damage_dice(p), "damage")
+    total = sum(rolled) + _damage_bonus(p)
+    key, wounds = _damage_result(p, raises(total, _toughness(p)))
+    details = {"dice": list(rolled), "bonus": _damage_bonus(p), "total": total,
+               "toughness": _toughness(p), "wounds": wounds}
+    return Outcome(key, details, _damage_effects(p, key, wounds))
+
+
+def _damage_odds(p: Params) -> dict[str, Fraction]:
+    dice, need = _damage_dice(p), _toughness(p) - _damage_bonus(p)
+    cap = t.WILD_CARD_MAX_WOUNDS + 1 - p["target_wounds"] if p["target_wild_card"] else 1
+    tails = [sum_tail(dice, need + t.RAISE_STEP * k) for k in range(cap + 1)] + [ZERO]
+    odds = {key: ZERO for key in DAMAGE}
+    odds[_damage_result(p, -1)[0]] += ONE - tails[0]
+    for scored in range(cap + 1):
+        # The last band is "cap raises or more": every count past it is removed as well.
+        band = tails[scored] - (tails[scored + 1] if scored < cap else ZERO)
+        odds[_damage_result(p, scored)[0]] += band
+    return odds
+
+
+DAMAGE_CHECK = Check(
+    "damage", "Damage against Toughness", Schema((
+        Field("weapon", "choice", default="sabre",
+              choices=tuple((w.key, f"{w.name} ({w.damage_text})")
+                            for w in t.DAMAGE_SOURCES.values()),
+              help="Weapon or hazard: melee weapons add the attacker's Strength."),
+        die_field("strength", "The attacker's Strength die (melee weapons only)."),
+        flag_field("raise_hit", "The attack hit with a raise: +d6 bonus damage."),
+        flag_field("charging", "A rider who charged more than 6\": +d6."),
+        JOKER, MODIFIER,
+        int_field("toughness", 5, 1, 30, "The target's Toughness (armour included)."),
+        flag_field("mounted_target", "The target rides: +2 Toughness."),
+        flag_field("target_wild_card", "The target is a Wild Card (takes wounds, not removal)."),
+        flag_field("target_shaken", "The target is already Shaken (a second Shaken is a wound)."),
+        int_field("target_wounds", 0, 0, t.WILD_CARD_MAX_WOUNDS, "Wounds the Wild Card has."),
+        int_field("target_figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures left in the target unit."))),
+    DAMAGE, _damage_resolve, _damage_odds,
+    "Aced damage dice against Toughness: equal or more Shakes, each raise wounds. Extras are "
+    "removed by a wound; a Wild Card is removed by a fourth wound.",
+    "Strength die (melee), each weapon die, the raise d6, the charge d6 - each with its aces")
+
+SOAK = ("soaked_all", "soaked_some", "soaked_none")
+
+
+def _soak_resolve(p: Params, dice: Dice) -> Outcome:
+    roll = _roll(dice, p["die"], _wild_dice(p), p["modifier"], "soak")
+    soaked = min(raises(roll.total, t.STANDARD_TN) + 1, p["wounds"])
+    key = "soaked_none" if soaked == 0 else (
+        "soaked_all" if soaked == p["wounds"] else "soaked_some")
+    effects = (Effect("actor", "wounds", "add", -soaked, "soaked"),) if soaked else ()
+    return Outcome(key, {**roll.as_json(), "soaked": soaked}, effects)
+
+
+def _soak_odds(p: Params) -> dict[str, Fraction]:
+    def reach(total: int) -> Fraction:
+        return best_tail(p["die"], _wild_dice(p), total - p["modifier"])
+
+    all_ = reach(t.STANDARD_TN + t.RAISE_STEP * (p["wounds"] - 1))
+    some = reach(t.STANDARD_TN)
+    return {"soaked_all": all_, "soaked_some": some - all_, "soaked_none": ONE - some}
+
+
+SOAK_CHECK = Check(
+    "soak", "Soak roll", Schema((
+        die_field(help_text="Vigor die."), WILD_CARD,
+        int_field("wounds", 1, 1, 8, "Wounds from this one attack."), MODIFIER)),
+    SOAK, _soak_resolve, _soak_odds,
+    "After spending a Benny: Vigor; a success and each raise cancel one wound of the attack.",
+    "Vigor die (and its aces), then the Wild Die (and its aces)", skill="vigor")
+
+
+# --- fear ---------------------------------------------------------------------------------
+
+def _fear_wild(p: Params) -> int:
+    return 1 if p["wild_card"] or p["figures"] > 1 else 0
+
+
+def _fear_resolve(p: Params, dice: Dice) -> Outcome:
+    roll = _roll(dice, p["die"], _fear_wild(p), p["modifier"], "spirit")
+    steady = roll.total >= t.STANDARD_TN
+    effects: tuple[Effect, ...] = ()
+    if not steady:
+        effects = ((Effect("actor", "shaken", "set", p["figures"], "Fear: Shaken"),)
+                   if p["charged"] else
+                   (Effect("actor", "lost_action", "set", True, "Fear: refuses melee"),))
+    return Outcome("steady" if steady else "afraid", roll.as_json(), effects)
+
+
+def _fear_odds(p: Params) -> dict[str, Fraction]:
+    odds = cached_grade_odds(p["die"], _fear_wild(p), p["modifier"], t.STANDARD_TN)
+    return {"steady": odds["success"] + odds["raise"], "afraid": odds["failure"]}
+
+
+FEAR = Check(
+    "fear", "Fear test", Schema((
+        die_field(help_text="Spirit die."), WILD_CARD,
+        int_field("figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures testing (2+: a group roll)."),
+        flag_field("charged", "Charged by the feared unit (else: wants to charge it)."),
+        MODIFIER)),
+    ("steady", "afraid"), _fear_resolve, _fear_odds,
+    "A group Spirit roll: a unit that fails refuses to charge and loses its action, or, when "
+    "charged, is Shaken before the attack lands.",
+    "Spirit die (and its aces), then the Wild Die (and its aces)", skill="spirit")

@@ -1,0 +1,141 @@
+"""The 54-card action deck: a card per unit each turn, counted down from the Ace.
+
+Aces are high and ties between ranks break by suit (spades, hearts, diamonds, clubs). A Joker
+may act whenever its owner likes (the deck puts it first; the player may hold it), adds +2 to
+trait and damage rolls, and triggers the events table at once. The deck is reshuffled at the
+start of the turn after a Joker showed, and also whenever it holds too few cards to deal the
+turn (Muster's reading: the text only covers more than 54 units). A unit on Hold keeps its
+card face up, is not dealt in at a new turn, and acts (or interrupts) when its player says.
+
+State is plain JSON: `deck` (draw pile), `turn`, `queue` (units still to act this turn, best
+card first), `cards` (unit -> card this turn), `held`, `joker_seen`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.activation import ActivationMethod, Draw, State, shuffle
+from rules.dice import Dice
+from rules.errors import RulesError
+from rules.systems.grits_and_glory import tables as t
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("C", "D", "H", "S")  # lowest to highest: clubs, diamonds, hearts, spades
+JOKERS = ("BJ", "RJ")
+DECK = tuple(f"{rank}{suit}" for rank in RANKS for suit in SUITS) + JOKERS
+RED_SUITS = ("H", "D")
+
+
+def card_value(card: str) -> tuple[int, int]:
+    """Return a sort key: Jokers above Aces, then rank, then suit."""
+    if card in JOKERS:
+        return (len(RANKS), JOKERS.index(card))
+    return (RANKS.index(card[:-1]), SUITS.index(card[-1]))
+
+
+def is_joker(card: str) -> bool:
+    return card in JOKERS
+
+
+def is_black(card: str) -> bool:
+    """Black cards (and Jokers) let the sentry's own player steer it."""
+    return card in JOKERS or card[-1] not in RED_SUITS
+
+
+def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State:
+    """Shuffle a fresh deck for the named units; nothing is dealt until the first draw."""
+    if len(set(units)) != len(units):
+        raise RulesError("each unit may be named only once")
+    if len(units) > len(DECK):
+        raise RulesError(f"one deck serves at most {len(DECK)} units")
+    return {"units": list(units), "deck": shuffle(DECK, dice, "shuffle"), "turn": 0,
+            "queue": [], "cards": {}, "held": [], "joker_seen": False}
+
+
+def _deal(state: State, dice: Dice) -> State:
+    dealt_to = [u for u in state["units"] if u not in state["held"]]
+    deck = list(state["deck"])
+    reshuffled = state["joker_seen"] or len(deck) < len(dealt_to)
+    if reshuffled:
+        kept = {state["cards"].get(u) for u in state["held"]}
+        deck = shuffle([c for c in DECK if c not in kept], dice, "shuffle")
+    cards = {unit: deck[i] for i, unit in enumerate(dealt_to)}
+    queue = sorted(dealt_to, key=lambda u: card_value(cards[u]), reverse=True)
+    held_cards = {u: state["cards"][u] for u in state["held"] if u in state["cards"]}
+    return {**state, "deck": deck[len(dealt_to):], "turn": state["turn"] + 1, "queue": queue,
+            "cards": {**held_cards, **cards}, "joker_seen": False, "reshuffled": reshuffled}
+
+
+def draw(state: State, dice: Dice) -> Draw:
+    """Turn the next card: who acts, on what card, and the event a Joker sets off."""
+    if not state["queue"]:
+        state = _deal(state, dice)
+    unit, *rest = state["queue"]
+    card = state["cards"][unit]
+    result: dict[str, Any] = {"turn": state["turn"], "unit": unit, "card": card,
+                              "joker": is_joker(card), "bonus": 0}
+    if is_joker(card):
+        result.update(bonus=t.JOKER_BONUS, event=roll_event(dice))
+    new_state = {**state, "queue": rest, "joker_seen": state["joker_seen"] or is_joker(card)}
+    return Draw(new_state, result)
+
+
+def hold(state: State, unit: str) -> State:
+    """Put a unit on Hold: it keeps its card and is not dealt in while it waits."""
+    if unit not in state["units"]:
+        raise RulesError(f"no unit {unit!r} in this deck")
+    queue = [u for u in state["queue"] if u != unit]
+    return {**state, "queue": queue, "held": sorted({*state["held"], unit})}
+
+
+def act_from_hold(state: State, unit: str) -> State:
+    """A held unit acts now (or interrupts): it leaves Hold and is dealt in next turn."""
+    if unit not in state["held"]:
+        raise RulesError(f"unit {unit!r} is not on Hold")
+    return {**state, "held": [u for u in state["held"] if u != unit]}
+
+
+def roll_event(dice: Dice) -> dict[str, Any]:
+    """Roll 2d6 on the fortunes, and the d20 freak events when the fortune says so."""
+    fortune_roll = sum(dice.roll_many(2, 6, "fortune"))
+    fortune = t.fortune_for(fortune_roll)
+    event: dict[str, Any] = {"fortune_roll": fortune_roll, "fortune": fortune}
+    if fortune == "freak_event":
+        event["freak_event"] = roll_freak_event(dice)
+    return event
+
+
+def roll_freak_event(dice: Dice, limit: int = 100) -> str:
+    """Roll the d20 until it shows an entry (the text has no 16, so a 16 is rolled again)."""
+    for _ in range(limit):
+        roll = dice.roll(20, "freak event")
+        if roll not in t.FREAK_EVENT_REROLL:
+            return t.FREAK_EVENT_BY_ROLL[roll]
+    raise RulesError("the freak event die showed 16 every time")
+
+
+def end_game_needs(turn: int) -> int | None:
+    """Return the d10 score that ends the battle after `turn`, or None before the rolls start.
+
+    After turn 6 a 10 ends it, after turn 7 a 9 or 10, and so on; a 1 never ends it.
+    """
+    if turn < t.END_GAME_FIRST_TURN:
+        return None
+    return max(2, t.END_GAME_DIE - (turn - t.END_GAME_FIRST_TURN))
+
+
+def game_ends(turn: int, dice: Dice) -> tuple[bool, int | None]:
+    """Roll the end-of-game d10 after `turn`; return (ends, the roll or None)."""
+    needs = end_game_needs(turn)
+    if needs is None:
+        return False, None
+    roll = dice.roll(t.END_GAME_DIE, "end of game")
+    return roll >= needs, roll
+
+
+ACTION_DECK = ActivationMethod(
+    "action_deck", "54-card action deck", start, draw,
+    "A card per unit each turn, Aces high, suits spades-hearts-diamonds-clubs; Jokers act any "
+    "time at +2 and roll an event; reshuffle after a Joker.")

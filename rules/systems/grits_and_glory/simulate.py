@@ -1,0 +1,178 @@
+"""Auto-resolve: an abstract Grits & Glory battle between units (no terrain, no distances).
+
+Units act in action-deck order. A Shaken unit rolls to recover first. A unit with a ranged
+weapon shoots (reloading after a jam), otherwise its figures close and fight, ganging up on one
+target. Hits roll damage with the real checks. A force is Broken when it has lost half its
+units; the battle stops when a force breaks, or when the end-of-game d10 says so after turn 6
+(then the side that lost the smaller share of its units wins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.activation import State
+from rules.checks import Check, Resolution
+from rules.dice import Dice
+from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.systems.grits_and_glory import deck
+from rules.systems.grits_and_glory.checks import DAMAGE_CHECK, FIGHTING, RECOVER, SHOOTING
+from rules.systems.grits_and_glory.stats import STATS, initial_state
+from rules.systems.grits_and_glory.table_rolls import END_GAME
+from rules.systems.grits_and_glory.tables import GANG_UP_MAX, MELEE_KEYS, RANGED_KEYS
+
+MAX_TURNS = 40
+
+
+@dataclass
+class _Battle:
+    units: dict[str, SimFigure]
+    side_of: dict[str, int]
+    stats: dict[str, dict[str, Any]]
+    states: dict[str, dict[str, Any]]
+    starting: tuple[int, ...]
+    events: list[SimEvent] = field(default_factory=list)
+    skills: dict[str, set[str]] = field(default_factory=dict)
+    turn: int = 1
+
+    def active(self, side: int) -> list[str]:
+        return [r for r, s in self.side_of.items()
+                if s == side and self.states[r]["status"] == "active"]
+
+    def lost_share(self, side: int) -> float:
+        return 1 - len(self.active(side)) / self.starting[side]
+
+    def broken(self, side: int) -> bool:
+        return len(self.active(side)) * 2 <= self.starting[side]
+
+    def run(self, check: Check, params: Mapping[str, Any], dice: Dice, actor: str,
+            target: str | None) -> Resolution:
+        resolution = check.resolve(params, dice)
+        self.events.append(SimEvent(self.turn, actor, target, resolution))
+        if check.skill:
+            self.skills.setdefault(actor, set()).add(check.skill)
+        for effect in resolution.effects:
+            who = actor if effect.who == "actor" else target
+            if who is not None:
+                effect.apply(self.states[who])
+        return resolution
+
+
+def _weapon(stats: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
+    return next((w for w in stats["weapons"] if w in keys), None)
+
+
+def _damage(b: _Battle, actor: str, target: str, weapon: str, raised: bool, joker: bool,
+            dice: Dice) -> None:
+    ts, state = b.stats[target], b.states[target]
+    params = {"weapon": weapon, "strength": b.stats[actor]["strength"], "raise_hit": raised,
+              "joker": joker, "toughness": ts["toughness"], "mounted_target": ts["mounted"],
+              "target_wild_card": ts["wild_card"],
+              "target_shaken": state["shaken"] >= state["figures"],
+              "target_wounds": state["wounds"], "target_figures": state["figures"]}
+    b.run(DAMAGE_CHECK, params, dice, actor, target)
+    state["shaken"] = max(0, min(state["shaken"], state["figures"]))
+    if state["figures"] <= 0:
+        state["status"] = "removed"
+
+
+def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
+    stats, state = b.stats[actor], b.states[actor]
+    if not state["loaded"]:
+        state["loaded"] = True  # spends the action reloading
+        return
+    for _ in range(state["figures"]):
+        if b.states[target]["status"] != "active":
+            return
+        params = {"die": stats["shooting"], "wild_card": stats["wild_card"], "joker": joker,
+                  "wounds": min(state["wounds"], 3)}
+        shot = b.run(SHOOTING, params, dice, actor, target)
+        if shot.outcome.split("_")[0] in ("hit", "raise"):
+            _damage(b, actor, target, weapon, shot.outcome.startswith("raise"), joker, dice)
+
+
+def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None:
+    stats, state = b.stats[actor], b.states[actor]
+    weapon = _weapon(stats, MELEE_KEYS) or "unarmed"
+    gang = min(state["figures"] - 1, GANG_UP_MAX)
+    for _ in range(state["figures"]):
+        if b.states[target]["status"] != "active":
+            return
+        params = {"die": stats["fighting"], "wild_card": stats["wild_card"], "joker": joker,
+                  "parry": b.stats[target]["parry"], "gang_up": gang,
+                  "wounds": min(state["wounds"], 3)}
+        blow = b.run(FIGHTING, params, dice, actor, target)
+        if blow.outcome != "miss":
+            _damage(b, actor, target, weapon, blow.outcome == "raise", joker, dice)
+
+
+def _act(b: _Battle, actor: str, joker: bool, dice: Dice) -> None:
+    state, stats = b.states[actor], b.stats[actor]
+    if state["status"] != "active":
+        return
+    if state["shaken"] > 0:
+        params = {"die": stats["spirit"], "wild_card": stats["wild_card"]}
+        if b.run(RECOVER, params, dice, actor, None).outcome != "acts":
+            return
+    foes = b.active(1 - b.side_of[actor])
+    if not foes:
+        return
+    target = foes[dice.roll(len(foes), "target") - 1] if len(foes) > 1 else foes[0]
+    ranged = _weapon(stats, RANGED_KEYS)
+    if ranged:
+        _shoot(b, actor, target, ranged, joker, dice)
+    else:
+        _fight(b, actor, target, joker, dice)
+
+
+def _outcome(b: _Battle) -> int | None:
+    broken = [b.broken(0), b.broken(1)]
+    if broken[0] != broken[1]:
+        return 0 if broken[1] else 1
+    if b.lost_share(0) == b.lost_share(1):
+        return None
+    return 0 if b.lost_share(0) < b.lost_share(1) else 1
+
+
+def _turn_over(b: _Battle, dice: Dice) -> bool:
+    if b.broken(0) or b.broken(1) or b.turn >= MAX_TURNS:
+        return True
+    ends = b.run(END_GAME, {"turn": b.turn}, dice, "game", None).outcome == "ends"
+    b.turn += 1
+    return ends
+
+
+def _setup(sides: Sequence[Sequence[SimFigure]]) -> _Battle:
+    units = {u.ref: u for side in sides for u in side}
+    side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
+    stats = {ref: STATS.validate(u.stats) for ref, u in units.items()}
+    states = {ref: initial_state(s) for ref, s in stats.items()}
+    return _Battle(units, side_of, stats, states, tuple(len(side) for side in sides))
+
+
+def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any],
+             dice: Dice) -> SimResult:
+    """Fight an abstract battle between two forces of units until one breaks or time runs out."""
+    if len(sides) != 2 or not all(sides):
+        raise ValueError("auto-resolve needs exactly two forces, each with at least one unit")
+    b = _setup(sides)
+    state: State = deck.start(list(b.units), options, dice)
+    while True:
+        drawn = deck.draw(state, dice)
+        state = drawn.state
+        _act(b, drawn.result["unit"], drawn.result["joker"], dice)
+        if not state["queue"] and _turn_over(b, dice):
+            break
+        if b.broken(0) or b.broken(1):
+            break
+    return _result(b)
+
+
+def _result(b: _Battle) -> SimResult:
+    lost = [0, 0]
+    for ref, side in b.side_of.items():
+        lost[side] += b.stats[ref]["figures"] - max(b.states[ref]["figures"], 0)
+    return SimResult(_outcome(b), b.turn, tuple(b.events), b.states, tuple(lost),
+                     {ref: frozenset(skills) for ref, skills in b.skills.items()})

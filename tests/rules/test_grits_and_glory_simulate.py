@@ -1,0 +1,46 @@
+"""Auto-resolve: a seeded abstract battle between two forces of units."""
+
+from rules.dice import SeededDice
+from rules.simulate import SimFigure
+from rules.systems.grits_and_glory import SYSTEM
+
+POSSE = [SimFigure("hero", "Marshal Reed", {"wild_card": True, "shooting": 10,
+                                           "weapons": ["six_shooter"]}),
+         SimFigure("deputies", "Deputies", {"figures": 4, "weapons": ["rifle"]})]
+GANG = [SimFigure("outlaws", "Outlaws", {"figures": 5, "weapons": ["six_shooter"]}),
+        SimFigure("braves", "Braves", {"figures": 6, "fighting": 8, "weapons": ["spear"]}),
+        SimFigure("boss", "Black Bart", {"wild_card": True, "fighting": 10,
+                                         "weapons": ["sabre"]})]
+
+
+def _battle(seed):
+    return SYSTEM.simulate([POSSE, GANG], {}, SeededDice(seed, "auto-resolve"))
+
+
+def test_the_same_seed_fights_the_same_battle():
+    first, second = _battle("s1"), _battle("s1")
+
+    assert first.winner == second.winner
+    assert [e.resolution.dice for e in first.events] == [e.resolution.dice for e in second.events]
+
+
+def test_a_battle_ends_with_a_broken_force_or_the_end_game_roll():
+    result = _battle("s2")
+    broken = [sum(1 for ref in refs if result.states[ref]["status"] != "active") * 2 >= len(refs)
+              for refs in (["hero", "deputies"], ["outlaws", "braves", "boss"])]
+
+    assert any(broken) or result.events[-1].resolution.check == "end_game"
+
+
+def test_the_log_holds_only_the_systems_own_checks():
+    result = _battle("s3")
+
+    assert {e.resolution.check for e in result.events} <= set(SYSTEM.checks)
+    assert result.events
+
+
+def test_every_seed_gives_a_result_within_the_turn_limit():
+    for seed in range(10):
+        result = _battle(f"many{seed}")
+        assert result.winner in (0, 1, None)
+        assert 1 <= result.turns <= 40
