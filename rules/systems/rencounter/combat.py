@@ -1,0 +1,168 @@
+"""Rencounter's dice mechanics as small pure functions, shared by checks, odds and simulation.
+
+Hot paths (fire, melee) avoid allocation: targets are plain ints, results plain strings.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.dice import D6, D12, Dice
+from rules.systems.rencounter import tables as t
+
+Dist = dict[str, Fraction]
+TWELFTH = Fraction(1, 12)
+SIXTH = Fraction(1, 6)
+#: Wound points of each damage result; "dead" is handled apart (it ends the figure at once).
+POINTS: dict[str, int] = {"no_effect": 0, "minor": 1, "serious": 2, "crippling": 3}
+#: Below this need even a natural 1 cannot be confirmed.
+CONFIRM_FLOOR = min(t.CONFIRMATION)
+
+
+def damage_result(total: int) -> str:
+    """Read a modified d12 damage roll on the damage table."""
+    for highest, result in t.DAMAGE_TABLE:
+        if total <= highest:
+            return result
+    return "no_effect"
+
+
+def damage_odds(modifier: int) -> Dist:
+    """Exact distribution of a damage roll with `modifier`."""
+    odds: Dist = dict.fromkeys(t.DAMAGE_RESULTS, Fraction(0))
+    for face in range(1, 13):
+        odds[damage_result(face + modifier)] += TWELFTH
+    return odds
+
+
+def level_of_points(points: int) -> str:
+    """Name the wound level a number of wound points amounts to."""
+    if points >= t.DEATH_POINTS:
+        return "dead"
+    if points >= t.WOUND_POINTS["crippling"]:
+        return "crippling"
+    return ("no_effect", "minor", "serious")[points]
+
+
+# --- fire -----------------------------------------------------------------------------------
+
+def shot_hits(need: int, dice: Dice) -> tuple[bool, int]:
+    """Roll to hit needing `need` or less on a d12; return (hit, margin by which it hit).
+
+    A natural 12 always misses. A natural 1 with a need of 0 to -4 hits only if confirmed on a
+    second d12. At -5 or worse no shot can hit, so no die is rolled.
+    """
+    if need < CONFIRM_FLOOR:
+        return False, need
+    roll = dice.roll(D12, "to hit")
+    if roll == t.FIRE_AUTO_MISS:
+        return False, need - roll
+    if roll <= need:
+        return True, need - roll
+    if roll == 1 and need in t.CONFIRMATION:
+        return dice.roll(D12, "confirm natural 1") <= t.CONFIRMATION[need], need - roll
+    return False, need - roll
+
+
+def shot_hit_odds(need: int) -> tuple[Fraction, Fraction]:
+    """Return exact (chance of an ordinary hit, chance of a hit that succeeded by 3+)."""
+    if need < CONFIRM_FLOOR:
+        return Fraction(0), Fraction(0)
+    if need <= 0:
+        return TWELFTH * Fraction(t.CONFIRMATION[need], 12), Fraction(0)
+    hits = min(need, 11)
+    good = max(0, min(need - t.GOOD_HIT_MARGIN, 11))
+    return Fraction(hits - good, 12), Fraction(good, 12)
+
+
+# --- melee ----------------------------------------------------------------------------------
+
+def melee_success(roll: int, target: int) -> bool:
+    """A natural 1 always succeeds, a natural 12 always fails; otherwise roll at or under."""
+    return roll == t.MELEE_AUTO_SUCCESS or (roll != t.MELEE_AUTO_FAIL and roll <= target)
+
+
+def melee_result(attack: int, parry: int, attack_target: int, parry_target: int,
+                 riposte_target: int | None) -> str:
+    """Decide hit / riposte / no_hit from the two d12s; `riposte_target` None: no riposte."""
+    attack_ok = melee_success(attack, attack_target)
+    parry_ok = melee_success(parry, parry_target)
+    if attack_ok and not parry_ok:
+        return "hit"
+    if (riposte_target is not None and parry_ok and not attack_ok
+            and melee_success(parry, riposte_target)):
+        return "riposte"
+    return "no_hit"
+
+
+def breakage(attack: int, parry: int, attack_damage: int, parry_item: int) -> tuple[bool, bool]:
+    """Weapon breakage on a parried hit: (defender's item broken, attacker's weapon broken).
+
+    Each side adds its own item's damage modifier to its roll and subtracts the other's; 2 or
+    less breaks the other side's item.
+    """
+    defender_broken = attack + attack_damage - parry_item <= t.BREAKAGE_AT
+    attacker_broken = parry + parry_item - attack_damage <= t.BREAKAGE_AT
+    return defender_broken, attacker_broken
+
+
+# --- action rolls ---------------------------------------------------------------------------
+
+def permanent_failure_number(experience: int) -> int:
+    """The action roll from which a morale failure is permanent (8; better troops higher)."""
+    return t.PERMANENT_MORALE_FAILURE_BASE + t.PERMANENT_MORALE_FAILURE_BONUS.get(experience, 0)
+
+
+def action_from_total(experience: int, wounds: int, natural: int, total: int) -> str:
+    """Read an action roll (natural die and modified total) without the master's confirm."""
+    if natural == 1 and wounds <= t.NATURAL_ONE_MAX_WOUNDS:
+        return "acts"
+    if total <= experience:
+        return "acts"
+    if total <= t.MASTER:
+        return "hesitates"
+    if total == t.FALL_BACK_ROLL:
+        return "falls_back"
+    if wounds >= t.SERIOUS_WOUND_POINTS:
+        return "collapses"
+    return "routs" if total >= permanent_failure_number(experience) else "falls_back"
+
+
+def needs_master_confirm(experience: int, natural: int, total: int, variant: str) -> bool:
+    """The fallible-master variant: a natural 6 that would act must be confirmed."""
+    return (variant == "confirm" and experience == t.MASTER and natural == t.MASTER
+            and total <= t.MASTER)
+
+
+def action_roll(dice: Dice, experience: int, wounds: int, modifier: int, variant: str,
+                label: str = "action") -> tuple[str, int, int]:
+    """Roll an action check; return (result, natural die, modified total)."""
+    natural = dice.roll(D6, label)
+    total = natural + wounds + modifier
+    if needs_master_confirm(experience, natural, total, variant):
+        failed = dice.roll(D6, f"{label}: master confirm") >= t.MASTER_CONFIRM_FAIL_FROM
+        return ("hesitates" if failed else "acts"), natural, total
+    return action_from_total(experience, wounds, natural, total), natural, total
+
+
+def action_odds(experience: int, wounds: int, modifier: int, variant: str) -> Dist:
+    """Exact distribution of an action check."""
+    odds: Dist = {}
+    for natural in range(1, 7):
+        total = natural + wounds + modifier
+        if needs_master_confirm(experience, natural, total, variant):
+            fail = Fraction(t.MASTER - t.MASTER_CONFIRM_FAIL_FROM + 1, 6)
+            _add(odds, "hesitates", SIXTH * fail)
+            _add(odds, "acts", SIXTH * (1 - fail))
+            continue
+        _add(odds, action_from_total(experience, wounds, natural, total), SIXTH)
+    return odds
+
+
+def _add(odds: Dist, key: str, weight: Fraction) -> None:
+    odds[key] = odds.get(key, Fraction(0)) + weight
+
+
+def hit_location(dice: Dice) -> str:
+    """Roll the optional hit location on a d6."""
+    return t.HIT_LOCATIONS[dice.roll(D6, "hit location")]

@@ -1,0 +1,201 @@
+"""The fire check: to hit with range, armour, cover and repeats, then damage per hit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any
+
+from rules.checks import Effect, Outcome
+from rules.dice import D12, Dice
+from rules.errors import ValidationError
+from rules.schema import Field, Schema
+from rules.systems.rencounter import tables as t
+from rules.systems.rencounter.combat import (
+    POINTS,
+    TWELFTH,
+    Dist,
+    damage_result,
+    hit_location,
+    level_of_points,
+    shot_hit_odds,
+    shot_hits,
+)
+
+FIRE_OUTCOMES = ("miss", *t.DAMAGE_RESULTS)
+NO_WEAPON = "none"
+
+
+def _clean(values: dict[str, Any]) -> dict[str, Any]:
+    weapon = t.MISSILE_WEAPONS.get(values["weapon"])
+    most = t.REPEAT_SHOTS[weapon.repeat] if weapon else 1
+    if values["shots"] > most:
+        raise ValidationError({"shots": f"this weapon fires at most {most} shot(s) a turn"})
+    return values
+
+
+PARAMS = Schema(
+    (
+        Field("skill", "int", "Fire skill", required=True, min=2, max=12),
+        Field("modifier", "int", "To-hit modifiers", 0, -20, 12,
+              help="Sum of the other to-hit modifiers (aim, movement, snap fire, wounds ...)"),
+        Field("damage_modifier", "int", "Damage modifier", 0, -12, 12,
+              help="Added to the damage roll on top of the weapon's own modifier"),
+        Field("weapon", "choice", "Weapon", NO_WEAPON,
+              choices=((NO_WEAPON, "No weapon modifiers"),
+                       *((k, w.name) for k, w in t.MISSILE_WEAPONS.items()))),
+        Field("range", "choice", "Range band", "short",
+              choices=tuple((b, b.replace("_", " ")) for b in t.RANGE_BANDS)),
+        Field("shots", "int", "Shots this turn", 1, 1, 12,
+              help="Repeaters: each shot after the first is at a further -1"),
+        Field("target_armour", "int", "Target armour", 0, 0, 4),
+        Field("target_shield", "choice", "Target shield", "none",
+              choices=tuple((k, label) for k, (label, _) in t.SHIELDS.items())),
+        Field("cover", "choice", "Target cover", "none",
+              choices=tuple((k, label) for k, (_, _, label) in t.COVER.items())),
+        Field("locations", "bool", "Roll hit locations", False),
+    ),
+    clean=_clean,
+)
+
+
+@dataclass(frozen=True)
+class FirePlan:
+    """Everything a fire check needs that does not depend on the dice."""
+
+    needs: tuple[int, ...]
+    damage: int
+    solid_cover: int
+    locations: bool
+
+
+_KEY = itemgetter(*PARAMS.names)
+
+
+def _params_key(params: Mapping[str, Any]) -> tuple[Any, ...]:
+    # The validated params, in schema order, as the cache key of the plan and the odds.
+    return tuple(_KEY(params))
+
+
+@lru_cache(maxsize=4096)
+def plan(key: tuple[Any, ...]) -> FirePlan:
+    """Work out the need per shot, the damage modifier and the cover for these params."""
+    p = dict(zip(PARAMS.names, key, strict=True))
+    weapon = t.MISSILE_WEAPONS.get(p["weapon"])
+    cover, solid, _ = t.COVER[p["cover"]]
+    base = p["skill"] + p["modifier"] + t.RANGE_TO_HIT[p["range"]] + cover
+    base += _weapon_to_hit(weapon, p)
+    needs = tuple(base - shot for shot in range(p["shots"]))
+    return FirePlan(needs, _damage_modifier(weapon, p), cover if solid else 0, p["locations"])
+
+
+def _weapon_to_hit(weapon: t.MissileWeapon | None, p: Mapping[str, Any]) -> int:
+    if weapon is None:
+        return 0
+    modifier = t.SHOTGUN_TO_HIT.get(p["range"], 0) if weapon.damage is None else 0
+    if weapon.kind in t.ARMOUR_KINDS:
+        modifier += -p["target_armour"] + t.SHIELDS[p["target_shield"]][1]
+    elif weapon.kind == "low_velocity" and p["target_armour"] >= t.HEAVY_ARMOUR_FROM:
+        modifier += t.LOW_VELOCITY_HEAVY_ARMOUR
+    return modifier
+
+
+def _damage_modifier(weapon: t.MissileWeapon | None, p: Mapping[str, Any]) -> int:
+    modifier = int(p["damage_modifier"])
+    if weapon is None:
+        return modifier
+    if weapon.damage is None:  # shotguns and blunderbusses: damage set by range band
+        return modifier + t.SHOTGUN_DAMAGE[p["range"]]
+    extreme = t.EXTREME_RANGE_DAMAGE if p["range"] == "extreme" else 0
+    return modifier + weapon.damage + extreme
+
+
+def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Fire each shot in turn; add up the wound points of every hit."""
+    fire = plan(_params_key(params))
+    points, hits, dead, flinch = 0, 0, False, False
+    shots: list[dict[str, Any]] = []
+    for need in fire.needs:
+        result, location, cover_flinch = _one_shot(fire, need, dice)
+        shots.append({"need": need, "result": result, "location": location})
+        hits += result != "miss"
+        dead = dead or result == "dead"
+        flinch = flinch or cover_flinch
+        points += POINTS.get(result, 0)
+    key = "miss" if not hits else ("dead" if dead else level_of_points(points))
+    return Outcome(key, {"shots": shots, "wound_points": points, "duck_back_due": flinch},
+                   _effects(key, points))
+
+
+def _one_shot(fire: FirePlan, need: int, dice: Dice) -> tuple[str, str | None, bool]:
+    hit, margin = shot_hits(need, dice)
+    if not hit:
+        # A miss that only solid cover caused makes the target flinch (duck back test);
+        # a natural 12 misses whatever the cover.
+        rolled_12 = margin == need - t.FIRE_AUTO_MISS
+        return "miss", None, bool(fire.solid_cover) and not rolled_12 and (
+            margin - fire.solid_cover >= 0)
+    good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
+    result = damage_result(dice.roll(D12, "damage") + fire.damage + good)
+    wounded = result in ("minor", "serious", "crippling")
+    location = hit_location(dice) if fire.locations and wounded else None
+    # A wound that does not knock a man in cover over makes him flinch too.
+    return result, location, bool(fire.solid_cover) and result == "minor"
+
+
+@lru_cache(maxsize=64)
+def _effects(key: str, points: int) -> tuple[Effect, ...]:
+    if key == "dead":
+        return (Effect("target", "status", "set", "dead", "struck dead"),)
+    if not points:
+        return ()
+    effects = [Effect("target", "wounds", "add", points, f"{key} wound"),
+               Effect("target", "status", "set", "wounded")]
+    if points >= POINTS["serious"]:
+        effects.append(Effect("target", "down", "set", True, "knocked down by the wound"))
+    return tuple(effects)
+
+
+def odds(params: Mapping[str, Any]) -> Dist:
+    """Exact distribution over the fire outcomes."""
+    return dict(_odds(_params_key(params)))
+
+
+@lru_cache(maxsize=4096)
+def _odds(key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
+    fire = plan(key)
+    # State: (any hit, wound points so far) with "dead" absorbing; points cap at death.
+    states: dict[tuple[bool, int], Fraction] = {(False, 0): Fraction(1)}
+    for need in fire.needs:
+        states = _next_states(states, _shot_odds(need, fire.damage))
+    result: Dist = dict.fromkeys(FIRE_OUTCOMES, Fraction(0))
+    for (hit, points), chance in states.items():
+        outcome = "miss" if not hit else level_of_points(points)
+        result[outcome] += chance
+    return tuple(result.items())
+
+
+def _shot_odds(need: int, damage: int) -> dict[int | None, Fraction]:
+    """Chance of each shot result as wound points (None = miss, 6 = dead)."""
+    plain, good = shot_hit_odds(need)
+    shot: dict[int | None, Fraction] = {None: 1 - plain - good}
+    for chance, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
+        for face in range(1, 13):
+            result = damage_result(face + modifier)
+            points = t.DEATH_POINTS if result == "dead" else POINTS[result]
+            shot[points] = shot.get(points, Fraction(0)) + chance * TWELFTH
+    return shot
+
+
+def _next_states(states: dict[tuple[bool, int], Fraction], shot: dict[int | None, Fraction]
+                 ) -> dict[tuple[bool, int], Fraction]:
+    after: dict[tuple[bool, int], Fraction] = {}
+    for (hit, points), chance in states.items():
+        for extra, p in shot.items():
+            state = (hit, points) if extra is None else (True, min(points + extra,
+                                                                   t.DEATH_POINTS))
+            after[state] = after.get(state, Fraction(0)) + chance * p
+    return after

@@ -1,0 +1,214 @@
+"""The melee check: attacker's stroke against the defender's parry, riposte and breakage."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any
+
+from rules.checks import Effect, Outcome, Who
+from rules.dice import D12, Dice
+from rules.errors import ValidationError
+from rules.schema import Field, Schema
+from rules.systems.rencounter import tables as t
+from rules.systems.rencounter.combat import (
+    POINTS,
+    TWELFTH,
+    Dist,
+    breakage,
+    damage_result,
+    hit_location,
+    melee_result,
+    melee_success,
+)
+
+MELEE_OUTCOMES = ("hit", "riposte", "no_hit")
+NO_WEAPON = "none"
+_WEAPONS = ((NO_WEAPON, "No weapon modifiers"),
+            *((k, w.name) for k, w in t.MELEE_WEAPONS.items()))
+_SHIELDS = tuple((k, label) for k, (label, _) in t.SHIELDS.items())
+
+
+def _clean(values: dict[str, Any]) -> dict[str, Any]:
+    if values["aggressive"] and values["attack_skill"] - values["aggressive"] < t.AGGRESSIVE_FLOOR:
+        raise ValidationError({"aggressive": "an aggressive attack may lower the attack skill "
+                                             f"to {t.AGGRESSIVE_FLOOR} at the lowest"})
+    return values
+
+
+PARAMS = Schema(
+    (
+        Field("attack_skill", "int", "Attacker's melee skill", required=True, min=2, max=12),
+        Field("parry_skill", "int", "Defender's melee skill", required=True, min=2, max=12),
+        Field("attack_modifier", "int", "Attack modifiers", 0, -20, 12),
+        Field("parry_modifier", "int", "Parry modifiers", 0, -20, 12),
+        Field("riposte", "bool", "Defender ripostes", False,
+              help="The defender passed the action check that lets his parry strike back"),
+        Field("weapon", "choice", "Attacker's weapon", NO_WEAPON, choices=_WEAPONS),
+        Field("defender_weapon", "choice", "Defender's weapon", NO_WEAPON, choices=_WEAPONS),
+        Field("attackers", "int", "Active attackers", 1, 1, 8,
+              help="Attackers (and helpers) that passed their action rolls, this one included"),
+        Field("defender_master", "bool", "Defender is a master", False,
+              help="Masters ignore gang-up modifiers"),
+        Field("defender_armour", "int", "Defender's armour", 0, 0, 4),
+        Field("defender_shield", "choice", "Defender's shield", "none", choices=_SHIELDS),
+        Field("defender_shield_make", "choice", "Defender's shield make", "rimmed",
+              choices=tuple((k, label) for k, (label, _) in t.SHIELD_MAKES.items())),
+        Field("attacker_armour", "int", "Attacker's armour (against a riposte)", 0, 0, 4),
+        Field("attacker_shield", "choice", "Attacker's shield (against a riposte)", "none",
+              choices=_SHIELDS),
+        Field("aggressive", "int", "Aggressive attack", 0, 0, 6,
+              help="Points the attacker gives up (down to skill 6) to lower the parry as much"),
+        Field("damage_modifier", "int", "Extra damage modifier", 0, -12, 12),
+        Field("breakage", "bool", "Weapon breakage rule", False),
+        Field("locations", "bool", "Roll hit locations", False),
+    ),
+    clean=_clean,
+)
+
+
+@dataclass(frozen=True)
+class MeleePlan:
+    """The targets and damage modifiers of one melee exchange (independent of the dice)."""
+
+    attack_target: int
+    parry_target: int
+    riposte_target: int | None
+    attack_damage: int
+    riposte_damage: int
+    attack_item: int
+    parry_item: int
+    parry_item_name: str
+
+
+_KEY = itemgetter(*PARAMS.names)
+
+
+def _params_key(params: Mapping[str, Any]) -> tuple[Any, ...]:
+    # The validated params, in schema order, as the cache key of the plan and the odds.
+    return tuple(_KEY(params))
+
+
+@lru_cache(maxsize=4096)
+def plan(key: tuple[Any, ...]) -> MeleePlan:
+    """Work out targets and damage modifiers for these params."""
+    p = dict(zip(PARAMS.names, key, strict=True))
+    attacker = t.MELEE_WEAPONS.get(p["weapon"])
+    defender = t.MELEE_WEAPONS.get(p["defender_weapon"])
+    gang = 0 if p["defender_master"] else p["attackers"] - 1
+    attack = (p["attack_skill"] + p["attack_modifier"] + (attacker.to_hit if attacker else 0)
+              - p["defender_armour"] + _shield(p["defender_shield"], defender) + gang
+              - p["aggressive"])
+    parry = (p["parry_skill"] + p["parry_modifier"] + (defender.to_hit if defender else 0)
+             - gang - p["aggressive"])
+    riposte = (parry - p["attacker_armour"] + _shield(p["attacker_shield"], attacker)
+               if p["riposte"] else None)
+    attack_item = attacker.damage if attacker else 0
+    parry_item, parry_name = _parry_item(p, defender)
+    return MeleePlan(attack, parry, riposte,
+                     _hit_damage(attack_item, p["defender_armour"]) + p["damage_modifier"],
+                     _hit_damage(defender.damage if defender else 0, p["attacker_armour"]),
+                     attack_item, parry_item, parry_name)
+
+
+def _shield(shield: str, weapon: t.MeleeWeapon | None) -> int:
+    # A shield only counts when the bearer's weapon can be used with one.
+    return t.SHIELDS[shield][1] if weapon is None or weapon.shield else 0
+
+
+def _hit_damage(weapon_damage: int, armour: int) -> int:
+    heavy = t.MELEE_HEAVY_ARMOUR_DAMAGE if armour >= t.HEAVY_ARMOUR_FROM else 0
+    return weapon_damage + heavy
+
+
+def _parry_item(p: Mapping[str, Any], defender: t.MeleeWeapon | None) -> tuple[int, str]:
+    # The shield, when there is one, is what most likely met the blow.
+    if p["defender_shield"] != "none":
+        return t.SHIELD_MAKES[p["defender_shield_make"]][1], "shield"
+    return (defender.damage if defender else 0), "weapon"
+
+
+def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Roll the attack and the parry; on a hit or riposte roll damage (and location)."""
+    melee = plan(_params_key(params))
+    attack = dice.roll(D12, "attack")
+    parry = dice.roll(D12, "parry")
+    key = melee_result(attack, parry, melee.attack_target, melee.parry_target,
+                       melee.riposte_target)
+    details: dict[str, Any] = {"attack": attack, "parry": parry,
+                               "attack_target": melee.attack_target,
+                               "parry_target": melee.parry_target}
+    effects: tuple[Effect, ...] = ()
+    if key != "no_hit":
+        effects = _wound(key, melee, attack, parry, dice, params["locations"], details)
+    elif params["breakage"]:
+        effects = _breakage(melee, attack, parry, details)
+    return Outcome(key, details, effects)
+
+
+def _wound(key: str, melee: MeleePlan, attack: int, parry: int, dice: Dice, locations: bool,
+           details: dict[str, Any]) -> tuple[Effect, ...]:
+    if key == "hit":
+        who, modifier, margin = "target", melee.attack_damage, melee.attack_target - attack
+    else:
+        who, modifier, margin = "actor", melee.riposte_damage, (melee.riposte_target or 0) - parry
+    good = t.MELEE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
+    result = damage_result(dice.roll(D12, "damage") + modifier + good)
+    details["damage"] = result
+    if locations and result in ("minor", "serious", "crippling"):
+        details["location"] = hit_location(dice)
+    return wound_effects(who, result)
+
+
+@lru_cache(maxsize=32)
+def wound_effects(who: str, result: str) -> tuple[Effect, ...]:
+    """The battle-state effects of one damage result on `who` ("actor" or "target")."""
+    side: Who = "actor" if who == "actor" else "target"
+    if result == "dead":
+        return (Effect(side, "status", "set", "dead", "struck dead"),)
+    points = POINTS[result]
+    if not points:
+        return ()
+    effects = [Effect(side, "wounds", "add", points, f"{result} wound"),
+               Effect(side, "status", "set", "wounded")]
+    if points >= POINTS["serious"]:
+        effects.append(Effect(side, "down", "set", True, "knocked down by the wound"))
+    return tuple(effects)
+
+
+def _breakage(melee: MeleePlan, attack: int, parry: int, details: dict[str, Any]
+              ) -> tuple[Effect, ...]:
+    # Only a stroke that would have landed and was parried can break anything.
+    if not (melee_success(attack, melee.attack_target)
+            and melee_success(parry, melee.parry_target)):
+        return ()
+    defender_broken, attacker_broken = breakage(attack, parry, melee.attack_item,
+                                                melee.parry_item)
+    details["defender_item_broken"] = melee.parry_item_name if defender_broken else None
+    details["attacker_weapon_broken"] = attacker_broken
+    effects = []
+    if defender_broken:
+        effects.append(Effect("target", f"broken_{melee.parry_item_name}", "set", True))
+    if attacker_broken:
+        effects.append(Effect("actor", "broken_weapon", "set", True))
+    return tuple(effects)
+
+
+def odds(params: Mapping[str, Any]) -> Dist:
+    """Exact distribution over hit / riposte / no_hit."""
+    return dict(_odds(_params_key(params)))
+
+
+@lru_cache(maxsize=4096)
+def _odds(key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
+    melee = plan(key)
+    result: Dist = dict.fromkeys(MELEE_OUTCOMES, Fraction(0))
+    for attack in range(1, 13):
+        for parry in range(1, 13):
+            outcome = melee_result(attack, parry, melee.attack_target, melee.parry_target,
+                                   melee.riposte_target)
+            result[outcome] += TWELFTH * TWELFTH
+    return tuple(result.items())

@@ -1,0 +1,159 @@
+"""Auto-resolve: an abstract Rencounter battle with the real checks (no terrain or ranges).
+
+Each turn every unit activates once in a shuffled order (the card method without a reshuffle
+card). Each man in it makes an action roll (a morale check if his unit lost men since its last
+activation); if he acts he shoots at medium range with a loaded missile weapon, reloads, or
+fights a random enemy in melee. The battle ends when a side reaches its breakpoint.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.activation import shuffle
+from rules.checks import Check
+from rules.dice import Dice
+from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.systems.rencounter import tables as t
+from rules.systems.rencounter.campaign import side_broken
+from rules.systems.rencounter.checks import CHECKS
+from rules.systems.rencounter.stats import initial_state
+
+MAX_TURNS = 60
+_DOWN = frozenset({"dead", "out", "routed"})
+
+
+class _Battle:
+    """The mutable bookkeeping of one simulated battle."""
+
+    def __init__(self, sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any],
+                 dice: Dice) -> None:
+        self.sides, self.options, self.dice = sides, options, dice
+        self.states = {f.ref: initial_state(f.stats) for side in sides for f in side}
+        self.events: list[SimEvent] = []
+        self.used: dict[str, set[str]] = {f.ref: set() for side in sides for f in side}
+        self.lost_seen: dict[tuple[int, str], int] = {}
+        self.turn = 0
+
+    def units(self, side: int) -> dict[str, list[SimFigure]]:
+        grouped: dict[str, list[SimFigure]] = {}
+        for figure in self.sides[side]:
+            grouped.setdefault(figure.unit or figure.ref, []).append(figure)
+        return grouped
+
+    def active(self, figure: SimFigure) -> bool:
+        return self.states[figure.ref].get("status") not in _DOWN
+
+    def resolve(self, check: str, params: Mapping[str, Any], actor: SimFigure,
+                target: SimFigure | None) -> str:
+        checker: Check = CHECKS[check]
+        resolution = checker.resolve(params, self.dice)
+        self.events.append(SimEvent(self.turn, actor.ref, target.ref if target else None,
+                                    resolution))
+        for effect in resolution.effects:
+            who = actor if effect.who == "actor" else target
+            if who is not None:
+                effect.apply(self.states[who.ref])
+        for figure in (actor, target):
+            if figure is not None and self.states[figure.ref].get("wounds", 0) >= t.DEATH_POINTS:
+                self.states[figure.ref]["status"] = "dead"
+        return resolution.outcome
+
+    def broken(self, side: int) -> bool:
+        units = {name: [self.states[f.ref] for f in figures]
+                 for name, figures in self.units(side).items()}
+        return side_broken(units, self.options.get("breakpoint", "1/2"))
+
+
+def _lost(battle: _Battle, figures: Sequence[SimFigure]) -> int:
+    return sum(not battle.active(f) or battle.states[f.ref].get("wounds", 0) >= 3
+               for f in figures)
+
+
+def _act(battle: _Battle, side: int, unit: Sequence[SimFigure], key: tuple[int, str]) -> None:
+    lost = _lost(battle, unit)
+    morale = lost > battle.lost_seen.get(key, 0)
+    battle.lost_seen[key] = lost
+    for figure in unit:
+        state = battle.states[figure.ref]
+        if not battle.active(figure):
+            continue
+        params = {"experience": figure.stats["experience"], "wounds": state.get("wounds", 0),
+                  "master_variant": battle.options.get("master_variant", "always")}
+        if morale:
+            params["men_lost"] = lost
+        outcome = battle.resolve("morale" if morale else "action", params, figure, None)
+        battle.used[figure.ref].add("experience")
+        if outcome == "acts":
+            state["status"] = "wounded" if state.get("wounds") else "unhurt"
+            _attack(battle, side, figure)
+
+
+def _attack(battle: _Battle, side: int, figure: SimFigure) -> None:
+    enemies = [f for f in battle.sides[1 - side] if battle.active(f)]
+    if not enemies:
+        return
+    target = enemies[battle.dice.roll(len(enemies), "pick target") - 1] \
+        if len(enemies) > 1 else enemies[0]
+    state = battle.states[figure.ref]
+    if state.get("down"):
+        state["down"] = False  # a knocked-down man spends his action recovering
+        return
+    missile = next((w for w in figure.stats.get("weapons", ()) if w in t.MISSILE_WEAPONS), None)
+    if missile and state.get("loaded", True):
+        _shoot(battle, figure, target, missile)
+    elif missile and state.get("reload_progress", 0) + 1 < math.ceil(
+            t.MISSILE_WEAPONS[missile].reload):
+        state["reload_progress"] = state.get("reload_progress", 0) + 1
+    elif missile:
+        state.update(loaded=True, reload_progress=0)
+    else:
+        _fight(battle, figure, target)
+
+
+def _shoot(battle: _Battle, figure: SimFigure, target: SimFigure, weapon: str) -> None:
+    wounds = battle.states[figure.ref].get("wounds", 0)
+    skill = figure.stats["fire"]
+    battle.resolve("fire", {"skill": skill, "modifier": -wounds, "weapon": weapon,
+                            "range": "medium",
+                            "target_armour": target.stats.get("armour", 0)}, figure, target)
+    battle.states[figure.ref]["loaded"] = False
+    battle.used[figure.ref].add("fire")
+
+
+def _fight(battle: _Battle, figure: SimFigure, target: SimFigure) -> None:
+    params = {"attack_skill": figure.stats["melee"], "parry_skill": target.stats["melee"],
+              "attack_modifier": -battle.states[figure.ref].get("wounds", 0),
+              "parry_modifier": -battle.states[target.ref].get("wounds", 0),
+              "defender_armour": target.stats.get("armour", 0),
+              "defender_master": target.stats["experience"] == t.MASTER}
+    battle.resolve("melee", params, figure, target)
+    battle.used[figure.ref].add("melee")
+    battle.used[target.ref].add("melee")
+
+
+def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+             ) -> SimResult:
+    """Fight an abstract battle between two sides until one breaks (or a turn limit)."""
+    battle = _Battle(sides, options, dice)
+    order = [(side, name) for side in range(len(sides)) for name in battle.units(side)]
+    winner = None
+    while winner is None and battle.turn < MAX_TURNS:
+        battle.turn += 1
+        for side, name in shuffle(order, dice, "unit cards"):
+            _act(battle, side, battle.units(side)[name], (side, name))
+            winner = _winner(battle)
+            if winner is not None:
+                break
+    casualties = tuple(sum(not battle.active(f) for f in side) for side in sides)
+    return SimResult(winner, battle.turn, tuple(battle.events), battle.states, casualties,
+                     {ref: frozenset(used) for ref, used in battle.used.items()})
+
+
+def _winner(battle: _Battle) -> int | None:
+    broken = [battle.broken(side) for side in range(len(battle.sides))]
+    if broken[0] != broken[1]:
+        return 1 if broken[0] else 0
+    return None

@@ -1,0 +1,318 @@
+"""Rencounter's special checks: horsemanship, the heroes rule, grenades and artillery."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from rules.checks import Effect, Outcome
+from rules.dice import D6, D12, Dice
+from rules.schema import Field, Schema
+from rules.systems.rencounter import tables as t
+from rules.systems.rencounter.combat import (
+    SIXTH,
+    TWELFTH,
+    Dist,
+    action_from_total,
+    damage_odds,
+    damage_result,
+    shot_hit_odds,
+    shot_hits,
+)
+from rules.systems.rencounter.melee import wound_effects
+
+# --- horsemanship -----------------------------------------------------------------------------
+
+HORSEMANSHIP_PARAMS = Schema((
+    Field("horsemanship", "int", "Horsemanship", required=True, min=1, max=8),
+    Field("rider_wounds", "int", "Rider's wound points", 0, 0, t.MAX_WOUND_POINTS),
+    Field("horse_wounds", "int", "Horse's wound points", 0, 0, t.MAX_WOUND_POINTS),
+    Field("morale", "int", "Morale modifier", 0, -6, 12),
+    Field("modifier", "int", "Other modifiers", 0, -6, 12,
+          help="e.g. +1 per 6\" of fence over 2.5 feet, +1 per 3-6\" over a wood's safe speed"),
+    Field("jump", "bool", "Jumping an obstacle", False,
+          help="A failure by an odd number balks, by an even number unseats"),
+))
+
+
+def _horse_result(total: int, horsemanship: int, jump: bool) -> str:
+    if total <= horsemanship:
+        return "keeps_control"
+    return "balks" if jump and (total - horsemanship) % 2 else "falls"
+
+
+def _horse_total(params: Mapping[str, Any], natural: int) -> int:
+    return int(natural + params["rider_wounds"] + params["horse_wounds"] + params["morale"]
+            + params["modifier"])
+
+
+def resolve_horsemanship(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Roll a d6 with wound and morale modifiers at or under horsemanship."""
+    natural = dice.roll(D6, "horsemanship")
+    total = _horse_total(params, natural)
+    result = _horse_result(total, params["horsemanship"], params["jump"])
+    effects = (Effect("actor", "down", "set", True, "thrown from the horse"),) \
+        if result == "falls" else ()
+    return Outcome(result, {"natural": natural, "total": total}, effects)
+
+
+def horsemanship_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact distribution of a horsemanship check."""
+    odds: Dist = dict.fromkeys(("keeps_control", "balks", "falls"), Fraction(0))
+    for natural in range(1, 7):
+        result = _horse_result(_horse_total(params, natural), params["horsemanship"],
+                               params["jump"])
+        odds[result] += SIXTH
+    return odds
+
+
+# --- heroes optional rule ---------------------------------------------------------------------
+
+HERO_PARAMS = Schema((
+    Field("experience", "int", "Experience", required=True, min=1, max=6),
+    Field("threshold", "int", "Hero roll", 1, 1, 6,
+          help="The first morale roll's natural die at or under this gives a second roll"),
+))
+
+
+def resolve_hero(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """First morale roll's natural die within the threshold, then unmodified experience."""
+    first = dice.roll(D6, "first morale roll (natural)")
+    if first > params["threshold"]:
+        return Outcome("ordinary", {"first": first})
+    second = dice.roll(D6, "hero roll")
+    if second > params["experience"]:
+        return Outcome("falters", {"first": first, "second": second})
+    return Outcome("inspired", {"first": first, "second": second},
+                   (Effect("actor", "inspired", "set", True, "no more morale checks"),))
+
+
+def hero_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact distribution of the heroes rule's two rolls."""
+    window = Fraction(params["threshold"], 6)
+    inspired = window * Fraction(params["experience"], 6)
+    return {"ordinary": 1 - window, "falters": window - inspired, "inspired": inspired}
+
+
+# --- grenades -------------------------------------------------------------------------------
+
+GRENADE_OUTCOMES = ("no_effect", "knocked_down", "minor", "serious", "crippling", "dead")
+GRENADE_PARAMS = Schema((
+    Field("distance", "int", "Distance in half inches", 0, 0, 48),
+    Field("modifier", "int", "Other damage modifiers", 0, -12, 12,
+          help="e.g. -3 for a man throwing himself on it"),
+    Field("experience", "int", "Target's experience", 4, 1, 6),
+    Field("wounds", "int", "Target's wound points before", 0, 0, t.MAX_WOUND_POINTS),
+))
+
+
+def _stands(params: Mapping[str, Any], natural: int, new_points: int) -> bool:
+    wounds = params["wounds"] + new_points
+    return action_from_total(params["experience"], wounds, natural, natural + wounds) == "acts"
+
+
+def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Roll the blast damage for one man; light blasts knock down on a failed action check."""
+    total = dice.roll(D12, "grenade damage") + t.GRENADE_DAMAGE + params["distance"] \
+        + params["modifier"]
+    result = damage_result(total)
+    if result in ("serious", "crippling", "dead"):
+        return Outcome(result, {"total": total}, wound_effects("target", result))
+    if result == "no_effect" and total > t.GRENADE_KNOCKDOWN_UP_TO:
+        return Outcome("no_effect", {"total": total})
+    new_points = 1 if result == "minor" else 0
+    down = not _stands(params, dice.roll(D6, "knock down check"), new_points)
+    key = result if result == "minor" else ("knocked_down" if down else "no_effect")
+    effects = wound_effects("target", result) + (
+        (Effect("target", "down", "set", True, "knocked down by the blast"),) if down else ())
+    return Outcome(key, {"total": total, "knocked_down": down}, effects)
+
+
+def grenade_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact distribution of a grenade blast on one man."""
+    odds: Dist = dict.fromkeys(GRENADE_OUTCOMES, Fraction(0))
+    for face in range(1, 13):
+        total = face + t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
+        result = damage_result(total)
+        if result != "no_effect" or total > t.GRENADE_KNOCKDOWN_UP_TO:
+            odds[result] += TWELFTH
+            continue
+        stands = sum(_stands(params, n, 0) for n in range(1, 7))
+        odds["no_effect"] += TWELFTH * Fraction(stands, 6)
+        odds["knocked_down"] += TWELFTH * Fraction(6 - stands, 6)
+    return odds
+
+
+FUSE_PARAMS = Schema(())
+
+
+def resolve_fuse(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Hollywood grenades: at the thrower's next action, a 12 is a dud."""
+    roll = dice.roll(D12, "fuse")
+    return Outcome("dud" if roll == t.GRENADE_DUD else "explodes", {"roll": roll})
+
+
+def fuse_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact odds of the fuse."""
+    return {"explodes": 11 * TWELFTH, "dud": TWELFTH}
+
+
+# --- artillery ------------------------------------------------------------------------------
+
+ARTILLERY_OUTCOMES = ("miss", *t.DAMAGE_RESULTS, "misfire")
+ARTILLERY_PARAMS = Schema((
+    Field("skill", "int", "Artillery fire skill", t.ARTILLERY_SKILL, 2, 12),
+    Field("range", "choice", "Range (inches)", 12,
+          choices=tuple((r, f"{r}\" ({band})") for r, (band, _, _) in t.CANISTER.items())),
+    Field("load", "choice", "Load", "canister", choices=(("canister", "Canister"),
+                                                          ("grape", "Grape"))),
+    Field("gun", "choice", "Gun", "6lb", choices=tuple((g, g) for g in t.GUN_SIZE_TO_HIT)),
+    Field("ground", "choice", "Ground", "normal",
+          choices=tuple((g, g) for g in t.GROUND_TO_HIT)),
+    Field("modifier", "int", "Other to-hit modifiers", 0, -12, 12),
+    Field("damage_modifier", "int", "Other damage modifiers", 0, -12, 12),
+    Field("quick_loaded", "bool", "Quick loaded", False,
+          help="A natural 12 on the first to-hit roll is a misfire"),
+))
+
+
+def _artillery_need(params: Mapping[str, Any]) -> tuple[int, int]:
+    band, to_hit, damage = t.CANISTER[params["range"]]
+    grape = t.GRAPE_TO_HIT[band] if params["load"] == "grape" else 0
+    need = (params["skill"] + to_hit + grape + t.GUN_SIZE_TO_HIT[params["gun"]]
+            + t.GROUND_TO_HIT[params["ground"]] + params["modifier"])
+    return need, damage + params["damage_modifier"]
+
+
+def resolve_artillery(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Roll canister or grape against one man in the cone (the first roll of the shot)."""
+    need, damage = _artillery_need(params)
+    before = len(dice.rolls)
+    hit, margin = shot_hits(need, dice)
+    rolled_12 = len(dice.rolls) > before and dice.rolls[before].value == t.FIRE_AUTO_MISS
+    if params["quick_loaded"] and rolled_12:
+        return Outcome("misfire", {"need": need}, ())
+    if not hit:
+        return Outcome("miss", {"need": need})
+    good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
+    result = damage_result(dice.roll(D12, "damage") + damage + good)
+    return Outcome(result, {"need": need}, wound_effects("target", result))
+
+
+def artillery_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact distribution of one canister or grape roll."""
+    need, damage = _artillery_need(params)
+    plain, good = shot_hit_odds(need)
+    misfire = TWELFTH if params["quick_loaded"] and need >= min(t.CONFIRMATION) else Fraction(0)
+    odds: Dist = dict.fromkeys(ARTILLERY_OUTCOMES, Fraction(0))
+    odds["misfire"] = misfire
+    odds["miss"] = 1 - plain - good - misfire
+    for chance, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
+        for face in range(1, 13):
+            odds[damage_result(face + modifier)] += chance * TWELFTH
+    return odds
+
+
+MISFIRE_OUTCOMES = tuple(key for _, key, _ in t.MISFIRES)
+MISFIRE_PARAMS = Schema(())
+
+
+def _misfire_key(roll: int) -> str:
+    return next(key for highest, key, _ in t.MISFIRES if roll <= highest)
+
+
+def resolve_misfire(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Roll the misfire and accident table; an early shot also rolls high or low."""
+    key = _misfire_key(dice.roll(D12, "misfire"))
+    details: dict[str, Any] = {}
+    if key.startswith("premature"):
+        high = dice.roll(D6, "premature shot high or low") <= t.PREMATURE_HIGH_UP_TO
+        details["shot"] = "high" if high else "low"
+    return Outcome(key, details)
+
+
+def misfire_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact distribution of the misfire table."""
+    odds: Dist = dict.fromkeys(MISFIRE_OUTCOMES, Fraction(0))
+    for face in range(1, 13):
+        odds[_misfire_key(face)] += TWELFTH
+    return odds
+
+
+# --- weapons stuck, falls, a leader's direct order ------------------------------------------
+
+STUCK_PARAMS = Schema((
+    Field("melee_skill", "int", "Melee skill", required=True, min=2, max=12),
+    Field("blunt", "bool", "Blunt weapon", False, help="Blunt weapons never stick"),
+))
+
+
+def _stuck_key(roll: int, skill: int, blunt: bool) -> str:
+    if roll == t.STUCK_BROKEN_ON:
+        return "broken"
+    return "freed" if blunt or roll <= skill else "stuck"
+
+
+def resolve_stuck(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """After a crippling wound or a kill: d12 at or under melee skill pulls the weapon free."""
+    roll = dice.roll(D12, "unstick weapon")
+    key = _stuck_key(roll, params["melee_skill"], params["blunt"])
+    effects = (Effect("actor", "weapon_stuck", "set", True),) if key == "stuck" else ()
+    return Outcome(key, {"roll": roll}, effects)
+
+
+def stuck_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact odds of freeing, sticking or breaking the weapon."""
+    odds: Dist = dict.fromkeys(("freed", "stuck", "broken"), Fraction(0))
+    for face in range(1, 13):
+        odds[_stuck_key(face, params["melee_skill"], params["blunt"])] += TWELFTH
+    return odds
+
+
+FALL_PARAMS = Schema((
+    Field("speed", "int", "Speed in inches per turn", required=True, min=0, max=60),
+    Field("modifier", "int", "Other damage modifiers", 0, -12, 12),
+))
+
+
+def fall_modifier(speed: int) -> int:
+    """Damage modifier of a fall from a horse or vehicle at `speed` inches per turn."""
+    for top, modifier in t.FALL_DAMAGE:
+        if speed <= top:
+            return modifier
+    fastest_top = t.FALL_DAMAGE[-1][0]
+    return (fastest_top - speed) // t.FALL_SPEED_STEP  # -1 per 6" or part of 6"
+
+
+def resolve_fall(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Roll damage for a fall at the given speed."""
+    modifier = fall_modifier(params["speed"]) + params["modifier"]
+    result = damage_result(dice.roll(D12, "fall damage") + modifier)
+    return Outcome(result, {"modifier": modifier}, wound_effects("target", result))
+
+
+def fall_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact distribution of a fall's damage."""
+    return damage_odds(fall_modifier(params["speed"]) + params["modifier"])
+
+
+ORDER_PARAMS = Schema((
+    Field("wounds", "int", "The man's wound points", 0, 0, t.MAX_WOUND_POINTS),
+))
+
+
+def resolve_order(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """A leader's direct order: an unwounded man acts; a wounded one needs under 7 - wounds."""
+    if not params["wounds"]:
+        return Outcome("acts", {})
+    roll = dice.roll(D6, "direct order")
+    return Outcome("acts" if roll < t.ORDER_BASE - params["wounds"] else "hesitates",
+                   {"roll": roll})
+
+
+def order_odds(params: Mapping[str, Any]) -> Dist:
+    """Exact odds of a direct order."""
+    acts = Fraction(max(0, min(6, t.ORDER_BASE - params["wounds"] - 1)), 6) \
+        if params["wounds"] else Fraction(1)
+    return {"acts": acts, "hesitates": 1 - acts}

@@ -1,0 +1,134 @@
+"""A Rencounter figure's stats, the campaign options, base labels and battle state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.errors import ValidationError
+from rules.schema import Field, Schema
+from rules.system import CardLayout
+from rules.systems.rencounter import tables as t
+
+SKILL_MIN, SKILL_MAX = 2, 12
+HORSEMANSHIP_MAX = t.MASTER + t.HORSEMANSHIP_OVER_EXPERIENCE
+_EXPERIENCE = tuple((n, f"{n} {name}") for n, name in t.EXPERIENCE_NAMES.items())
+
+
+def _clean_stats(values: dict[str, Any]) -> dict[str, Any]:
+    """Fill horsemanship from experience; refuse wound locations without hit locations."""
+    if values["horsemanship"] is None:
+        values["horsemanship"] = values["experience"] + t.HORSEMANSHIP_OVER_EXPERIENCE
+    if values["shield"] != "none" and not _shield_usable(values["weapons"]):
+        raise ValidationError({"shield": "none of the figure's melee weapons allows a shield"})
+    return values
+
+
+def _shield_usable(weapons: list[str]) -> bool:
+    melee = [t.MELEE_WEAPONS[w] for w in weapons if w in t.MELEE_WEAPONS]
+    # A figure with only missile weapons may still carry a shield (e.g. a javelin man).
+    return not melee or any(w.shield for w in melee)
+
+
+def _weapon_choices() -> tuple[tuple[str, str], ...]:
+    missile = tuple((k, f"{w.name} (missile)") for k, w in t.MISSILE_WEAPONS.items()
+                    if k != "javelin")
+    melee = tuple((k, f"{w.name} (melee)") for k, w in t.MELEE_WEAPONS.items()
+                  if k != "javelin")
+    return (("javelin", "Javelin (thrown or melee)"), *missile, *melee)
+
+
+WEAPON_CHOICES = _weapon_choices()
+
+STATS = Schema(
+    (
+        Field("experience", "int", "Experience", 4, 1, 6, _EXPERIENCE,
+              help="Action roll needs this or less on a d6: 1 Scum .. 6 Master"),
+        Field("fire", "int", "Fire skill", 8, SKILL_MIN, SKILL_MAX,
+              help="Missile hit chance on a d12 (typically 4-10)"),
+        Field("melee", "int", "Melee skill", 8, SKILL_MIN, SKILL_MAX,
+              help="Melee hit and parry chance on a d12 (typically 4-10)"),
+        Field("armour", "int", "Armour", 0, 0, 4, tuple((a.rating, a.name) for a in t.ARMOUR)),
+        Field("shield", "choice", "Shield", "none",
+              choices=tuple((k, label) for k, (label, _) in t.SHIELDS.items())),
+        Field("shield_make", "choice", "Shield make", "rimmed",
+              choices=tuple((k, label) for k, (label, _) in t.SHIELD_MAKES.items()),
+              help="Only matters for the weapon breakage optional rule"),
+        Field("horsemanship", "int", "Horsemanship", None, 1, HORSEMANSHIP_MAX,
+              help="Riding checks on a d6; defaults to experience + 2"),
+        Field("weapons", "multichoice", "Weapons", [], choices=WEAPON_CHOICES, max=6),
+        Field("permanent_wounds", "list", "Permanent wounds", [], max=t.MAX_WOUND_POINTS,
+              help="One entry per permanent wound point, e.g. 'left arm' with hit locations"),
+        Field("hero_threshold", "int", "Starting hero roll", 1, 1, 6,
+              help="Heroes rule: a first morale roll at or under this may inspire him; "
+                   "progress from game to game is kept in the career"),
+    ),
+    clean=_clean_stats,
+)
+
+_OPTION_FIELDS = (
+    Field("master_variant", "choice", "Masters", "always",
+          choices=(("always", "Always act unless wounds or morale interfere"),
+                   ("confirm", "Fail on a 6 confirmed by 4-6 on a second d6"))),
+    Field("hit_locations", "bool", "Hit locations", False,
+          help="Roll a d6 for the location of each wound"),
+    Field("prompt_care", "bool", "Prompt care by default", False,
+          help="Wounded figures get prompt, high-quality care after battle"),
+    Field("hazard", "int", "Hazardous aftermath by default", 0, 0, 2),
+    Field("heroes", "bool", "Heroes optional rule", False),
+    Field("breakpoint", "choice", "Force breakpoint", "1/2",
+          choices=tuple((k, f"{k} of the force lost") for k in t.BREAKPOINTS)),
+    Field("reshuffle_card", "bool", "Reshuffle card in the deck", True),
+    Field("cards_per_unit", "int", "Cards per unit", 1, 1, 4),
+    Field("held_cards", "bool", "Units may hold a card", False),
+    Field("weapon_breakage", "bool", "Weapon breakage in parries", False),
+    Field("leader_morale", "bool", "Leader influenced morale", False),
+    Field("variable_knockdown", "bool", "Variable knockdown", False),
+    Field("last_shot", "bool", "Last shot against a charge", False),
+)
+
+
+def check_options(options: Mapping[str, Any]) -> None:
+    """Refuse prompt care by default in a hazardous campaign: they exclude each other."""
+    if options.get("prompt_care") and options.get("hazard"):
+        raise ValidationError({"prompt_care": "prompt care and a hazardous aftermath "
+                                              "exclude each other"})
+
+
+def _clean_options(values: dict[str, Any]) -> dict[str, Any]:
+    check_options(values)
+    return values
+
+
+OPTIONS = Schema(_OPTION_FIELDS, clean=_clean_options)
+
+
+def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return the base sticker lines: name, "F 7 M 6", "Ex 4"."""
+    return (name, f"F {stats['fire']} M {stats['melee']}", f"Ex {stats['experience']}")
+
+
+def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a figure's battle state at the start: permanent wounds carry into the fight."""
+    return {
+        "wounds": len(stats.get("permanent_wounds") or ()),
+        "status": "unhurt" if not stats.get("permanent_wounds") else "wounded",
+        "down": False,
+        "loaded": True,
+        "reload_progress": 0,
+        "ducked": False,
+        "inspired": False,
+    }
+
+
+CARD = CardLayout(
+    sections=(
+        ("Figure", ("experience", "fire", "melee", "horsemanship")),
+        ("Protection", ("armour", "shield")),
+        ("Arms", ("weapons",)),
+        ("Record", ("permanent_wounds", "hero_threshold")),
+    ),
+    track="wounds",
+    track_size=None,
+    notes="Five wound boxes: minor 1, serious 2, crippling 3; six points kill.",
+)
