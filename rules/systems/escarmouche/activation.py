@@ -1,0 +1,112 @@
+"""Escarmouche's initiative: a side acts figure by figure until a 1 ends it.
+
+State (plain JSON): `sides` (side -> figures), `side` (the side acting), `turn`, `acted`
+(figures that have had their go this turn), `current` (the figure acting, or None), `pool`
+(its active dice so far), `side_ones` (1s that have ended a figure's turn this side-turn),
+`side_over`, `reserved` (figures holding a reserved die) and `removed`.
+
+The text does not say who moves first: each side rolls a d6, the higher starts, ties roll again.
+A figure once left cannot be returned to; one that keeps the initiative may act again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.activation import ActivationMethod, Draw, State
+from rules.dice import D6, Dice
+from rules.errors import ValidationError
+from rules.systems.escarmouche.pool import FIGURE_ENDS, SIDE_ENDS
+
+MOVE = "move"
+MAX_ROLL_OFFS = 100
+
+
+def _sides(units: Sequence[str]) -> dict[str, list[str]]:
+    sides: dict[str, list[str]] = {}
+    for unit in units:
+        side, sep, figure = unit.partition(":")
+        if not sep or not side or not figure:
+            raise ValidationError({"units": f"name each figure as side:figure, not {unit!r}"})
+        sides.setdefault(side, []).append(unit)
+    if len(sides) != 2:
+        raise ValidationError({"units": f"two sides are needed, not {len(sides)}"})
+    return sides
+
+
+def _roll_off(names: list[str], dice: Dice) -> str:
+    for _ in range(MAX_ROLL_OFFS):
+        first, second = (dice.roll(D6, f"initiative: {name}") for name in names)
+        if first != second:
+            return names[0] if first > second else names[1]
+    return names[0]
+
+
+def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State:
+    """Split `side:figure` names into two sides and roll off for the first turn."""
+    sides = _sides(units)
+    first = _roll_off(list(sides), dice)
+    return {"sides": sides, "side": first, "turn": 1, "acted": [], "current": None, "pool": 0,
+            "side_ones": 0, "side_over": False, "reserved": [], "removed": []}
+
+
+def may_act(state: State) -> list[str]:
+    """Return the figures of the acting side that may still start acting this turn."""
+    gone = set(state["acted"]) | set(state["removed"]) | set(state["reserved"])
+    return [f for f in state["sides"][state["side"]] if f not in gone]
+
+
+def _next_side(state: State) -> State:
+    other = next(side for side in state["sides"] if side != state["side"])
+    # A reserved die is spent or lost once its holder's side acts again.
+    held = [f for f in state["reserved"] if not f.startswith(f"{other}:")]
+    return {**state, "side": other, "turn": state["turn"] + 1, "acted": [], "current": None,
+            "pool": 0, "side_ones": 0, "side_over": False, "reserved": held}
+
+
+def draw(state: State, dice: Dice) -> Draw:
+    """Say who may act now, passing the turn when the side is done or has lost it."""
+    if state["current"] is None and (state["side_over"] or not may_act(state)):
+        state = _next_side(state)
+    result = {"side": state["side"], "turn": state["turn"], "current": state["current"],
+              "may_act": may_act(state), "pool": state["pool"], "side_ones": state["side_ones"]}
+    return Draw(state, result)
+
+
+def begin_figure(state: State, figure: str) -> State:
+    """Start acting with `figure`; the figure acting before it is done for the turn."""
+    if figure not in may_act(state):
+        raise ValidationError({"figure": f"{figure} cannot start acting now"})
+    return {**state, "current": figure, "acted": [*state["acted"], figure], "pool": 0}
+
+
+def after_action(state: State, action: str, result: str) -> State:
+    """Record an action's initiative result: the pool grows, unless a 1 ends the go."""
+    pool = state["pool"] + (0 if action == MOVE else 1)
+    if result == SIDE_ENDS:
+        return {**state, "current": None, "pool": 0, "side_over": True}
+    if result == FIGURE_ENDS:
+        return {**state, "current": None, "pool": 0, "side_ones": state["side_ones"] + 1}
+    return {**state, "pool": pool}
+
+
+def end_figure(state: State, *, reserve: bool = False) -> State:
+    """End the current figure's go voluntarily, optionally keeping a reserved die."""
+    held = [*state["reserved"], state["current"]] if reserve and state["current"] else []
+    return {**state, "current": None, "pool": 0,
+            "reserved": held or state["reserved"]}
+
+
+def remove(state: State, figure: str) -> State:
+    """Take a figure out of the battle."""
+    current = None if state["current"] == figure else state["current"]
+    return {**state, "removed": [*state["removed"], figure], "current": current,
+            "reserved": [f for f in state["reserved"] if f != figure]}
+
+
+INITIATIVE = ActivationMethod(
+    "initiative", "Initiative (act until a 1)", start, draw,
+    description="The side with the initiative acts one figure at a time; a single 1 ends a "
+                "figure's go, two 1s in a roll or the side's second 1 hand over the turn.",
+)

@@ -1,0 +1,425 @@
+"""Escarmouche's checks: the pool roll, moves, marshalling, developing, shooting and fighting.
+
+Every check rolls one pool for the acting figure (active dice, then passive dice) and, when
+opposed, the defender's dice after it. Odds come from `pool.py`'s closed forms, cached per pool
+size, so no check enumerates dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple
+
+from rules.checks import Check, Effect, Outcome, Who
+from rules.dice import Dice
+from rules.errors import ValidationError
+from rules.schema import Field, Schema
+from rules.systems.escarmouche.pool import (
+    INITIATIVE_OUTCOMES,
+    MAX_POOL,
+    ONES_CAP,
+    PoolRoll,
+    initiative,
+    pool_weights,
+    roll_defence,
+    roll_pool,
+    score_weights,
+)
+from rules.systems.escarmouche.tables import (
+    MARSHAL_RESULTS,
+    MAX_RATING,
+    MAX_SKILL,
+    TERRAIN,
+    TERRAIN_BY_KEY,
+    WEAPONS,
+    EffectRow,
+)
+
+Params = Mapping[str, Any]
+MAX_MARKERS = 10
+MAX_FIGURES = 10
+#: The initiative result of a reserved action: it interrupts the other side's turn, so its
+#: ones cost nothing and play returns to the side that has the initiative.
+NOT_AT_STAKE = "not_at_stake"
+
+
+@dataclass(frozen=True)
+class Pool:
+    """How many active and passive dice the acting figure rolls."""
+
+    active: int
+    passive: int
+
+
+def penalised(active: int, *, replaced: int = 0, added: int = 0, skill: int = 0) -> Pool:
+    """Apply the text's order: penalties replace active dice, then skill turns passive back.
+
+    A replacement never adds dice: once every active die is passive, further penalties have
+    nothing left to replace. Each skill point rolls one passive die (any kind) as active.
+    """
+    swapped = min(replaced, active)
+    passive = swapped + added
+    back = min(skill, passive)
+    return Pool(active - swapped + back, passive - back)
+
+
+# --- parameters --------------------------------------------------------------------------
+
+def int_field(name: str, label: str, default: int, low: int, high: int, help: str) -> Field:
+    return Field(name, "int", label, default=default, min=low, max=high, help=help)
+
+
+def bool_field(name: str, label: str, help: str) -> Field:
+    return Field(name, "bool", label, default=False, help=help)
+
+
+ACTIVE = int_field("active", "Active dice so far", 0, 0, MAX_POOL,
+              "Active dice the figure has built up this turn before this action.")
+ONES_BEFORE = int_field("ones_before", "Side's 1s so far", 0, 0, 1,
+                   "1 if one of the side's figures already lost its turn to a single 1.")
+SHAKEN = int_field("shaken", "Shaken markers", 0, 0, MAX_MARKERS, "Shaken markers on the actor.")
+COVER = bool_field("cover", "Target in cover", "The target has taken cover.")
+RESERVED = bool_field("reserved", "Reserved action",
+                 "Spend a reserved die: the pool is that one active die; no initiative at stake.")
+RATING = int_field("rating", "Rating", 3, 1, MAX_RATING, "The actor's rating (breaks ties).")
+TERRAIN_FIELD = Field("terrain", "choice", "Terrain", default="clear",
+                      choices=tuple((row.key, f"{row.label} ({row.passive})") for row in TERRAIN))
+
+
+def skill_field(name: str, label: str) -> Field:
+    return int_field(name, label, 0, 0, MAX_SKILL, f"{label} skill: passive dice rolled as active.")
+
+
+def rating_field(name: str, label: str) -> Field:
+    return int_field(name, label, 3, 1, MAX_RATING,
+                     f"{label}: dice rolled in defence; breaks ties.")
+
+
+def weapon_field() -> Field:
+    return Field("weapon", "choice", "Weapon", default=WEAPONS[2].key,
+                 choices=tuple((row.key, f"{row.label} ({row.passive})") for row in WEAPONS))
+
+
+def base_pool(params: Params) -> int:
+    """The action's active dice: the pool so far plus one, or just the reserved die."""
+    return 1 if params.get("reserved") else params["active"] + 1
+
+
+def initiative_of(params: Params, roll: PoolRoll) -> str:
+    return NOT_AT_STAKE if params.get("reserved") else initiative(roll.ones,
+                                                                   params["ones_before"])
+
+
+def spent_reserve(params: Params) -> tuple[Effect, ...]:
+    if not params.get("reserved"):
+        return ()
+    return (Effect("actor", "reserved", "set", False, "reserved die spent"),)
+
+
+# --- the pool itself -----------------------------------------------------------------------
+
+def _need_dice(values: dict[str, Any]) -> dict[str, Any]:
+    if values["active"] + values["passive"] < 1:
+        raise ValidationError({"active": "a roll needs at least one die"})
+    return values
+
+
+POOL_PARAMS = Schema(
+    (
+        int_field("active", "Active dice", 1, 0, MAX_POOL, "Active dice in the roll."),
+        int_field("passive", "Passive dice", 0, 0, MAX_POOL, "Passive (penalty) dice in the roll."),
+        ONES_BEFORE,
+    ),
+    clean=_need_dice,
+)
+
+
+def _resolve_pool(params: Params, dice: Dice) -> Outcome:
+    roll = roll_pool(dice, params["active"], params["passive"])
+    key = initiative(roll.ones, params["ones_before"])
+    return Outcome(key, {"roll": roll.as_json(), "score": roll.score})
+
+
+@lru_cache(maxsize=4096)
+def _initiative_odds(active: int, passive: int, ones_before: int) -> dict[str, Fraction]:
+    total = 6 ** (active + passive)
+    odds = dict.fromkeys(INITIATIVE_OUTCOMES, Fraction(0))
+    for (_, ones), weight in pool_weights(active, passive):
+        odds[initiative(ones, ones_before)] += Fraction(weight, total)
+    return odds
+
+
+def _pool_odds(params: Params) -> dict[str, Fraction]:
+    return _initiative_odds(params["active"], params["passive"], params["ones_before"])
+
+
+POOL = Check(
+    "pool", "Active/passive pool", POOL_PARAMS, INITIATIVE_OUTCOMES, _resolve_pool, _pool_odds,
+    description="Score the highest active die (+1 per extra six); 1s on any die cost initiative.",
+    dice_order="active dice, then passive dice",
+)
+
+
+# --- opposed rolls -----------------------------------------------------------------------
+
+def contest(score: int, rating: int, defence: int, defence_rating: int) -> tuple[str | None, int]:
+    """Return the winner ('attacker'/'defender', or None) and the difference of the scores."""
+    if score != defence:
+        return ("attacker" if score > defence else "defender"), abs(score - defence)
+    if rating == defence_rating:
+        return None, 0
+    return ("attacker" if rating > defence_rating else "defender"), 0
+
+
+@lru_cache(maxsize=8192)
+def contest_weights(active: int, rating: int, defence_dice: int, defence_rating: int
+                    ) -> tuple[tuple[tuple[str | None, int], int], ...]:
+    """Count (winner, difference) over every roll of the active and defence dice."""
+    counts: dict[tuple[str | None, int], int] = {}
+    for score, weight in score_weights(active):
+        for defence, ways in score_weights(defence_dice):
+            key = contest(score, rating, defence, defence_rating)
+            counts[key] = counts.get(key, 0) + weight * ways
+    return tuple(counts.items())
+
+
+def fold(weights: tuple[tuple[tuple[str | None, int], int], ...],
+         classify: Callable[[str | None, int], str], keys: tuple[str, ...]
+         ) -> dict[str, Fraction]:
+    """Fold contest counts into outcome keys."""
+    total = sum(weight for _, weight in weights)
+    odds = dict.fromkeys(keys, Fraction(0))
+    for (winner, diff), weight in weights:
+        odds[classify(winner, diff)] += Fraction(weight, total)
+    return odds
+
+
+OPPOSED_OUTCOMES = ("roller_wins", "defender_wins", "tie")
+OPPOSED_PARAMS = Schema(
+    (
+        int_field("active", "Active dice", 1, 0, MAX_POOL, "The roller's active dice."),
+        int_field("passive", "Passive dice", 0, 0, MAX_POOL, "The roller's passive dice."),
+        RATING,
+        int_field("defender_dice", "Defender's dice", 3, 1, MAX_POOL,
+             "Dice the defender rolls: its rating, or a better skill, plus any bonus."),
+        rating_field("defender_rating", "Defender's rating"),
+        ONES_BEFORE,
+    ),
+    clean=_need_dice,
+)
+
+
+def _opposed_key(winner: str | None, diff: int) -> str:
+    return {"attacker": "roller_wins", "defender": "defender_wins", None: "tie"}[winner]
+
+
+def _resolve_opposed(params: Params, dice: Dice) -> Outcome:
+    roll = roll_pool(dice, params["active"], params["passive"])
+    defence = roll_defence(dice, params["defender_dice"])
+    winner, diff = contest(roll.score, params["rating"], defence, params["defender_rating"])
+    return Outcome(_opposed_key(winner, diff), {
+        "roll": roll.as_json(), "score": roll.score, "defender_score": defence, "diff": diff,
+        "initiative": initiative(roll.ones, params["ones_before"])})
+
+
+def _opposed_odds(params: Params) -> dict[str, Fraction]:
+    weights = contest_weights(params["active"], params["rating"], params["defender_dice"],
+                              params["defender_rating"])
+    return fold(weights, _opposed_key, OPPOSED_OUTCOMES)
+
+
+OPPOSED = Check(
+    "opposed", "Opposed roll", OPPOSED_PARAMS, OPPOSED_OUTCOMES, _resolve_opposed, _opposed_odds,
+    description="Highest active scores meet; a tied score goes to the higher rating.",
+    dice_order="roller's active dice, roller's passive dice, then the defender's dice",
+)
+
+
+# --- moving, marshalling, developing, reserving ------------------------------------------
+
+MOVE_PARAMS = Schema((ACTIVE, TERRAIN_FIELD, SHAKEN, ONES_BEFORE))
+
+
+def _move_pool(params: Params) -> Pool:
+    # Shaken adds a passive die here: a move has no active die of its own to replace.
+    return Pool(params["active"], TERRAIN_BY_KEY[params["terrain"]].passive + params["shaken"])
+
+
+def _resolve_initiative_roll(pool_of: Callable[[Params], Pool],
+                             effects_of: Callable[[Params], tuple[Effect, ...]]
+                             ) -> Callable[[Params, Dice], Outcome]:
+    def resolve(params: Params, dice: Dice) -> Outcome:
+        pool = pool_of(params)
+        roll = roll_pool(dice, pool.active, pool.passive)
+        return Outcome(initiative_of(params, roll), {"roll": roll.as_json(), "score": roll.score},
+                       effects_of(params))
+    return resolve
+
+
+def _initiative_roll_odds(pool_of: Callable[[Params], Pool]
+                          ) -> Callable[[Params], dict[str, Fraction]]:
+    def odds(params: Params) -> dict[str, Fraction]:
+        if params.get("reserved"):
+            return {NOT_AT_STAKE: Fraction(1)}
+        pool = pool_of(params)
+        return _initiative_odds(pool.active, pool.passive, params["ones_before"])
+    return odds
+
+
+MOVE = Check(
+    "move", "Move", MOVE_PARAMS, INITIATIVE_OUTCOMES,
+    _resolve_initiative_roll(_move_pool, lambda params: ()), _initiative_roll_odds(_move_pool),
+    description="Roll the pool so far plus the terrain's passive dice (moving adds no active).",
+    dice_order="active dice so far, then passive dice (terrain, then one per Shaken marker)",
+)
+
+MARSHAL_OUTCOMES = tuple(key for _, key, _ in MARSHAL_RESULTS)
+MARSHAL_PARAMS = Schema((
+    ACTIVE, TERRAIN_FIELD,
+    int_field("followers", "Figures marshalled", 1, 1, MAX_FIGURES,
+         "Other figures in sight moved with the marshal: one passive die each."),
+    skill_field("leader", "Leader"), SHAKEN, ONES_BEFORE,
+))
+
+
+def _marshal_pool(params: Params) -> Pool:
+    terrain = TERRAIN_BY_KEY[params["terrain"]].passive
+    # Leader swaps the dice the followers add; the swap changes colours, never the dice count.
+    led = min(params["leader"], params["followers"])
+    return Pool(params["active"] + led,
+                terrain + params["followers"] - led + params["shaken"])
+
+
+def _marshal_key(ones: int, ones_before: int) -> str:
+    if ones == 1 and ones_before:
+        return "move_side_ends"  # the side's second 1 ends its turn, as a double 1 does
+    return MARSHAL_RESULTS[min(ones, ONES_CAP)][1]
+
+
+def _resolve_marshal(params: Params, dice: Dice) -> Outcome:
+    pool = _marshal_pool(params)
+    roll = roll_pool(dice, pool.active, pool.passive)
+    key = _marshal_key(roll.ones, params["ones_before"])
+    return Outcome(key, {"roll": roll.as_json(), "score": roll.score,
+                         "moved": key != "no_move"})
+
+
+def _marshal_odds(params: Params) -> dict[str, Fraction]:
+    pool = _marshal_pool(params)
+    total = 6 ** (pool.active + pool.passive)
+    odds = dict.fromkeys(MARSHAL_OUTCOMES, Fraction(0))
+    for (_, ones), weight in pool_weights(pool.active, pool.passive):
+        odds[_marshal_key(ones, params["ones_before"])] += Fraction(weight, total)
+    return odds
+
+
+MARSHAL = Check(
+    "marshal", "Marshal", MARSHAL_PARAMS, MARSHAL_OUTCOMES, _resolve_marshal, _marshal_odds,
+    description="Move with other figures in sight; the 1s rolled decide who moves and who ends.",
+    dice_order="active dice (pool so far, then Leader swaps), then passive dice",
+    skill="leader",
+)
+
+DEVELOP_PURPOSES = (
+    ("other", "Anything else: load, aim, hide, signal, light a fire ..."),
+    ("remove_shaken", "Steady: remove a Shaken marker"),
+    ("rearm", "Take up a weapon: remove Disarmed"),
+    ("stand_up", "Stand up from prone (leaves cover)"),
+    ("take_cover", "Take cover"),
+)
+_DEVELOP_EFFECTS: dict[str, tuple[tuple[str, Literal["add", "set"], Any], ...]] = {
+    "other": (),
+    "remove_shaken": (("shaken", "add", -1),),
+    "rearm": (("disarmed", "set", False),),
+    "stand_up": (("prone", "set", False), ("cover", "set", False)),
+    "take_cover": (("cover", "set", True),),
+}
+
+
+def _clean_develop(values: dict[str, Any]) -> dict[str, Any]:
+    if values["purpose"] == "remove_shaken" and values["shaken"] < 1:
+        raise ValidationError({"purpose": "there is no Shaken marker to remove"})
+    return values
+
+
+DEVELOP_PARAMS = Schema(
+    (ACTIVE, Field("purpose", "choice", "Purpose", default="other", choices=DEVELOP_PURPOSES),
+     SHAKEN, ONES_BEFORE, RESERVED),
+    clean=_clean_develop,
+)
+
+
+def _develop_pool(params: Params) -> Pool:
+    return Pool(base_pool(params), params["shaken"])
+
+
+def _develop_effects(params: Params) -> tuple[Effect, ...]:
+    # The described action always happens; the roll only says whether the figure acts on.
+    changes = tuple(Effect("actor", key, op, value, params["purpose"])
+                    for key, op, value in _DEVELOP_EFFECTS[params["purpose"]])
+    return changes + spent_reserve(params)
+
+
+DEVELOP = Check(
+    "develop", "Develop", DEVELOP_PARAMS, (*INITIATIVE_OUTCOMES, NOT_AT_STAKE),
+    _resolve_initiative_roll(_develop_pool, _develop_effects),
+    _initiative_roll_odds(_develop_pool),
+    description="Any other action; it always happens and adds an active die to the pool.",
+    dice_order="active dice (pool so far plus one), then one passive die per Shaken marker",
+)
+
+
+def _resolve_reserve(params: Params, dice: Dice) -> Outcome:
+    return Outcome("reserved", {"pool_after": 1},
+                   (Effect("actor", "reserved", "set", True, "one active die held back"),))
+
+
+RESERVE = Check(
+    "reserve", "Reserve an action", Schema((ACTIVE,)), ("reserved",), _resolve_reserve,
+    lambda params: {"reserved": Fraction(1)},
+    description="End the turn keeping one active die to interrupt the enemy's turn with.",
+    dice_order="no dice",
+)
+
+
+# --- effects of a won roll ----------------------------------------------------------------
+
+def loser_effects(row: EffectRow, hits: int, loser: Who) -> tuple[Effect, ...]:
+    """Turn an effects-table row into state changes on the losing figure."""
+    effects: list[Effect] = []
+    if hits:
+        effects.append(Effect(loser, "wounds", "add", -hits, f"{hits} hit(s)"))
+    if row.shaken:
+        effects.append(Effect(loser, "shaken", "add", 1, "Shaken marker"))
+    if row.disarmed:
+        effects.append(Effect(loser, "disarmed", "set", True, "Disarmed marker"))
+    if row.prone:
+        effects.append(Effect(loser, "prone", "set", True, "cowered"))
+        effects.append(Effect(loser, "cover", "set", True, "went prone in cover"))
+    return tuple(effects)
+
+
+class Contest(NamedTuple):
+    """A resolved opposed roll: the actor's pool, the defence and who won by how much."""
+
+    roll: PoolRoll
+    defence: int
+    winner: str | None
+    diff: int
+
+    def details(self, initiative_result: str) -> dict[str, Any]:
+        return {"roll": self.roll.as_json(), "score": self.roll.score,
+                "defender_score": self.defence, "winner": self.winner, "diff": self.diff,
+                "initiative": initiative_result}
+
+
+def run_contest(dice: Dice, pool: Pool, rating: int, defence_dice: int, defence_rating: int
+                ) -> Contest:
+    """Roll the actor's pool, then the defence, and compare."""
+    roll = roll_pool(dice, pool.active, pool.passive)
+    defence = roll_defence(dice, defence_dice)
+    winner, diff = contest(roll.score, rating, defence, defence_rating)
+    return Contest(roll, defence, winner, diff)

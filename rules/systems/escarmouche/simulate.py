@@ -1,0 +1,221 @@
+"""Auto-resolve an Escarmouche battle: an abstract fight with no terrain and no distances.
+
+Sides take turns by the initiative rules (`activation.py`). Each figure acts until a 1 ends its
+go or its pool reaches `RISK` active dice (the text leaves the risk to the player; this is a
+middling appetite). A figure first stands up, re-arms, or steadies itself when it has two or
+more Shaken markers; otherwise it shoots with its lightest missile weapon (fewest passive dice,
+since passive dice add risk but no score), or, without one, moves once into contact over clear
+ground and fights a random enemy, with the special fight that fits the arms on each side.
+Escarmouche has no morale or break rule, so a side is beaten when it has no figure left
+standing; after `MAX_TURNS` side-turns the battle is a draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.activation import State
+from rules.checks import Check, Resolution
+from rules.dice import Dice
+from rules.errors import ValidationError
+from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.systems.escarmouche import activation
+from rules.systems.escarmouche.checks import DEVELOP, MOVE, NOT_AT_STAKE
+from rules.systems.escarmouche.combat import ARTILLERY, FIGHT, PIKE_FENCING, SHOOT
+from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
+from rules.systems.escarmouche.special_fights import HORSE_VS_FOOT, PIKE_VS_CAVALRY
+from rules.systems.escarmouche.stats import STATS, initial_state
+from rules.systems.escarmouche.tables import CANNON, WEAPON_BY_KEY
+
+RISK = 3
+MAX_TURNS = 200
+OUT = "out"
+
+
+@dataclass
+class Battle:
+    """The mutable bookkeeping of one simulated battle (local to `simulate`)."""
+
+    figures: dict[str, SimFigure]
+    side_of: dict[str, int]
+    stats: dict[str, dict[str, Any]]
+    states: dict[str, dict[str, Any]]
+    events: list[SimEvent] = field(default_factory=list)
+    engaged: set[str] = field(default_factory=set)
+    skills_used: dict[str, set[str]] = field(default_factory=dict)
+
+    def standing(self, side: int) -> list[str]:
+        return [ref for ref, s in self.side_of.items()
+                if s == side and self.states[ref]["status"] != OUT]
+
+    def beaten(self) -> int | None:
+        return next((side for side in (0, 1) if not self.standing(side)), None)
+
+
+def _battle(sides: Sequence[Sequence[SimFigure]]) -> Battle:
+    if len(sides) != 2:
+        raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
+    figures = {f.ref: f for side in sides for f in side}
+    stats = {f.ref: STATS.validate(f.stats) for f in figures.values()}
+    return Battle(figures, {f.ref: i for i, side in enumerate(sides) for f in side}, stats,
+                  {ref: initial_state(s) for ref, s in stats.items()})
+
+
+def _unit(battle: Battle, ref: str) -> str:
+    return f"{battle.side_of[ref]}:{ref}"
+
+
+def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
+    enemies = battle.standing(1 - battle.side_of[ref])
+    return enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
+
+
+def _develop_purpose(state: Mapping[str, Any], stats: Mapping[str, Any]) -> str | None:
+    if state["prone"]:
+        return "stand_up"
+    if state["disarmed"] and stats["melee"] != "none":
+        return "rearm"
+    return "remove_shaken" if state["shaken"] >= 2 else None
+
+
+def _lightest_weapon(stats: Mapping[str, Any]) -> str | None:
+    weapons: list[str] = list(stats["weapons"])
+    return min(weapons, key=lambda key: WEAPON_BY_KEY[key].passive) if weapons else None
+
+
+def _common(act: State, state: Mapping[str, Any]) -> dict[str, Any]:
+    return {"active": act["pool"], "ones_before": min(act["side_ones"], 1),
+            "shaken": min(state["shaken"], 10)}
+
+
+def _shot(battle: Battle, ref: str, target: str, act: State, weapon: str
+          ) -> tuple[Check, dict[str, Any]]:
+    stats, state = battle.stats[ref], battle.states[ref]
+    params = {**_common(act, state), "rating": stats["rating"],
+              "target_rating": battle.stats[target]["rating"],
+              "cover": battle.states[target]["cover"]}
+    if weapon == CANNON:
+        return ARTILLERY, {**params, "artillerist": stats["artillerist"]}
+    return SHOOT, {**params, "weapon": weapon, "skill": stats["shooter"]}
+
+
+def _arms(stats: Mapping[str, Any]) -> str:
+    if stats["mounted"]:
+        return "horse"
+    return "pike" if stats["melee"] == "pike" else "foot"
+
+
+_FIGHTS: dict[tuple[str, str], tuple[Check, dict[str, bool]]] = {
+    ("pike", "horse"): (PIKE_VS_CAVALRY, {"pike_attacks": True}),
+    ("horse", "pike"): (PIKE_VS_CAVALRY, {"pike_attacks": False}),
+    ("horse", "foot"): (HORSE_VS_FOOT, {"horse_attacks": True}),
+    ("foot", "horse"): (HORSE_VS_FOOT, {"horse_attacks": False}),
+    ("pike", "pike"): (PIKE_FENCING, {}),
+}
+_SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
+
+
+def _fight(battle: Battle, ref: str, target: str, act: State
+           ) -> tuple[Check, dict[str, Any]]:
+    stats, state = battle.stats[ref], battle.states[ref]
+    enemy = battle.stats[target]
+    mine, theirs = _arms(stats), _arms(enemy)
+    check, extra = _FIGHTS.get((mine, theirs), (FIGHT, {}))
+    return check, {**_common(act, state), **extra, "rating": stats["rating"],
+                   "skill": stats[_SKILL_FOR_ARMS[mine]], "cover": battle.states[target]["cover"],
+                   "weaponless": bool(state["disarmed"]), "defender_rating": enemy["rating"],
+                   "defender_skill": enemy[_SKILL_FOR_ARMS[theirs]]}
+
+
+def _choose(battle: Battle, ref: str, act: State, dice: Dice
+            ) -> tuple[Check, dict[str, Any], str | None, str]:
+    """Return the check, its params, the target and the action kind for the figure's next go."""
+    stats, state = battle.stats[ref], battle.states[ref]
+    purpose = _develop_purpose(state, stats)
+    if purpose:
+        return DEVELOP, {**_common(act, state), "purpose": purpose}, None, "develop"
+    weapon = _lightest_weapon(stats)
+    target = _pick_target(battle, ref, dice)
+    if weapon:
+        return (*_shot(battle, ref, target, act, weapon), target, "shoot")
+    if ref not in battle.engaged:
+        return MOVE, {"active": act["pool"], "terrain": "clear", "shaken": state["shaken"],
+                      "ones_before": min(act["side_ones"], 1)}, None, activation.MOVE
+    return (*_fight(battle, ref, target, act), target, "fight")
+
+
+def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution) -> None:
+    for effect in resolution.effects:
+        who = ref if effect.who == "actor" else target
+        if who is not None:
+            effect.apply(battle.states[who])
+    for who in filter(None, (ref, target)):
+        state = battle.states[who]
+        if state["wounds"] <= 0:
+            state["status"] = OUT
+        elif state["wounds"] < battle.stats[who]["wounds"]:
+            state["status"] = "wounded"
+
+
+def _note_skills(battle: Battle, ref: str, target: str | None, check: Check,
+                 params: Mapping[str, Any]) -> None:
+    if check.skill and params.get("skill", params.get("artillerist", 0)):
+        mine = _SKILL_FOR_ARMS[_arms(battle.stats[ref])] if "defender_rating" in params \
+            else check.skill
+        battle.skills_used.setdefault(ref, set()).add(mine)
+    if target and params.get("defender_skill", 0) > params.get("defender_rating", 9):
+        battle.skills_used.setdefault(target, set()).add(
+            _SKILL_FOR_ARMS[_arms(battle.stats[target])])
+
+
+def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tuple[State, str]:
+    check, params, target, kind = _choose(battle, ref, act, dice)
+    resolution = check.resolve(params, dice)
+    battle.events.append(SimEvent(turn, ref, target, resolution))
+    _apply(battle, ref, target, resolution)
+    _note_skills(battle, ref, target, check, params)
+    if kind == activation.MOVE:
+        battle.engaged.add(ref)
+    result = resolution.details.get("initiative", resolution.outcome)
+    result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
+    for who in filter(None, (ref, target)):
+        unit = _unit(battle, who)
+        if battle.states[who]["status"] == OUT and unit not in act["removed"]:
+            act = activation.remove(act, unit)
+    return activation.after_action(act, kind, result), result
+
+
+def _figure_go(battle: Battle, unit: str, act: State, dice: Dice) -> State:
+    act = activation.begin_figure(act, unit)
+    ref = unit.partition(":")[2]
+    while act["current"] == unit and battle.beaten() is None:
+        act, result = _action(battle, ref, act, dice, act["turn"])
+        if result == KEEPS_INITIATIVE and act["current"] == unit and act["pool"] >= RISK:
+            act = activation.end_figure(act)
+    return act
+
+
+def _side_turn(battle: Battle, act: State, dice: Dice) -> State:
+    while battle.beaten() is None and not act["side_over"] and activation.may_act(act):
+        act = _figure_go(battle, activation.may_act(act)[0], act, dice)
+    return act
+
+
+def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+             ) -> SimResult:
+    """Fight an abstract battle between two sides until one has no figure standing."""
+    battle = _battle(sides)
+    act = activation.start([_unit(battle, ref) for ref in battle.figures], options, dice)
+    while battle.beaten() is None and act["turn"] <= MAX_TURNS:
+        act = _side_turn(battle, act, dice)
+        act = activation.draw(act, dice).state
+    beaten = battle.beaten()
+    return SimResult(
+        winner=None if beaten is None else 1 - beaten, turns=min(act["turn"], MAX_TURNS),
+        events=tuple(battle.events), states=battle.states,
+        casualties=tuple(sum(1 for r, s in battle.side_of.items()
+                             if s == side and battle.states[r]["status"] == OUT)
+                         for side in (0, 1)),
+        skills_used={ref: frozenset(used) for ref, used in battle.skills_used.items()})
