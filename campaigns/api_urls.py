@@ -2,5 +2,9 @@
 
 from rest_framework.routers import SimpleRouter
 
+from campaigns.api import CampaignViewSet, MembershipViewSet
+
 router = SimpleRouter()
+router.register("campaigns", CampaignViewSet, basename="campaign")
+router.register("memberships", MembershipViewSet, basename="membership")
 urlpatterns = router.urls

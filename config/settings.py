@@ -162,6 +162,7 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.exceptions.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Muster API",
@@ -169,6 +170,15 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several models have a `status`; name each choice set after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "CharacterStatusEnum": "rosters.models.CharacterStatus",
+        "CampaignStatusEnum": "campaigns.models.CampaignStatus",
+        "ServiceRecordCauseEnum": "rosters.models.EntryCause",
+        "MembershipRoleEnum": "campaigns.models.Role",
+        "BattleStatusEnum": "battles.models.BattleStatus",
+        "PrintJobStatusEnum": "printing.models.PrintJobStatus",
+    },
 }
 
 # --- Security (tightened by MUSTER_PRODUCTION) ------------------------------------------------
@@ -191,7 +201,12 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # WeasyPrint and fontTools narrate every render step at INFO.
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }
 
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:

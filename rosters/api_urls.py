@@ -2,5 +2,12 @@
 
 from rest_framework.routers import SimpleRouter
 
+from rosters.api import CharacterViewSet, ForceViewSet, UnitViewSet
+from rosters.systems_api import SystemViewSet
+
 router = SimpleRouter()
+router.register("forces", ForceViewSet, basename="force")
+router.register("units", UnitViewSet, basename="unit")
+router.register("characters", CharacterViewSet, basename="character")
+router.register("systems", SystemViewSet, basename="system")
 urlpatterns = router.urls

@@ -1,0 +1,401 @@
+"""Roster admin: forces with their units and characters inline, characters with their
+service record and history. Stats are typed fields from the rule system's schema; every save
+goes through the services, so hand edits land in the service record."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import path, reverse
+from simple_history.admin import SimpleHistoryAdmin
+
+from rosters import interchange, services
+from rosters.forms import (
+    CharacterAdminForm,
+    ForceAdminForm,
+    UnitAdminForm,
+    schema_form_class,
+)
+from rosters.models import Character, EntryCause, Force, ServiceRecordEntry, Unit
+from rules.errors import UnknownSystem
+from rules.system import RuleSystem, get_system, system_choices
+
+EDITABLE = ("name", "rank", "status", "unit", "permanent_wounds", "notes", "photo")
+
+
+def _system(key: str | None) -> RuleSystem | None:
+    try:
+        return get_system(key) if key else None
+    except UnknownSystem:
+        return None
+
+
+def _force_from_request(request: HttpRequest) -> Force | None:
+    raw = request.POST.get("force") or request.GET.get("force")
+    return Force.objects.filter(pk=raw).first() if raw and raw.isdigit() else None
+
+
+def character_form(system: RuleSystem | None) -> type[CharacterAdminForm]:
+    name = f"{system.key.title().replace('_', '')}CharacterForm" if system else "CharacterForm"
+    return schema_form_class(CharacterAdminForm, system.stats if system else None, name)
+
+
+def unit_form(system: RuleSystem | None) -> type[UnitAdminForm]:
+    schema = system.stats if system and system.piece == "unit" else None
+    return schema_form_class(UnitAdminForm, schema, "UnitForm")
+
+
+def save_character(request: HttpRequest, obj: Character, form: Any, change: bool) -> Character:
+    """Create or hand-edit a character through the services (one service-record entry)."""
+    stats = getattr(form, "schema_values", None)
+    if not change:
+        return _create_character(request, obj, stats)
+    stored = Character.objects.select_related("force", "unit").get(pk=obj.pk)
+    changes = {name: getattr(obj, name) for name in EDITABLE if name in form.changed_data}
+    if stats is not None:
+        changes["stats"] = stats
+    return services.character_update(
+        character=stored,
+        user=request.user,
+        cause=EntryCause.HAND_EDIT,
+        note="edited in the admin",
+        **changes,
+    )
+
+
+def _create_character(request: HttpRequest, obj: Character, stats: Any) -> Character:
+    created = services.character_create(
+        force=obj.force,
+        name=obj.name,
+        stats=stats,
+        unit=obj.unit,
+        rank=obj.rank,
+        status=obj.status,
+        permanent_wounds=obj.permanent_wounds,
+        notes=obj.notes,
+        photo=obj.photo,
+        user=request.user,
+    )
+    obj.pk = created.pk  # the admin redirects and logs by the object it holds
+    return created
+
+
+class SystemFilter(admin.SimpleListFilter):
+    title = "rule system"
+    parameter_name = "system"
+    field = "force__system"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> Any:
+        return system_choices()
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        return queryset.filter(**{self.field: self.value()}) if self.value() else queryset
+
+
+class ForceSystemFilter(SystemFilter):
+    field = "system"
+
+
+class ServiceRecordInline(admin.TabularInline):
+    model = ServiceRecordEntry
+    fields = ["created_at", "cause", "before", "after", "note", "user", "battle_id"]
+    readonly_fields = fields
+    ordering = ["-created_at", "-id"]
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class CharacterInline(admin.TabularInline):
+    model = Character
+    extra = 0
+    show_change_link = True
+    can_delete = False  # characters retire or die; deleting one is a deliberate act elsewhere
+
+    def get_formset(self, request: HttpRequest, obj: Force | None = None, **kwargs: Any):
+        kwargs["form"] = character_form(_system(obj.system) if obj else None)
+        return super().get_formset(request, obj, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        form = character_form(_system(obj.system) if obj else None)
+        return ["name", "rank", "unit", "status", *form().schema_names()]
+
+
+class UnitInline(admin.TabularInline):
+    model = Unit
+    fk_name = "force"
+    extra = 0
+
+    def get_formset(self, request: HttpRequest, obj: Force | None = None, **kwargs: Any):
+        kwargs["form"] = unit_form(_system(obj.system) if obj else None)
+        return super().get_formset(request, obj, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        form = unit_form(_system(obj.system) if obj else None)
+        return ["name", "order", "leader", *form().schema_names()]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any):
+        if db_field.name == "leader":
+            force_id = request.resolver_match.kwargs.get("object_id")
+            kwargs["queryset"] = Character.objects.filter(force_id=force_id or 0)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class CsvUploadForm(forms.Form):
+    file = forms.FileField(help_text="UTF-8 CSV, header row first (see docs/import-export.md).")
+
+
+class JsonUploadForm(forms.Form):
+    file = forms.FileField(help_text="A muster.force JSON document.")
+    owner = forms.ModelChoiceField(queryset=None, help_text="Who will own the imported force.")
+    campaign = forms.ModelChoiceField(queryset=None, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from django.contrib.auth import get_user_model
+
+        from campaigns.models import Campaign
+
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].queryset = get_user_model().objects.order_by("username")
+        self.fields["campaign"].queryset = Campaign.objects.order_by("name")
+
+
+@admin.register(Force)
+class ForceAdmin(admin.ModelAdmin):
+    form = ForceAdminForm
+    list_display = ["name", "owner", "campaign", "system", "faction"]
+    list_filter = [ForceSystemFilter, "campaign"]
+    list_select_related = ["owner", "campaign"]
+    search_fields = ["name", "faction", "owner__username"]
+    inlines = [UnitInline, CharacterInline]
+    actions = ["export_json", "export_csv", "import_csv"]
+    change_list_template = "admin/rosters/force/change_list.html"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return ["system"] if obj else []  # stats depend on it: a force keeps its system
+
+    def save_model(self, request: HttpRequest, obj: Force, form: Any, change: bool) -> None:
+        if not change:
+            obj.pk = services.force_create(
+                owner=obj.owner,
+                name=obj.name,
+                system=form.cleaned_data["system"],
+                campaign=obj.campaign,
+                faction=obj.faction,
+                notes=obj.notes,
+            ).pk
+            return
+        stored = Force.objects.get(pk=obj.pk)
+        changes = {n: getattr(obj, n) for n in services.FORCE_FIELDS if n in form.changed_data}
+        services.force_update(force=stored, **changes)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        # The services save each row (and write the record); the admin's change message
+        # reads these three lists, which formset.save() would otherwise have filled.
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        force = Force.objects.get(pk=form.instance.pk)
+        for inline_form in formset.forms:
+            if inline_form in formset.deleted_forms:
+                self._delete_inline(request, formset, inline_form.instance)
+            elif inline_form.has_changed():
+                self._save_inline(request, formset, inline_form, force)
+
+    def _delete_inline(self, request: HttpRequest, formset: Any, obj: Any) -> None:
+        if obj.pk is not None and isinstance(obj, Unit):
+            services.unit_delete(unit=obj, user=request.user)
+            formset.deleted_objects.append(obj)
+
+    def _save_inline(self, request: HttpRequest, formset: Any, form: Any, force: Force) -> None:
+        obj, is_new = form.instance, form.instance.pk is None
+        obj.force = force
+        if formset.model is Character:
+            saved = save_character(request, obj, form, change=not is_new)
+        else:
+            saved = self._save_unit(obj, form)
+        if is_new:
+            formset.new_objects.append(saved)
+        else:
+            formset.changed_objects.append((saved, form.changed_data))
+
+    def _save_unit(self, obj: Unit, form: Any) -> Unit:
+        stats = getattr(form, "schema_values", None)
+        data = {"name": obj.name, "order": obj.order, **({"stats": stats} if stats else {})}
+        if obj.pk is None:
+            return services.unit_create(force=obj.force, **data)
+        stored = Unit.objects.select_related("force").get(pk=obj.pk)
+        return services.unit_update(unit=stored, leader=obj.leader, **data)
+
+    @admin.action(description="Export selected forces as JSON")
+    def export_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        documents = [interchange.force_export_json(force=f) for f in queryset.order_by("pk")]
+        body = documents[0] if len(documents) == 1 else documents
+        response = HttpResponse(json.dumps(body, indent=2), content_type="application/json")
+        response["Content-Disposition"] = 'attachment; filename="forces.json"'
+        return response
+
+    @admin.action(description="Export the selected force's characters as CSV")
+    def export_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(request, "Select exactly one force.", messages.WARNING)
+            return None
+        force = queryset.get()
+        response = HttpResponse(
+            interchange.force_export_csv(force=force), content_type="text/csv; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="force-{force.pk}.csv"'
+        return response
+
+    @admin.action(description="Import characters from CSV into the selected force")
+    def import_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(request, "Select exactly one force.", messages.WARNING)
+            return None
+        force = queryset.get()
+        form = CsvUploadForm(request.POST, request.FILES) if "apply" in request.POST else None
+        if form is not None and form.is_valid():
+            text = form.cleaned_data["file"].read().decode("utf-8-sig", errors="replace")
+            try:
+                created = interchange.force_import_csv(force=force, text=text, user=request.user)
+            except ValidationError as exc:
+                return self._upload_page(request, form, force, interchange.problems_of(exc))
+            self.message_user(request, f"Imported {len(created)} characters into {force}.")
+            return None
+        return self._upload_page(request, form or CsvUploadForm(), force, [])
+
+    def _upload_page(
+        self,
+        request: HttpRequest,
+        form: Any,
+        force: Force | None,
+        problems: Any,
+        action: str = "import_csv",
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "form": form,
+            "force": force,
+            "problems": list(problems),
+            "action": action,
+            "title": f"Import characters into {force}" if force else "Import a force",
+        }
+        return render(request, "admin/rosters/force/upload.html", context)
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view(self.import_json_view)
+        return [path("import-json/", view, name="rosters_force_import_json"), *super().get_urls()]
+
+    def import_json_view(self, request: HttpRequest) -> HttpResponse:
+        form = JsonUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                force = self._import_documents(request, form)
+            except ValidationError as exc:
+                return self._upload_page(request, form, None, interchange.problems_of(exc), "")
+            self.message_user(request, f"Imported {force}.")
+            return HttpResponseRedirect(reverse("admin:rosters_force_change", args=[force.pk]))
+        return self._upload_page(request, form, None, [], "")
+
+    def _import_documents(self, request: HttpRequest, form: Any) -> Force:
+        try:
+            document = json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise interchange.ImportRejected([{"path": "", "message": f"not JSON: {exc}"}]) from exc
+        return interchange.force_import_json(
+            document=document,
+            owner=form.cleaned_data["owner"],
+            campaign=form.cleaned_data["campaign"],
+            user=request.user,
+        )
+
+
+@admin.register(Character)
+class CharacterAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "rank", "force", "unit", "status", "system", "campaign"]
+    list_filter = ["force__campaign", "force", "status", SystemFilter]
+    list_select_related = ["force__campaign", "unit"]
+    search_fields = ["name", "rank"]
+    inlines = [ServiceRecordInline]
+    actions = ["retire"]
+
+    @admin.display(ordering="force__system")
+    def system(self, obj: Character) -> str:
+        return obj.force.system
+
+    @admin.display(ordering="force__campaign__name")
+    def campaign(self, obj: Character) -> Any:
+        return obj.force.campaign
+
+    def _system_of(self, request: HttpRequest, obj: Character | None) -> RuleSystem | None:
+        force = obj.force if obj else _force_from_request(request)
+        return _system(force.system) if force else None
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+        kwargs["form"] = character_form(self._system_of(request, obj))
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list:
+        system = self._system_of(request, obj)
+        stats = character_form(system)().schema_names()
+        heading = f"Stats ({system.name})" if system else "Stats"
+        note = "" if system else "Pick the force and save to edit stats; defaults are used."
+        return [
+            (None, {"fields": ["name", "rank", "force", "unit", "status"]}),
+            (heading, {"fields": stats, "description": note}),
+            ("Wounds and notes", {"fields": ["permanent_wounds", "photo", "notes"]}),
+        ]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any):
+        if db_field.name == "unit":  # offer only the units of the character's force
+            object_id = request.resolver_match.kwargs.get("object_id")
+            force = _force_from_request(request)
+            if object_id:
+                kwargs["queryset"] = Unit.objects.filter(force__characters__pk=object_id)
+            elif force is not None:
+                kwargs["queryset"] = force.units.all()
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Character, form: Any, change: bool) -> None:
+        save_character(request, obj, form, change)
+
+    @admin.action(description="Retire selected characters")
+    def retire(self, request: HttpRequest, queryset: QuerySet) -> None:
+        retired = 0
+        for character in queryset.select_related("force", "unit"):
+            try:
+                services.character_retire(character=character, user=request.user)
+                retired += 1
+            except ValidationError as exc:
+                self.message_user(request, "; ".join(exc.messages), messages.WARNING)
+        self.message_user(request, f"Retired {retired} characters.")
+
+
+@admin.register(ServiceRecordEntry)
+class ServiceRecordEntryAdmin(admin.ModelAdmin):
+    """The whole service record, read-only: entries are written by the services alone."""
+
+    list_display = ["created_at", "character", "cause", "user", "battle_id", "note"]
+    list_filter = ["cause"]
+    list_select_related = ["character", "user"]
+    search_fields = ["character__name", "note"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,22 @@
+"""`manage.py seed_demo`: load the demo club and print the admin login (idempotent)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from rosters.demo import demo_seed
+
+
+class Command(BaseCommand):
+    help = "Load a demo club, one campaign per rule system, forces and characters."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        login = demo_seed()
+        self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
+        self.stdout.write(
+            f"Admin login: http://127.0.0.1:8000/admin/  "
+            f"user {login.username}  password {login.password}"
+        )
+        self.stdout.write(f"Players {', '.join(login.players)} use the same password.")

@@ -1,0 +1,82 @@
+"""Reads for rosters: who sees which force, and roster lists in a constant number of queries."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
+from rosters.models import Character, Force, ServiceRecordEntry, Unit
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def _force_q(user: User, prefix: str, *, write: bool) -> Q:
+    """Match forces (at `prefix`) the user owns or whose campaign they read or manage."""
+    campaigns = campaigns_managed_by(user) if write else campaigns_visible_to(user)
+    return Q(**{f"{prefix}owner_id": user.pk}) | Q(
+        **{f"{prefix}campaign__in": campaigns.values("pk")}
+    )
+
+
+def _scoped(queryset: QuerySet, user: User, prefix: str, *, write: bool) -> QuerySet:
+    if not user.is_authenticated:
+        return queryset.none()
+    if user.is_superuser:
+        return queryset
+    return queryset.filter(_force_q(user, prefix, write=write))
+
+
+def forces_visible_to(user: User) -> QuerySet[Force]:
+    """Return forces a user may read: their own and those in campaigns they belong to."""
+    return _scoped(Force.objects.all(), user, "", write=False)
+
+
+def forces_editable_by(user: User) -> QuerySet[Force]:
+    """Return forces a user may change: their own and those in campaigns they organise."""
+    return _scoped(Force.objects.all(), user, "", write=True)
+
+
+def units_visible_to(user: User) -> QuerySet[Unit]:
+    return _scoped(Unit.objects.all(), user, "force__", write=False)
+
+
+def characters_visible_to(user: User) -> QuerySet[Character]:
+    return _scoped(Character.objects.all(), user, "force__", write=False)
+
+
+def force_is_editable_by(force: Force, user: User) -> bool:
+    """Say whether the user may change this force (and its units and characters)."""
+    return forces_editable_by(user).filter(pk=force.pk).exists()
+
+
+def _record_count() -> Coalesce:
+    # A correlated subquery, not Count() over a join: no GROUP BY over the page's wide rows.
+    entries = (
+        ServiceRecordEntry.objects.filter(character=OuterRef("pk"))
+        .order_by()
+        .values("character")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(entries, output_field=IntegerField()), Value(0))
+
+
+def character_roster(queryset: QuerySet[Character]) -> QuerySet[Character]:
+    """Return characters with force, unit, campaign and service-record count in one query."""
+    return queryset.select_related("force__campaign", "unit").annotate(
+        service_record_count=_record_count()
+    )
+
+
+def force_roster(force: Force) -> QuerySet[Character]:
+    """Return a force's characters in roster order (unit order, then name)."""
+    return character_roster(force.characters.all()).order_by(
+        "unit__order", "unit__name", "name", "pk"
+    )
+
+
+def unit_list(queryset: QuerySet[Unit]) -> QuerySet[Unit]:
+    """Return units with their force, leader and head count."""
+    return queryset.select_related("force", "leader").annotate(character_count=Count("characters"))

@@ -1,0 +1,302 @@
+"""Writes to rosters: forces, units, characters and their service record.
+
+Every function is `<entity>_<action>`, keyword-only and atomic; a change to a character writes
+its service-record entry in the same transaction. Stats always pass the rule system's schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaigns.models import Campaign
+from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry, Unit
+from rosters.snapshots import character_snapshot, snapshot_diff
+from rosters.stats import clean_stats, starting_stats, system_for
+
+User = AbstractBaseUser
+CHARACTER_FIELDS = ("name", "rank", "status", "unit", "stats", "permanent_wounds", "notes", "photo")
+FORCE_FIELDS = ("name", "faction", "notes", "campaign")
+
+
+# --- forces -------------------------------------------------------------------------------
+
+
+def _force_system(system: str | None, campaign: Campaign | None) -> str:
+    if campaign is not None and system and system != campaign.system:
+        raise ValidationError(
+            {"campaign": [f"{campaign} is played under {campaign.system}, not {system}"]}
+        )
+    key = system or (campaign.system if campaign else "")
+    if not key:
+        raise ValidationError({"system": ["choose a rule system or a campaign"]})
+    system_for(key)
+    return key
+
+
+@transaction.atomic
+def force_create(
+    *,
+    owner: User,
+    name: str,
+    system: str | None = None,
+    campaign: Campaign | None = None,
+    faction: str = "",
+    notes: str = "",
+) -> Force:
+    """Create a force; its system is the campaign's unless it stands alone."""
+    force = Force(
+        owner=owner,
+        name=name,
+        campaign=campaign,
+        system=_force_system(system, campaign),
+        faction=faction,
+        notes=notes,
+    )
+    force.full_clean()
+    force.save()
+    return force
+
+
+@transaction.atomic
+def force_update(*, force: Force, **changes: Any) -> Force:
+    """Change a force's name, faction, notes or campaign (which must play its system)."""
+    unknown = set(changes) - set(FORCE_FIELDS)
+    if unknown:
+        raise ValidationError({name: ["cannot be changed here"] for name in sorted(unknown)})
+    if changes.get("campaign") is not None:
+        _force_system(force.system, changes["campaign"])
+    for name, value in changes.items():
+        setattr(force, name, value)
+    force.full_clean()
+    force.save()
+    return force
+
+
+@transaction.atomic
+def force_delete(*, force: Force) -> None:
+    """Delete a force with its units, characters and their service record."""
+    force.delete()
+
+
+# --- units --------------------------------------------------------------------------------
+
+
+def _unit_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
+    system = system_for(force.system)
+    if system.piece == "unit":
+        return starting_stats(system.stats) if stats is None else clean_stats(system.stats, stats)
+    if stats:
+        raise ValidationError({"stats": [f"{system.name} keeps stats on characters, not units"]})
+    return {}
+
+
+def _check_leader(unit: Unit, leader: Character | None) -> None:
+    if leader is not None and (leader.force_id != unit.force_id or leader.unit_id != unit.pk):
+        raise ValidationError({"leader": [f"{leader} is not in {unit}"]})
+
+
+@transaction.atomic
+def unit_create(
+    *, force: Force, name: str, order: int = 0, stats: Mapping[str, Any] | None = None
+) -> Unit:
+    """Create a unit in a force (unit stats only for systems whose piece is the unit)."""
+    unit = Unit(force=force, name=name, order=order, stats=_unit_stats(force, stats))
+    unit.full_clean()
+    unit.save()
+    return unit
+
+
+@transaction.atomic
+def unit_update(*, unit: Unit, **changes: Any) -> Unit:
+    """Change a unit's name, order, leader or stats."""
+    unknown = set(changes) - {"name", "order", "leader", "stats"}
+    if unknown:
+        raise ValidationError({name: ["cannot be changed here"] for name in sorted(unknown)})
+    if "stats" in changes:
+        changes["stats"] = _unit_stats(unit.force, changes["stats"])
+    if "leader" in changes:
+        _check_leader(unit, changes["leader"])
+    for name, value in changes.items():
+        setattr(unit, name, value)
+    unit.full_clean()
+    unit.save()
+    return unit
+
+
+@transaction.atomic
+def unit_delete(*, unit: Unit, user: User | None = None) -> None:
+    """Delete a unit; its characters stay in the force, unassigned, and say so in their record."""
+    for character in unit.characters.select_for_update():
+        character_move(character=character, unit=None, user=user)
+    unit.delete()
+
+
+# --- characters ---------------------------------------------------------------------------
+
+
+def _check_unit(force: Force, unit: Unit | None) -> None:
+    if unit is not None and unit.force_id != force.pk:
+        raise ValidationError({"unit": [f"{unit} is not a unit of {force}"]})
+
+
+def _save_version(character: Character, user: User | None) -> None:
+    # simple-history falls back to the request's user (admin, API) when none is given here.
+    if user is not None:
+        character._history_user = user
+    character.save()
+
+
+def _record(
+    *,
+    character: Character,
+    cause: str,
+    before: dict,
+    after: dict,
+    user: User | None,
+    note: str = "",
+    battle_id: int | None = None,
+) -> ServiceRecordEntry:
+    return ServiceRecordEntry.objects.create(
+        character=character,
+        cause=cause,
+        before=before,
+        after=after,
+        note=note[:300],
+        user=user if user is not None and user.is_authenticated else None,
+        battle_id=battle_id,
+    )
+
+
+def _new_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
+    # No stats at all means "a fresh recruit": the system's starting block.
+    schema = system_for(force.system).stats
+    return starting_stats(schema) if stats is None else clean_stats(schema, stats)
+
+
+@transaction.atomic
+def character_create(
+    *,
+    force: Force,
+    name: str,
+    stats: Mapping[str, Any] | None = None,
+    unit: Unit | None = None,
+    rank: str = "",
+    status: str = CharacterStatus.ACTIVE,
+    permanent_wounds: Iterable[str] = (),
+    notes: str = "",
+    photo: Any = None,
+    user: User | None = None,
+    cause: str = EntryCause.CREATED,
+    note: str = "",
+) -> Character:
+    """Create a character with schema-checked stats and its first service-record entry."""
+    _check_unit(force, unit)
+    character = Character(
+        force=force,
+        unit=unit,
+        name=name,
+        rank=rank,
+        status=status,
+        notes=notes,
+        stats=_new_stats(force, stats),
+        permanent_wounds=list(permanent_wounds),
+    )
+    if photo:
+        character.photo = photo
+    character.full_clean()
+    _save_version(character, user)
+    _record(
+        character=character,
+        cause=cause,
+        before={},
+        after=character_snapshot(character),
+        user=user,
+        note=note,
+    )
+    return character
+
+
+@transaction.atomic
+def character_update(
+    *,
+    character: Character,
+    user: User | None = None,
+    cause: str = EntryCause.HAND_EDIT,
+    note: str = "",
+    battle_id: int | None = None,
+    **changes: Any,
+) -> Character:
+    """Change a character's fields; stats are merged, re-validated and the change recorded.
+
+    Returns the character unchanged (and records nothing) when no value actually differs.
+    """
+    unknown = set(changes) - set(CHARACTER_FIELDS)
+    if unknown:
+        raise ValidationError({name: ["cannot be changed here"] for name in sorted(unknown)})
+    before = character_snapshot(character)
+    if "unit" in changes:
+        _check_unit(character.force, changes["unit"])
+    if "stats" in changes:
+        merged = {**character.stats, **(changes["stats"] or {})}
+        changes["stats"] = clean_stats(system_for(character.force.system).stats, merged)
+    for name, value in changes.items():
+        setattr(character, name, value)
+    return _save_with_entry(
+        character, before, cause=cause, user=user, note=note, battle_id=battle_id
+    )
+
+
+def _save_with_entry(
+    character: Character,
+    before: dict,
+    *,
+    cause: str,
+    user: User | None,
+    note: str = "",
+    battle_id: int | None = None,
+) -> Character:
+    old, new = snapshot_diff(before, character_snapshot(character))
+    if not old and not new:
+        return character
+    character.full_clean()
+    _save_version(character, user)
+    _record(
+        character=character,
+        cause=cause,
+        before=old,
+        after=new,
+        user=user,
+        note=note,
+        battle_id=battle_id,
+    )
+    return character
+
+
+@transaction.atomic
+def character_move(
+    *, character: Character, unit: Unit | None, user: User | None = None, note: str = ""
+) -> Character:
+    """Move a character to another unit of its force (or out of any unit)."""
+    _check_unit(character.force, unit)
+    before = character_snapshot(character)
+    character.unit = unit
+    return _save_with_entry(character, before, cause=EntryCause.MOVED, user=user, note=note)
+
+
+@transaction.atomic
+def character_retire(
+    *, character: Character, user: User | None = None, note: str = ""
+) -> Character:
+    """Retire a living character from active service."""
+    if character.status == CharacterStatus.DEAD:
+        raise ValidationError({"status": [f"{character} is dead and cannot retire"]})
+    if character.status == CharacterStatus.RETIRED:
+        raise ValidationError({"status": [f"{character} has already retired"]})
+    before = character_snapshot(character)
+    character.status = CharacterStatus.RETIRED
+    return _save_with_entry(character, before, cause=EntryCause.RETIRED, user=user, note=note)

@@ -1,0 +1,63 @@
+"""`seed_demo` loads the demo club once, however often it runs, and prints a working login."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+from campaigns.models import Campaign
+from rosters.models import Character, ServiceRecordEntry
+from rules.system import all_systems
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def var_dir(settings, tmp_path):
+    settings.VAR_DIR = tmp_path
+    return tmp_path
+
+
+def seed() -> str:
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    return out.getvalue()
+
+
+def test_seeding_makes_a_campaign_per_system_with_characters_and_records(var_dir):
+    seed()
+
+    assert sorted(Campaign.objects.values_list("system", flat=True)) == sorted(
+        s.key for s in all_systems()
+    )
+    assert Character.objects.count() == 12 * len(all_systems())
+    assert ServiceRecordEntry.objects.filter(cause="HAND_EDIT").exists()
+
+
+def test_seeding_twice_changes_nothing(var_dir):
+    seed()
+    counts = (
+        Campaign.objects.count(),
+        Character.objects.count(),
+        ServiceRecordEntry.objects.count(),
+    )
+
+    seed()
+
+    assert (
+        Campaign.objects.count(),
+        Character.objects.count(),
+        ServiceRecordEntry.objects.count(),
+    ) == counts
+
+
+def test_the_printed_admin_password_works_and_is_the_same_each_run(var_dir):
+    first, second = seed(), seed()
+
+    password = (var_dir / "demo_admin_password").read_text().strip()
+    assert f"password {password}" in first
+    assert f"password {password}" in second
+    assert authenticate(username="admin", password=password).is_superuser
