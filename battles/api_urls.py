@@ -2,5 +2,8 @@
 
 from rest_framework.routers import SimpleRouter
 
+from battles.api import BattleViewSet
+
 router = SimpleRouter()
+router.register("battles", BattleViewSet, basename="battle")
 urlpatterns = router.urls

@@ -1,0 +1,212 @@
+"""Battle admin: sides, figures, the event log and the ledger read-only; result entry through
+the services; an action to (re)queue the post-battle processing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import path, reverse
+
+from battles import services
+from battles.errors import BattleConflict
+from battles.forms import FigureResultForm, SideResultForm, figure_initial
+from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
+from rules.system import get_system
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return list(self.fields or ())
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SideInline(ReadOnlyInline):
+    model = BattleSide
+    fields = ["index", "force", "result", "victory_points", "broke_at_seq"]
+
+
+class FigureInline(ReadOnlyInline):
+    model = BattleFigure
+    fields = [
+        "side",
+        "name",
+        "character",
+        "unit_name",
+        "state",
+        "skills_used",
+        "kills",
+        "final_status",
+    ]
+
+
+class EventInline(ReadOnlyInline):
+    model = BattleEvent
+    fields = [
+        "seq",
+        "kind",
+        "actor",
+        "target",
+        "check_name",
+        "params",
+        "dice",
+        "dice_given",
+        "outcome",
+        "effects",
+        "created_by",
+        "created_at",
+        "voided",
+    ]
+    ordering = ["seq"]
+
+
+class LedgerInline(ReadOnlyInline):
+    model = PostBattleRoll
+    fields = ["character", "procedure", "index", "subject", "outcome", "dice", "house_rule"]
+    ordering = ["character_id", "procedure", "index"]
+
+
+@admin.register(Battle)
+class BattleAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "campaign", "system", "campaign_date", "status", "created_at"]
+    list_filter = ["status", "system", "campaign"]
+    search_fields = ["scenario"]
+    readonly_fields = [
+        "campaign",
+        "system",
+        "status",
+        "seed_sha256",
+        "revealed_seed",
+        "activation_method",
+        "activation_state",
+        "auto_resolved",
+        "created_by",
+        "created_at",
+        "finished_at",
+        "claimed_at",
+        "processed_at",
+        "options",
+    ]
+    fields = ["scenario", "campaign_date", *readonly_fields]
+    inlines = [SideInline, FigureInline, EventInline, LedgerInline]
+    actions = ["requeue_processing"]
+    change_form_template = "admin/battles/battle/change_form.html"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # battles start from forces: the API or the table assistant
+
+    @admin.display(description="Seed (revealed once processed)")
+    def revealed_seed(self, battle: Battle) -> str:
+        return battle.seed if battle.status == Battle.Status.PROCESSED else "(secret)"
+
+    @admin.action(description="(Re)queue the post-battle processing")
+    def requeue_processing(self, request: HttpRequest, queryset: QuerySet[Battle]) -> None:
+        for battle in queryset:
+            try:
+                services.battle_requeue(battle=battle)
+                self.message_user(request, f"{battle}: queued", messages.SUCCESS)
+            except BattleConflict as exc:
+                self.message_user(request, f"{battle}: {exc}", messages.ERROR)
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view(self.result_view)
+        return [path("<int:pk>/result/", view, name="battles_battle_result"), *super().get_urls()]
+
+    def result_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Enter a battle's result after the fact: per figure and per side."""
+        battle = get_object_or_404(Battle, pk=pk)
+        figure_forms, side_forms = _result_forms(battle, request.POST or None)
+        if request.method == "POST" and all(f.is_valid() for f in figure_forms + side_forms):
+            try:
+                services.battle_record_result(
+                    battle=battle,
+                    figures=[f.entry() for f in figure_forms],
+                    sides=[f.cleaned_data for f in side_forms],
+                    user=request.user,
+                )
+                self.message_user(request, "Result entered.", messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:battles_battle_change", args=[pk]))
+            except (ValidationError, BattleConflict) as exc:
+                self.message_user(request, "; ".join(_messages(exc)), messages.ERROR)
+        context = {
+            **self.admin_site.each_context(request),
+            "battle": battle,
+            "figure_forms": figure_forms,
+            "side_forms": side_forms,
+            "opts": self.model._meta,
+            "title": f"Result of {battle}",
+        }
+        return render(request, "admin/battles/battle/result.html", context)
+
+
+def _result_forms(battle: Battle, data: Any) -> tuple[list[Any], list[Any]]:
+    system = get_system(battle.system)
+    figures = battle.figures.select_related("side").order_by("side__index", "pk")
+    sides = battle.sides.select_related("force").order_by("index")
+    return (
+        [
+            FigureResultForm(
+                data, prefix=f"f{f.pk}", system=system, figure=f, initial=figure_initial(system, f)
+            )
+            for f in figures
+        ],
+        [
+            SideResultForm(
+                data,
+                prefix=f"s{s.pk}",
+                side=s,
+                initial={
+                    "side": s.pk,
+                    "result": s.result or "DRAW",
+                    "victory_points": s.victory_points,
+                },
+            )
+            for s in sides
+        ],
+    )
+
+
+def _messages(exc: Exception) -> list[str]:
+    return getattr(exc, "messages", None) or [str(exc)]
+
+
+@admin.register(PostBattleRoll)
+class PostBattleRollAdmin(admin.ModelAdmin):
+    """The ledger, filterable per battle and per character; never edited by hand."""
+
+    list_display = [
+        "battle",
+        "character",
+        "procedure",
+        "index",
+        "subject",
+        "outcome",
+        "house_rule",
+        "created_at",
+    ]
+    list_filter = ["procedure", "house_rule"]
+    search_fields = ["character__name", "battle__scenario"]
+    list_select_related = ["battle", "character"]
+    raw_id_fields = ["battle", "character"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [f.name for f in self.model._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,237 @@
+"""Battles: sides, the figures in them, the event log and the post-battle ledger.
+
+A battle moves SETUP -> IN_PROGRESS -> FINISHED -> PROCESSING -> PROCESSED. Its seed is drawn
+at creation and kept secret until PROCESSED; its SHA-256 is public from the start, so players
+can later check that the revealed seed is the one the battle was committed to.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class BattleStatus(models.TextChoices):
+    SETUP = "SETUP", "Setting up"
+    IN_PROGRESS = "IN_PROGRESS", "In progress"
+    FINISHED = "FINISHED", "Finished, waiting for the post-battle rolls"
+    PROCESSING = "PROCESSING", "Post-battle rolls running"
+    PROCESSED = "PROCESSED", "Processed"
+
+
+class SideResult(models.TextChoices):
+    UNDECIDED = "", "Undecided"
+    WIN = "WIN", "Win"
+    DRAW = "DRAW", "Draw"
+    LOSS = "LOSS", "Loss"
+
+
+class EventKind(models.TextChoices):
+    CHECK = "CHECK", "Check"
+    ACTIVATION = "ACTIVATION", "Activation"
+
+
+class Battle(models.Model):
+    Status = BattleStatus
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="battles",
+    )
+    system = models.CharField(max_length=40, help_text="Rule system key.")
+    scenario = models.CharField(max_length=120, blank=True)
+    campaign_date = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Campaign options for this battle (validated)."
+    )
+    seed = models.CharField(max_length=64, editable=False)
+    seed_sha256 = models.CharField(max_length=64, editable=False)
+    activation_method = models.CharField(max_length=40, blank=True)
+    activation_state = models.JSONField(default=dict, blank=True)
+    auto_resolved = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claim_token = models.CharField(max_length=32, blank=True, editable=False)
+    processed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=BattleStatus.values), name="battle_status_valid"
+            ),
+            # A claimed battle always says when it was claimed: the sweep depends on it.
+            models.CheckConstraint(
+                condition=~Q(status=BattleStatus.PROCESSING) | Q(claimed_at__isnull=False),
+                name="battle_processing_has_claim",
+            ),
+        ]
+        # The sweep looks for FINISHED/PROCESSING battles; a partial index keeps it cheap.
+        indexes = [
+            models.Index(
+                fields=["status", "claimed_at"],
+                name="battle_waiting",
+                condition=Q(status__in=[BattleStatus.FINISHED, BattleStatus.PROCESSING]),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.scenario or f"Battle {self.pk}"
+
+
+class BattleSide(models.Model):
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="sides")
+    index = models.PositiveSmallIntegerField()
+    force = models.ForeignKey(
+        "rosters.Force", on_delete=models.PROTECT, related_name="battle_sides"
+    )
+    result = models.CharField(
+        max_length=4, choices=SideResult.choices, default=SideResult.UNDECIDED, blank=True
+    )
+    victory_points = models.IntegerField(default=0)
+    broke_at_seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Event after which the side crossed its breakpoint."
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "index"], name="battle_side_index_unique"),
+            models.UniqueConstraint(fields=["battle", "force"], name="battle_side_force_unique"),
+            models.CheckConstraint(
+                condition=Q(result__in=SideResult.values), name="battle_side_result_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle}: side {self.index + 1} ({self.force})"
+
+
+class BattleFigure(models.Model):
+    """A character (or an unnamed extra) as it stood at the start, and its battle state."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="figures")
+    side = models.ForeignKey(BattleSide, on_delete=models.CASCADE, related_name="figures")
+    character = models.ForeignKey(
+        "rosters.Character",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="battle_figures",
+    )
+    name = models.CharField(max_length=120)
+    unit_name = models.CharField(max_length=120, blank=True)
+    stats = models.JSONField(help_text="Snapshot at the start: permanent wounds applied.")
+    state = models.JSONField(default=dict, help_text="Battle state, keys per rule system.")
+    skills_used = models.JSONField(default=list, blank=True)
+    kills = models.PositiveIntegerField(default=0)
+    final_status = models.CharField(max_length=20, blank=True)
+    extra = models.JSONField(
+        default=dict, blank=True, help_text="Care, hazard, captured, wound locations, hero."
+    )
+    record = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The post-battle record the procedure ran on (kept for the audit).",
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["battle", "character"],
+                condition=Q(character__isnull=False),
+                name="battle_figure_character_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BattleEvent(models.Model):
+    """One resolved check or activation draw. Append-only: only `voided` ever changes."""
+
+    Kind = EventKind
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CHECK)
+    actor = models.ForeignKey(
+        BattleFigure, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    target = models.ForeignKey(
+        BattleFigure, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    check_name = models.CharField(max_length=40)
+    params = models.JSONField(default=dict)
+    dice = models.JSONField(default=list)
+    dice_given = models.BooleanField(default=False)
+    outcome = models.CharField(max_length=40, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    effects = models.JSONField(default=list, blank=True)
+    state_before = models.JSONField(
+        default=dict, blank=True, help_text="What voiding restores: figures and activation."
+    )
+    turn = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    voided = models.BooleanField(default=False)
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "seq"], name="battle_event_seq_unique"),
+            models.CheckConstraint(
+                condition=Q(kind__in=EventKind.values), name="battle_event_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.check_name} -> {self.outcome}"
+
+
+class PostBattleRoll(models.Model):
+    """The ledger: one post-battle procedure step for one character, with its dice."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="ledger")
+    character = models.ForeignKey(
+        "rosters.Character", on_delete=models.CASCADE, related_name="post_battle_rolls"
+    )
+    procedure = models.CharField(max_length=40)
+    index = models.PositiveIntegerField()
+    subject = models.CharField(max_length=120, blank=True)
+    outcome = models.CharField(max_length=40)
+    dice = models.JSONField(default=list)
+    result = models.JSONField(help_text="The whole roll: outcome, dice, changes, details.")
+    house_rule = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["battle", "character", "procedure", "index"],
+                name="post_battle_roll_unique",
+            ),
+        ]
+        indexes = [models.Index(fields=["character", "battle"], name="ledger_by_character")]
+
+    def __str__(self) -> str:
+        return f"{self.character} {self.procedure} #{self.index}: {self.outcome}"

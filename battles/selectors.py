@@ -1,0 +1,131 @@
+"""Reads for battles: who sees or plays which battle, and what a character carries between games.
+
+Career values (e.g. hero progress) and healing dates are not columns on Character: they are
+folded from the `career` and `recovers_on` changes in the character's earlier ledger rows, so
+the ledger stays the one source of truth for everything a post-battle roll decided.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Q, QuerySet
+
+from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll
+from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
+from rosters.models import Character
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def _scoped(user: User, campaigns: QuerySet) -> QuerySet[Battle]:
+    if not user.is_authenticated:
+        return Battle.objects.none()
+    if user.is_superuser:
+        return Battle.objects.all()
+    mine = Battle.objects.filter(sides__force__owner_id=user.pk).values("pk")
+    return Battle.objects.filter(
+        Q(pk__in=mine) | Q(campaign__in=campaigns.values("pk")) | Q(created_by_id=user.pk)
+    )
+
+
+def battles_visible_to(user: User) -> QuerySet[Battle]:
+    """Return battles a user may read: theirs, and those of campaigns they belong to."""
+    return _scoped(user, campaigns_visible_to(user))
+
+
+def battles_playable_by(user: User) -> QuerySet[Battle]:
+    """Return battles a user may change: those with a force of theirs, or that they organise."""
+    if not user.is_authenticated:
+        return Battle.objects.none()
+    if user.is_superuser:
+        return Battle.objects.all()
+    mine = Battle.objects.filter(sides__force__owner_id=user.pk).values("pk")
+    managed = campaigns_managed_by(user).values("pk")
+    return Battle.objects.filter(Q(pk__in=mine) | Q(campaign__in=managed))
+
+
+def battle_is_playable_by(battle: Battle, user: User) -> bool:
+    return battles_playable_by(user).filter(pk=battle.pk).exists()
+
+
+def battle_is_managed_by(battle: Battle, user: User) -> bool:
+    """Say whether the user organises the battle's campaign (or is a superuser)."""
+    if user.is_superuser:
+        return True
+    if battle.campaign_id is None:
+        return battle_is_playable_by(battle, user)
+    return campaigns_managed_by(user).filter(pk=battle.campaign_id).exists()
+
+
+def _earlier_rows(character: Character, before: Battle | None) -> QuerySet[PostBattleRoll]:
+    rows = PostBattleRoll.objects.filter(character=character, battle__status=BattleStatus.PROCESSED)
+    if before is not None:
+        rows = rows.exclude(battle=before).filter(battle__processed_at__isnull=False)
+    return rows.order_by("battle__processed_at", "battle_id", "procedure", "index")
+
+
+def _changes(rows: QuerySet[PostBattleRoll], kind: str) -> list[dict[str, Any]]:
+    return [c for row in rows for c in row.result.get("changes", ()) if c.get("kind") == kind]
+
+
+def character_career(character: Character, *, before: Battle | None = None) -> dict[str, Any]:
+    """Fold the character's `career` changes from processed battles (other than `before`)."""
+    career: dict[str, Any] = {}
+    for change in _changes(_earlier_rows(character, before), "career"):
+        career[change["field"]] = change["after"]
+    return career
+
+
+def careers_before(battle: Battle, character_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Fold `career` changes for many characters in one query (for processing a battle)."""
+    rows = (
+        PostBattleRoll.objects.filter(
+            character_id__in=character_ids,
+            battle__status=BattleStatus.PROCESSED,
+            battle__processed_at__isnull=False,
+        )
+        .exclude(battle=battle)
+        .order_by("battle__processed_at", "battle_id", "procedure", "index")
+    )
+    careers: dict[int, dict[str, Any]] = {pk: {} for pk in character_ids}
+    for row in rows.only("character_id", "result"):
+        for change in row.result.get("changes", ()):
+            if change.get("kind") == "career":
+                careers[row.character_id][change["field"]] = change["after"]
+    return careers
+
+
+def battles_fought_before(battle: Battle, character_ids: list[int]) -> dict[int, int]:
+    """Count each character's processed battles other than `battle`, in one query."""
+    counts = (
+        BattleFigure.objects.filter(
+            character_id__in=character_ids, battle__status=BattleStatus.PROCESSED
+        )
+        .exclude(battle=battle)
+        .values("character_id")
+        .annotate(n=Count("pk"))
+    )
+    found = {row["character_id"]: row["n"] for row in counts}
+    return {pk: found.get(pk, 0) for pk in character_ids}
+
+
+def character_recovers_on(character: Character) -> date | None:
+    """Return the latest healing date a post-battle roll set for the character, if any."""
+    found = _changes(_earlier_rows(character, None), "recovers_on")
+    return date.fromisoformat(found[-1]["after"]) if found else None
+
+
+def battles_fought(character: Character, *, before: Battle | None = None) -> int:
+    """Count the processed battles the character fought in (other than `before`)."""
+    figures = BattleFigure.objects.filter(
+        character=character, battle__status=BattleStatus.PROCESSED
+    )
+    return figures.exclude(battle=before).count() if before else figures.count()
+
+
+def ledger_for(battle: Battle) -> QuerySet[PostBattleRoll]:
+    """Return the battle's ledger in a stable order."""
+    return battle.ledger.select_related("character").order_by("character_id", "procedure", "index")

@@ -1,0 +1,250 @@
+"""Battle API serializers: small inputs validated here and by the rules engine, outputs that
+read rows the view fetched in bulk. The seed is shown only once the battle is PROCESSED."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from battles.models import (
+    Battle,
+    BattleEvent,
+    BattleFigure,
+    BattleSide,
+    BattleStatus,
+    PostBattleRoll,
+)
+from rosters.models import Character, Force
+from rosters.selectors import forces_visible_to
+
+# --- output -------------------------------------------------------------------------------
+
+
+class FigureSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BattleFigure
+        fields = [
+            "id",
+            "side",
+            "character",
+            "name",
+            "unit_name",
+            "stats",
+            "state",
+            "skills_used",
+            "kills",
+            "final_status",
+            "extra",
+        ]
+
+
+class SideSerializer(serializers.ModelSerializer):
+    force_name = serializers.CharField(source="force.name", read_only=True)
+    broken = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BattleSide
+        fields = [
+            "id",
+            "index",
+            "force",
+            "force_name",
+            "result",
+            "victory_points",
+            "broke_at_seq",
+            "broken",
+        ]
+
+    def get_broken(self, side: BattleSide) -> bool | None:
+        """True past the breakpoint, False before it, None where the system has none."""
+        tracked = self.context.get("breakpoints_tracked", True)
+        return (side.broke_at_seq is not None) if tracked else None
+
+
+class EventSerializer(serializers.ModelSerializer):
+    check = serializers.CharField(source="check_name")
+
+    class Meta:
+        model = BattleEvent
+        fields = [
+            "id",
+            "seq",
+            "kind",
+            "actor",
+            "target",
+            "check",
+            "params",
+            "dice",
+            "dice_given",
+            "outcome",
+            "details",
+            "effects",
+            "turn",
+            "created_by",
+            "created_at",
+            "voided",
+            "voided_at",
+        ]
+
+
+class BattleSerializer(serializers.ModelSerializer):
+    sides = serializers.SerializerMethodField()
+    figures = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Battle
+        fields = [
+            "id",
+            "campaign",
+            "system",
+            "scenario",
+            "campaign_date",
+            "status",
+            "options",
+            "seed",
+            "seed_sha256",
+            "activation_method",
+            "activation_state",
+            "auto_resolved",
+            "created_at",
+            "finished_at",
+            "processed_at",
+            "sides",
+            "figures",
+        ]
+
+    def get_seed(self, battle: Battle) -> str | None:
+        return battle.seed if battle.status == BattleStatus.PROCESSED else None
+
+    def get_sides(self, battle: Battle) -> list[dict[str, Any]]:
+        return SideSerializer(battle.sides.all(), many=True, context=self.context).data
+
+    def get_figures(self, battle: Battle) -> list[dict[str, Any]]:
+        return FigureSerializer(battle.figures.all(), many=True).data
+
+
+class BattleListSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Battle
+        fields = [
+            "id",
+            "campaign",
+            "system",
+            "scenario",
+            "campaign_date",
+            "status",
+            "seed_sha256",
+            "created_at",
+            "processed_at",
+        ]
+
+
+class LedgerSerializer(serializers.ModelSerializer):
+    character_name = serializers.CharField(source="character.name", read_only=True)
+
+    class Meta:
+        model = PostBattleRoll
+        fields = [
+            "id",
+            "battle",
+            "character",
+            "character_name",
+            "procedure",
+            "index",
+            "subject",
+            "outcome",
+            "dice",
+            "result",
+            "house_rule",
+            "created_at",
+        ]
+
+
+# --- input --------------------------------------------------------------------------------
+
+
+class SideInputSerializer(serializers.Serializer):
+    force = serializers.PrimaryKeyRelatedField(queryset=Force.objects.all())
+    characters = serializers.PrimaryKeyRelatedField(
+        queryset=Character.objects.all(),
+        many=True,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Leave out to take every character fit to fight.",
+    )
+    extras = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        default=list,
+        help_text="Unnamed figures: {name, unit, stats}.",
+    )
+
+    def validate_force(self, force: Force) -> Force:
+        if not forces_visible_to(self.context["request"].user).filter(pk=force.pk).exists():
+            raise serializers.ValidationError(f"force {force.pk} not found")
+        return force
+
+
+class BattleInputSerializer(serializers.Serializer):
+    campaign = serializers.IntegerField(required=False, allow_null=True, default=None)
+    scenario = serializers.CharField(required=False, allow_blank=True, default="", max_length=120)
+    campaign_date = serializers.DateField(required=False, allow_null=True, default=None)
+    options = serializers.DictField(required=False, default=dict)
+    sides = SideInputSerializer(many=True)
+
+
+class ResolveInputSerializer(serializers.Serializer):
+    check = serializers.CharField(max_length=40)
+    actor = serializers.IntegerField()
+    target = serializers.IntegerField(required=False, allow_null=True, default=None)
+    params = serializers.DictField(required=False, default=dict)
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        allow_empty=False,
+        help_text="Dice typed in, in the check's dice order. Leave out to let the server roll.",
+    )
+
+
+class ActivationInputSerializer(serializers.Serializer):
+    method = serializers.CharField(max_length=40)
+    units = serializers.ListField(
+        child=serializers.CharField(max_length=160), required=False, allow_null=True, default=None
+    )
+
+
+class FigureResultSerializer(serializers.Serializer):
+    figure = serializers.IntegerField()
+    wounds = serializers.IntegerField(required=False, min_value=0, max_value=99)
+    status = serializers.CharField(required=False, max_length=20)
+    skills_used = serializers.ListField(child=serializers.CharField(max_length=40), required=False)
+    kills = serializers.IntegerField(required=False, min_value=0, max_value=99)
+    care = serializers.CharField(required=False, allow_null=True)
+    hazard = serializers.IntegerField(required=False, allow_null=True)
+    captured = serializers.BooleanField(required=False)
+    wound_locations = serializers.ListField(child=serializers.CharField(), required=False)
+    hero = serializers.CharField(required=False, allow_null=True)
+
+
+class SideResultSerializer(serializers.Serializer):
+    side = serializers.IntegerField()
+    result = serializers.CharField(max_length=4)
+    victory_points = serializers.IntegerField(required=False, min_value=-999, max_value=999)
+
+
+class ResultInputSerializer(serializers.Serializer):
+    figures = FigureResultSerializer(many=True, required=False, default=list)
+    sides = SideResultSerializer(many=True, required=False, default=list)
+    options = serializers.DictField(required=False, default=dict)
+
+
+class SimulateInputSerializer(serializers.Serializer):
+    """A "who would win?" question: two sides of forces (or a battle's own sides)."""
+
+    sides = SideInputSerializer(many=True, required=False)
+    options = serializers.DictField(required=False, default=dict)

@@ -1,0 +1,99 @@
+"""The audit: re-derive every roll of a processed battle from its revealed seed.
+
+For each ledger row it re-runs the system's procedure on the stored record with
+SeededDice(seed, "post/<character>/<procedure>/<index>") and compares the whole roll; a row the
+procedure does not produce (or produces differently) is reported by id. Server-rolled events are
+re-derived from "event/<seq>" the same way; typed-in dice cannot be re-derived and say so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from battles.errors import BattleConflict
+from battles.models import Battle, BattleEvent, BattleStatus, EventKind
+from battles.services.common import system_of
+from battles.services.pipeline import derive_rolls
+from battles.services.table import event_dice
+from rules.errors import RulesError
+from rules.system import RuleSystem
+
+
+def _row_report(row: Any, expected: dict[str, Any] | None) -> dict[str, Any]:
+    matches = (
+        expected is not None
+        and expected == row.result
+        and (expected["dice"] == row.dice and expected["outcome"] == row.outcome)
+    )
+    report = {
+        "id": row.pk,
+        "character": row.character_id,
+        "procedure": row.procedure,
+        "index": row.index,
+        "outcome": row.outcome,
+        "matches": matches,
+    }
+    if not matches:
+        report["expected"] = expected
+    return report
+
+
+def _ledger_report(battle: Battle, system: RuleSystem) -> list[dict[str, Any]]:
+    derived: dict[tuple[int, str, int], dict[str, Any]] = {}
+    for figure in battle.figures.filter(character__isnull=False, record__isnull=False):
+        for roll in derive_rolls(system, battle, figure):
+            derived[(figure.character_id, roll.procedure, roll.index)] = roll.as_json()
+    rows = battle.ledger.order_by("character_id", "procedure", "index")
+    reports = [
+        _row_report(r, derived.pop((r.character_id, r.procedure, r.index), None)) for r in rows
+    ]
+    reports += [
+        {
+            "id": None,
+            "character": key[0],
+            "procedure": key[1],
+            "index": key[2],
+            "matches": False,
+            "missing": True,
+            "expected": roll,
+        }
+        for key, roll in derived.items()
+    ]
+    return reports
+
+
+def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dict[str, Any]:
+    report: dict[str, Any] = {"seq": event.seq, "check": event.check_name, "voided": event.voided}
+    if event.dice_given:
+        return {**report, "matches": None, "note": "dice typed in at the table"}
+    if event.kind != EventKind.CHECK or battle.auto_resolved:
+        return {**report, "matches": None, "note": "drawn in sequence; not re-derived alone"}
+    try:
+        again = system.check(event.check_name).resolve(event.params, event_dice(battle, event.seq))
+    except RulesError as exc:
+        return {**report, "matches": False, "note": str(exc)}
+    dice = [r.as_json() for r in again.dice]
+    return {**report, "matches": dice == event.dice and again.outcome == event.outcome}
+
+
+def battle_audit(*, battle: Battle) -> dict[str, Any]:
+    """Return the audit report of a processed battle (409 before its seed is revealed)."""
+    if battle.status != BattleStatus.PROCESSED:
+        raise BattleConflict("the seed is revealed, and the audit possible, once processed")
+    system = system_of(battle)
+    seed_ok = hashlib.sha256(battle.seed.encode()).hexdigest() == battle.seed_sha256
+    ledger = _ledger_report(battle, system)
+    events = [_event_report(battle, system, e) for e in battle.events.order_by("seq")]
+    mismatched = [r for r in ledger if not r["matches"]]
+    bad_events = [e for e in events if e["matches"] is False]
+    return {
+        "battle": battle.pk,
+        "seed": battle.seed,
+        "seed_sha256": battle.seed_sha256,
+        "seed_matches_hash": seed_ok,
+        "all_match": seed_ok and not mismatched and not bad_events,
+        "ledger": ledger,
+        "mismatched": [r["id"] for r in mismatched],
+        "events": events,
+    }

@@ -1,0 +1,280 @@
+"""Finishing a battle and the post-battle pipeline that runs on a Celery worker.
+
+Exactly once, by construction:
+- finishing commits FINISHED, then queues one task (`delay_on_commit`);
+- the task claims the battle with a conditional UPDATE (FINISHED -> PROCESSING with a fresh
+  claim token); zero rows means someone else has it, and the task returns;
+- the ledger, the character changes, their service-record entries and the flip to PROCESSED
+  are ONE transaction that re-checks the claim token under a row lock, so a crash rolls all of
+  it back and a late duplicate (whose claim was taken over by the sweep) changes nothing;
+- the sweep hands stale PROCESSING battles back to FINISHED and re-queues them.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from battles.errors import BattleConflict
+from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll, SideResult
+from battles.selectors import battles_fought_before, careers_before
+from battles.services.common import PLAYABLE, locked, require_status, system_of
+from battles.services.records import dice_for, figure_status, record_from_json, record_json
+from battles.services.results import allowed_statuses
+from rosters import services as rosters
+from rosters.models import Character, CharacterStatus, EntryCause
+from rules.campaign import PostBattleRoll as Roll
+from rules.system import RuleSystem
+
+DEFAULT_STALE_MINUTES = 10
+DEFAULT_FINISHED_GRACE_SECONDS = 60
+
+
+def queue_processing(battle_id: int) -> None:
+    """Queue the post-battle task once the current transaction commits."""
+    from battles.tasks import process_battle  # the task module imports this one
+
+    process_battle.delay_on_commit(battle_id=battle_id)
+
+
+# --- finishing ------------------------------------------------------------------------------
+
+
+def _check_results(battle: Battle, system: RuleSystem) -> None:
+    sides = list(battle.sides.all())
+    missing = [str(s.index + 1) for s in sides if not s.result]
+    if missing:
+        raise ValidationError({"sides": [f"enter a result for side(s) {', '.join(missing)}"]})
+    if all(s.result == SideResult.WIN for s in sides):
+        raise ValidationError({"sides": ["every side cannot win"]})
+    bad = [f.name for f in battle.figures.all() if figure_status(f) not in allowed_statuses(system)]
+    if bad:
+        raise ValidationError({"figures": [f"unknown status for {', '.join(bad)}"]})
+
+
+@transaction.atomic
+def battle_finish(*, battle: Battle, user: AbstractBaseUser | None = None) -> Battle:
+    """Validate and commit the result, then queue the post-battle rolls (one task)."""
+    battle = locked(battle.pk)
+    if battle.status not in PLAYABLE:
+        raise BattleConflict(f"the battle is already finished ({battle.status})")
+    _check_results(battle, system_of(battle))
+    figures = list(battle.figures.all())
+    for figure in figures:
+        figure.final_status = figure_status(figure)
+    BattleFigure.objects.bulk_update(figures, ["final_status"])
+    battle.status, battle.finished_at = BattleStatus.FINISHED, timezone.now()
+    battle.save(update_fields=["status", "finished_at"])
+    queue_processing(battle.pk)
+    return battle
+
+
+# --- processing -----------------------------------------------------------------------------
+
+
+def battle_claim(*, battle_id: int) -> str | None:
+    """Claim a FINISHED battle; return the claim token, or None if someone else has it."""
+    token = uuid.uuid4().hex
+    claimed = Battle.objects.filter(pk=battle_id, status=BattleStatus.FINISHED).update(
+        status=BattleStatus.PROCESSING, claimed_at=timezone.now(), claim_token=token
+    )
+    return token if claimed else None
+
+
+def _pause_after_claim() -> None:
+    # Test-only: lets the integration tests SIGKILL a worker between claim and commit.
+    pause = float(getattr(settings, "BATTLES_PAUSE_AFTER_CLAIM", 0) or 0)
+    if pause:
+        time.sleep(pause)
+
+
+def battle_process(*, battle_id: int) -> bool:
+    """Run a finished battle's post-battle rolls; return False if it was not ours to run."""
+    token = battle_claim(battle_id=battle_id)
+    if token is None:
+        return False
+    _pause_after_claim()
+    return _process_claimed(battle_id, token)
+
+
+@transaction.atomic
+def _process_claimed(battle_id: int, token: str) -> bool:
+    battle = locked(battle_id)
+    if battle.status != BattleStatus.PROCESSING or battle.claim_token != token:
+        return False  # the sweep gave our claim to another worker, which has it now
+    system = system_of(battle)
+    results = {side.pk: side.result for side in battle.sides.all()}
+    figures = list(battle.figures.filter(character__isnull=False).select_related("character"))
+    existing = {(r.character_id, r.procedure, r.index): r for r in battle.ledger.all()}
+    characters = _locked_characters(figures)
+    ids = [f.character_id for f in figures]
+    careers, fought = careers_before(battle, ids), battles_fought_before(battle, ids)
+    new: list[PostBattleRoll] = []
+    for figure in figures:
+        figure.record = record_json(
+            system,
+            battle,
+            figure,
+            side_result=results[figure.side_id],
+            career=careers[figure.character_id],
+            battles_before=fought[figure.character_id],
+        )
+        rows = _ledger_rows(battle, figure, system, existing)
+        new += [row for row in rows if row.pk is None]
+        _apply(battle, figure, characters[figure.character_id], rows)
+    PostBattleRoll.objects.bulk_create(new)  # one INSERT for the whole battle's ledger
+    BattleFigure.objects.bulk_update(figures, ["record"])
+    battle.status, battle.processed_at = BattleStatus.PROCESSED, timezone.now()
+    battle.save(update_fields=["status", "processed_at"])
+    return True
+
+
+def _locked_characters(figures: Sequence[BattleFigure]) -> dict[int, Character]:
+    ids = [f.character_id for f in figures]
+    rows = (
+        Character.objects.select_for_update(of=("self",))
+        .select_related("force", "unit")
+        .filter(pk__in=ids)
+    )
+    return {c.pk: c for c in rows}
+
+
+def derive_rolls(system: RuleSystem, battle: Battle, figure: BattleFigure) -> tuple[Roll, ...]:
+    """Run the system's procedure on the figure's stored record with the battle's seed."""
+    record = record_from_json(figure.record or {})
+    return system.post_battle(record, battle.options, dice_for(battle.seed, figure.character_id))
+
+
+def _ledger_rows(
+    battle: Battle,
+    figure: BattleFigure,
+    system: RuleSystem,
+    existing: dict[tuple[Any, ...], PostBattleRoll],
+) -> list[PostBattleRoll]:
+    """Return the figure's ledger rows: those a previous attempt left, else new (unsaved) ones."""
+    rows = []
+    for roll in derive_rolls(system, battle, figure):
+        row = existing.get((figure.character_id, roll.procedure, roll.index))
+        if row is None:
+            row = PostBattleRoll(
+                battle=battle,
+                character_id=figure.character_id,
+                procedure=roll.procedure,
+                index=roll.index,
+                subject=roll.subject[:120],
+                outcome=roll.outcome,
+                dice=[d.as_json() for d in roll.dice],
+                result=roll.as_json(),
+                house_rule=roll.house_rule,
+            )
+        rows.append(row)
+    return rows
+
+
+# --- applying the changes ------------------------------------------------------------------
+
+
+def _fold(character: Character, changes: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Turn the rolls' changes into character fields (career values stay in the ledger)."""
+    fields: dict[str, Any] = {}
+    stats = dict(character.stats)
+    wounds = list(character.permanent_wounds)
+    for change in changes:
+        kind = change["kind"]
+        if kind == "stat":
+            stats[change["field"]] = change["after"]
+        elif kind == "permanent_wound":
+            wounds.append(str(change["after"]))
+        elif kind == "status":
+            fields["status"] = change["after"]
+        elif kind == "recovers_on" and fields.get("status") != CharacterStatus.DEAD:
+            fields.setdefault("status", CharacterStatus.RECOVERING)
+    if wounds != list(character.permanent_wounds):
+        fields["permanent_wounds"] = wounds
+        if "permanent_wounds" in stats:
+            stats["permanent_wounds"] = wounds
+    if stats != character.stats:
+        fields["stats"] = stats
+    return fields
+
+
+def _battle_fate(figure: BattleFigure) -> str | None:
+    status = figure.final_status
+    if status == "dead":
+        return CharacterStatus.DEAD
+    return CharacterStatus.CAPTURED if status == "captured" else None
+
+
+def _apply(
+    battle: Battle, figure: BattleFigure, character: Character, rows: Sequence[PostBattleRoll]
+) -> None:
+    fate = _battle_fate(figure)
+    if fate:
+        rosters.character_update(
+            character=character,
+            cause=EntryCause.BATTLE,
+            battle_id=battle.pk,
+            note=f"{fate.lower()} in {battle}",
+            status=fate,
+        )
+    changes = [c for row in rows for c in row.result.get("changes", ())]
+    fields = _fold(character, changes)
+    if fields:
+        note = "; ".join(f"{r.procedure} {r.subject}: {r.outcome}" for r in rows)
+        rosters.character_update(
+            character=character, cause=EntryCause.ROLL, battle_id=battle.pk, note=note, **fields
+        )
+
+
+# --- the sweep and requeue ----------------------------------------------------------------
+
+
+def _release(battle_id: int, cutoff: Any) -> bool:
+    return bool(
+        Battle.objects.filter(
+            pk=battle_id, status=BattleStatus.PROCESSING, claimed_at__lt=cutoff
+        ).update(status=BattleStatus.FINISHED, claim_token="")
+    )
+
+
+def battles_sweep(
+    *, stale_after: timedelta | None = None, grace: timedelta | None = None
+) -> list[int]:
+    """Re-queue FINISHED battles never picked up and PROCESSING ones whose claim went stale."""
+    now = timezone.now()
+    stale_after = (
+        stale_after
+        if stale_after is not None
+        else timedelta(minutes=getattr(settings, "BATTLES_STALE_MINUTES", DEFAULT_STALE_MINUTES))
+    )
+    grace = grace if grace is not None else timedelta(seconds=DEFAULT_FINISHED_GRACE_SECONDS)
+    stale = Battle.objects.filter(
+        status=BattleStatus.PROCESSING, claimed_at__lt=now - stale_after
+    ).values_list("pk", flat=True)
+    released = [pk for pk in stale if _release(pk, now - stale_after)]
+    waiting = Battle.objects.filter(status=BattleStatus.FINISHED, finished_at__lt=now - grace)
+    queued = sorted(set(waiting.values_list("pk", flat=True)) | set(released))
+    for pk in queued:
+        queue_processing(pk)
+    return queued
+
+
+@transaction.atomic
+def battle_requeue(*, battle: Battle) -> Battle:
+    """Queue processing again by hand; a PROCESSING claim is taken back first (admin action)."""
+    battle = locked(battle.pk)
+    require_status(battle, (BattleStatus.FINISHED, BattleStatus.PROCESSING), "queue processing")
+    if battle.status == BattleStatus.PROCESSING:
+        battle.status, battle.claim_token = BattleStatus.FINISHED, ""
+        battle.save(update_fields=["status", "claim_token"])
+    queue_processing(battle.pk)
+    return battle

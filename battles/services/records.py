@@ -1,0 +1,77 @@
+"""The bridge from a finished battle to the rules engine's post-battle procedure.
+
+`figure_record` builds the `FigureRecord` a procedure runs on; it is stored as JSON on the
+figure so the audit re-runs the procedure on exactly the same record with the revealed seed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from battles.models import Battle, BattleFigure
+from rules.campaign import DiceFor, FigureRecord
+from rules.dice import SeededDice
+from rules.system import RuleSystem
+
+
+def dice_for(seed: str, character_id: int) -> DiceFor:
+    """Return the dice source per (procedure, index) for one character of a battle."""
+    return lambda procedure, index: SeededDice(seed, f"post/{character_id}/{procedure}/{index}")
+
+
+def wounds_taken(system: RuleSystem, figure: BattleFigure) -> int:
+    """Wounds taken in this battle: the state's wounds less those carried in (permanent)."""
+    carried = int(system.initial_state(figure.stats).get("wounds", 0) or 0)
+    return max(0, int(figure.state.get("wounds", 0) or 0) - carried)
+
+
+def figure_status(figure: BattleFigure) -> str:
+    """The status the figure ended the battle with: as entered, else as the assistant left it."""
+    status = figure.final_status or str(figure.state.get("status") or "unhurt")
+    return "captured" if figure.extra.get("captured") and status != "dead" else status
+
+
+def record_json(
+    system: RuleSystem,
+    battle: Battle,
+    figure: BattleFigure,
+    *,
+    side_result: str,
+    career: dict[str, Any],
+    battles_before: int,
+) -> dict[str, Any]:
+    """Return the JSON form of the figure's post-battle record."""
+    return {
+        "name": figure.name,
+        "stats": figure.stats,
+        "wounds": wounds_taken(system, figure),
+        "status": figure_status(figure),
+        "skills_used": sorted(figure.skills_used),
+        "kills": figure.kills,
+        "battles_before": battles_before,
+        "permanent_wounds": list(figure.stats.get("permanent_wounds") or ()),
+        "career": career,
+        "side_result": side_result.lower() or "draw",
+        "campaign_date": battle.campaign_date.isoformat() if battle.campaign_date else None,
+        "extra": figure.extra,
+    }
+
+
+def record_from_json(data: dict[str, Any]) -> FigureRecord:
+    """Rebuild the frozen record from its JSON form."""
+    day = data.get("campaign_date")
+    return FigureRecord(
+        name=data["name"],
+        stats=data["stats"],
+        wounds=data["wounds"],
+        status=data["status"],
+        skills_used=frozenset(data["skills_used"]),
+        kills=data["kills"],
+        battles_before=data["battles_before"],
+        permanent_wounds=tuple(data["permanent_wounds"]),
+        career=data["career"],
+        side_result=data["side_result"],
+        campaign_date=date.fromisoformat(day) if day else None,
+        extra=data["extra"],
+    )

@@ -1,0 +1,189 @@
+"""Starting a battle: sides from forces, figures snapshotted, a secret seed committed to."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from battles.models import Battle, BattleFigure, BattleSide
+from battles.selectors import character_recovers_on
+from battles.services.common import as_validation
+from campaigns.models import Campaign
+from rosters import services as rosters
+from rosters.models import Character, CharacterStatus, EntryCause, Force
+from rules.system import RuleSystem, get_system
+
+FIT_TO_FIGHT = (CharacterStatus.ACTIVE, CharacterStatus.RECOVERING)
+
+
+@dataclass(frozen=True)
+class SideChoice:
+    """One side of a new battle: a force, which of its characters fight, and unnamed extras.
+
+    `characters=None` takes every character of the force that is fit to fight.
+    """
+
+    force: Force
+    characters: tuple[Character, ...] | None = None
+    extras: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)
+
+
+def new_seed() -> tuple[str, str]:
+    """Return a fresh secret seed and its SHA-256 (the public commitment)."""
+    seed = secrets.token_hex(32)
+    return seed, hashlib.sha256(seed.encode()).hexdigest()
+
+
+def _check_forces(sides: Sequence[SideChoice], campaign: Campaign | None) -> str:
+    if len(sides) < 2:
+        raise ValidationError({"sides": ["a battle needs at least two sides"]})
+    forces = [s.force for s in sides]
+    if len({f.pk for f in forces}) != len(forces):
+        raise ValidationError({"sides": ["a force can fight on one side only"]})
+    systems = {f.system for f in forces}
+    if len(systems) != 1:
+        raise ValidationError({"sides": [f"the forces play different systems: {sorted(systems)}"]})
+    outsiders = [f.name for f in forces if campaign and f.campaign_id != campaign.pk]
+    if outsiders:
+        raise ValidationError({"sides": [f"not in {campaign}: {', '.join(outsiders)}"]})
+    return systems.pop()
+
+
+def battle_options(
+    system: RuleSystem, campaign: Campaign | None, overrides: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Return the campaign's options with this battle's overrides, validated by the system."""
+    base = dict(campaign.options) if campaign else {}
+    with as_validation("options"):
+        return system.options.validate({**base, **(overrides or {})})
+
+
+def _fit(character: Character, on: date | None, user: AbstractBaseUser | None) -> Character:
+    """Refuse a character who cannot fight; one whose wounds have healed is ACTIVE again."""
+    if character.status not in FIT_TO_FIGHT:
+        raise ValidationError({"sides": [f"{character} is {character.get_status_display()}"]})
+    if character.status == CharacterStatus.RECOVERING:
+        healed = character_recovers_on(character)
+        if healed is not None and (on is None or healed > on):
+            raise ValidationError({"sides": [f"{character} is recovering until {healed}"]})
+        rosters.character_update(
+            character=character,
+            user=user,
+            cause=EntryCause.BATTLE,
+            note="recovered from his wounds",
+            status=CharacterStatus.ACTIVE,
+        )
+    return character
+
+
+def _chosen(choice: SideChoice) -> list[Character]:
+    if choice.characters is None:
+        fit = choice.force.characters.filter(status__in=FIT_TO_FIGHT)
+        return list(fit.select_related("unit").order_by("unit__order", "name", "pk"))
+    strays = [c.name for c in choice.characters if c.force_id != choice.force.pk]
+    if strays:
+        raise ValidationError({"sides": [f"not in {choice.force}: {', '.join(strays)}"]})
+    return list(choice.characters)
+
+
+def snapshot_stats(system: RuleSystem, character: Character) -> dict[str, Any]:
+    """Return the stats a character fights with: his permanent wounds carried in."""
+    stats = dict(character.stats)
+    if "permanent_wounds" in system.stats.names:
+        stats["permanent_wounds"] = list(character.permanent_wounds)
+    return stats
+
+
+def _figure(
+    battle: Battle,
+    side: BattleSide,
+    system: RuleSystem,
+    *,
+    name: str,
+    unit: str,
+    stats: dict[str, Any],
+    character: Character | None = None,
+) -> BattleFigure:
+    return BattleFigure(
+        battle=battle,
+        side=side,
+        character=character,
+        name=name,
+        unit_name=unit,
+        stats=stats,
+        state=system.initial_state(stats),
+    )
+
+
+def _extra(
+    battle: Battle, side: BattleSide, system: RuleSystem, data: Mapping[str, Any], number: int
+) -> BattleFigure:
+    with as_validation("extras"):
+        stats = system.stats.validate(data.get("stats") or {})
+    name = str(data.get("name") or f"Extra {number}")[:120]
+    return _figure(battle, side, system, name=name, unit=str(data.get("unit") or ""), stats=stats)
+
+
+def _side_figures(
+    battle: Battle,
+    side: BattleSide,
+    system: RuleSystem,
+    choice: SideChoice,
+    user: AbstractBaseUser | None,
+) -> list[BattleFigure]:
+    named = [_fit(c, battle.campaign_date, user) for c in _chosen(choice)]
+    figures = [
+        _figure(
+            battle,
+            side,
+            system,
+            name=c.name,
+            character=c,
+            unit=c.unit.name if c.unit_id else "",
+            stats=snapshot_stats(system, c),
+        )
+        for c in named
+    ]
+    figures += [_extra(battle, side, system, data, i + 1) for i, data in enumerate(choice.extras)]
+    if not figures:
+        raise ValidationError({"sides": [f"{choice.force} brings no figure to the battle"]})
+    return figures
+
+
+@transaction.atomic
+def battle_start(
+    *,
+    sides: Sequence[SideChoice],
+    campaign: Campaign | None = None,
+    scenario: str = "",
+    campaign_date: date | None = None,
+    options: Mapping[str, Any] | None = None,
+    user: AbstractBaseUser | None = None,
+) -> Battle:
+    """Set up a battle between two or more forces, with a seed committed to by its hash."""
+    system = get_system(_check_forces(sides, campaign))
+    seed, digest = new_seed()
+    battle = Battle.objects.create(
+        campaign=campaign,
+        system=system.key,
+        scenario=scenario,
+        seed=seed,
+        seed_sha256=digest,
+        campaign_date=campaign_date or (campaign.calendar_date if campaign else None),
+        options=battle_options(system, campaign, options),
+        created_by=user,
+    )
+    figures: list[BattleFigure] = []
+    for index, choice in enumerate(sides):
+        side = BattleSide.objects.create(battle=battle, index=index, force=choice.force)
+        figures += _side_figures(battle, side, system, choice, user)
+    BattleFigure.objects.bulk_create(figures)
+    return battle

@@ -1,0 +1,195 @@
+"""Auto-resolve: the rules engine's abstract simulation, saved as a battle or run in batches.
+
+The simulation has no terrain and no distances (see docs/battles.md): it answers "who would
+win?" and settles a league's no-show games, nothing finer.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from battles.models import (
+    Battle,
+    BattleEvent,
+    BattleFigure,
+    BattleStatus,
+    EventKind,
+    SideResult,
+)
+from battles.services.common import PLAYABLE, locked, require_status, system_of
+from battles.services.table import KILLED, mark_breakpoints
+from rules.dice import SeededDice
+from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.system import RuleSystem
+
+MAX_RUNS = 10_000
+
+
+def sim_sides(battle: Battle) -> list[list[SimFigure]]:
+    """Return the battle's figures as the simulator's sides (ref = figure id)."""
+    sides: list[list[SimFigure]] = [[] for _ in battle.sides.all()]
+    figures = battle.figures.select_related("side").order_by("side__index", "pk")
+    for figure in figures:
+        unit = f"{figure.side.index + 1}:{figure.unit_name or figure.name}"
+        sides[figure.side.index].append(SimFigure(str(figure.pk), figure.name, figure.stats, unit))
+    return sides
+
+
+def _simulator(system: RuleSystem, sides: Sequence[Sequence[SimFigure]]) -> Any:
+    if system.simulate is None:
+        raise ValidationError({"system": [f"{system.name} has no auto-resolve"]})
+    if len(sides) != 2:
+        raise ValidationError({"sides": ["auto-resolve fights exactly two sides"]})
+    return system.simulate
+
+
+def _event(
+    battle: Battle,
+    seq: int,
+    sim: SimEvent,
+    figures: dict[str, BattleFigure],
+    states: dict[str, dict[str, Any]],
+) -> BattleEvent:
+    refs = [r for r in (sim.actor, sim.target) if r is not None]
+    before = {figures[r].pk: copy.deepcopy(states[r]) for r in refs}
+    for effect in sim.resolution.effects:
+        ref = sim.actor if effect.who == "actor" else sim.target
+        if ref is not None:
+            effect.apply(states[ref])
+    res = sim.resolution
+    return BattleEvent(
+        battle=battle,
+        seq=seq,
+        kind=EventKind.CHECK,
+        actor=figures[sim.actor],
+        target=figures[sim.target] if sim.target else None,
+        check_name=res.check,
+        params=dict(res.params),
+        dice=[r.as_json() for r in res.dice],
+        outcome=res.outcome,
+        details=dict(res.details),
+        effects=[e.as_json() for e in res.effects],
+        state_before={"figures": {str(k): {"state": v} for k, v in before.items()}},
+        turn=sim.turn,
+    )
+
+
+def _kills(events: Sequence[SimEvent], result: SimResult) -> Counter[str]:
+    """Credit each figure that ended the battle down to the last figure that acted on it."""
+    last_hit: dict[str, str] = {}
+    for sim in events:
+        if sim.target is not None and sim.resolution.effects:
+            last_hit[sim.target] = sim.actor
+    down = [ref for ref, state in result.states.items() if state.get("status") in KILLED]
+    return Counter(last_hit[ref] for ref in down if ref in last_hit)
+
+
+def _save_figures(figures: dict[str, BattleFigure], result: SimResult) -> None:
+    kills = _kills(result.events, result)
+    for ref, figure in figures.items():
+        figure.state = dict(result.states[ref])
+        figure.final_status = str(figure.state.get("status") or "unhurt")
+        figure.skills_used = sorted(result.skills_used.get(ref, ()))
+        figure.kills = kills.get(ref, 0)
+    BattleFigure.objects.bulk_update(
+        list(figures.values()), ["state", "final_status", "skills_used", "kills"]
+    )
+
+
+def _save_sides(battle: Battle, winner: int | None) -> None:
+    for side in battle.sides.all():
+        side.result = (
+            SideResult.DRAW
+            if winner is None
+            else SideResult.WIN
+            if side.index == winner
+            else SideResult.LOSS
+        )
+        side.save(update_fields=["result"])
+
+
+@transaction.atomic
+def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None) -> Battle:
+    """Fight the battle by simulation; its event log and result are saved, not yet finished."""
+    battle = locked(battle.pk)
+    require_status(battle, PLAYABLE, "auto-resolve")
+    if battle.events.exists():
+        raise ValidationError(
+            {"battle": ["the battle already has events; auto-resolve starts from the beginning"]}
+        )
+    sides = sim_sides(battle)
+    result = _simulator(system_of(battle), sides)(
+        sides, battle.options, SeededDice(battle.seed, "simulate")
+    )
+    figures = {str(f.pk): f for f in battle.figures.all()}
+    states = {ref: dict(f.state) for ref, f in figures.items()}
+    BattleEvent.objects.bulk_create(
+        [_event(battle, i + 1, sim, figures, states) for i, sim in enumerate(result.events)]
+    )
+    _save_figures(figures, result)
+    _save_sides(battle, result.winner)
+    battle.auto_resolved, battle.status = True, BattleStatus.IN_PROGRESS
+    battle.save(update_fields=["auto_resolved", "status"])
+    mark_breakpoints(battle, len(result.events))
+    return battle
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    """Rates over many simulated battles (nothing saved)."""
+
+    runs: int
+    wins: tuple[float, ...]
+    draws: float
+    casualties: tuple[dict[int, float], ...]
+    mean_turns: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "runs": self.runs,
+            "win_rate": list(self.wins),
+            "draw_rate": self.draws,
+            "loss_rate": [round(1 - w - self.draws, 6) for w in self.wins],
+            "casualties": [{str(k): v for k, v in sorted(d.items())} for d in self.casualties],
+            "mean_turns": self.mean_turns,
+        }
+
+
+def simulate_batch(
+    *,
+    system: RuleSystem,
+    sides: Sequence[Sequence[SimFigure]],
+    options: dict[str, Any],
+    runs: int,
+    seed: str | None = None,
+) -> BatchSummary:
+    """Fight `runs` simulated battles and summarise win/draw/loss and casualties per side."""
+    if not 1 <= runs <= MAX_RUNS:
+        raise ValidationError({"runs": [f"runs must be between 1 and {MAX_RUNS}"]})
+    simulate = _simulator(system, sides)
+    seed = seed or secrets.token_hex(16)
+    winners: Counter[int | None] = Counter()
+    losses: list[Counter[int]] = [Counter() for _ in sides]
+    turns = 0
+    for run in range(runs):
+        result = simulate(sides, options, SeededDice(seed, f"simulate/{run}"))
+        winners[result.winner] += 1
+        turns += result.turns
+        for index, lost in enumerate(result.casualties):
+            losses[index][lost] += 1
+    return BatchSummary(
+        runs,
+        tuple(winners[i] / runs for i in range(len(sides))),
+        winners[None] / runs,
+        tuple({k: v / runs for k, v in c.items()} for c in losses),
+        turns / runs,
+    )

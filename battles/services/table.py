@@ -1,0 +1,291 @@
+"""The table assistant: resolve checks, void the last event, draw activations.
+
+Every write locks the battle row, so two players tapping at once get consecutive event numbers.
+Server dice for event N come from SeededDice(battle.seed, "event/N"): anyone can re-derive them
+once the seed is revealed.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from battles.errors import BattleConflict
+from battles.models import Battle, BattleEvent, BattleFigure, BattleStatus, EventKind
+from battles.services.breakpoints import side_is_broken
+from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
+from rules.checks import Check, Resolution
+from rules.dice import Dice, GivenDice, SeededDice
+from rules.errors import DiceError
+from rules.errors import ValidationError as RulesValidationError
+
+#: Statuses that count as a kill for the figure that put the target there.
+KILLED = frozenset({"dead", "out"})
+FIGURE_FIELDS = ["state", "skills_used", "kills"]
+
+
+def event_dice(battle: Battle, seq: int) -> SeededDice:
+    """Return the server's dice for event `seq` of the battle."""
+    return SeededDice(battle.seed, f"event/{seq}")
+
+
+def next_seq(battle: Battle) -> int:
+    return (battle.events.aggregate(top=Max("seq"))["top"] or 0) + 1
+
+
+def figure_in(battle: Battle, figure_id: Any, role: str) -> BattleFigure:
+    """Return the battle's figure or refuse naming the role ("actor", "target")."""
+    figure = battle.figures.filter(pk=figure_id).first() if str(figure_id).isdigit() else None
+    if figure is None:
+        raise ValidationError({role: [f"figure {figure_id!r} is not in this battle"]})
+    return figure
+
+
+def _resolve(check: Check, params: Mapping[str, Any], dice: Dice) -> Resolution:
+    try:
+        resolution = check.resolve(params, dice)
+        if isinstance(dice, GivenDice):
+            dice.ensure_all_used()
+    except RulesValidationError as exc:
+        raise ValidationError({"params": [f"{k}: {m}" for k, m in exc.errors.items()]}) from None
+    except DiceError as exc:
+        raise ValidationError({"dice": [str(exc)]}) from None
+    return resolution
+
+
+def _snapshot(figures: Sequence[BattleFigure]) -> dict[str, Any]:
+    return {
+        str(f.pk): {name: copy.deepcopy(getattr(f, name)) for name in FIGURE_FIELDS}
+        for f in figures
+    }
+
+
+def _apply(
+    resolution: Resolution, actor: BattleFigure, target: BattleFigure | None, skill: str | None
+) -> None:
+    if target is None and any(e.who == "target" for e in resolution.effects):
+        raise ValidationError({"target": [f"{resolution.check} affects a target: name one"]})
+    was_down = target is not None and target.state.get("status") in KILLED
+    for effect in resolution.effects:
+        effect.apply((actor if effect.who == "actor" else target).state)  # type: ignore[union-attr]
+    if skill and skill not in actor.skills_used:
+        actor.skills_used = [*actor.skills_used, skill]
+    if target is not None and not was_down and target.state.get("status") in KILLED:
+        actor.kills += 1
+
+
+def mark_breakpoints(battle: Battle, seq: int) -> None:
+    """Note the event after which each side crossed its breakpoint (cleared if voided back)."""
+    figures = list(battle.figures.all())
+    for side in battle.sides.all():
+        broken = side_is_broken(
+            battle.system, [f for f in figures if f.side_id == side.pk], battle.options
+        )
+        mark = (side.broke_at_seq or seq) if broken else None
+        if mark != side.broke_at_seq:
+            side.broke_at_seq = mark
+            side.save(update_fields=["broke_at_seq"])
+
+
+def _begin(battle: Battle) -> None:
+    if battle.status == BattleStatus.SETUP:
+        battle.status = BattleStatus.IN_PROGRESS
+        battle.save(update_fields=["status"])
+
+
+@transaction.atomic
+def battle_resolve(
+    *,
+    battle: Battle,
+    check: str,
+    actor: Any,
+    target: Any = None,
+    params: Mapping[str, Any] | None = None,
+    dice: Sequence[int] | None = None,
+    user: AbstractBaseUser | None = None,
+) -> BattleEvent:
+    """Resolve a check for `actor` (against `target`), rolling or with the dice given."""
+    battle = locked(battle.pk)
+    require_status(battle, PLAYABLE, "resolve a check")
+    with as_validation("check"):
+        checker = system_of(battle).check(check)
+    acting = figure_in(battle, actor, "actor")
+    targeted = figure_in(battle, target, "target") if target not in (None, "") else None
+    seq = next_seq(battle)
+    source: Dice = GivenDice(dice) if dice is not None else event_dice(battle, seq)
+    resolution = _resolve(checker, params or {}, source)
+    touched = [f for f in (acting, targeted) if f is not None]
+    before = _snapshot(touched)
+    _apply(resolution, acting, targeted, checker.skill)
+    BattleFigure.objects.bulk_update(touched, FIGURE_FIELDS)
+    event = _check_event(
+        battle, seq, resolution, acting, targeted, before, user, given=dice is not None
+    )
+    _begin(battle)
+    mark_breakpoints(battle, seq)
+    return event
+
+
+def _check_event(
+    battle: Battle,
+    seq: int,
+    resolution: Resolution,
+    actor: BattleFigure,
+    target: BattleFigure | None,
+    before: dict[str, Any],
+    user: AbstractBaseUser | None,
+    *,
+    given: bool,
+) -> BattleEvent:
+    return BattleEvent.objects.create(
+        battle=battle,
+        seq=seq,
+        kind=EventKind.CHECK,
+        actor=actor,
+        target=target,
+        check_name=resolution.check,
+        params=dict(resolution.params),
+        dice=[r.as_json() for r in resolution.dice],
+        dice_given=given,
+        outcome=resolution.outcome,
+        details=dict(resolution.details),
+        effects=[e.as_json() for e in resolution.effects],
+        state_before={"figures": before},
+        turn=battle.activation_state.get("turn"),
+        created_by=_user(user),
+    )
+
+
+def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def _restore(battle: Battle, event: BattleEvent) -> None:
+    saved = event.state_before.get("figures", {})
+    figures = list(battle.figures.filter(pk__in=[int(pk) for pk in saved]))
+    for figure in figures:
+        for name in FIGURE_FIELDS:
+            setattr(figure, name, saved[str(figure.pk)][name])
+    BattleFigure.objects.bulk_update(figures, FIGURE_FIELDS)
+    if "activation" in event.state_before:
+        battle.activation_method = event.state_before["activation"]["method"]
+        battle.activation_state = event.state_before["activation"]["state"]
+        battle.save(update_fields=["activation_method", "activation_state"])
+
+
+@transaction.atomic
+def battle_void_last(*, battle: Battle, user: AbstractBaseUser | None = None) -> BattleEvent:
+    """Void the latest standing event: its effects are reversed, the event stays in the log."""
+    battle = locked(battle.pk)
+    require_status(battle, PLAYABLE, "void an event")
+    if battle.auto_resolved:
+        raise BattleConflict("an auto-resolved battle's events cannot be voided one by one")
+    event = battle.events.filter(voided=False).order_by("-seq").first()
+    if event is None:
+        raise ValidationError({"event": ["there is no event to void"]})
+    _restore(battle, event)
+    event.voided, event.voided_at = True, timezone.now()
+    event.save(update_fields=["voided", "voided_at"])
+    mark_breakpoints(battle, event.seq)
+    return event
+
+
+def default_units(battle: Battle) -> list[str]:
+    """Name each unit "side:unit" (a figure without a unit is a unit of its own)."""
+    names: list[str] = []
+    for figure in battle.figures.select_related("side").order_by("side__index", "pk"):
+        name = f"{figure.side.index + 1}:{figure.unit_name or figure.name}"
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _activation_event(
+    battle: Battle,
+    seq: int,
+    name: str,
+    params: dict[str, Any],
+    dice: Dice,
+    result: Mapping[str, Any],
+    before: dict[str, Any],
+    user: AbstractBaseUser | None,
+) -> BattleEvent:
+    return BattleEvent.objects.create(
+        battle=battle,
+        seq=seq,
+        kind=EventKind.ACTIVATION,
+        check_name=name,
+        params=params,
+        dice=[r.as_json() for r in dice.rolls],
+        outcome=str(result.get("unit", ""))[:40],
+        details=dict(result),
+        state_before={"figures": {}, "activation": before},
+        turn=battle.activation_state.get("turn"),
+        created_by=_user(user),
+    )
+
+
+@transaction.atomic
+def battle_activation_start(
+    *,
+    battle: Battle,
+    method: str,
+    units: Sequence[str] | None = None,
+    user: AbstractBaseUser | None = None,
+) -> BattleEvent:
+    """Start (or restart) the system's activation method, its state kept on the battle."""
+    battle = locked(battle.pk)
+    require_status(battle, PLAYABLE, "start activation")
+    methods = system_of(battle).activation
+    if method not in methods:
+        known = ", ".join(sorted(methods)) or "none"
+        raise ValidationError(
+            {"method": [f"{battle.system} has no method {method!r}; it has {known}"]}
+        )
+    seq, before = next_seq(battle), _activation_before(battle)
+    dice, names = event_dice(battle, seq), list(units or default_units(battle))
+    with as_validation("units"):
+        battle.activation_state = methods[method].start(names, battle.options, dice)
+    battle.activation_method = method
+    battle.save(update_fields=["activation_method", "activation_state"])
+    _begin(battle)
+    return _activation_event(
+        battle,
+        seq,
+        "activation.start",
+        {"method": method, "units": names},
+        dice,
+        {"turn": battle.activation_state.get("turn")},
+        before,
+        user,
+    )
+
+
+def _activation_before(battle: Battle) -> dict[str, Any]:
+    return {"method": battle.activation_method, "state": copy.deepcopy(battle.activation_state)}
+
+
+@transaction.atomic
+def battle_activation_draw(*, battle: Battle, user: AbstractBaseUser | None = None) -> BattleEvent:
+    """Draw the next activation (card or dice) and keep the new state on the battle."""
+    battle = locked(battle.pk)
+    require_status(battle, PLAYABLE, "draw an activation")
+    if not battle.activation_method:
+        raise ValidationError({"method": ["start an activation method first"]})
+    method = system_of(battle).activation[battle.activation_method]
+    seq, before = next_seq(battle), _activation_before(battle)
+    dice = event_dice(battle, seq)
+    with as_validation("activation"):
+        drawn = method.draw(battle.activation_state, dice)
+    battle.activation_state = drawn.state
+    battle.save(update_fields=["activation_state"])
+    return _activation_event(
+        battle, seq, "activation.draw", {"method": method.name}, dice, drawn.result, before, user
+    )

@@ -1,0 +1,76 @@
+"""The audit re-derives every roll from the revealed seed and names any row that differs."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles import services
+from battles.errors import BattleConflict
+from battles.models import Battle
+from tests.battles.conftest import Cast, finished, start_battle
+
+
+def _processed(cast: Cast) -> Battle:
+    battle = finished(cast)
+    services.battle_process(battle_id=battle.pk)
+    return Battle.objects.get(pk=battle.pk)
+
+
+def test_every_roll_of_a_processed_battle_matches_the_revealed_seed(cast: Cast) -> None:
+    battle = _processed(cast)
+
+    report = services.battle_audit(battle=battle)
+
+    assert report["seed_matches_hash"] and report["all_match"]
+    assert len(report["ledger"]) == battle.ledger.count() > 0
+    assert report["mismatched"] == []
+
+
+def test_a_tampered_ledger_row_is_reported_by_id(cast: Cast) -> None:
+    battle = _processed(cast)
+    row = battle.ledger.order_by("pk").first()
+    forged = [{**row.dice[0], "value": 1 if row.dice[0]["value"] != 1 else 2}, *row.dice[1:]]
+    type(row).objects.filter(pk=row.pk).update(dice=forged)
+
+    report = services.battle_audit(battle=battle)
+
+    assert report["all_match"] is False
+    assert report["mismatched"] == [row.pk]
+
+
+def test_a_deleted_ledger_row_is_reported_missing(cast: Cast) -> None:
+    battle = _processed(cast)
+    row = battle.ledger.order_by("pk").first()
+    row.delete()
+
+    report = services.battle_audit(battle=battle)
+
+    missing = [r for r in report["ledger"] if r.get("missing")]
+    assert [(r["procedure"], r["index"]) for r in missing] == [(row.procedure, row.index)]
+
+
+def test_server_rolled_events_are_re_derived_from_the_seed(cast: Cast) -> None:
+    battle = start_battle(cast)
+    red, blue = (
+        battle.figures.filter(side__index=0).first(),
+        battle.figures.filter(side__index=1).first(),
+    )
+    services.battle_resolve(
+        battle=battle, check="fire", actor=red.pk, target=blue.pk, params={"skill": 8}
+    )
+    services.battle_record_result(
+        battle=battle, sides=[{"side": s.pk, "result": "DRAW"} for s in battle.sides.all()]
+    )
+    services.battle_finish(battle=battle)
+    services.battle_process(battle_id=battle.pk)
+
+    report = services.battle_audit(battle=Battle.objects.get(pk=battle.pk))
+
+    assert report["events"][0]["matches"] is True
+
+
+def test_the_audit_waits_until_the_seed_is_revealed(cast: Cast) -> None:
+    battle = finished(cast)
+
+    with pytest.raises(BattleConflict, match="revealed"):
+        services.battle_audit(battle=battle)
