@@ -287,7 +287,7 @@ def _sim_side(index: int, side: dict[str, Any]) -> list[SimFigure]:
         SimFigure(
             f"{index}/{c.pk}",
             c.name,
-            snapshot_stats(system, c),
+            snapshot_stats(c),
             f"{index + 1}:{c.unit.name if c.unit_id else c.name}",
         )
         for c in characters

@@ -9,6 +9,7 @@ loudly at start rather than running half-configured.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -146,6 +147,12 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=240
 CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("CELERY_WORKER_MAX_TASKS_PER_CHILD", default=200)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Celery beat: sweep battles that were finished but never picked up, or whose worker died.
+CELERY_BEAT_SCHEDULE = {
+    "battles-sweep": {"task": "battles.sweep_battles", "schedule": timedelta(minutes=2)},
+}
+#: A battle PROCESSING for longer than this is taken to have lost its worker and is re-queued.
+BATTLES_STALE_MINUTES = env.int("BATTLES_STALE_MINUTES", default=10)
 
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -200,8 +200,6 @@ def _fold(character: Character, changes: Sequence[dict[str, Any]]) -> dict[str, 
             fields.setdefault("status", CharacterStatus.RECOVERING)
     if wounds != list(character.permanent_wounds):
         fields["permanent_wounds"] = wounds
-        if "permanent_wounds" in stats:
-            stats["permanent_wounds"] = wounds
     if stats != character.stats:
         fields["stats"] = stats
     return fields

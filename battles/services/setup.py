@@ -94,12 +94,13 @@ def _chosen(choice: SideChoice) -> list[Character]:
     return list(choice.characters)
 
 
-def snapshot_stats(system: RuleSystem, character: Character) -> dict[str, Any]:
-    """Return the stats a character fights with: his permanent wounds carried in."""
-    stats = dict(character.stats)
-    if "permanent_wounds" in system.stats.names:
-        stats["permanent_wounds"] = list(character.permanent_wounds)
-    return stats
+def snapshot_stats(character: Character) -> dict[str, Any]:
+    """Return the stats a character fights with: his permanent wounds carried in.
+
+    Permanent wounds live on the character (for every system); systems whose battle state
+    depends on them read `permanent_wounds` from this snapshot.
+    """
+    return {**character.stats, "permanent_wounds": list(character.permanent_wounds)}
 
 
 def _figure(
@@ -148,7 +149,7 @@ def _side_figures(
             name=c.name,
             character=c,
             unit=c.unit.name if c.unit_id else "",
-            stats=snapshot_stats(system, c),
+            stats=snapshot_stats(c),
         )
         for c in named
     ]

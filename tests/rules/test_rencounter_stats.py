@@ -47,9 +47,14 @@ def test_the_label_reads_like_sergeant_gridleys():
 
 
 def test_permanent_wounds_start_the_battle_as_wound_points():
-    stats = STATS.validate({"permanent_wounds": ["left arm"]})
+    # The battle's snapshot carries the character's permanent wounds in beside the stats.
+    snapshot = {**STATS.validate({}), "permanent_wounds": ["left arm"]}
 
-    assert initial_state(stats)["wounds"] == 1
+    assert initial_state(snapshot)["wounds"] == 1
+
+
+def test_permanent_wounds_are_the_characters_record_not_a_stat():
+    assert "permanent_wounds" not in STATS
 
 
 def test_options_default_to_the_plain_rules():

@@ -57,8 +57,6 @@ STATS = Schema(
         Field("horsemanship", "int", "Horsemanship", None, 1, HORSEMANSHIP_MAX,
               help="Riding checks on a d6; defaults to experience + 2"),
         Field("weapons", "multichoice", "Weapons", [], choices=WEAPON_CHOICES, max=6),
-        Field("permanent_wounds", "list", "Permanent wounds", [], max=t.MAX_WOUND_POINTS,
-              help="One entry per permanent wound point, e.g. 'left arm' with hit locations"),
         Field("hero_threshold", "int", "Starting hero roll", 1, 1, 6,
               help="Heroes rule: a first morale roll at or under this may inspire him; "
                    "progress from game to game is kept in the career"),
@@ -109,7 +107,11 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
-    """Return a figure's battle state at the start: permanent wounds carry into the fight."""
+    """Return a figure's battle state at the start: permanent wounds carry into the fight.
+
+    Permanent wounds are not a stat (the character's record holds them, for every system); the
+    battle's snapshot of the stats carries them in under `permanent_wounds`.
+    """
     return {
         "wounds": len(stats.get("permanent_wounds") or ()),
         "status": "unhurt" if not stats.get("permanent_wounds") else "wounded",
@@ -126,7 +128,7 @@ CARD = CardLayout(
         ("Figure", ("experience", "fire", "melee", "horsemanship")),
         ("Protection", ("armour", "shield")),
         ("Arms", ("weapons",)),
-        ("Record", ("permanent_wounds", "hero_threshold")),
+        ("Record", ("hero_threshold",)),
     ),
     track="wounds",
     track_size=None,
