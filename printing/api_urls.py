@@ -1,6 +1,19 @@
 """This app's REST endpoints, included under /api/ by config/api_urls.py."""
 
-from rest_framework.routers import SimpleRouter
+from django.urls import path
 
-router = SimpleRouter()
-urlpatterns = router.urls
+from printing import apis
+
+urlpatterns = [
+    path("forces/<int:pk>/labels.pdf", apis.ForceLabelsView.as_view(), name="force-labels"),
+    path("forces/<int:pk>/cards.pdf", apis.ForceCardsView.as_view(), name="force-cards"),
+    path("forces/<int:pk>/roster.pdf", apis.ForceRosterView.as_view(), name="force-roster"),
+    path("systems/<str:key>/reference.pdf", apis.SystemReferenceView.as_view(),
+         name="system-reference"),
+    path("print/labels.pdf", apis.PostedLabelsView.as_view(), name="print-labels"),
+    path("print/cards.pdf", apis.PostedCardsView.as_view(), name="print-cards"),
+    path("print/stickers.pdf", apis.StickersView.as_view(), name="print-stickers"),
+    path("print-jobs/<int:pk>/", apis.PrintJobView.as_view(), name="print-job"),
+    path("print-jobs/<int:pk>/download", apis.PrintJobDownloadView.as_view(),
+         name="print-job-download"),
+]

@@ -1,0 +1,223 @@
+"""Print endpoints: validate the options, then render in the request or hand over a PrintJob.
+
+Small documents come back as PDF at once; more than JOB_THRESHOLD labels (or cards) become a
+`PrintJob` (202 with its URL) that the worker renders with progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.selectors import campaigns_visible_to
+from printing import inputs
+from printing.jobs import build_document, render
+from printing.models import PrintJob
+from printing.selectors import force_version
+from printing.services import print_job_request
+from rosters.selectors import forces_visible_to
+from rules.errors import UnknownSystem
+from rules.system import get_system
+
+JOB_THRESHOLD = 200
+Kind = PrintJob.Kind
+
+
+class PrintJobSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    download = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PrintJob
+        fields = ["id", "kind", "status", "progress", "pages_done", "error", "created_at",
+                  "started_at", "finished_at", "url", "download"]
+
+    def get_url(self, job: PrintJob) -> str:
+        return self.context["request"].build_absolute_uri(reverse("print-job", args=[job.pk]))
+
+    def get_download(self, job: PrintJob) -> str | None:
+        if job.status != PrintJob.Status.DONE:
+            return None
+        path = reverse("print-job-download", args=[job.pk])
+        return self.context["request"].build_absolute_uri(path)
+
+
+PDF = OpenApiResponse(OpenApiTypes.BINARY, description="The document (application/pdf).")
+
+
+def _job_or_pdf() -> dict[int, Any]:
+    return {200: PDF, 202: PrintJobSerializer, 400: OpenApiResponse(description="Bad options.")}
+
+
+def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def job_response(request: Request, job: PrintJob) -> Response:
+    return Response(PrintJobSerializer(job, context={"request": request}).data,
+                    status=status.HTTP_202_ACCEPTED)
+
+
+def valid(serializer_class: type[serializers.Serializer], data: Any, request: Request) -> dict:
+    serializer = serializer_class(data=data, context={"user": request.user})
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def deliver(request: Request, kind: str, params: dict[str, Any], items: int) -> Any:
+    """Render now, or queue a job when the document has more than JOB_THRESHOLD items."""
+    if items > JOB_THRESHOLD:
+        return job_response(request, print_job_request(kind=kind, parameters=params,
+                                                       user=request.user))
+    document = build_document(kind, params, request.user)
+    return pdf_response(render(document), document.filename)
+
+
+class ForceDocumentView(APIView):
+    """Base for /api/forces/{id}/<document>.pdf: only users who may read the force."""
+
+    permission_classes = [IsAuthenticated]
+    kind: str
+    input_class: type[serializers.Serializer]
+
+    def get(self, request: Request, pk: int) -> Any:
+        """Render the force's document (more than 200 figures: a print job, 202)."""
+        force = get_object_or_404(forces_visible_to(request.user), pk=pk)
+        params = valid(self.input_class, request.query_params, request)
+        params.update(force=force.pk, version=force_version(force))
+        if params.get("qr"):
+            params["site"] = request.build_absolute_uri("/")
+        return deliver(request, self.kind, params, force.characters.count())
+
+
+class RosterInput(serializers.Serializer):
+    pass
+
+
+def _force_schema(input_class: type[serializers.Serializer]) -> Any:
+    parameters = [input_class] if input_class().fields else []
+    return extend_schema(parameters=parameters, responses=_job_or_pdf(), tags=["printing"])
+
+
+@_force_schema(inputs.ForceLabelsInput)
+class ForceLabelsView(ForceDocumentView):
+    kind, input_class = Kind.LABELS, inputs.ForceLabelsInput
+
+
+@_force_schema(inputs.CardsInput)
+class ForceCardsView(ForceDocumentView):
+    kind, input_class = Kind.CARDS, inputs.CardsInput
+
+
+@_force_schema(RosterInput)
+class ForceRosterView(ForceDocumentView):
+    kind, input_class = Kind.ROSTER, RosterInput
+
+
+@extend_schema(parameters=[inputs.ReferenceInput], responses={200: PDF}, tags=["printing"])
+class SystemReferenceView(APIView):
+    """/api/systems/{key}/reference.pdf[?campaign=id]: the campaign's options at the top."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request, key: str) -> Any:
+        try:
+            get_system(key)
+        except UnknownSystem as error:
+            raise Http404(str(error)) from None
+        params = valid(inputs.ReferenceInput, request.query_params, request)
+        if "campaign" in params:
+            get_object_or_404(campaigns_visible_to(request.user), pk=params["campaign"],
+                              system=key)
+        params["system"] = key
+        return deliver(request, Kind.REFERENCE, params, 1)
+
+
+@extend_schema(request=inputs.PostedLabelsInput, responses=_job_or_pdf(), tags=["printing"])
+class PostedLabelsView(APIView):
+    """POST /api/print/labels.pdf: labels for figures in the request body (a preview)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def post(self, request: Request) -> Any:
+        params = valid(inputs.PostedLabelsInput, request.data, request)
+        return deliver(request, Kind.LABELS, params, len(params["figures"]))
+
+
+@extend_schema(request=inputs.PostedCardsInput, responses=_job_or_pdf(), tags=["printing"])
+class PostedCardsView(APIView):
+    """POST /api/print/cards.pdf: cards for figures in the request body (a preview)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def post(self, request: Request) -> Any:
+        params = valid(inputs.PostedCardsInput, request.data, request)
+        return deliver(request, Kind.CARDS, params, len(params["figures"]) + params["blanks"])
+
+
+@extend_schema(request=inputs.StickersInput, responses=_job_or_pdf(), tags=["printing"])
+class StickersView(APIView):
+    """POST /api/print/stickers.pdf: wound stickers; by default one sheet shared by the codes."""
+
+    permission_classes = [IsAuthenticated]
+
+    def post(self, request: Request) -> Any:
+        params = valid(inputs.StickersInput, request.data, request)
+        if not params.get("counts"):
+            params["counts"] = _one_sheet_of_codes(params, request)
+        return deliver(request, Kind.STICKERS, params, sum(params["counts"].values()))
+
+
+def _one_sheet_of_codes(params: dict[str, Any], request: Request) -> dict[str, int]:
+    from printing.documents import WOUND_CODES
+    from printing.selectors import label_preset_for
+
+    free = label_preset_for(params["preset"], request.user).slots_per_sheet - params["start"] + 1
+    share, extra = divmod(free, len(WOUND_CODES))
+    return {code: share + (i < extra) for i, (code, _) in enumerate(WOUND_CODES)}
+
+
+def _own_job(request: Request, pk: int) -> PrintJob:
+    jobs = PrintJob.objects.all()
+    if not request.user.is_superuser:
+        jobs = jobs.filter(created_by_id=request.user.pk)
+    return get_object_or_404(jobs, pk=pk)
+
+
+@extend_schema(responses=PrintJobSerializer, tags=["printing"])
+class PrintJobView(APIView):
+    """GET /api/print-jobs/{id}/: status, progress and (when done) the download link."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request, pk: int) -> Response:
+        job = _own_job(request, pk)
+        return Response(PrintJobSerializer(job, context={"request": request}).data)
+
+
+@extend_schema(responses={200: PDF, 409: OpenApiResponse(description="Not done yet.")},
+               tags=["printing"])
+class PrintJobDownloadView(APIView):
+    """GET /api/print-jobs/{id}/download: the PDF once the job is done (409 before)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request, pk: int) -> Any:
+        job = _own_job(request, pk)
+        if job.status != PrintJob.Status.DONE:
+            return Response({"detail": f"the job is {job.get_status_display().lower()}"},
+                            status=status.HTTP_409_CONFLICT)
+        name = job.file.name.rsplit("/", 1)[-1]
+        return FileResponse(job.file.open("rb"), content_type="application/pdf", filename=name)

@@ -1,0 +1,112 @@
+"""Every printable document: from validated parameters and plain data to a template family and
+its context (or contexts, for a big document rendered in parts by the worker)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from printing.cards import card_sheet_context
+from printing.figures import FigureData, blank_system_card, figure_card, figure_label
+from printing.labels import LabelSpec, SheetOptions, label_sheet_context
+from printing.reference import options_summary, reference_context
+from printing.sheets import Calibration, SheetPreset
+from rules.system import RuleSystem
+
+# Rencounter's wound codes (minor, serious, crippling wound: 1, 2 and 3 wound points).
+WOUND_CODES: tuple[tuple[str, str], ...] = (
+    ("MW", "Minor wound"), ("SW", "Serious wound"), ("CW", "Crippling wound"),
+)
+# Big documents are rendered this many sheets at a time, so the worker can report progress.
+SHEETS_PER_PART = 2
+
+
+@dataclass(frozen=True)
+class Document:
+    """A template family, its contexts (one per part) and a file name for the download."""
+
+    family: str
+    parts: tuple[dict[str, Any], ...]
+    filename: str
+
+
+def sheet_options(preset: SheetPreset, params: Mapping[str, Any]) -> SheetOptions:
+    """Return the sheet options from validated parameters (start, calibration, guides)."""
+    calibration = Calibration(float(params.get("calibration_x", 0)),
+                              float(params.get("calibration_y", 0)))
+    return SheetOptions(preset, calibration, int(params.get("start", 1)),
+                        bool(params.get("guides", False))).validated()
+
+
+def _label_parts(labels: list[LabelSpec], options: SheetOptions, title: str) -> list[dict]:
+    per_part = options.preset.slots_per_sheet * SHEETS_PER_PART
+    first = per_part - (options.start_at - 1)  # the first part starts part-way into a sheet
+    rest = range(first, len(labels), per_part)
+    chunks = [labels[:first]] + [labels[i:i + per_part] for i in rest]
+    parts = []
+    for index, chunk in enumerate(c for c in chunks if c):
+        start = options.start_at if index == 0 else 1
+        part_options = SheetOptions(options.preset, options.calibration, start, options.guides)
+        parts.append({**label_sheet_context(chunk, part_options), "title": title})
+    return parts
+
+
+def labels_document(system: RuleSystem, figures: list[FigureData], options: SheetOptions,
+                    *, title: str = "Base labels", in_parts: bool = False) -> Document:
+    """Return base labels for the figures on the chosen stock."""
+    labels = [figure_label(system, figure) for figure in figures]
+    parts = (_label_parts(labels, options, title) if in_parts
+             else [{**label_sheet_context(labels, options), "title": title}])
+    return Document("labels", tuple(parts), "labels.pdf")
+
+
+def wound_stickers(counts: Mapping[str, int], colour: bool) -> list[LabelSpec]:
+    """Return the stickers: each wound code as many times as asked, in code order."""
+    return [
+        LabelSpec((code,), tone=code.lower() if colour else "")
+        for code, _ in WOUND_CODES for _ in range(int(counts.get(code, 0)))
+    ]
+
+
+def stickers_document(counts: Mapping[str, int], colour: bool, options: SheetOptions,
+                      *, in_parts: bool = False) -> Document:
+    """Return wound stickers on the chosen stock."""
+    stickers = wound_stickers(counts, colour)
+    title = "Wound stickers"
+    parts = (_label_parts(stickers, options, title) if in_parts
+             else [{**label_sheet_context(stickers, options), "title": title}])
+    return Document("labels", tuple(parts), "wound-stickers.pdf")
+
+
+def cards_document(system: RuleSystem, figures: list[FigureData], options: Mapping[str, Any],
+                   *, size: str, page: str, blanks: int = 0) -> Document:
+    """Return unit cards for the figures (and blank cards to fill in by hand)."""
+    tables = system.tables(options)
+    cards = [figure_card(system, figure, tables) for figure in figures]
+    cards += [blank_system_card(system) for _ in range(blanks)]
+    return Document("cards", (card_sheet_context(cards, size, page),), "cards.pdf")
+
+
+def reference_document(system: RuleSystem, options: Mapping[str, Any], campaign: str = ""
+                       ) -> Document:
+    """Return the system's quick-reference sheet under the campaign's options."""
+    context = reference_context(
+        system_name=system.name, source=system.source, tables=system.tables(options),
+        options=options_summary(system.options, options), campaign=campaign,
+        house_rules=system.house_rules,
+    )
+    return Document("reference", (context,), f"{system.key}-reference.pdf")
+
+
+def roster_document(system: RuleSystem, force: Mapping[str, str], figures: list[FigureData]
+                    ) -> Document:
+    """Return a force's roster: every figure with its stats, wounds and service record."""
+    rows = [
+        {"figure": figure, "lines": figure_label(system, figure).lines[1:],
+         "weapons": ", ".join(w.name for w in figure_card(system, figure, {}).weapons)}
+        for figure in figures
+    ]
+    context = {"title": f"{force['name']} — roster", "force": force, "system": system.name,
+               "rows": rows}
+    return Document("roster", (context,), "roster.pdf")

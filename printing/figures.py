@@ -1,0 +1,176 @@
+"""Turn a rule system and plain figure data into labels and cards.
+
+This is the only place where printing meets `rules`: the system says what a label reads
+(`label_text`), what a card shows (`card`), and holds the weapon tables the cards quote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from printing.cards import BLANK_WEAPON_ROWS, CardSection, CardSpec, StatCell, WeaponRow
+from printing.labels import LabelSpec
+from rules.schema import Field
+from rules.system import RuleSystem
+
+# When a system's card layout does not name a stat for the number of track boxes, the card
+# draws this many; the layout's notes say how to use them.
+DEFAULT_TRACK_BOXES = 6
+MAX_WEAPON_COLUMNS = 5
+# Table columns that identify a row rather than describe the weapon.
+_ID_COLUMNS = {"key", "name", "weapon", "label"}
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """A figure (or unit) as printing needs it, whether from the database or a request."""
+
+    name: str
+    stats: Mapping[str, Any]
+    rank: str = ""
+    unit: str = ""
+    status: str = ""
+    photo_url: str = ""
+    qr_url: str = ""
+    wounds: int = 0
+    permanent_wounds: tuple[str, ...] = ()
+    record: tuple[str, ...] = field(default=())
+
+
+def figure_label(system: RuleSystem, figure: FigureData) -> LabelSpec:
+    """Return the base label: the system's label lines, the name always first."""
+    lines = tuple(system.label_text(figure.name, figure.stats))
+    if not lines or lines[0] != figure.name:
+        lines = (figure.name, *lines)
+    return LabelSpec(lines=lines, qr_url=figure.qr_url)
+
+
+def _fields(system: RuleSystem) -> dict[str, Field]:
+    return {f.name: f for f in system.stats.fields}
+
+
+def format_value(spec: Field, value: Any) -> str:
+    """Return a stat as a card prints it: d8 for a die, ✓ for yes, choice labels for choices."""
+    if value is None or value == "" or value == []:
+        return "–"
+    if spec.kind == "die":
+        return f"d{value}" if value else "–"
+    if spec.kind == "bool":
+        return "✓" if value else "–"
+    if spec.kind == "choice":
+        return dict(spec.choices).get(value, str(value))
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _is_listing(spec: Field) -> bool:
+    # Weapons and free-text lists read better as rows than squeezed into a stat line.
+    return spec.kind in ("multichoice", "list", "text")
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    yield node
+    children = node.values() if isinstance(node, Mapping) else node
+    if isinstance(node, Mapping | list | tuple):
+        for child in children:
+            yield from _walk(child)
+
+
+def weapon_row(tables: Mapping[str, Any], key: Any, label: str) -> WeaponRow:
+    """Find the weapon's row in the system's tables (by key or name) and quote its columns."""
+    for node in _walk(tables):
+        if isinstance(node, Mapping) and isinstance(node.get(key), Mapping):
+            return _row(label, node[key])
+        if isinstance(node, Mapping) and (node.get("key") == key or node.get("name") == label):
+            return _row(label, node)
+    return WeaponRow(label)
+
+
+def _row(label: str, row: Mapping[str, Any]) -> WeaponRow:
+    cells = [
+        StatCell(str(column).replace("_", " "), _cell(value))
+        for column, value in row.items()
+        if column not in _ID_COLUMNS and not isinstance(value, Mapping)
+    ]
+    return WeaponRow(label, tuple(cells[:MAX_WEAPON_COLUMNS]))
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "✓" if value else "–"
+    if isinstance(value, list | tuple):
+        return "/".join(str(v) for v in value)
+    return str(value)
+
+
+def _sections(system: RuleSystem, stats: Mapping[str, Any], blank: bool) -> tuple[CardSection, ...]:
+    fields = _fields(system)
+    sections = []
+    for heading, names in system.card.sections:
+        cells = tuple(
+            StatCell(fields[n].title, "" if blank else format_value(fields[n], stats.get(n)))
+            for n in names if n in fields and not _is_listing(fields[n])
+        )
+        if cells:
+            sections.append(CardSection(heading, cells))
+    return tuple(sections)
+
+
+def _listing_fields(system: RuleSystem) -> list[Field]:
+    fields = _fields(system)
+    names = [n for _, section in system.card.sections for n in section]
+    return [fields[n] for n in names if n in fields and _is_listing(fields[n])]
+
+
+def _weapons(system: RuleSystem, stats: Mapping[str, Any], tables: Mapping[str, Any]
+             ) -> tuple[WeaponRow, ...]:
+    rows = []
+    for spec in _listing_fields(system):
+        if spec.kind == "multichoice":
+            labels = dict(spec.choices)
+            rows += [weapon_row(tables, v, labels.get(v, str(v))) for v in stats.get(spec.name, [])]
+    return tuple(rows)
+
+
+def _rules(system: RuleSystem, figure: FigureData) -> tuple[str, ...]:
+    lines: list[str] = []
+    for spec in _listing_fields(system):
+        value = figure.stats.get(spec.name)
+        if spec.kind == "list" and value:
+            lines += [f"{spec.title}: {item}" for item in value]
+        elif spec.kind == "text" and value:
+            lines.append(f"{spec.title}: {value}")
+    wounds = [w for w in figure.permanent_wounds if f"{w}" not in " ".join(lines)]
+    return tuple(lines) + tuple(f"Permanent wound: {w}" for w in wounds) + figure.record
+
+
+def track_boxes(system: RuleSystem, stats: Mapping[str, Any]) -> int:
+    """Return how many boxes the card's track has: the named stat, else a default."""
+    size = stats.get(system.card.track_size) if system.card.track_size else None
+    return int(size) if isinstance(size, int) and size > 0 else DEFAULT_TRACK_BOXES
+
+
+def figure_card(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]) -> CardSpec:
+    """Return the card for one figure or unit, laid out from the system's CardLayout."""
+    subtitle = " · ".join(part for part in (figure.rank, figure.unit, figure.status) if part)
+    return CardSpec(
+        title=figure.name, subtitle=subtitle, photo_url=figure.photo_url,
+        sections=_sections(system, figure.stats, blank=False),
+        weapons=_weapons(system, figure.stats, tables), rules=_rules(system, figure),
+        track_label=system.card.track.replace("_", " ").capitalize(),
+        track_boxes=track_boxes(system, figure.stats), track_marked=figure.wounds,
+        footer=system.name,
+    )
+
+
+def blank_system_card(system: RuleSystem) -> CardSpec:
+    """Return an empty card with the system's headings and boxes, to fill in by hand."""
+    return CardSpec(
+        title="", sections=_sections(system, {}, blank=True),
+        weapons=tuple(WeaponRow("") for _ in range(BLANK_WEAPON_ROWS)),
+        rules=("", "", ""), track_label=system.card.track.replace("_", " ").capitalize(),
+        track_boxes=DEFAULT_TRACK_BOXES, footer=system.name, blank=True,
+    )

@@ -1,0 +1,129 @@
+"""Input serializers for the print endpoints: every option is checked before anything renders.
+
+Each `validated_data` is plain JSON, the same parameters a `PrintJob` stores, so a job renders
+exactly what the request asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from printing.cards import CARD_SIZES
+from printing.documents import WOUND_CODES
+from printing.selectors import label_preset_for
+from printing.sheets import (
+    MAX_CALIBRATION_MM,
+    PAGE_SIZES,
+    Calibration,
+    SheetError,
+    validate_calibration,
+    validate_preset,
+    validate_start,
+)
+from rules.errors import UnknownSystem
+from rules.errors import ValidationError as RulesValidationError
+from rules.system import RuleSystem, get_system
+
+MAX_POSTED_FIGURES = 2000
+MAX_STICKERS = 5000
+
+
+class SheetInput(serializers.Serializer):
+    """Which label stock, where to start on it, and the printer's calibration."""
+
+    preset = serializers.CharField(default="OL1575", max_length=40)
+    start = serializers.IntegerField(default=1, min_value=1)
+    calibration_x = serializers.FloatField(default=0.0, min_value=-MAX_CALIBRATION_MM,
+                                           max_value=MAX_CALIBRATION_MM)
+    calibration_y = serializers.FloatField(default=0.0, min_value=-MAX_CALIBRATION_MM,
+                                           max_value=MAX_CALIBRATION_MM)
+    guides = serializers.BooleanField(default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = self.context["user"]
+        checks = (
+            ("preset", lambda: validate_preset(label_preset_for(attrs["preset"], user))),
+            ("calibration_x", lambda: validate_calibration(
+                label_preset_for(attrs["preset"], user),
+                Calibration(attrs["calibration_x"], attrs["calibration_y"]))),
+            ("start", lambda: validate_start(label_preset_for(attrs["preset"], user),
+                                             attrs["start"])),
+        )
+        for field, check in checks:
+            try:
+                check()
+            except SheetError as error:
+                raise serializers.ValidationError({field: str(error)}) from None
+        return attrs
+
+
+class ForceLabelsInput(SheetInput):
+    qr = serializers.BooleanField(default=False)
+
+
+class CardsInput(serializers.Serializer):
+    size = serializers.ChoiceField(choices=list(CARD_SIZES), default="poker")
+    page = serializers.ChoiceField(choices=list(PAGE_SIZES), default="A4")
+    blanks = serializers.IntegerField(default=0, min_value=0, max_value=90)
+
+
+class StickersInput(SheetInput):
+    colour = serializers.BooleanField(default=True)
+    counts = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False)
+
+    def validate_counts(self, counts: dict[str, int]) -> dict[str, int]:
+        unknown = set(counts) - {code for code, _ in WOUND_CODES}
+        if unknown:
+            known = ", ".join(code for code, _ in WOUND_CODES)
+            raise serializers.ValidationError(f"unknown wound codes {sorted(unknown)}; use {known}")
+        if sum(counts.values()) > MAX_STICKERS:
+            raise serializers.ValidationError(f"at most {MAX_STICKERS} stickers at once")
+        return counts
+
+
+class ReferenceInput(serializers.Serializer):
+    campaign = serializers.IntegerField(required=False, min_value=1)
+
+
+class FigureInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    stats = serializers.DictField(default=dict)
+    rank = serializers.CharField(max_length=80, default="", allow_blank=True)
+    unit = serializers.CharField(max_length=120, default="", allow_blank=True)
+    qr_url = serializers.URLField(default="", allow_blank=True)
+    wounds = serializers.IntegerField(default=0, min_value=0, max_value=50)
+
+
+def _system(key: str) -> RuleSystem:
+    try:
+        return get_system(key)
+    except UnknownSystem as error:
+        raise serializers.ValidationError({"system": str(error)}) from None
+
+
+class PostedFiguresMixin(serializers.Serializer):
+    """Figures posted for a preview, stats checked by the system's own schema."""
+
+    system = serializers.CharField(max_length=40)
+    figures = FigureInput(many=True, allow_empty=False, max_length=MAX_POSTED_FIGURES)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        system = _system(attrs["system"])
+        for index, figure in enumerate(attrs["figures"]):
+            try:
+                figure["stats"] = system.stats.validate(figure["stats"])
+            except RulesValidationError as error:
+                problem = {"figures": {index: {"stats": error.errors}}}
+                raise serializers.ValidationError(problem) from None
+        return attrs
+
+
+class PostedLabelsInput(PostedFiguresMixin, SheetInput):
+    pass
+
+
+class PostedCardsInput(PostedFiguresMixin, CardsInput):
+    pass

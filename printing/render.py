@@ -1,0 +1,171 @@
+"""Render a named family of print templates to PDF with WeasyPrint.
+
+`render_pdf("labels", context)` renders `templates/printing/labels.html` with Django's template
+engine, then WeasyPrint lays it out. Stylesheets (`static/printing/print.css` and the family's
+own `static/printing/<family>.css`, plus an optional `templates/printing/<family>.geometry.css`
+rendered from the context) are parsed once per process (per distinct geometry) and passed in
+ready-made, which saves the CSS parse on every document. Static and media files are read
+straight from disk by the URL fetcher, so a Celery worker renders exactly what a request would,
+and nothing is ever fetched over the network.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import mimetypes
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import weasyprint
+import weasyprint.urls
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template import TemplateDoesNotExist
+from django.template.loader import render_to_string
+from weasyprint.text.fonts import FontConfiguration
+
+# WeasyPrint logs every layout step at INFO; a worker printing 1,000 labels does not need that.
+logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
+
+# Every document is rendered against this made-up origin; the fetcher maps it back to disk.
+BASE_URL = "https://muster.invalid/"
+
+
+class PrintFetchError(ValueError):
+    """A document asked for a file that is not a static or media file."""
+
+
+@lru_cache(maxsize=1)
+def font_config() -> FontConfiguration:
+    return FontConfiguration()
+
+
+def _static_path(relative: str) -> Path | None:
+    found = finders.find(relative)
+    if found:
+        return Path(found)
+    collected = Path(settings.STATIC_ROOT) / relative
+    return collected if collected.is_file() else None
+
+
+def _media_path(relative: str) -> Path | None:
+    root = Path(settings.MEDIA_ROOT).resolve()
+    path = (root / relative).resolve()
+    # resolve() first, so "../" in a stored file name cannot read outside MEDIA_ROOT.
+    return path if path.is_relative_to(root) and path.is_file() else None
+
+
+def local_path(url: str) -> Path | None:
+    """Return the file on disk that a static or media URL of a document names, if any."""
+    parts = urlsplit(url)
+    if f"{parts.scheme}://{parts.netloc}/" != BASE_URL:
+        return None
+    route = unquote(parts.path)
+    for prefix, lookup in (("/" + settings.STATIC_URL.strip("/") + "/", _static_path),
+                           ("/" + settings.MEDIA_URL.strip("/") + "/", _media_path)):
+        if route.startswith(prefix):
+            return lookup(route.removeprefix(prefix))
+    return None
+
+
+def _read_local(url: str) -> tuple[bytes, str]:
+    path = local_path(url)
+    if path is None:
+        raise PrintFetchError(f"print documents may only use static and media files, not {url}")
+    mime_type, _ = mimetypes.guess_type(path.name)
+    return path.read_bytes(), mime_type or "application/octet-stream"
+
+
+if hasattr(weasyprint, "URLFetcher"):  # WeasyPrint >= 68: fetchers are URLFetcher subclasses
+
+    class DiskFetcher(weasyprint.URLFetcher):
+        """Serve data: URIs and Muster's own static/media files; refuse everything else."""
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith("data:"):
+                return super().fetch(url, headers)
+            body, mime_type = _read_local(url)
+            return weasyprint.urls.URLFetcherResponse(url, body, {"Content-Type": mime_type})
+
+    url_fetcher: Any = DiskFetcher(fail_on_errors=True)
+else:  # pragma: no cover - older WeasyPrint takes a function returning a dict
+
+    def url_fetcher(url: str, timeout: int = 10, ssl_context: Any = None) -> dict[str, Any]:
+        if url.startswith("data:"):
+            return weasyprint.default_url_fetcher(url, timeout, ssl_context)
+        body, mime_type = _read_local(url)
+        return {"string": body, "mime_type": mime_type}
+
+
+@lru_cache(maxsize=32)
+def _parsed_stylesheet(path: Path, modified: float) -> weasyprint.CSS:
+    # Keyed on the modification time so an edited stylesheet is picked up without a restart.
+    return weasyprint.CSS(filename=str(path), url_fetcher=url_fetcher, font_config=font_config())
+
+
+@lru_cache(maxsize=64)
+def _parsed_geometry(css: str) -> weasyprint.CSS:
+    return weasyprint.CSS(string=css, url_fetcher=url_fetcher, font_config=font_config())
+
+
+def stylesheets(template_family: str, context: dict[str, Any]) -> list[weasyprint.CSS]:
+    """Return the shared print stylesheet, the family's own, and the document's geometry.
+
+    Files are parsed once per process. A family may also render `<family>.geometry.css` from
+    the context (a label sheet's 154 slot positions, say); the same geometry (same preset and
+    calibration) is parsed once and reused by every later document.
+    """
+    sheets = []
+    for name in ("print.css", f"{template_family}.css"):
+        path = _static_path(f"printing/{name}")
+        if path is not None:
+            sheets.append(_parsed_stylesheet(path, path.stat().st_mtime))
+    try:
+        geometry = render_to_string(f"printing/{template_family}.geometry.css", context)
+    except TemplateDoesNotExist:
+        return sheets
+    return [*sheets, _parsed_geometry(geometry)]
+
+
+def render_document(template_family: str, context: dict[str, Any]) -> weasyprint.Document:
+    """Lay out one document of the family; the result knows its pages."""
+    html = render_to_string(f"printing/{template_family}.html", context)
+    source = weasyprint.HTML(string=html, base_url=BASE_URL, url_fetcher=url_fetcher)
+    sheets = stylesheets(template_family, context)
+    return source.render(stylesheets=sheets, font_config=font_config())
+
+
+def render_pdf(template_family: str, context: dict[str, Any]) -> bytes:
+    """Render `templates/printing/<template_family>.html` with `context` to PDF bytes."""
+    return render_document(template_family, context).write_pdf()
+
+
+Progress = Callable[[int, int], None]
+
+
+def render_pdf_in_parts(
+    template_family: str, contexts: Iterable[dict[str, Any]], total: int,
+    progress: Progress | None = None,
+) -> bytes:
+    """Render several contexts of one family into one PDF, reporting (parts done, pages done).
+
+    Big print jobs render a few sheets at a time so a worker can report real progress; the
+    parts are joined page by page.
+    """
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    pages = 0
+    for done, context in enumerate(contexts, start=1):
+        part = render_pdf(template_family, context)
+        writer.append(io.BytesIO(part))
+        pages = len(writer.pages)
+        if progress is not None:
+            progress(round(100 * done / max(total, 1)), pages)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()

@@ -1,0 +1,118 @@
+"""Writes for printing: users' label stock and print jobs.
+
+A print job is requested once per (kind, parameters, requester): the same request twice returns
+the same job. The job is queued after the transaction commits, so the worker never looks for a
+row that is not there yet; the worker claims it with a conditional UPDATE, so a job delivered
+twice is rendered once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from printing.models import LabelPreset, PrintJob
+
+logger = logging.getLogger(__name__)
+Status = PrintJob.Status
+
+
+def print_job_key(*, kind: str, parameters: Mapping[str, Any], user_id: int) -> str:
+    """Return the idempotency key: a hash of the kind, the canonical parameters and the owner."""
+    canonical = json.dumps([kind, parameters, user_id], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@transaction.atomic
+def print_job_request(*, kind: str, parameters: Mapping[str, Any], user: Any) -> PrintJob:
+    """Return the existing job for this request, or create and queue a new one.
+
+    A failed job asked for again is queued again rather than answered with the old error.
+    """
+    key = print_job_key(kind=kind, parameters=parameters, user_id=user.pk)
+    job, created = PrintJob.objects.get_or_create(
+        idempotency_key=key,
+        defaults={"kind": kind, "parameters": dict(parameters), "created_by": user},
+    )
+    if created or _requeue_failed(job):
+        _queue_after_commit(job.pk)
+    return job
+
+
+def _requeue_failed(job: PrintJob) -> bool:
+    updated = PrintJob.objects.filter(pk=job.pk, status=Status.FAILED).update(
+        status=Status.QUEUED, error="", progress=0, pages_done=0
+    )
+    if updated:
+        job.refresh_from_db()
+    return bool(updated)
+
+
+def _queue_after_commit(job_id: int) -> None:
+    from printing.tasks import print_job_run_task
+
+    print_job_run_task.delay_on_commit(job_id=job_id)
+
+
+def print_job_claim(*, job_id: int) -> bool:
+    """Move the job from QUEUED to RUNNING; False if someone else already has it."""
+    claimed = PrintJob.objects.filter(pk=job_id, status=Status.QUEUED).update(
+        status=Status.RUNNING, started_at=timezone.now(), progress=0, pages_done=0
+    )
+    return claimed == 1
+
+
+def print_job_progress(*, job_id: int, percent: int, pages: int) -> None:
+    """Record how far the worker has got (percent of parts, pages rendered so far)."""
+    PrintJob.objects.filter(pk=job_id, status=Status.RUNNING).update(
+        progress=min(percent, 99), pages_done=pages
+    )
+
+
+def print_job_finish(*, job: PrintJob, pdf: bytes, filename: str, pages: int) -> None:
+    """Store the PDF and mark the job done."""
+    job.file.save(f"{job.pk}-{filename}", ContentFile(pdf), save=False)
+    job.status, job.progress, job.pages_done = Status.DONE, 100, pages
+    job.finished_at = timezone.now()
+    job.save(update_fields=["file", "status", "progress", "pages_done", "finished_at"])
+
+
+def print_job_fail(*, job_id: int, error: str) -> None:
+    """Mark the job failed with a message the requester can read."""
+    PrintJob.objects.filter(pk=job_id).update(
+        status=Status.FAILED, error=error[:2000], finished_at=timezone.now()
+    )
+
+
+def print_job_run(*, job_id: int) -> bool:
+    """Claim and render one job; return False when it was not ours to run (already taken)."""
+    from printing.jobs import render_job
+
+    if not print_job_claim(job_id=job_id):
+        return False
+    job = PrintJob.objects.select_related("created_by").get(pk=job_id)
+    try:
+        pdf, filename, pages = render_job(job, progress=lambda percent, done: print_job_progress(
+            job_id=job_id, percent=percent, pages=done))
+    except Exception as error:  # a failed render must not leave the job RUNNING forever
+        logger.exception("print job %s failed", job_id)
+        print_job_fail(job_id=job_id, error=f"{type(error).__name__}: {error}")
+        return True
+    print_job_finish(job=job, pdf=pdf, filename=filename, pages=pages)
+    return True
+
+
+@transaction.atomic
+def label_preset_create(*, owner: Any, **geometry: Any) -> LabelPreset:
+    """Store a user's own label stock after the same checks as the built-in presets."""
+    preset = LabelPreset(owner=owner, **geometry)
+    preset.full_clean()
+    preset.save()
+    return preset
