@@ -15,9 +15,6 @@ from printing.labels import LabelSpec
 from rules.schema import Field
 from rules.system import RuleSystem
 
-# When a system's card layout does not name a stat for the number of track boxes, the card
-# draws this many; the layout's notes say how to use them.
-DEFAULT_TRACK_BOXES = 6
 MAX_WEAPON_COLUMNS = 5
 # Table columns that identify a row rather than describe the weapon.
 _ID_COLUMNS = {"key", "name", "weapon", "label"}
@@ -147,12 +144,6 @@ def _rules(system: RuleSystem, figure: FigureData) -> tuple[str, ...]:
     return tuple(lines) + tuple(f"Permanent wound: {w}" for w in wounds) + figure.record
 
 
-def track_boxes(system: RuleSystem, stats: Mapping[str, Any]) -> int:
-    """Return how many boxes the card's track has: the named stat, else a default."""
-    size = stats.get(system.card.track_size) if system.card.track_size else None
-    return int(size) if isinstance(size, int) and size > 0 else DEFAULT_TRACK_BOXES
-
-
 def figure_card(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]) -> CardSpec:
     """Return the card for one figure or unit, laid out from the system's CardLayout."""
     subtitle = " · ".join(part for part in (figure.rank, figure.unit, figure.status) if part)
@@ -161,7 +152,7 @@ def figure_card(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any
         sections=_sections(system, figure.stats, blank=False),
         weapons=_weapons(system, figure.stats, tables), rules=_rules(system, figure),
         track_label=system.card.track.replace("_", " ").capitalize(),
-        track_boxes=track_boxes(system, figure.stats), track_marked=figure.wounds,
+        track_boxes=system.card.boxes_for(figure.stats), track_marked=figure.wounds,
         footer=system.name,
     )
 
@@ -172,5 +163,5 @@ def blank_system_card(system: RuleSystem) -> CardSpec:
         title="", sections=_sections(system, {}, blank=True),
         weapons=tuple(WeaponRow("") for _ in range(BLANK_WEAPON_ROWS)),
         rules=("", "", ""), track_label=system.card.track.replace("_", " ").capitalize(),
-        track_boxes=DEFAULT_TRACK_BOXES, footer=system.name, blank=True,
+        track_boxes=system.card.track_boxes, footer=system.name, blank=True,
     )

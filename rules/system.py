@@ -23,13 +23,21 @@ class CardLayout:
     """What a unit card shows for this system: sections in order, each a list of stat names.
 
     `sections` is a tuple of (heading, stat field names); `track` names the battle-state value
-    drawn as boxes to mark (e.g. wounds) and `track_size` the stat that gives its number.
+    drawn as boxes to mark (e.g. wounds); `track_size` names the stat that gives the number of
+    boxes, and `track_boxes` is the number when no stat does (or the stat is missing).
     """
 
     sections: tuple[tuple[str, tuple[str, ...]], ...]
     track: str = "wounds"
     track_size: str | None = None
     notes: str = ""
+    track_boxes: int = 6
+
+    def boxes_for(self, stats: Mapping[str, Any]) -> int:
+        """Return how many track boxes a figure with these stats gets on its card."""
+        size = stats.get(self.track_size) if self.track_size else None
+        return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 \
+            else self.track_boxes
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ CARD = CardLayout(
     sections=(("Unit", ("type", "missiles")), ("Battle", ("hits", "out_of_missiles"))),
     track="hits",
     track_size=None,
+    track_boxes=REMOVED_AT - 1,
     notes=f"{REMOVED_AT - 1} Hit boxes (removed at {REMOVED_AT}); move class, Fast bonus and "
           "melee modifier beside the type; a box to mark out of missiles for Bowmen and Lights",
 )

@@ -45,6 +45,7 @@ CARD = CardLayout(
     ),
     track="wounds",
     track_size=None,
+    track_boxes=3,
     notes="Wild Cards: three wound boxes and two Bennies; every unit: a Shaken marker per "
           "figure and a reload marker.",
 )

@@ -132,5 +132,6 @@ CARD = CardLayout(
     ),
     track="wounds",
     track_size=None,
+    track_boxes=5,
     notes="Five wound boxes: minor 1, serious 2, crippling 3; six points kill.",
 )

@@ -1,0 +1,49 @@
+"""The registry and what every system provides."""
+
+import pytest
+
+from rules.errors import UnknownCheck, UnknownSystem
+from rules.system import CardLayout, all_systems, get_system
+
+SYSTEM_KEYS = {"rencounter", "grits_and_glory", "escarmouche", "game_the_90", "d12_skirmish"}
+
+
+def test_all_five_systems_are_registered():
+    assert {system.key for system in all_systems()} == SYSTEM_KEYS
+
+
+def test_an_unknown_system_names_the_known_ones():
+    with pytest.raises(UnknownSystem, match="rencounter"):
+        get_system("warhammer")
+
+
+def test_an_unknown_check_names_the_systems_checks():
+    with pytest.raises(UnknownCheck, match="fire"):
+        get_system("rencounter").check("spellcasting")
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEM_KEYS))
+def test_every_system_labels_a_figure_with_default_stats(key):
+    system = get_system(key)
+    required = {f.name: f.choices[0][0] for f in system.stats.fields if f.required}
+    stats = system.stats.validate(required)
+    lines = system.label_text("Sgt. Gridley", stats)
+    assert lines[0] == "Sgt. Gridley" and all(isinstance(line, str) for line in lines)
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEM_KEYS))
+def test_every_systems_card_names_only_its_own_stats(key):
+    system = get_system(key)
+    named = {name for _, names in system.card.sections for name in names}
+    assert named <= set(system.stats.names)
+
+
+def test_card_track_boxes_come_from_the_named_stat_when_there_is_one():
+    layout = CardLayout(sections=(), track_size="wounds", track_boxes=6)
+    assert layout.boxes_for({"wounds": 3}) == 3
+    assert layout.boxes_for({}) == 6
+    assert layout.boxes_for({"wounds": True}) == 6
+
+
+def test_rencounter_cards_draw_five_wound_boxes():
+    assert get_system("rencounter").card.boxes_for({}) == 5
