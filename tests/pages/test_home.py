@@ -30,3 +30,39 @@ def test_the_home_page_lists_the_players_campaigns_and_forces(client, story):
 
     assert story.campaign.name.replace("'", "&#x27;") in html
     assert story.force.name.replace("'", "&#x27;") in html
+
+
+def test_signing_out_ends_the_session(client, story):
+    client.force_login(story.alice)
+
+    response = client.post("/accounts/logout/")
+
+    assert response.status_code == 302
+    assert client.get("/").status_code == 302
+
+
+def test_the_home_page_names_each_system(client, story):
+    client.force_login(story.alice)
+
+    html = client.get("/").content.decode()
+
+    assert "Rencounter" in html
+
+
+@pytest.mark.parametrize("forces", [1, 12])
+def test_the_home_page_costs_the_same_queries_however_many_forces(
+    client, story, django_assert_num_queries, forces
+):
+    from tests.factories import ForceFactory
+
+    for _ in range(forces):
+        ForceFactory(owner=story.alice)
+    client.force_login(story.alice)
+    client.get("/")
+
+    with django_assert_num_queries(HOME_QUERIES):
+        client.get("/")
+
+
+#: session, user, campaigns, forces, battles under way.
+HOME_QUERIES = 5

@@ -1,0 +1,418 @@
+"""Battle pages: set up a battle, the table assistant, finishing, and the post-battle page.
+
+Each write is a POST that makes one call into `battles.services` and redirects back (so the
+page works without JavaScript); htmx posts the same forms and swaps in the part that changed.
+Reads are scoped by `battles.selectors`: strangers get 404, members who do not play get a
+read-only table and 403 on every write.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from battles.errors import BattleConflict
+from battles.models import Battle, BattleStatus, EventKind, SideResult
+from battles.selectors import battle_is_playable_by, battles_visible_to
+from battles.services import (
+    SideChoice,
+    battle_activation_draw,
+    battle_activation_start,
+    battle_audit,
+    battle_finish,
+    battle_record_result,
+    battle_resolve,
+    battle_start,
+    battle_void_last,
+)
+from campaigns.models import Campaign
+from campaigns.selectors import campaigns_visible_to
+from pages.display import is_out, state_items
+from pages.odds import odds_result
+from pages.selectors import Table, battle_ledger, battle_table, battle_with_sides, forces_for_battle
+from pages.table import CheckForm, figure_by_id, pick_check, submitted_check, suggested_check
+from rosters.models import Force
+from rosters.selectors import forces_editable_by, forces_visible_to
+from rules.errors import RulesError
+from rules.system import RuleSystem, get_system
+
+PLAYABLE = (BattleStatus.SETUP, BattleStatus.IN_PROGRESS)
+
+
+def _battle(request: HttpRequest, pk: int) -> Battle:
+    return get_object_or_404(battle_with_sides(battles_visible_to(request.user)), pk=pk)
+
+
+def _playable(request: HttpRequest, pk: int) -> Battle:
+    battle = _battle(request, pk)
+    if not battle_is_playable_by(battle, request.user):
+        raise PermissionDenied("Only the players whose forces fight, or its organisers, play it.")
+    return battle
+
+
+def _messages(exc: ValidationError) -> list[str]:
+    if hasattr(exc, "message_dict"):
+        return [f"{m}" for messages in exc.message_dict.values() for m in messages]
+    return list(exc.messages)
+
+
+def _status(request: HttpRequest) -> int:
+    # htmx swaps only 2xx answers; a plain form post gets the honest 400.
+    return 200 if request.htmx else 400
+
+
+# --- the table assistant ------------------------------------------------------------------
+
+
+def _figures(table: Table) -> dict[int, Any]:
+    return {f.pk: f for f in table.figures}
+
+
+def _suggested(table: Table, query: Any) -> tuple[CheckForm, Any, Any]:
+    figures = _figures(table)
+    actor = figure_by_id(figures, query.get("actor"))
+    target = figure_by_id(figures, query.get("target"))
+    check = pick_check(table.system, query.get("check"))
+    return suggested_check(check, actor, target), actor, target
+
+
+def _preview(table: Table, form: CheckForm) -> Any:
+    if form.params is None:
+        return None
+    try:
+        return odds_result(table.system, form.check, form.params)
+    except RulesError:
+        return None
+
+
+def _last_activation(table: Table) -> Any:
+    return next((e for e in table.events if e.kind == EventKind.ACTIVATION and not e.voided), None)
+
+
+def _table_context(
+    request: HttpRequest, battle: Battle, form: CheckForm | None = None, **extra: Any
+) -> dict[str, Any]:
+    system = get_system(battle.system)
+    table = battle_table(battle, system)
+    suggested, actor, target = _suggested(table, request.GET if form is None else request.POST)
+    form = form or suggested
+    return {
+        "battle": battle,
+        "table": table,
+        "system": system,
+        "form": form,
+        "actor": actor,
+        "target": target,
+        "preview": _preview(table, form),
+        "can_play": battle_is_playable_by(battle, request.user),
+        "activation": _last_activation(table),
+        "results": SideResult.choices[1:],
+        "ready_to_finish": all(s.side.result for s in table.sides),
+        "sides": [
+            (block, [(f, state_items(f.state), is_out(f.state)) for f in block.figures])
+            for block in table.sides
+        ],
+        **extra,
+    }
+
+
+@login_required
+def battle_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show the table assistant while the battle is played, else the post-battle page."""
+    battle = _battle(request, pk)
+    if battle.status not in PLAYABLE:
+        return redirect("battle-after", pk=battle.pk)
+    return render(request, "pages/battle/table.html", _table_context(request, battle))
+
+
+@login_required
+def battle_check_form(request: HttpRequest, pk: int) -> HttpResponse:
+    """Return the parameters for the chosen actor, check and target, filled from their stats."""
+    battle = _battle(request, pk)
+    return render(request, "pages/battle/_check_body.html", _table_context(request, battle))
+
+
+@login_required
+def battle_odds(request: HttpRequest, pk: int) -> HttpResponse:
+    """Return the exact odds of the check as currently set, before anything is rolled."""
+    battle = _battle(request, pk)
+    system = get_system(battle.system)
+    form = submitted_check(pick_check(system, request.GET.get("check")), request.GET)
+    preview = None
+    if form.params is not None:
+        preview = odds_result(system, form.check, form.params)
+    context = {"preview": preview, "form": form, "system": system}
+    return render(request, "pages/battle/_preview.html", context)
+
+
+def _back_to_table(battle: Battle, request: HttpRequest, *names: str) -> HttpResponse:
+    keep = {name: request.POST[name] for name in names if request.POST.get(name)}
+    url = reverse("battle-page", args=[battle.pk])
+    return redirect(f"{url}?{urlencode(keep)}" if keep else url)
+
+
+def _refused(
+    request: HttpRequest, battle: Battle, problems: list[str], form: CheckForm | None = None
+) -> HttpResponse:
+    context = _table_context(request, battle, form, problems=problems)
+    return render(request, "pages/battle/table.html", context, status=_status(request))
+
+
+@login_required
+@require_POST
+def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
+    """Resolve a check for the actor against the target, with server dice or dice typed in."""
+    battle = _playable(request, pk)
+    system = get_system(battle.system)
+    form = submitted_check(pick_check(system, request.POST.get("check")), request.POST)
+    if form.errors:
+        return _refused(request, battle, [], form)
+    try:
+        battle_resolve(
+            battle=battle,
+            check=form.check.name,
+            actor=request.POST.get("actor"),
+            target=request.POST.get("target") or None,
+            params=form.params,
+            dice=form.dice,
+            user=request.user,
+        )
+    except ValidationError as exc:
+        return _refused(request, battle, _messages(exc), form)
+    except BattleConflict as exc:
+        return _refused(request, battle, [str(exc)], form)
+    return _back_to_table(battle, request, "actor", "check", "target")
+
+
+def _simple_post(request: HttpRequest, battle: Battle, call: Any, **kwargs: Any) -> HttpResponse:
+    try:
+        call(battle=battle, user=request.user, **kwargs)
+    except ValidationError as exc:
+        return _refused(request, battle, _messages(exc))
+    except BattleConflict as exc:
+        return _refused(request, battle, [str(exc)])
+    return _back_to_table(battle, request, "actor", "check", "target")
+
+
+@login_required
+@require_POST
+def battle_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """Void the latest standing event; its effects are undone and it stays in the log."""
+    return _simple_post(request, _playable(request, pk), battle_void_last)
+
+
+@login_required
+@require_POST
+def battle_activation(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the chosen activation method (its deck or dice) for this battle."""
+    battle = _playable(request, pk)
+    return _simple_post(
+        request, battle, battle_activation_start, method=request.POST.get("method", "")
+    )
+
+
+@login_required
+@require_POST
+def battle_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    """Draw the next activation."""
+    return _simple_post(request, _playable(request, pk), battle_activation_draw)
+
+
+def _side_entries(battle: Battle, data: Any) -> list[dict[str, Any]]:
+    entries = []
+    for side in battle.sides.all():
+        points = data.get(f"vp-{side.pk}", "0").strip() or "0"
+        if not points.lstrip("-").isdigit():
+            raise ValidationError(
+                {
+                    "sides": [
+                        f"side {side.index + 1}: victory points are a whole number, not {points!r}"
+                    ]
+                }
+            )
+        entries.append(
+            {
+                "side": side.pk,
+                "result": data.get(f"result-{side.pk}", ""),
+                "victory_points": int(points),
+            }
+        )
+    return entries
+
+
+@login_required
+@require_POST
+def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record each side's result and victory points (the battle can then be finished)."""
+    battle = _playable(request, pk)
+    try:
+        sides = _side_entries(battle, request.POST)
+    except ValidationError as exc:
+        return _refused(request, battle, _messages(exc))
+    return _simple_post(request, battle, battle_record_result, sides=sides)
+
+
+@login_required
+@require_POST
+def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
+    """Finish the battle: the result is committed and the post-battle rolls are queued."""
+    battle = _playable(request, pk)
+    try:
+        battle_finish(battle=battle, user=request.user)
+    except ValidationError as exc:
+        return _refused(request, battle, _messages(exc))
+    except BattleConflict as exc:
+        return _refused(request, battle, [str(exc)])
+    return redirect("battle-after", pk=battle.pk)
+
+
+# --- after the battle ---------------------------------------------------------------------
+
+
+def _after_context(battle: Battle) -> dict[str, Any]:
+    processed = battle.status == BattleStatus.PROCESSED
+    audit = battle_audit(battle=battle) if processed else None
+    ledger = battle_ledger(battle) if processed else ()
+    checks = {row["id"]: row["matches"] for row in audit["ledger"]} if audit else {}
+    return {
+        "battle": battle,
+        "processed": processed,
+        "audit": audit,
+        "ledger": ledger,
+        "ledger_checks": checks,
+        "system": get_system(battle.system),
+    }
+
+
+@login_required
+def battle_after(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show the post-battle rolls and their effects, and the audit once the seed is revealed."""
+    battle = _battle(request, pk)
+    if battle.status in PLAYABLE:
+        return redirect("battle-page", pk=battle.pk)
+    return render(request, "pages/battle/after.html", _after_context(battle))
+
+
+@login_required
+def battle_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    """Answer the progress poll; once the rolls are in, tell htmx to reload the page."""
+    battle = _battle(request, pk)
+    if battle.status == BattleStatus.PROCESSED and request.htmx:
+        return HttpResponseClientRefresh()
+    return render(request, "pages/battle/_progress.html", {"battle": battle})
+
+
+# --- setting up ---------------------------------------------------------------------------
+
+
+def _setup_campaign(request: HttpRequest) -> Campaign | None:
+    raw = request.GET.get("campaign") or request.POST.get("campaign")
+    if not raw or not str(raw).isdigit():
+        return None
+    return get_object_or_404(campaigns_visible_to(request.user), pk=int(raw))
+
+
+def _scoped(forces: Any, campaign: Campaign | None) -> Any:
+    return forces.filter(campaign=campaign) if campaign else forces
+
+
+def _chosen(forces: tuple[Force, ...], raw: str | None) -> Force | None:
+    return next((f for f in forces if str(f.pk) == str(raw)), None)
+
+
+def _system_of(campaign: Campaign | None, *forces: Force | None) -> RuleSystem | None:
+    key = campaign.system if campaign else next((f.system for f in forces if f), None)
+    return get_system(key) if key else None
+
+
+def _scenarios(system: RuleSystem | None) -> list[tuple[str, str]]:
+    if system is None:
+        return []
+    table = system.tables(system.options.validate({})).get("scenarios") or []
+    return [
+        (s["name"], f"{s.get('roll', '')}. {s['name']}".lstrip(". "))
+        for s in table
+        if isinstance(s, dict) and "name" in s
+    ]
+
+
+def _picked(force: Force | None, data: Any, key: str) -> set[int]:
+    """Return the ticked characters of the force; everyone fit when none of its own are ticked."""
+    if force is None:
+        return set()
+    fit = {c.pk for c in force.fit}
+    ticked = {int(v) for v in data.getlist(key) if v.isdigit()} & fit
+    return ticked or fit
+
+
+def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, Any]:
+    campaign = _setup_campaign(request)
+    mine = forces_for_battle(_scoped(forces_editable_by(request.user), campaign))
+    theirs = forces_for_battle(_scoped(forces_visible_to(request.user), campaign))
+    first = _chosen(mine, data.get("side1") or request.GET.get("force"))
+    second = _chosen(theirs, data.get("side2"))
+    system = _system_of(campaign, first, second)
+    return {
+        "campaign": campaign,
+        "mine": mine,
+        "theirs": theirs,
+        "first": first,
+        "second": second,
+        "system": system,
+        "scenarios": _scenarios(system),
+        "picked1": _picked(first, data, "characters1"),
+        "picked2": _picked(second, data, "characters2"),
+        "data": data,
+        "default_date": campaign.calendar_date if campaign else None,
+        **extra,
+    }
+
+
+def _choice(force: Force | None, data: Any, key: str) -> SideChoice | None:
+    if force is None:
+        return None
+    ids = {int(v) for v in data.getlist(key) if v.isdigit()}
+    return SideChoice(force=force, characters=tuple(c for c in force.fit if c.pk in ids))
+
+
+def _date(raw: str) -> date | None:
+    try:
+        return date.fromisoformat(raw) if raw else None
+    except ValueError:
+        raise ValidationError({"campaign_date": ["enter the date as YYYY-MM-DD"]}) from None
+
+
+@login_required
+def battle_new(request: HttpRequest) -> HttpResponse:
+    """Set up a battle: two forces, who fights, the scenario and the campaign date."""
+    data = request.POST if request.method == "POST" else request.GET
+    context = _setup_context(request, data)
+    if request.method != "POST":
+        return render(request, "pages/battle/new.html", context)
+    sides = [
+        _choice(context["first"], data, "characters1"),
+        _choice(context["second"], data, "characters2"),
+    ]
+    try:
+        if None in sides:
+            raise ValidationError({"sides": ["choose a force for each side"]})
+        battle = battle_start(
+            sides=sides,
+            campaign=context["campaign"],
+            scenario=data.get("scenario", "").strip()[:120],
+            campaign_date=_date(data.get("campaign_date", "").strip()),
+            user=request.user,
+        )
+    except ValidationError as exc:
+        context["problems"] = _messages(exc)
+        return render(request, "pages/battle/new.html", context, status=400)
+    return redirect("battle-page", pk=battle.pk)

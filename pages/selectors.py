@@ -1,0 +1,460 @@
+"""Reads shaped for the player pages, each in a fixed number of queries whatever the roster size.
+
+These are page-specific: they gather rows from rosters, battles and campaigns into the blocks
+a page draws (a unit with its figures, a career timeline, a side at the table). The apps' own
+selectors decide who may see what; these only shape what was already allowed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from battles.models import (
+    Battle,
+    BattleEvent,
+    BattleFigure,
+    BattleSide,
+    BattleStatus,
+    PostBattleRoll,
+)
+from campaigns.league.errors import LeagueError
+from campaigns.league.standings import StandingRow
+from campaigns.models import Campaign, Membership, Pairing, Round
+from campaigns.selectors import current_round, league_standings, round_pairings
+from pages.charts import StepChart, step_chart
+from pages.display import Stat, equipment, stat_block, stat_line
+from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
+from rosters.selectors import force_roster
+from rules.schema import Field
+from rules.system import RuleSystem
+
+#: Statuses a figure leaves the roster proper with: drawn in their own section of the force.
+FALLEN = (CharacterStatus.DEAD,)
+AWAY = (CharacterStatus.RETIRED, CharacterStatus.CAPTURED)
+
+
+def recovery_dates(character_ids: Iterable[int]) -> dict[int, date]:
+    """Return each character's latest healing date from processed post-battle rolls (1 query).
+
+    The batched form of `battles.selectors.character_recovers_on`, for a whole roster at once.
+    """
+    rows = (
+        PostBattleRoll.objects.filter(
+            character_id__in=list(character_ids), battle__status=BattleStatus.PROCESSED
+        )
+        .order_by("battle__processed_at", "battle_id", "procedure", "index")
+        .values_list("character_id", "result")
+    )
+    found: dict[int, date] = {}
+    for character_id, result in rows:
+        for change in result.get("changes", ()):
+            if change.get("kind") == "recovers_on":
+                found[character_id] = date.fromisoformat(str(change["after"]))
+    return found
+
+
+# --- the force page -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FigureRow:
+    character: Character
+    line: tuple[str, ...]
+    stats: tuple[Stat, ...]
+    kit: tuple[Stat, ...]
+    recovers_on: date | None
+
+    @property
+    def status_class(self) -> str:
+        return self.character.status.lower()
+
+
+@dataclass(frozen=True)
+class UnitBlock:
+    name: str
+    unit: Unit | None
+    figures: tuple[FigureRow, ...]
+
+
+@dataclass(frozen=True)
+class ForceSheet:
+    force: Force
+    system: RuleSystem
+    units: tuple[UnitBlock, ...]
+    fallen: tuple[FigureRow, ...]
+    away: tuple[FigureRow, ...]
+    strength: int
+
+
+def _figure_row(system: RuleSystem, character: Character, healing: dict[int, date]) -> FigureRow:
+    stats = character.stats or {}
+    return FigureRow(
+        character,
+        stat_line(system, character.name, stats),
+        stat_block(system, stats),
+        equipment(system, stats),
+        healing.get(character.pk) if character.status == "RECOVERING" else None,
+    )
+
+
+def force_sheet(force: Force, system: RuleSystem) -> ForceSheet:
+    """Return the force's roster by unit, the fallen and the departed apart (3 queries)."""
+    characters = list(force_roster(force))
+    healing = recovery_dates(c.pk for c in characters if c.status == CharacterStatus.RECOVERING)
+    rows = [_figure_row(system, c, healing) for c in characters]
+    by_unit: dict[int | None, list[FigureRow]] = defaultdict(list)
+    for row in rows:
+        if row.character.status not in (*FALLEN, *AWAY):
+            by_unit[row.character.unit_id].append(row)
+    units = [
+        UnitBlock(u.name, u, tuple(by_unit.get(u.pk, ())))
+        for u in force.units.order_by("order", "name", "pk")
+    ]
+    if by_unit.get(None):
+        units.append(UnitBlock("Not in a unit", None, tuple(by_unit[None])))
+    fallen = tuple(r for r in rows if r.character.status in FALLEN)
+    away = tuple(r for r in rows if r.character.status in AWAY)
+    return ForceSheet(
+        force, system, tuple(units), fallen, away, len(rows) - len(fallen) - len(away)
+    )
+
+
+# --- the character page: the career -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    label: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One line of the career timeline: an entry of the service record or a battle fought."""
+
+    when: datetime
+    kind: str  # created, edit, battle, roll, death
+    title: str
+    note: str = ""
+    changes: tuple[Change, ...] = ()
+    rolls: tuple[PostBattleRoll, ...] = ()
+    battle: Battle | None = None
+    figure: BattleFigure | None = None
+
+
+@dataclass(frozen=True)
+class Career:
+    character: Character
+    system: RuleSystem
+    stats: tuple[Stat, ...]
+    kit: tuple[Stat, ...]
+    line: tuple[str, ...]
+    timeline: tuple[Moment, ...]
+    charts: tuple[StepChart, ...]
+    battles: int
+    kills: int
+    recovers_on: date | None
+
+
+def _changes(system: RuleSystem, before: dict[str, Any], after: dict[str, Any]) -> tuple:
+    changes = []
+    old_stats, new_stats = before.get("stats") or {}, after.get("stats") or {}
+    for name in sorted(set(old_stats) | set(new_stats), key=_schema_order(system)):
+        label = system.stats[name].title if name in system.stats else name.replace("_", " ")
+        changes.append(Change(label, _plain(old_stats.get(name)), _plain(new_stats.get(name))))
+    for key in ("status", "permanent_wounds", "rank", "unit", "name"):
+        if key in after and before.get(key) != after.get(key):
+            changes.append(
+                Change(key.replace("_", " "), _plain(before.get(key)), _plain(after.get(key)))
+            )
+    return tuple(changes)
+
+
+def _schema_order(system: RuleSystem):  # type: ignore[no-untyped-def]
+    names = list(system.stats.names)
+    return lambda name: names.index(name) if name in names else len(names)
+
+
+def _plain(value: Any) -> str:
+    if value in (None, "", []):
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value).lower() if str(value).isupper() else str(value)
+
+
+def _entry_moment(system: RuleSystem, entry: ServiceRecordEntry) -> Moment:
+    if entry.cause == "CREATED" or entry.cause == "IMPORT":
+        return Moment(entry.created_at, "created", entry.get_cause_display(), entry.note)
+    changes = () if entry.cause == "CREATED" else _changes(system, entry.before, entry.after)
+    dead = (entry.after or {}).get("status") == CharacterStatus.DEAD
+    kind = "death" if dead else "roll" if entry.cause == "ROLL" else "edit"
+    return Moment(entry.created_at, kind, entry.get_cause_display(), entry.note, changes)
+
+
+def _battle_moment(
+    figure: BattleFigure, rolls: Sequence[PostBattleRoll], entries: Sequence[Moment]
+) -> Moment:
+    battle = figure.battle
+    when = battle.finished_at or battle.created_at
+    title = f"Fought in {battle}"
+    changes = tuple(c for moment in entries for c in moment.changes)
+    note = "; ".join(m.note for m in entries if m.note)
+    died = any(m.kind == "death" for m in entries)
+    return Moment(
+        when, "death" if died else "battle", title, note, changes, tuple(rolls), battle, figure
+    )
+
+
+Series = list[tuple[str, float]]
+
+
+def _stat_series(
+    numeric: Sequence[Field], entries: Sequence[ServiceRecordEntry]
+) -> dict[str, Series]:
+    """Return each numeric stat's value after every entry that set it, oldest first."""
+    points: dict[str, Series] = {f.name: [] for f in numeric}
+    for entry in entries:
+        changed = (entry.after or {}).get("stats") or {}
+        earlier = (entry.before or {}).get("stats") or {}
+        for f in numeric:
+            value = changed.get(f.name)
+            if not isinstance(value, int):
+                continue
+            if not points[f.name] and isinstance(earlier.get(f.name), int):
+                points[f.name].append(("before", earlier[f.name]))  # a record begun mid-career
+            points[f.name].append((entry.created_at.date().isoformat(), value))
+    return points
+
+
+def _stat_chart(f: Field, series: Series, now: Any) -> StepChart | None:
+    """Chart one stat's series (ending at its value now); None if it never changed."""
+    if isinstance(now, int) and (not series or series[-1][1] != now):
+        series = [*series, ("now", now)]
+    if len({value for _, value in series}) < 2:
+        return None
+    low, high = _range(f)
+    return step_chart(series, title=f.title, low=low, high=high)
+
+
+def _stat_charts(
+    system: RuleSystem, entries: Sequence[ServiceRecordEntry], current: dict[str, Any]
+) -> tuple[StepChart, ...]:
+    """Chart every numeric stat that changed over the career."""
+    numeric = [f for f in system.stats.fields if f.kind in ("int", "die")]
+    series = _stat_series(numeric, entries)
+    charts = (_stat_chart(f, series[f.name], current.get(f.name)) for f in numeric)
+    return tuple(chart for chart in charts if chart is not None)
+
+
+def _range(f: Field) -> tuple[float, float]:
+    if f.kind == "die":
+        values = [v for v, _ in f.choices if isinstance(v, int)]
+        return (min(values), max(values)) if values else (0, 12)
+    return (f.min if f.min is not None else 0, f.max if f.max is not None else 10)
+
+
+def _timeline(
+    system: RuleSystem,
+    entries: Sequence[ServiceRecordEntry],
+    figures: Sequence[BattleFigure],
+    rolls: Sequence[PostBattleRoll],
+) -> tuple[Moment, ...]:
+    """Merge the service record and the battles fought into one timeline, newest first.
+
+    An entry made by a battle (a wound, an improvement, a death) is told under that battle.
+    """
+    by_battle: dict[int, list[PostBattleRoll]] = defaultdict(list)
+    for roll in rolls:
+        by_battle[roll.battle_id].append(roll)
+    moments = [(e.battle_id, _entry_moment(system, e)) for e in entries]
+    fought = {f.battle_id for f in figures}
+    timeline = [m for battle_id, m in moments if battle_id not in fought]
+    for f in figures:
+        told = [m for battle_id, m in moments if battle_id == f.battle_id]
+        timeline.append(_battle_moment(f, by_battle.get(f.battle_id, ()), told))
+    return tuple(sorted(timeline, key=lambda m: m.when, reverse=True))
+
+
+def character_career(character: Character, system: RuleSystem) -> Career:
+    """Return the character's career: stats, timeline, charts (3 queries; 4 if recovering)."""
+    entries = list(character.service_record.order_by("created_at", "pk"))
+    figures = list(
+        BattleFigure.objects.filter(character=character)
+        .select_related("battle")
+        .order_by("battle__created_at", "pk")
+    )
+    rolls = list(character.post_battle_rolls.order_by("battle_id", "procedure", "index"))
+    stats = character.stats or {}
+    healing = recovery_dates([character.pk]) if character.status == "RECOVERING" else {}
+    return Career(
+        character,
+        system,
+        stat_block(system, stats),
+        equipment(system, stats),
+        stat_line(system, character.name, stats),
+        _timeline(system, entries, figures, rolls),
+        _stat_charts(system, entries, stats),
+        len(figures),
+        sum(f.kills for f in figures),
+        healing.get(character.pk),
+    )
+
+
+# --- the campaign page ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    row: StandingRow
+    name: str
+
+
+@dataclass(frozen=True)
+class CampaignOverview:
+    campaign: Campaign
+    members: tuple[Membership, ...]
+    forces: tuple[Force, ...]
+    battles: tuple[Battle, ...]
+    standings: tuple[Standing, ...]
+    standings_note: str
+    round: Round | None
+    pairings: tuple[Pairing, ...]
+
+
+RECENT_BATTLES = 10
+
+
+def campaign_battles(campaign: Campaign) -> QuerySet[Battle]:
+    sides = BattleSide.objects.select_related("force__owner").order_by("index")
+    return campaign.battles.order_by("-created_at", "-pk").prefetch_related(
+        Prefetch("sides", queryset=sides)
+    )
+
+
+def standings_of(campaign: Campaign) -> tuple[tuple[Standing, ...], str]:
+    """Return the league table with names, or an explanation when the league cannot score."""
+    try:
+        table = league_standings(campaign)
+    except LeagueError as exc:
+        return (), f"The league's settings need fixing by an organiser: {exc}"
+    return tuple(
+        Standing(row, table.names.get(row.player, str(row.player))) for row in table.rows
+    ), ""
+
+
+def campaign_overview(campaign: Campaign) -> CampaignOverview:
+    """Return members, forces, recent battles, standings and the current round (11 queries)."""
+    members = tuple(campaign.memberships.select_related("user").order_by("role", "user__username"))
+    forces = tuple(
+        campaign.forces.select_related("owner")
+        .annotate(character_count=Count("characters"))
+        .order_by("name", "pk")
+    )
+    battles = tuple(campaign_battles(campaign)[:RECENT_BATTLES])
+    standings, note = standings_of(campaign)
+    round_ = current_round(campaign)
+    pairings = tuple(round_pairings(round_)) if round_ is not None else ()
+    return CampaignOverview(campaign, members, forces, battles, standings, note, round_, pairings)
+
+
+# --- the table assistant ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideBlock:
+    side: BattleSide
+    figures: tuple[BattleFigure, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    battle: Battle
+    system: RuleSystem
+    sides: tuple[SideBlock, ...]
+    figures: tuple[BattleFigure, ...]
+    events: tuple[BattleEvent, ...]
+    last: BattleEvent | None
+
+
+EVENT_LOG_LENGTH = 30
+
+
+def battle_table(battle: Battle, system: RuleSystem) -> Table:
+    """Return the battle's sides with their figures and the recent event log (3 queries)."""
+    sides = list(battle.sides.select_related("force__owner").order_by("index"))
+    figures = list(battle.figures.order_by("side__index", "unit_name", "pk"))
+    events = list(
+        battle.events.select_related("actor", "target").order_by("-seq")[:EVENT_LOG_LENGTH]
+    )
+    blocks = tuple(SideBlock(s, tuple(f for f in figures if f.side_id == s.pk)) for s in sides)
+    last = next((e for e in events if not e.voided), None)
+    return Table(battle, system, blocks, tuple(figures), tuple(events), last)
+
+
+def battle_ledger(battle: Battle) -> tuple[PostBattleRoll, ...]:
+    """Return the battle's post-battle rolls, grouped by character (1 query)."""
+    return tuple(
+        battle.ledger.select_related("character").order_by(
+            "character__name", "character_id", "procedure", "index"
+        )
+    )
+
+
+def battle_with_sides(queryset: QuerySet[Battle]) -> QuerySet[Battle]:
+    sides = BattleSide.objects.select_related("force").order_by("index")
+    return queryset.select_related("campaign").prefetch_related(Prefetch("sides", queryset=sides))
+
+
+def forces_for_battle(forces: QuerySet[Force]) -> tuple[Force, ...]:
+    """Return forces to offer when setting up a battle, with their fit characters (2 queries)."""
+    fit = Character.objects.filter(
+        status__in=(CharacterStatus.ACTIVE, CharacterStatus.RECOVERING)
+    ).order_by("name", "pk")
+    return tuple(
+        forces.select_related("owner", "campaign")
+        .prefetch_related(Prefetch("characters", queryset=fit, to_attr="fit"))
+        .order_by("name", "pk")
+    )
+
+
+# --- the home page ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HomeOverview:
+    campaigns: tuple[Campaign, ...]
+    forces: tuple[Force, ...]
+    battles: tuple[Battle, ...]
+
+
+def home_overview(user: Any) -> HomeOverview:
+    """Return the user's campaigns, forces and battles under way (4 queries)."""
+    from battles.selectors import battles_playable_by
+    from campaigns.selectors import campaigns_visible_to
+
+    campaigns = campaigns_visible_to(user).select_related("club").order_by("name", "pk")
+    forces = (
+        Force.objects.filter(owner=user)
+        .select_related("campaign")
+        .annotate(character_count=Count("characters"))
+        .order_by("name", "pk")
+    )
+    playing = battle_with_sides(
+        battles_playable_by(user).filter(
+            status__in=(
+                BattleStatus.SETUP,
+                BattleStatus.IN_PROGRESS,
+                BattleStatus.FINISHED,
+                BattleStatus.PROCESSING,
+            )
+        )
+    ).order_by("-created_at", "-pk")[:10]
+    return HomeOverview(tuple(campaigns), tuple(forces), tuple(playing))
