@@ -1,10 +1,21 @@
 """This app's REST endpoints, included under /api/ by config/api_urls.py."""
 
+from django.urls import re_path
 from rest_framework.routers import SimpleRouter
 
-from campaigns.api import CampaignViewSet, MembershipViewSet
+from campaigns.api import CampaignViewSet, MembershipViewSet, PairingViewSet, RoundViewSet
 
 router = SimpleRouter()
 router.register("campaigns", CampaignViewSet, basename="campaign")
 router.register("memberships", MembershipViewSet, basename="membership")
-urlpatterns = router.urls
+router.register("rounds", RoundViewSet, basename="round")
+router.register("pairings", PairingViewSet, basename="pairing")
+urlpatterns = [
+    # /api/campaigns/{id}/standings.csv: the same table as ?format=csv, for a plain link.
+    re_path(
+        r"^campaigns/(?P<pk>[0-9]+)/standings\.(?P<format>csv)$",
+        CampaignViewSet.as_view({"get": "standings"}, **CampaignViewSet.standings.kwargs),
+        name="campaign-standings-csv",
+    ),
+    *router.urls,
+]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Group, Permission
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
@@ -15,6 +15,17 @@ from campaigns.models import Campaign, CampaignStatus, Club, Membership, Role
 from rosters.stats import clean_stats, system_for
 
 User = AbstractBaseUser
+#: The group whose model permissions let organisers into the admin (scoped per campaign there).
+ORGANISERS_GROUP = "Organisers"
+#: What the group may do (no adding or deleting campaigns or clubs: that is the club admins').
+ORGANISER_PERMISSIONS = (
+    "view_club",
+    "view_campaign", "change_campaign",
+    *(f"{action}_membership" for action in ("view", "add", "change", "delete")),
+    "view_league", "add_league", "change_league",
+    *(f"{action}_{model}" for model in ("leagueadjustment", "round", "pairing")
+      for action in ("view", "add", "change", "delete")),
+)
 CAMPAIGN_FIELDS = ("name", "status", "options", "calendar_date")
 
 
@@ -85,6 +96,7 @@ def membership_create(*, campaign: Campaign, user: User, role: str = Role.PLAYER
     membership = Membership(campaign=campaign, user=user, role=role)
     membership.full_clean()
     membership.save()
+    organiser_access_sync(user=membership.user)
     return membership
 
 
@@ -94,10 +106,49 @@ def membership_update(*, membership: Membership, role: str) -> Membership:
     membership.role = role
     membership.full_clean()
     membership.save()
+    organiser_access_sync(user=membership.user)
     return membership
 
 
 @transaction.atomic
 def membership_delete(*, membership: Membership) -> None:
     """Remove a member from a campaign; their forces stay theirs, still in the campaign."""
+    user = membership.user
     membership.delete()
+    organiser_access_sync(user=user)
+
+
+def organisers_group() -> Group:
+    """Return the "Organisers" group (made by a migration; remade if someone deleted it)."""
+    group, created = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    if created:
+        group.permissions.add(*Permission.objects.filter(
+            content_type__app_label="campaigns", codename__in=ORGANISER_PERMISSIONS))
+    return group
+
+
+@transaction.atomic
+def organiser_access_sync(*, user: User) -> None:
+    """Give an organiser the admin (staff, "Organisers" group); take the group back after.
+
+    Staff status is only taken back from someone whose sole reason for it was organising:
+    no superuser, no other group and no permission of their own.
+    """
+    group = organisers_group()
+    organises = Membership.objects.filter(user_id=user.pk, role=Role.ORGANISER).exists()
+    if organises:
+        user.groups.add(group)
+        if not user.is_staff:
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+        return
+    user.groups.remove(group)
+    if user.is_staff and not _staff_for_another_reason(user):
+        user.is_staff = False
+        user.save(update_fields=["is_staff"])
+
+
+def _staff_for_another_reason(user: User) -> bool:
+    return bool(
+        user.is_superuser or user.groups.exists() or user.user_permissions.exists()
+    )

@@ -1,0 +1,266 @@
+"""Results of league pairings: players report, organisers confirm, settle disputes and correct;
+a battle fought through the battles app can settle a pairing; a no-show can be auto-resolved.
+
+Every write takes the pairing row with `select_for_update` and bumps its `version`; a caller who
+says which version it saw (`expected_version`) gets `LeagueConflict` if someone got there first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from battles.models import Battle, BattleFigure, SideResult
+from campaigns.errors import LeagueConflict
+from campaigns.models import Pairing, RoundStatus, Winner
+from campaigns.selectors import campaigns_managed_by
+
+User = AbstractBaseUser
+HOME, AWAY = "home", "away"
+#: Battle states that count as a figure lost (see battles.services.table.KILLED).
+LOST_STATUSES = frozenset({"dead", "out"})
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A result as someone states it; `winner` is "" only when neither player turned up."""
+
+    winner: str
+    home_vp: int = 0
+    away_vp: int = 0
+    home_figures_lost: int = 0
+    away_figures_lost: int = 0
+    major_victory: bool = False
+    home_no_show: bool = False
+    away_no_show: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def claim_from(data: Mapping[str, Any]) -> Claim:
+    """Validate a reported result; a single no-show makes the other player the winner."""
+    known = set(Claim.__dataclass_fields__)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValidationError({name: ["is not part of a result"] for name in unknown})
+    values = {k: v for k, v in data.items() if v is not None}
+    home_gone, away_gone = bool(values.get("home_no_show")), bool(values.get("away_no_show"))
+    if home_gone != away_gone:
+        values["winner"] = Winner.AWAY if home_gone else Winner.HOME
+    claim = Claim(**{**values, "winner": str(values.get("winner", "")).upper()})
+    _check_claim(claim)
+    return claim
+
+
+def _check_claim(claim: Claim) -> None:
+    both_gone = claim.home_no_show and claim.away_no_show
+    if claim.winner not in (Winner.HOME, Winner.AWAY, Winner.DRAW) and not both_gone:
+        raise ValidationError({"winner": ["say who won: HOME, AWAY or DRAW"]})
+    if both_gone and claim.winner:
+        raise ValidationError({"winner": ["nobody wins when neither player turned up"]})
+    if claim.major_victory and (claim.winner == Winner.DRAW or claim.home_no_show
+                                or claim.away_no_show):
+        raise ValidationError({"major_victory": ["a major victory needs a game won on the table"]})
+    counts = ("home_vp", "away_vp", "home_figures_lost", "away_figures_lost")
+    bad = [n for n in counts if not isinstance(getattr(claim, n), int)
+           or isinstance(getattr(claim, n), bool) or getattr(claim, n) < 0]
+    if bad:
+        raise ValidationError({n: ["must be a whole number of at least 0"] for n in bad})
+
+
+def claim_of(pairing: Pairing) -> Claim | None:
+    """Return the result a pairing currently holds, or None if nothing was reported."""
+    if not pairing.winner and not (pairing.home_no_show and pairing.away_no_show):
+        return None
+    return Claim(**{name: getattr(pairing, name) for name in Claim.__dataclass_fields__})
+
+
+def _write(pairing: Pairing, claim: Claim) -> None:
+    for name, value in claim.as_json().items():
+        setattr(pairing, name, value)
+
+
+def _locked(pairing: Pairing) -> Pairing:
+    return (
+        Pairing.objects.select_for_update(of=("self",))
+        .select_related("round__campaign", "home__user", "away__user")
+        .get(pk=pairing.pk)
+    )
+
+
+def _save(pairing: Pairing) -> Pairing:
+    pairing.version += 1
+    pairing.full_clean(exclude=["battle"])
+    pairing.save()
+    return pairing
+
+
+def side_of(pairing: Pairing, user: User) -> str | None:
+    """Return which side of the pairing the user plays ("home"/"away"), or None."""
+    if pairing.home.user_id == user.pk:
+        return HOME
+    if pairing.away is not None and pairing.away.user_id == user.pk:
+        return AWAY
+    return None
+
+
+def is_organiser_of(pairing: Pairing, user: User) -> bool:
+    return campaigns_managed_by(user).filter(pk=pairing.round.campaign_id).exists()
+
+
+# --- players report --------------------------------------------------------------------------
+
+@transaction.atomic
+def pairing_report(*, pairing: Pairing, user: User, claim: Claim) -> Pairing:
+    """Record one player's report. Both reporting alike settles the game; differing reports
+    mark it disputed (the first stands, the other is kept) until an organiser settles it."""
+    pairing = _locked(pairing)
+    side = side_of(pairing, user)
+    if side is None or pairing.is_bye:
+        raise ValidationError({"pairing": ["only the two players of a game report its result"]})
+    _require_reportable(pairing)
+    other_reported = pairing.reported_by_away if side == HOME else pairing.reported_by_home
+    if not other_reported or claim_of(pairing) == claim:
+        _write(pairing, claim)
+        setattr(pairing, f"reported_by_{side}", True)
+        pairing.disputed, pairing.disputed_claim = False, {}
+    else:
+        setattr(pairing, f"reported_by_{side}", False)
+        pairing.disputed, pairing.disputed_claim = True, {"side": side, **claim.as_json()}
+    return _save(pairing)
+
+
+def _require_reportable(pairing: Pairing) -> None:
+    if pairing.round.status == RoundStatus.LOCKED:
+        raise LeagueConflict(f"round {pairing.round.number} is locked; ask an organiser")
+    if pairing.confirmed_by_organiser:
+        raise LeagueConflict("an organiser already confirmed this result; ask them to correct it")
+
+
+# --- organisers confirm, settle and correct -----------------------------------------------------
+
+@transaction.atomic
+def pairing_confirm(
+    *,
+    pairing: Pairing,
+    user: User,
+    claim: Claim | None = None,
+    expected_version: int | None = None,
+) -> Pairing:
+    """Confirm the reported result, or record `claim` (settling a dispute or correcting).
+
+    Confirming without a claim needs a report to confirm and refuses a second confirmation:
+    of two organisers confirming at once, one wins and the other gets `LeagueConflict`.
+    """
+    pairing = _locked(pairing)
+    if not is_organiser_of(pairing, user):
+        raise ValidationError({"pairing": ["only the campaign's organisers confirm results"]})
+    if pairing.is_bye:
+        raise ValidationError({"pairing": ["a bye has no result to confirm"]})
+    _check_version(pairing, expected_version)
+    if claim is None:
+        claim = _claim_to_confirm(pairing)
+    _write(pairing, claim)
+    pairing.confirmed_by_organiser, pairing.confirmed_by = True, user
+    pairing.disputed, pairing.disputed_claim = False, {}
+    return _save(pairing)
+
+
+def _check_version(pairing: Pairing, expected: int | None) -> None:
+    if expected is not None and pairing.version != expected:
+        raise LeagueConflict(
+            f"the result changed since you loaded it (version {expected}, now "
+            f"{pairing.version}); reload and check before confirming"
+        )
+
+
+def _claim_to_confirm(pairing: Pairing) -> Claim:
+    if pairing.confirmed_by_organiser:
+        raise LeagueConflict(f"already confirmed by {pairing.confirmed_by or 'an organiser'}")
+    if pairing.disputed:
+        raise ValidationError({"winner": ["the players disagree: enter the result to settle it"]})
+    claim = claim_of(pairing)
+    if claim is None:
+        raise ValidationError({"winner": ["nothing reported yet: enter the result"]})
+    return claim
+
+
+# --- battles ------------------------------------------------------------------------------------
+
+def claim_from_battle(pairing: Pairing, battle: Battle) -> Claim:
+    """Read a pairing's result off a battle between the two players' forces."""
+    if battle.campaign_id != pairing.round.campaign_id:
+        raise ValidationError({"battle": ["the battle was not fought in this campaign"]})
+    sides = {s.force.owner_id: s for s in battle.sides.select_related("force")}
+    players = (pairing.home.user_id, pairing.away.user_id if pairing.away else None)
+    if len(sides) != 2 or set(sides) != set(players):
+        raise ValidationError({"battle": ["the battle's two sides are not this game's players"]})
+    home, away = sides[players[0]], sides[players[1]]
+    if SideResult.UNDECIDED in (home.result, away.result):
+        raise ValidationError({"battle": ["the battle has no result yet"]})
+    lost = _figures_lost(battle)
+    winner = {SideResult.WIN: Winner.HOME, SideResult.LOSS: Winner.AWAY}.get(
+        home.result, Winner.DRAW
+    )
+    return Claim(winner, max(home.victory_points, 0), max(away.victory_points, 0),
+                 lost.get(home.pk, 0), lost.get(away.pk, 0))
+
+
+def _figures_lost(battle: Battle) -> dict[int, int]:
+    lost: dict[int, int] = {}
+    for figure in BattleFigure.objects.filter(battle=battle).only("side_id", "state"):
+        if (figure.state or {}).get("status") in LOST_STATUSES:
+            lost[figure.side_id] = lost.get(figure.side_id, 0) + 1
+    return lost
+
+
+@transaction.atomic
+def pairing_link_battle(
+    *, pairing: Pairing, battle: Battle, user: User, expected_version: int | None = None
+) -> Pairing:
+    """Settle a pairing from a battle: an organiser's link confirms, a player's reports."""
+    pairing = _locked(pairing)
+    if Pairing.objects.filter(battle=battle).exclude(pk=pairing.pk).exists():
+        raise ValidationError({"battle": ["the battle already settles another pairing"]})
+    claim = claim_from_battle(pairing, battle)
+    Pairing.objects.filter(pk=pairing.pk).update(battle=battle)
+    if is_organiser_of(pairing, user):
+        return pairing_confirm(
+            pairing=pairing, user=user, claim=claim, expected_version=expected_version
+        )
+    return pairing_report(pairing=pairing, user=user, claim=claim)
+
+
+@transaction.atomic
+def pairing_auto_resolve(*, pairing: Pairing, user: User) -> Pairing:
+    """Fight a game nobody could play by the rules engine's abstract simulation, then settle
+    the pairing with it (each player's first force in the campaign takes the field)."""
+    from battles.services import SideChoice, battle_auto_resolve, battle_start
+
+    pairing = _locked(pairing)
+    if not is_organiser_of(pairing, user):
+        raise ValidationError({"pairing": ["only the campaign's organisers auto-resolve games"]})
+    if pairing.is_bye:
+        raise ValidationError({"pairing": ["a bye has no game to fight"]})
+    forces = [_force_of(pairing, member) for member in (pairing.home, pairing.away)]
+    battle = battle_start(
+        sides=[SideChoice(force) for force in forces], campaign=pairing.round.campaign,
+        scenario=f"Round {pairing.round.number}, table {pairing.table} (auto-resolved)",
+        user=user,
+    )
+    battle = battle_auto_resolve(battle=battle, user=user)
+    return pairing_link_battle(pairing=pairing, battle=battle, user=user)
+
+
+def _force_of(pairing: Pairing, member: Any) -> Any:
+    force = member.user.forces.filter(campaign_id=pairing.round.campaign_id).order_by("pk").first()
+    if force is None:
+        raise ValidationError({"pairing": [
+            f"{member.player_name} has no force in this campaign to auto-resolve with"]})
+    return force
