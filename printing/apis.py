@@ -19,17 +19,28 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from battles.selectors import battles_visible_to
+from campaigns.models import Pairing
 from campaigns.selectors import campaigns_visible_to
 from printing import inputs
 from printing.jobs import build_document, render
 from printing.models import PrintJob
-from printing.selectors import force_version
-from printing.services import print_job_request
+from printing.selectors import (
+    battle_forces,
+    force_version,
+    packet_version,
+    pairing_forces,
+    report_version,
+)
+from printing.services import label_prints_record, print_job_request
+from rosters.models import Character
 from rosters.selectors import forces_visible_to
 from rules.errors import UnknownSystem
 from rules.system import get_system
 
 JOB_THRESHOLD = 200
+# A campaign report of every battle becomes a print job past this many battles.
+REPORT_BATTLES_IN_REQUEST = 10
 Kind = PrintJob.Kind
 
 
@@ -53,10 +64,12 @@ class PrintJobSerializer(serializers.ModelSerializer):
 
 
 PDF = OpenApiResponse(OpenApiTypes.BINARY, description="The document (application/pdf).")
+# The 200 answer is a PDF, not JSON: say so, or schema checks reject every real document.
+AS_PDF = (200, "application/pdf")
 
 
-def _job_or_pdf() -> dict[int, Any]:
-    return {200: PDF, 202: PrintJobSerializer, 400: OpenApiResponse(description="Bad options.")}
+def _job_or_pdf() -> dict[Any, Any]:
+    return {AS_PDF: PDF, 202: PrintJobSerializer, 400: OpenApiResponse(description="Bad options.")}
 
 
 def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
@@ -76,13 +89,20 @@ def valid(serializer_class: type[serializers.Serializer], data: Any, request: Re
     return dict(serializer.validated_data)
 
 
-def deliver(request: Request, kind: str, params: dict[str, Any], items: int) -> Any:
-    """Render now, or queue a job when the document has more than JOB_THRESHOLD items."""
-    if items > JOB_THRESHOLD:
+def deliver(request: Request, kind: str, params: dict[str, Any], items: int,
+            *, big: bool | None = None) -> Any:
+    """Render now, or queue a job when the document is big (more than JOB_THRESHOLD items).
+
+    Base labels printed for stored characters are recorded, so a packet skips them later.
+    """
+    if items > JOB_THRESHOLD if big is None else big:
         return job_response(request, print_job_request(kind=kind, parameters=params,
                                                        user=request.user))
     document = build_document(kind, params, request.user)
-    return pdf_response(render(document), document.filename)
+    pdf = render(document)
+    if document.labelled:
+        label_prints_record(character_ids=document.labelled, user=request.user)
+    return pdf_response(pdf, document.filename)
 
 
 class ForceDocumentView(APIView):
@@ -126,7 +146,7 @@ class ForceRosterView(ForceDocumentView):
     kind, input_class = Kind.ROSTER, RosterInput
 
 
-@extend_schema(parameters=[inputs.ReferenceInput], responses={200: PDF}, tags=["printing"])
+@extend_schema(parameters=[inputs.ReferenceInput], responses={AS_PDF: PDF}, tags=["printing"])
 class SystemReferenceView(APIView):
     """/api/systems/{key}/reference.pdf[?campaign=id]: the campaign's options at the top."""
 
@@ -189,6 +209,61 @@ def _one_sheet_of_codes(params: dict[str, Any], request: Request) -> dict[str, i
     return {code: share + (i < extra) for i, (code, _) in enumerate(WOUND_CODES)}
 
 
+def _packet_items(forces: list[Any]) -> int:
+    # A card and (at most) a label per figure: the figures count twice toward the threshold.
+    return 2 * Character.objects.filter(force__in=forces).count()
+
+
+@extend_schema(parameters=[inputs.PacketInput], responses=_job_or_pdf(), tags=["printing"])
+class BattlePacketView(APIView):
+    """/api/battles/{id}/packet.pdf: both rosters, cards, the reference sheet, new labels."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request, pk: int) -> Any:
+        """Render the battle's game-night packet (a big one: a print job, 202)."""
+        battle = get_object_or_404(battles_visible_to(request.user), pk=pk)
+        params = valid(inputs.PacketInput, request.query_params, request)
+        forces = battle_forces(battle)
+        params.update(battle=battle.pk, system=battle.system, version=packet_version(forces))
+        return deliver(request, Kind.PACKET, params, _packet_items(forces))
+
+
+@extend_schema(parameters=[inputs.PacketInput], responses=_job_or_pdf(), tags=["printing"])
+class PairingPacketView(APIView):
+    """/api/pairings/{id}/packet.pdf: the same packet for a league pairing's two players."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request, pk: int) -> Any:
+        """Render the pairing's game-night packet (a big one: a print job, 202)."""
+        visible = campaigns_visible_to(request.user).values("pk")
+        pairings = Pairing.objects.filter(round__campaign__in=visible).select_related(
+            "round__campaign", "home", "away", "battle")
+        pairing = get_object_or_404(pairings, pk=pk)
+        params = valid(inputs.PacketInput, request.query_params, request)
+        forces = pairing_forces(pairing)
+        params.update(pairing=pairing.pk, system=pairing.round.campaign.system,
+                      version=packet_version(forces))
+        return deliver(request, Kind.PACKET, params, _packet_items(forces))
+
+
+@extend_schema(parameters=[inputs.ReportInput], responses=_job_or_pdf(), tags=["printing"])
+class CampaignReportView(APIView):
+    """/api/campaigns/{id}/report.pdf[?all=1]: standings, the latest round, battle reports."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request, pk: int) -> Any:
+        """Render the report; every battle of a long campaign becomes a print job (202)."""
+        campaign = get_object_or_404(campaigns_visible_to(request.user), pk=pk)
+        params = valid(inputs.ReportInput, request.query_params, request)
+        params.update(campaign=campaign.pk, version=report_version(campaign))
+        battles = campaign.battles.count() if params["all"] else 0
+        return deliver(request, Kind.REPORT, params, battles,
+                       big=battles > REPORT_BATTLES_IN_REQUEST)
+
+
 def _own_job(request: Request, pk: int) -> PrintJob:
     jobs = PrintJob.objects.all()
     if not request.user.is_superuser:
@@ -207,7 +282,7 @@ class PrintJobView(APIView):
         return Response(PrintJobSerializer(job, context={"request": request}).data)
 
 
-@extend_schema(responses={200: PDF, 409: OpenApiResponse(description="Not done yet.")},
+@extend_schema(responses={AS_PDF: PDF, 409: OpenApiResponse(description="Not done yet.")},
                tags=["printing"])
 class PrintJobDownloadView(APIView):
     """GET /api/print-jobs/{id}/download: the PDF once the job is done (409 before)."""

@@ -6,11 +6,10 @@ card size (poker, tarot, mini) and paper, and works out where the cut marks go.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from printing.fit import PT_PER_MM, shorten_to, text_width_em
+from printing.fit import PT_PER_MM, shorten_to, wrap_to
 from printing.labels import css_number
 from printing.sheets import PAGE_SIZES, SheetError
 
@@ -26,7 +25,10 @@ CARD_FONT_STEPS = (7.0, 6.5, 6.0, 5.5, 5.0)  # pt; the first whose estimated hei
 BLANK_WEAPON_ROWS = 3
 MAX_CELLS_PER_ROW = 6
 EMPTY_BOX, FILLED_BOX = "\u25a1", "\u25a0"  # □ ■, both in DejaVu Sans (Condensed)
-WEAPON_NAME_SHARE = 0.32  # of the card's inner width; matches cards.css
+CARD_INSET = 4.5  # mm: the card's padding and border on both sides, as in cards.css
+CELL_GAP = 0.8  # mm kept free at the right of every column, so text never reaches a tab stop
+LINE_HEIGHT = 1.2  # matches cards.css
+PX_PER_MM = 96 / 25.4  # WeasyPrint rounds tab stops to whole CSS pixels
 
 
 @dataclass(frozen=True)
@@ -137,28 +139,125 @@ def _mark(x: float, y: float, width: float, height: float) -> dict[str, str]:
 
 
 def _wrapped_lines(text: str, width_mm: float, font_pt: float) -> int:
-    room = width_mm * PT_PER_MM / font_pt
-    lines, current = 1, 0.0
-    for word in text.split():
-        word_width = text_width_em(word + " ")
-        if current and current + word_width > room:
-            lines, current = lines + 1, 0.0
-        current += word_width
-    return lines
+    return len(wrap_to(text, width_mm, font_pt)) if text else 1
+
+
+@dataclass(frozen=True)
+class TabBlock:
+    """Columns of text printed as plain lines with tab stops, one block for a whole row.
+
+    `head` holds the column labels and `body` the values (one line, or more where a value
+    wraps inside its column), tab-separated. Every cell was fitted to its column in Python, so
+    WeasyPrint lays out one block with two or three lines instead of a box per cell.
+    """
+
+    columns: int
+    head: str
+    body: str
+
+    @property
+    def body_lines(self) -> int:
+        return self.body.count("\n") + 1 if self.body else 0
+
+
+@dataclass(frozen=True)
+class PrintedWeapon:
+    name: str
+    block: TabBlock
+
+
+@dataclass(frozen=True)
+class PrintedCard:
+    """A card as the template prints it: every text already fitted to its place."""
+
+    spec: CardSpec
+    title: str
+    subtitle: str
+    sections: tuple[tuple[str, tuple[TabBlock, ...]], ...]
+    weapons: tuple[PrintedWeapon, ...]
+    rules: str
+    slot: int
+    font: int
+
+
+def column_width(grid: CardGrid, columns: int) -> float:
+    """Return the width (mm) of one of `columns` equal columns, on whole CSS pixels."""
+    return int((grid.width - CARD_INSET) / columns * PX_PER_MM) / PX_PER_MM
+
+
+def tab_block(cells: tuple[StatCell, ...], width: float, font_pt: float, blank: bool,
+              head: bool = True) -> TabBlock:
+    """Fit cells into equal columns: labels shortened with "…", values wrapped in their column."""
+    if not cells:
+        return TabBlock(1, "", "")
+    room = width - CELL_GAP
+    labels = "\t".join(shorten_to(c.label, room, font_pt * 0.8) for c in cells) if head else ""
+    if blank:
+        return TabBlock(len(cells), labels, "")
+    wrapped = [wrap_to(c.value, room, font_pt, bold=True) for c in cells]
+    depth = max(len(lines) for lines in wrapped)
+    body = "\n".join(
+        "\t".join(lines[i] if i < len(lines) else "" for lines in wrapped).rstrip("\t")
+        for i in range(depth)
+    )
+    return TabBlock(len(cells), labels, body)
+
+
+def _section_blocks(section: CardSection, grid: CardGrid, font_pt: float, blank: bool
+                    ) -> tuple[TabBlock, ...]:
+    return tuple(tab_block(row, column_width(grid, len(row)), font_pt, blank)
+                 for row in section.rows)
+
+
+def _printed_weapons(weapons: tuple[WeaponRow, ...], grid: CardGrid, font_pt: float
+                     ) -> tuple[PrintedWeapon, ...]:
+    inner = grid.width - CARD_INSET
+    printed, last_head = [], None
+    for weapon in weapons:
+        name = "\n".join(wrap_to(weapon.name, inner, font_pt, bold=True)) if weapon.name else ""
+        heads = [c.label for c in weapon.columns]
+        columns = max(len(weapon.columns), 1)
+        block = tab_block(weapon.columns, column_width(grid, columns), font_pt, False,
+                          head=heads != last_head)
+        printed.append(PrintedWeapon(name, block))
+        last_head = heads
+    return tuple(printed)
+
+
+def _rules_text(card: CardSpec) -> str:
+    return "\n".join(f"• {rule}" for rule in card.rules) if not card.blank else ""
+
+
+def printed_card(card: CardSpec, grid: CardGrid, font_pt: float, slot: int, font: int
+                 ) -> PrintedCard:
+    """Fit every text of the card to its place at the chosen font size."""
+    inner = grid.width - CARD_INSET
+    return PrintedCard(
+        spec=card, title=shorten_to(card.title, inner, font_pt * 1.45, bold=True),
+        subtitle=shorten_to(card.subtitle, inner, font_pt * 0.9),
+        sections=tuple((s.heading, _section_blocks(s, grid, font_pt, card.blank))
+                       for s in card.sections),
+        weapons=_printed_weapons(card.weapons, grid, font_pt), rules=_rules_text(card),
+        slot=slot, font=font,
+    )
 
 
 def estimated_height(card: CardSpec, grid: CardGrid, font_pt: float) -> float:
-    """Estimate the card's content height (mm) at a font size, from its line count."""
-    line = font_pt / PT_PER_MM * 1.25
-    inner = grid.width - 4.0
-    write_in = 1.9 if card.blank else 1.0  # blank cards leave a pen's height per entry
-    rows = sum(len(section.rows) for section in card.sections)
-    lines = 3.0 + 1.2 * len(card.sections) + (1.0 + write_in) * rows
-    lines += 1.5 * bool(card.weapons) + len(card.weapons) * 1.2 * write_in
-    lines += sum(_wrapped_lines(rule, inner, font_pt) * write_in for rule in card.rules)
-    lines += 2.5 if card.track_boxes else 0
-    photo = grid.height * 0.28 if card.photo_url else 0.0
-    return lines * line + photo + 6.0
+    """Estimate the card's content height (mm) at a font size, counting its printed lines."""
+    printed = printed_card(card, grid, font_pt, 0, 0)
+    write_in = 2.0 if card.blank else 1.0  # blank cards leave a pen's height per entry
+    lines = 1.45 + 0.9 + 0.8 * len(card.sections)  # name, subtitle, section headings
+    blocks = [b for _, section in printed.sections for b in section]
+    lines += sum(0.8 + max(b.body_lines, 1) * write_in for b in blocks)
+    lines += (0.8 + sum(w.name.count("\n") + 1 + 0.8 * bool(w.block.head)
+                        + w.block.body_lines for w in printed.weapons)) if card.weapons else 0
+    inner = grid.width - CARD_INSET
+    lines += sum(_wrapped_lines(f"• {r}", inner, font_pt * 0.9) * 0.9 * write_in
+                 for r in card.rules)
+    lines += 2.1 if card.track_boxes else 0
+    photo = grid.height * 0.28 + 1.0 if card.photo_url else 0.0
+    padding = 2.2 + 1.0 * (len(blocks) + bool(card.weapons) + bool(card.rules)) + 2.0
+    return lines * LINE_HEIGHT * font_pt / PT_PER_MM + photo + padding
 
 
 def card_font(card: CardSpec, grid: CardGrid) -> float:
@@ -176,74 +275,39 @@ def card_font(card: CardSpec, grid: CardGrid) -> float:
     return steps[-1]
 
 
-def _headed(card: CardSpec, grid: CardGrid, font_pt: float) -> CardSpec:
-    """Shorten headings and weapon entries that would not fit their cell ("Intimid…").
-
-    Values in the stat lines may wrap inside their cell; headings and the weapon table, whose
-    cells get narrow on a mini card, are shortened with a visible mark instead.
-    """
-    inner = grid.width - 4.6  # the card's padding and border
-    sections = tuple(
-        CardSection(section.heading, tuple(
-            StatCell(shorten_to(cell.label, inner / len(row) - 0.6, font_pt * 0.8), cell.value)
-            for row in section.rows for cell in row))
-        for section in card.sections
-    )
-    weapons = tuple(_weapon_fitted(w, inner, font_pt) for w in card.weapons)
-    headed = [
-        dataclasses.replace(w, head=bool(w.columns) and (
-            i == 0 or [c.label for c in w.columns] != [c.label for c in weapons[i - 1].columns]))
-        for i, w in enumerate(weapons)
-    ]
-    return dataclasses.replace(card, sections=sections, weapons=tuple(headed))
-
-
-def _wrappable(text: str, width: float, font_pt: float, bold: bool = False) -> str:
-    """Let `text` wrap between words (and after "/" in 3/6/9/12), shortening any one word
-    that is wider than its cell, so a cell never breaks a word letter by letter."""
-    words = text.replace("/", "/\u200b").split(" ")
-    return " ".join(
-        "\u200b".join(shorten_to(part, width, font_pt, bold) for part in word.split("\u200b"))
-        for word in words
-    )
-
-
-def _weapon_fitted(weapon: WeaponRow, inner: float, font_pt: float) -> WeaponRow:
-    name = _wrappable(weapon.name, inner * WEAPON_NAME_SHARE - 0.6, font_pt, bold=True)
-    if not weapon.columns:
-        return WeaponRow(name)
-    cell = inner * (1 - WEAPON_NAME_SHARE) / len(weapon.columns) - 0.6
-    columns = tuple(StatCell(shorten_to(c.label, cell, font_pt * 0.8),
-                             _wrappable(c.value, cell, font_pt)) for c in weapon.columns)
-    return WeaponRow(name, columns)
-
-
 def _positions(grid: CardGrid) -> list[dict[str, str]]:
     return [
-        {"left": css_number(grid.left + (i % grid.columns) * grid.width),
+        {"index": i, "left": css_number(grid.left + (i % grid.columns) * grid.width),
          "top": css_number(grid.top + (i // grid.columns) * grid.height)}
         for i in range(grid.per_page)
     ]
 
 
+def _tab_stops(grid: CardGrid) -> list[dict[str, Any]]:
+    return [{"columns": n, "px": int(column_width(grid, n) * PX_PER_MM + 1e-6)}
+            for n in range(1, MAX_CELLS_PER_ROW + 1)]
+
+
 def card_sheet_context(cards: list[CardSpec], size: str = "poker", page: str = "A4",
                        title: str = "Unit cards") -> dict[str, Any]:
-    """Return the `cards` template context: pages of cards, their slots and the cut marks."""
+    """Return the `cards` template context: pages of cards, their slots and the cut marks.
+
+    Positions, font sizes and tab stops are classes in the document's one style sheet rather
+    than `style` attributes: WeasyPrint parses every style attribute on its own.
+    """
     grid = card_grid(size, page)
-    positions = _positions(grid)
     fonts = [card_font(card, grid) for card in cards]
-    placed = [
-        {"card": _headed(card, grid, font), "font": css_number(font),
-         **positions[i % grid.per_page]}
-        for i, (card, font) in enumerate(zip(cards, fonts, strict=True))
-    ]
+    sizes = sorted(set(fonts), reverse=True)
+    placed = [printed_card(card, grid, font, i % grid.per_page, sizes.index(font))
+              for i, (card, font) in enumerate(zip(cards, fonts, strict=True))]
     pages = [placed[i:i + grid.per_page] for i in range(0, len(placed), grid.per_page)]
     page_w, page_h = PAGE_SIZES[page]
+    marks = cut_marks(grid)
     return {
         "title": title, "page_width": css_number(page_w), "page_height": css_number(page_h),
         "card_width": css_number(grid.width), "card_height": css_number(grid.height),
-        "size": size, "pages": pages, "cut_marks": cut_marks(grid),
+        "size": size, "pages": pages, "slots": _positions(grid),
+        "fonts": [css_number(f) for f in sizes], "tab_stops": _tab_stops(grid),
+        "cut_marks": [{**mark, "index": i} for i, mark in enumerate(marks)],
         "photo_height": css_number(grid.height * 0.28),
     }
-
-

@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from printing.cards import card_sheet_context
-from printing.figures import FigureData, blank_system_card, figure_card, figure_label
+from printing.figures import (
+    FigureData,
+    blank_system_card,
+    figure_card,
+    figure_label,
+    weapon_index,
+)
 from printing.labels import LabelSpec, SheetOptions, label_sheet_context
 from printing.reference import options_summary, reference_context
 from printing.sheets import Calibration, SheetPreset
@@ -24,11 +30,22 @@ SHEETS_PER_PART = 2
 
 @dataclass(frozen=True)
 class Document:
-    """A template family, its contexts (one per part) and a file name for the download."""
+    """A template family, its contexts (one per part) and a file name for the download.
+
+    `families` names each part's family when the parts differ (a game-night packet); `labelled`
+    lists the characters whose base labels the document prints, so printing it can be recorded.
+    """
 
     family: str
     parts: tuple[dict[str, Any], ...]
     filename: str
+    families: tuple[str, ...] = ()
+    labelled: tuple[int, ...] = ()
+
+    def sections(self) -> list[tuple[str, dict[str, Any]]]:
+        """Return (family, context) for every part, in order."""
+        families = self.families or (self.family,) * len(self.parts)
+        return list(zip(families, self.parts, strict=True))
 
 
 def sheet_options(preset: SheetPreset, params: Mapping[str, Any]) -> SheetOptions:
@@ -58,7 +75,11 @@ def labels_document(system: RuleSystem, figures: list[FigureData], options: Shee
     labels = [figure_label(system, figure) for figure in figures]
     parts = (_label_parts(labels, options, title) if in_parts
              else [{**label_sheet_context(labels, options), "title": title}])
-    return Document("labels", tuple(parts), "labels.pdf")
+    return Document("labels", tuple(parts), "labels.pdf", labelled=_character_ids(figures))
+
+
+def _character_ids(figures: list[FigureData]) -> tuple[int, ...]:
+    return tuple(f.character_id for f in figures if f.character_id is not None)
 
 
 def wound_stickers(counts: Mapping[str, int], colour: bool) -> list[LabelSpec]:
@@ -83,7 +104,8 @@ def cards_document(system: RuleSystem, figures: list[FigureData], options: Mappi
                    *, size: str, page: str, blanks: int = 0) -> Document:
     """Return unit cards for the figures (and blank cards to fill in by hand)."""
     tables = system.tables(options)
-    cards = [figure_card(system, figure, tables) for figure in figures]
+    index = weapon_index(tables)
+    cards = [figure_card(system, figure, tables, index) for figure in figures]
     cards += [blank_system_card(system) for _ in range(blanks)]
     return Document("cards", (card_sheet_context(cards, size, page),), "cards.pdf")
 
@@ -110,3 +132,54 @@ def roster_document(system: RuleSystem, force: Mapping[str, str], figures: list[
     context = {"title": f"{force['name']} — roster", "force": force, "system": system.name,
                "rows": rows}
     return Document("roster", (context,), "roster.pdf")
+
+
+@dataclass(frozen=True)
+class PacketSide:
+    """One side at the table: its force's header (name, faction, owner...) and its figures."""
+
+    force: Mapping[str, str]
+    figures: tuple[FigureData, ...]
+
+
+def packet_cover(title: str, subtitle: str, sides: list[PacketSide], system: RuleSystem,
+                 contents: list[str]) -> dict[str, Any]:
+    """Return the `packet` cover context: what is being played, by whom, and what follows."""
+    return {"title": title, "subtitle": subtitle, "system": system.name, "contents": contents,
+            "sides": [{"force": s.force, "figures": len(s.figures)} for s in sides]}
+
+
+def packet_document(system: RuleSystem, options: Mapping[str, Any], *, title: str,
+                    subtitle: str, sides: list[PacketSide], campaign: str,
+                    unlabelled: list[FigureData], sheet: SheetOptions) -> Document:
+    """Return a game-night packet: a cover, each side's roster and cards, the quick-reference
+    sheet under the campaign's options, and base labels for figures that have none yet."""
+    sections: list[tuple[str, dict[str, Any]]] = []
+    for side in sides:
+        sections.append(_single(roster_document(system, side.force, list(side.figures))))
+        cards = cards_document(system, list(side.figures), options, size="poker", page="A4")
+        sections.append(_single(cards))
+    sections.append(_single(reference_document(system, options, campaign)))
+    labelled: tuple[int, ...] = ()
+    if unlabelled:
+        labels = labels_document(system, unlabelled, sheet, title="Base labels (new figures)")
+        sections.append(_single(labels))
+        labelled = labels.labelled
+    contents = _packet_contents(sides, len(unlabelled))
+    cover = ("packet", packet_cover(title, subtitle, sides, system, contents))
+    families, parts = zip(*[cover, *sections], strict=True)
+    return Document("packet", tuple(parts), "packet.pdf", tuple(families), labelled)
+
+
+def _single(document: Document) -> tuple[str, dict[str, Any]]:
+    return document.family, document.parts[0]
+
+
+def _packet_contents(sides: list[PacketSide], labels: int) -> list[str]:
+    contents = []
+    for side in sides:
+        contents += [f"Roster: {side.force['name']}", f"Unit cards: {side.force['name']}"]
+    contents.append("Quick-reference sheet")
+    contents.append(f"Base labels for {labels} figure{'s' if labels != 1 else ''} without one"
+                    if labels else "No base labels: every figure has one already")
+    return contents

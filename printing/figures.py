@@ -34,6 +34,7 @@ class FigureData:
     wounds: int = 0
     permanent_wounds: tuple[str, ...] = ()
     record: tuple[str, ...] = field(default=())
+    character_id: int | None = None  # set for stored characters, so label prints are recorded
 
 
 def figure_label(system: RuleSystem, figure: FigureData) -> LabelSpec:
@@ -76,14 +77,32 @@ def _walk(node: Any) -> Iterator[Any]:
             yield from _walk(child)
 
 
-def weapon_row(tables: Mapping[str, Any], key: Any, label: str) -> WeaponRow:
-    """Find the weapon's row in the system's tables (by key or name) and quote its columns."""
+def weapon_index(tables: Mapping[str, Any]) -> dict[tuple[str, Any], Mapping[str, Any]]:
+    """Index every row of the system's tables by its key and by its name (first one wins).
+
+    Built once per document: walking the whole tables tree for every weapon of a 90-card
+    deck cost more than laying the cards out.
+    """
+    index: dict[tuple[str, Any], Mapping[str, Any]] = {}
     for node in _walk(tables):
-        if isinstance(node, Mapping) and isinstance(node.get(key), Mapping):
-            return _row(label, node[key])
-        if isinstance(node, Mapping) and (node.get("key") == key or node.get("name") == label):
-            return _row(label, node)
-    return WeaponRow(label)
+        if not isinstance(node, Mapping):
+            continue
+        for key, child in node.items():
+            if isinstance(child, Mapping) and isinstance(key, str):
+                index.setdefault(("key", key), child)
+        for field_name in ("key", "name"):
+            value = node.get(field_name)
+            if isinstance(value, str):
+                index.setdefault((field_name, value), node)
+    return index
+
+
+def weapon_row(tables: Mapping[str, Any], key: Any, label: str,
+               index: Mapping[tuple[str, Any], Mapping[str, Any]] | None = None) -> WeaponRow:
+    """Find the weapon's row in the system's tables (by key or name) and quote its columns."""
+    index = weapon_index(tables) if index is None else index
+    row = index.get(("key", key)) or index.get(("name", label))
+    return _row(label, row) if row is not None else WeaponRow(label)
 
 
 def _row(label: str, row: Mapping[str, Any]) -> WeaponRow:
@@ -122,13 +141,15 @@ def _listing_fields(system: RuleSystem) -> list[Field]:
     return [fields[n] for n in names if n in fields and _is_listing(fields[n])]
 
 
-def _weapons(system: RuleSystem, stats: Mapping[str, Any], tables: Mapping[str, Any]
-             ) -> tuple[WeaponRow, ...]:
+def _weapons(system: RuleSystem, stats: Mapping[str, Any], tables: Mapping[str, Any],
+             index: Mapping[tuple[str, Any], Mapping[str, Any]] | None) -> tuple[WeaponRow, ...]:
     rows = []
+    index = weapon_index(tables) if index is None else index
     for spec in _listing_fields(system):
         if spec.kind == "multichoice":
             labels = dict(spec.choices)
-            rows += [weapon_row(tables, v, labels.get(v, str(v))) for v in stats.get(spec.name, [])]
+            rows += [weapon_row(tables, v, labels.get(v, str(v)), index)
+                     for v in stats.get(spec.name, [])]
     return tuple(rows)
 
 
@@ -144,13 +165,17 @@ def _rules(system: RuleSystem, figure: FigureData) -> tuple[str, ...]:
     return tuple(lines) + tuple(f"Permanent wound: {w}" for w in wounds) + figure.record
 
 
-def figure_card(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]) -> CardSpec:
-    """Return the card for one figure or unit, laid out from the system's CardLayout."""
+def figure_card(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any],
+                index: Mapping[tuple[str, Any], Mapping[str, Any]] | None = None) -> CardSpec:
+    """Return the card for one figure or unit, laid out from the system's CardLayout.
+
+    Pass `index` (from `weapon_index(tables)`) when printing many cards from the same tables.
+    """
     subtitle = " · ".join(part for part in (figure.rank, figure.unit, figure.status) if part)
     return CardSpec(
         title=figure.name, subtitle=subtitle, photo_url=figure.photo_url,
         sections=_sections(system, figure.stats, blank=False),
-        weapons=_weapons(system, figure.stats, tables), rules=_rules(system, figure),
+        weapons=_weapons(system, figure.stats, tables, index), rules=_rules(system, figure),
         track_label=system.card.track.replace("_", " ").capitalize(),
         track_boxes=system.card.boxes_for(figure.stats), track_marked=figure.wounds,
         footer=system.name,

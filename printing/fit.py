@@ -57,8 +57,12 @@ def _advances(bold: bool) -> dict[int, float] | None:
     return {code: metrics[glyph][0] / units for code, glyph in font.getBestCmap().items()}
 
 
+@lru_cache(maxsize=65536)
 def text_width_em(text: str, bold: bool = False) -> float:
-    """Return the width of `text` in em (multiply by the font size for a length)."""
+    """Return the width of `text` in em (multiply by the font size for a length).
+
+    Cached: a deck of cards measures the same labels and values at every font step.
+    """
     advances = _advances(bold)
     if advances is None:
         return len(text) * FALLBACK_EM_PER_CHAR
@@ -203,3 +207,32 @@ def qr_top(diameter: float, qr: float) -> float:
 def qr_bottom(diameter: float, qr: float) -> float:
     """Return the y (from the centre) just below a QR code at the top of a round label."""
     return qr_top(diameter, qr) + qr + 0.03 * diameter
+
+
+def _pieces(text: str) -> list[str]:
+    # Break points: after spaces, and after "/" so ranges like 10/18/26/45 wrap between values.
+    pieces, current = [], ""
+    for char in text:
+        current += char
+        if char in " /":
+            pieces.append(current)
+            current = ""
+    return [*pieces, current] if current else pieces
+
+
+def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> list[str]:
+    """Break `text` into lines no wider than `width_mm`, between words (and after "/").
+
+    A single word wider than the width is shortened with "…" rather than broken letter by
+    letter. Returns at least one line (empty for empty text).
+    """
+    room = width_mm * PT_PER_MM / font_pt
+    lines: list[str] = []
+    current = ""
+    for piece in _pieces(text):
+        if current and text_width_em((current + piece).rstrip(), bold) > room:
+            lines.append(current.rstrip())
+            current = ""
+        current += piece
+    lines.append(current.rstrip())
+    return [shorten_to(line, width_mm, font_pt, bold) for line in lines]

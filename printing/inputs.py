@@ -127,3 +127,11 @@ class PostedLabelsInput(PostedFiguresMixin, SheetInput):
 
 class PostedCardsInput(PostedFiguresMixin, CardsInput):
     pass
+
+
+class PacketInput(SheetInput):
+    """A packet's label options: the stock its new base labels print on."""
+
+
+class ReportInput(serializers.Serializer):
+    all = serializers.BooleanField(default=False, help_text="Every battle, not the latest five.")

@@ -10,11 +10,16 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
-from campaigns.models import Campaign
+from battles.models import Battle
+from campaigns.league import LeagueError
+from campaigns.models import Campaign, Pairing
+from campaigns.selectors import current_round, league_standings, round_pairings
 from printing.documents import (
     Document,
+    PacketSide,
     cards_document,
     labels_document,
+    packet_document,
     reference_document,
     roster_document,
     sheet_options,
@@ -22,8 +27,18 @@ from printing.documents import (
 )
 from printing.figures import FigureData
 from printing.models import PrintJob
-from printing.render import Progress, render_pdf, render_pdf_in_parts
-from printing.selectors import force_figures, label_preset_for
+from printing.render import Progress, render_pdf, render_sections
+from printing.reports import report_context
+from printing.selectors import (
+    battle_forces,
+    event_summaries,
+    force_figures,
+    label_preset_for,
+    pairing_forces,
+    post_battle_outcomes,
+    reported_battles,
+    unlabelled_character_ids,
+)
 from rosters.models import Force
 from rules.system import RuleSystem, get_system
 
@@ -93,6 +108,66 @@ def _reference(params: Mapping[str, Any]) -> Document:
     return reference_document(system, options, campaign.name if campaign else "")
 
 
+def _packet_sides(forces: list[Force]) -> list[PacketSide]:
+    return [PacketSide(_force_header(force, get_system(force.system)), tuple(force_figures(force)))
+            for force in forces]
+
+
+def _packet_table(params: Mapping[str, Any]) -> tuple[str, str, list[Force], Campaign | None,
+                                                      dict[str, Any]]:
+    """Return (title, subtitle, forces, campaign, battle options) for a battle or a pairing."""
+    if "battle" in params:
+        battle = Battle.objects.select_related("campaign").get(pk=params["battle"])
+        when = f" · {battle.campaign_date:%d %B %Y}" if battle.campaign_date else ""
+        return str(battle), f"Battle {battle.pk}{when}", battle_forces(battle), \
+            battle.campaign, battle.options or {}
+    pairing = Pairing.objects.select_related(
+        "round__campaign", "home__user", "away__user", "battle").get(pk=params["pairing"])
+    away = pairing.away.player_name if pairing.away else "bye"
+    title = f"{pairing.home.player_name} v {away}"
+    subtitle = f"{pairing.round.campaign.name} · round {pairing.round.number}, " \
+               f"table {pairing.table}"
+    options = pairing.battle.options if pairing.battle else {}
+    return title, subtitle, pairing_forces(pairing), pairing.round.campaign, options or {}
+
+
+def _packet(params: Mapping[str, Any], user: Any) -> Document:
+    title, subtitle, forces, campaign, battle_options = _packet_table(params)
+    system = get_system(params["system"])
+    options = system.options.validate(battle_options or (campaign.options if campaign else {}))
+    sides = _packet_sides(forces)
+    figures = [f for side in sides for f in side.figures]
+    todo = unlabelled_character_ids([f.character_id for f in figures if f.character_id])
+    return packet_document(
+        system, options, title=title, subtitle=subtitle, sides=sides,
+        campaign=campaign.name if campaign else "",
+        unlabelled=[f for f in figures if f.character_id in todo],
+        sheet=sheet_options(label_preset_for(params["preset"], user), params),
+    )
+
+
+REPORT_RECENT_BATTLES = 5
+
+
+def _report(params: Mapping[str, Any]) -> Document:
+    campaign = Campaign.objects.get(pk=params["campaign"])
+    every = bool(params.get("all"))
+    battles = reported_battles(campaign, None if every else REPORT_RECENT_BATTLES)
+    try:
+        standings, note = league_standings(campaign), ""
+    except LeagueError as error:  # bad league settings: say so rather than fail the report
+        standings, note = None, f"The league table cannot be computed: {error}"
+    round_ = current_round(campaign)
+    context = report_context(
+        campaign=campaign.name, system=get_system(campaign.system).name, standings=standings,
+        standings_note=note, round_=round_,
+        pairings=list(round_pairings(round_)) if round_ else [], battles=battles,
+        summaries=event_summaries(battles), outcomes=post_battle_outcomes(battles),
+        every_battle=every,
+    )
+    return Document("report", (context,), f"{campaign.slug or 'campaign'}-report.pdf")
+
+
 def build_document(kind: str, params: Mapping[str, Any], user: Any, *, in_parts: bool = False
                    ) -> Document:
     """Return the document a print request describes (parameters already validated)."""
@@ -106,13 +181,18 @@ def build_document(kind: str, params: Mapping[str, Any], user: Any, *, in_parts:
         return _roster(params)
     if kind == Kind.REFERENCE:
         return _reference(params)
+    if kind == Kind.PACKET:
+        return _packet(params, user)
+    if kind == Kind.REPORT:
+        return _report(params)
     raise ValueError(f"unknown print job kind {kind!r}")
 
 
 def render(document: Document) -> bytes:
-    """Render a one-part document (the request path)."""
-    return render_pdf(document.family, document.parts[0]) if len(document.parts) == 1 else \
-        render_pdf_in_parts(document.family, document.parts, len(document.parts))
+    """Render a document in the request (one part straight, several joined)."""
+    if len(document.parts) == 1:
+        return render_pdf(document.family, document.parts[0])
+    return render_sections(document.sections(), len(document.parts))
 
 
 def page_count(pdf: bytes) -> int:
@@ -121,8 +201,8 @@ def page_count(pdf: bytes) -> int:
     return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
-def render_job(job: PrintJob, progress: Progress) -> tuple[bytes, str, int]:
-    """Render a stored job part by part, reporting progress; return (pdf, filename, pages)."""
+def render_job(job: PrintJob, progress: Progress) -> tuple[Document, bytes, int]:
+    """Render a stored job part by part, reporting progress; return (document, pdf, pages)."""
     document = build_document(job.kind, job.parameters, job.created_by, in_parts=True)
-    pdf = render_pdf_in_parts(document.family, document.parts, len(document.parts), progress)
-    return pdf, document.filename, page_count(pdf)
+    pdf = render_sections(document.sections(), len(document.parts), progress)
+    return document, pdf, page_count(pdf)

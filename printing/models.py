@@ -78,6 +78,8 @@ class PrintJobKind(models.TextChoices):
     CARDS = "CARDS", "Unit cards"
     ROSTER = "ROSTER", "Roster"
     REFERENCE = "REFERENCE", "Quick-reference sheet"
+    PACKET = "PACKET", "Game-night packet"
+    REPORT = "REPORT", "Campaign report"
 
 
 class PrintJobStatus(models.TextChoices):
@@ -126,3 +128,30 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk} ({self.get_status_display()})"
+
+
+class LabelPrint(models.Model):
+    """A character's base label was printed through Muster (so a packet can skip it next time).
+
+    Kept in printing, not on Character: a roster does not care whether its labels exist, and
+    one row per print keeps the history (reprinted after a rebasing, say) for free.
+    """
+
+    character = models.ForeignKey(
+        "rosters.Character", on_delete=models.CASCADE, related_name="label_prints"
+    )
+    printed_at = models.DateTimeField(auto_now_add=True)
+    printed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    job = models.ForeignKey(
+        PrintJob, on_delete=models.SET_NULL, null=True, blank=True, related_name="label_prints"
+    )
+
+    class Meta:
+        # "Which of these characters has a label yet?" is the one question asked of this table.
+        indexes = [models.Index(fields=["character", "printed_at"], name="label_print_by_char")]
+
+    def __str__(self) -> str:
+        return f"Label for {self.character_id} at {self.printed_at:%Y-%m-%d %H:%M}"

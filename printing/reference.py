@@ -14,9 +14,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from printing.fit import text_width_em
+from printing.fit import text_width_em, wrap_to
 from rules.schema import Schema
 
+# Two-column tables without a header (threshold/outcome pairs, label/value lists) print as one
+# block of text lines with a tab stop between the columns: a box per cell made the sheet's
+# layout cost more than its budget. These match reference.css and the A4 page's columns.
+REF_FONT_PT = 6.4
+REF_COLUMN_MM = (210 - 16 - 5) / 2  # A4 less the page margins, halved round the column gap
+PAIR_GAP_MM = 1.2
+PX_PER_MM = 96 / 25.4  # WeasyPrint's tab stops are whole CSS pixels
 MAX_DEPTH = 3  # deeper nesting is printed as compact text rather than ever smaller headings
 
 
@@ -43,7 +50,34 @@ class Block:
                    for i in range(count)]
         capped = [min(max(width, 1.5), 22.0) for width in longest]
         total = sum(capped) or 1.0
-        return [f"{100 * width / total:.1f}" for width in capped]
+        return [f"{round(100 * width / total)}" for width in capped]
+
+    @property
+    def pairs(self) -> dict[str, Any] | None:
+        """Return {"px", "text"} when this is a header-less two-column table, else None."""
+        if self.kind != "table" or self.header or any(len(row) != 2 for row in self.rows):
+            return None
+        stop_px, text = pair_lines(self.rows, int(self.widths[0]) / 100)
+        return {"px": stop_px, "text": text}
+
+
+def pair_lines(rows: tuple[tuple[str, ...], ...], first_share: float) -> tuple[int, str]:
+    """Return (tab stop in px, text) printing two-column rows as tab-separated lines.
+
+    Each cell is wrapped to its column in Python (the font's own widths); a continuation line
+    of the second column starts with a tab, so it stays in its column.
+    """
+    stop_px = int(REF_COLUMN_MM * first_share * PX_PER_MM)
+    stop = stop_px / PX_PER_MM
+    lines = []
+    for first, second in rows:
+        left = wrap_to(first, stop - PAIR_GAP_MM, REF_FONT_PT)
+        right = wrap_to(second, REF_COLUMN_MM - stop - PAIR_GAP_MM, REF_FONT_PT)
+        for i in range(max(len(left), len(right))):
+            cell = left[i] if i < len(left) else ""
+            value = right[i] if i < len(right) else ""
+            lines.append(f"{cell}\t{value}" if value else cell)
+    return stop_px, "\n".join(lines)
 
 
 def _text_em(text: str) -> float:
@@ -145,8 +179,13 @@ def reference_context(*, system_name: str, source: str, tables: Mapping[str, Any
                       options: list[tuple[str, str]], campaign: str = "",
                       house_rules: bool = False) -> dict[str, Any]:
     """Return the `reference` template context."""
+    blocks = sheet_blocks(tables)
     return {
         "title": f"{system_name} quick reference", "system_name": system_name, "source": source,
         "campaign": campaign, "options": options, "house_rules": house_rules,
-        "blocks": sheet_blocks(tables),
+        "blocks": blocks,
+        # Column widths are classes in one style sheet: a style attribute per <col> is parsed
+        # on its own, and a sheet has hundreds of columns but a few dozen distinct widths.
+        "column_widths": sorted({w for b in blocks if b.kind == "table" for w in b.widths},
+                                key=int),
     }

@@ -1,15 +1,20 @@
-"""Reads for printing: a force's figures as plain `FigureData`, in a constant number of queries."""
+"""Reads for printing: figures as plain `FigureData`, the forces at a table, campaign reports.
+
+Each read is a constant number of queries, whatever the size of the force or campaign.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-from django.db.models import Max, QuerySet
+from django.db.models import Count, F, Max, Prefetch, QuerySet
 from django.urls import reverse
 
+from battles.models import Battle, BattleEvent, BattleSide, BattleStatus, PostBattleRoll
+from campaigns.models import Campaign, Pairing
 from printing.figures import FigureData
-from printing.models import LabelPreset
+from printing.models import LabelPreset, LabelPrint
 from printing.sheets import SheetError, SheetPreset, get_preset
 from rosters.models import Character, EntryCause, Force, ServiceRecordEntry
 from rosters.selectors import force_roster
@@ -67,6 +72,106 @@ def force_figures(force: Force, *, site: str = "") -> list[FigureData]:
             status=c.get_status_display(), photo_url=_photo_url(c), qr_url=_qr_url(site, c),
             permanent_wounds=tuple(str(w) for w in c.permanent_wounds or ()),
             record=(f"Service record: {records[c.pk]}",) if c.pk in records else (),
+            character_id=c.pk,
         )
         for c in characters
     ]
+
+
+# --- game-night packets -----------------------------------------------------------------------
+
+
+def unlabelled_character_ids(character_ids: list[int]) -> set[int]:
+    """Return the ids among `character_ids` whose base label was never printed through Muster."""
+    printed = set(
+        LabelPrint.objects.filter(character_id__in=character_ids)
+        .values_list("character_id", flat=True)
+    )
+    return set(character_ids) - printed
+
+
+def battle_forces(battle: Battle) -> list[Force]:
+    """Return the battle's forces, side by side in the order the sides were set up."""
+    sides = battle.sides.select_related("force__owner", "force__campaign").order_by("index")
+    return [side.force for side in sides]
+
+
+def pairing_forces(pairing: Pairing) -> list[Force]:
+    """Return the forces of a league pairing: its battle's, or else each player's in the campaign.
+
+    A pairing that has no battle yet is printed before the game: each player brings the forces
+    they have in the campaign (usually one).
+    """
+    if pairing.battle_id is not None:
+        return battle_forces(pairing.battle)
+    campaign_id = pairing.round.campaign_id
+    players = [m for m in (pairing.home, pairing.away) if m is not None]
+    owners = [m.user_id for m in players]
+    forces = Force.objects.filter(campaign_id=campaign_id, owner_id__in=owners)
+    by_owner = {m.user_id: i for i, m in enumerate(players)}
+    ordered = forces.select_related("owner", "campaign").order_by("pk")
+    return sorted(ordered, key=lambda force: by_owner[force.owner_id])
+
+
+def packet_version(forces: list[Force]) -> str:
+    """Return a fingerprint of the forces and their label prints (a packet job's freshness)."""
+    ids = [f.pk for f in forces]
+    latest = Character.objects.filter(force_id__in=ids).aggregate(latest=Max("updated_at"))
+    prints = LabelPrint.objects.filter(character__force_id__in=ids).count()
+    stamps = [f.updated_at for f in forces] + [latest["latest"]]
+    newest = max((s for s in stamps if s is not None), default=None)
+    return f"{newest.isoformat() if newest else ''}/{prints}"
+
+
+# --- campaign reports -------------------------------------------------------------------------
+
+REPORTED_STATUSES = (BattleStatus.FINISHED, BattleStatus.PROCESSING, BattleStatus.PROCESSED)
+
+
+def reported_battles(campaign: Campaign, limit: int | None) -> list[Battle]:
+    """Return the campaign's fought battles, newest first (all of them when limit is None)."""
+    battles = (
+        Battle.objects.filter(campaign_id=campaign.pk, status__in=REPORTED_STATUSES)
+        .prefetch_related(Prefetch(
+            "sides", queryset=BattleSide.objects.select_related("force__owner").order_by("index")))
+        .order_by(F("finished_at").desc(nulls_last=True), "-pk")
+    )
+    return list(battles if limit is None else battles[:limit])
+
+
+def event_summaries(battles: list[Battle]) -> dict[int, list[tuple[str, str, int]]]:
+    """Count each battle's checks by name and outcome (voided events left out): one query."""
+    rows = (
+        BattleEvent.objects.filter(battle__in=battles, kind=BattleEvent.Kind.CHECK, voided=False)
+        .values_list("battle_id", "check_name", "outcome")
+        .annotate(n=Count("pk"))
+        .order_by("battle_id", "check_name", "outcome")
+    )
+    summaries: dict[int, list[tuple[str, str, int]]] = {}
+    for battle_id, check, outcome, count in rows:
+        summaries.setdefault(battle_id, []).append((check, outcome, count))
+    return summaries
+
+
+def post_battle_outcomes(battles: list[Battle]) -> dict[int, list[tuple[str, str, str, str]]]:
+    """Return each battle's ledger as (character, procedure, subject, outcome): one query."""
+    rows = (
+        PostBattleRoll.objects.filter(battle__in=battles)
+        .values_list("battle_id", "character__name", "procedure", "subject", "outcome")
+        .order_by("battle_id", "character__name", "character_id", "procedure", "index")
+    )
+    outcomes: dict[int, list[tuple[str, str, str, str]]] = {}
+    for battle_id, *row in rows:
+        outcomes.setdefault(battle_id, []).append(tuple(row))  # type: ignore[arg-type]
+    return outcomes
+
+
+def report_version(campaign: Campaign) -> str:
+    """Return a fingerprint of what a campaign report shows (a report job's freshness)."""
+    battles = Battle.objects.filter(campaign_id=campaign.pk).aggregate(
+        n=Count("pk"), finished=Max("finished_at"), processed=Max("processed_at"))
+    pairings = Pairing.objects.filter(round__campaign_id=campaign.pk).aggregate(
+        n=Count("pk"), changed=Max("updated_at"))
+    parts = [battles["n"], battles["finished"], battles["processed"], pairings["n"],
+             pairings["changed"]]
+    return "/".join(str(part) for part in parts)

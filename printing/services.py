@@ -11,14 +11,16 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
-from printing.models import LabelPreset, PrintJob
+from printing.models import LabelPreset, LabelPrint, PrintJob
 
 logger = logging.getLogger(__name__)
 Status = PrintJob.Status
@@ -99,14 +101,58 @@ def print_job_run(*, job_id: int) -> bool:
         return False
     job = PrintJob.objects.select_related("created_by").get(pk=job_id)
     try:
-        pdf, filename, pages = render_job(job, progress=lambda percent, done: print_job_progress(
+        document, pdf, pages = render_job(job, progress=lambda percent, done: print_job_progress(
             job_id=job_id, percent=percent, pages=done))
     except Exception as error:  # a failed render must not leave the job RUNNING forever
         logger.exception("print job %s failed", job_id)
         print_job_fail(job_id=job_id, error=f"{type(error).__name__}: {error}")
         return True
-    print_job_finish(job=job, pdf=pdf, filename=filename, pages=pages)
+    with transaction.atomic():
+        print_job_finish(job=job, pdf=pdf, filename=document.filename, pages=pages)
+        label_prints_record(character_ids=document.labelled, user=job.created_by, job=job)
     return True
+
+
+def label_prints_record(*, character_ids: Iterable[int], user: Any,
+                        job: PrintJob | None = None) -> int:
+    """Record that these characters' base labels were printed; return how many were recorded."""
+    rows = [LabelPrint(character_id=pk, printed_by=user, job=job) for pk in set(character_ids)]
+    LabelPrint.objects.bulk_create(rows)
+    return len(rows)
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """What a sweep sent back to the queue."""
+
+    queued: tuple[int, ...]  # QUEUED jobs no worker picked up
+    stuck: tuple[int, ...]  # RUNNING jobs whose worker is taken to have died
+
+
+def print_jobs_sweep(*, stale_after: timedelta, now: datetime | None = None) -> SweepResult:
+    """Send again every job waiting or running for longer than `stale_after`.
+
+    A QUEUED job older than that lost its message (a broker restart, a task sent before the
+    commit that created it failed): sending it again is safe, since the worker claims with a
+    conditional UPDATE. A RUNNING job started before the cutoff lost its worker: it goes back
+    to QUEUED (only if it is still RUNNING from that same start) and is sent again.
+    """
+    cutoff = (now or timezone.now()) - stale_after
+    queued = PrintJob.objects.filter(status=Status.QUEUED, created_at__lte=cutoff)
+    waiting = tuple(queued.values_list("pk", flat=True))
+    stuck = []
+    for pk, started_at in PrintJob.objects.filter(
+            status=Status.RUNNING, started_at__lte=cutoff).values_list("pk", "started_at"):
+        released = PrintJob.objects.filter(pk=pk, status=Status.RUNNING,
+                                           started_at=started_at).update(
+            status=Status.QUEUED, progress=0, pages_done=0, started_at=None)
+        if released:
+            stuck.append(pk)
+    for pk in (*waiting, *stuck):
+        _queue_after_commit(pk)
+    if waiting or stuck:
+        logger.warning("print job sweep: re-sent queued %s, released stuck %s", waiting, stuck)
+    return SweepResult(waiting, tuple(stuck))
 
 
 @transaction.atomic

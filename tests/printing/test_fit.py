@@ -77,3 +77,19 @@ def test_a_qr_code_leaves_less_room_for_the_text():
 
     assert with_qr.font_pt <= plain.font_pt
     assert _every_line_fits(with_qr, label_area("rect", 44.45, 12.7, qr=11.4))
+
+
+def test_wrap_to_breaks_between_words_and_after_slashes_within_the_width():
+    from printing.fit import text_width_em, wrap_to
+
+    lines = wrap_to("10/18/26/45 long range", 8.0, 7.0)
+
+    assert "".join(lines).replace(" ", "") == "10/18/26/45longrange"
+    assert len(lines) > 1
+    assert all(text_width_em(line) * 7.0 / PT_PER_MM <= 8.0 for line in lines)
+
+
+def test_wrap_to_shortens_a_single_word_wider_than_the_column_with_a_mark():
+    from printing.fit import wrap_to
+
+    assert wrap_to("Horsemanshipfulness", 5.0, 7.0)[0].endswith("…")

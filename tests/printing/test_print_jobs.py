@@ -92,8 +92,8 @@ def test_a_big_label_job_reports_its_progress_part_by_part(story):
                                   created_by=story.alice)
     reported = []
 
-    pdf, filename, pages = render_job(job, lambda percent, done: reported.append((percent, done)))
+    document, pdf, pages = render_job(job, lambda percent, done: reported.append((percent, done)))
 
     # 35 stickers finish the first sheet from label 200, then 234 a sheet, two sheets a part.
     assert reported == [(50, 2), (100, 4)]
-    assert (pages, filename) == (4, "wound-stickers.pdf") and pdf.startswith(b"%PDF")
+    assert (pages, document.filename) == (4, "wound-stickers.pdf") and pdf.startswith(b"%PDF")

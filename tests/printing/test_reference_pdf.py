@@ -57,3 +57,13 @@ def test_every_systems_sheet_prints_on_one_or_two_pages(key):
 
     assert system.name in text
     assert 1 <= pages <= 2
+
+
+def test_two_column_pairs_print_as_tabbed_lines_with_the_second_column_kept_in_place():
+    from printing.reference import pair_lines
+
+    stop_px, text = pair_lines((("Too close", "-2"), ("Long", "a " * 60)), 0.3)
+
+    lines = text.split("\n")
+    assert stop_px > 0 and lines[0] == "Too close\t-2"
+    assert lines[1].startswith("Long\ta") and all(line.startswith("\ta") for line in lines[2:])
