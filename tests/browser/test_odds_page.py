@@ -29,14 +29,26 @@ def _shown_rows(page) -> dict[str, tuple[str, float]]:
     return {key: (exact, probability) for key, exact, probability in rows}
 
 
+def _settle(page) -> None:
+    # A response arriving is not the swap done: wait until htmx has put the new panel in place,
+    # or a locator may grab the old element it is about to replace (seen on a loaded machine).
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+
+
 def test_the_odds_page_shows_the_same_numbers_as_the_cli(page, live_server, screens):
     page.goto(f"{live_server.url}/odds/")
     with page.expect_response(lambda r: "system=game_the_90" in r.url):
         page.get_by_label("Game", exact=True).select_option("game_the_90")
+    _settle(page)
     with page.expect_response(lambda r: "system=rencounter" in r.url):
         page.get_by_label("Game", exact=True).select_option("rencounter")
+    _settle(page)
+    page.locator("select[name=check] option[value=fire]").wait_for(state="attached")
     with page.expect_response(lambda r: "check=fire" in r.url):
         page.get_by_label("Check", exact=True).select_option("fire")
+    _settle(page)
 
     page.get_by_label("Fire skill", exact=True).fill("9")
     with page.expect_response(lambda r: "skill=9" in r.url):
