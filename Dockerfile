@@ -21,7 +21,8 @@ RUN pip install --upgrade pip && pip install .
 COPY --chown=muster:muster . .
 
 # collectstatic needs a key only to import settings; the real one comes from the environment.
-RUN SECRET_KEY=build-only-not-secret MUSTER_PRODUCTION=true python manage.py collectstatic --noinput
+RUN SECRET_KEY=build-only-not-secret MUSTER_PRODUCTION=true \
+    CSRF_TRUSTED_ORIGINS=https://build.invalid python manage.py collectstatic --noinput
 
 USER muster
 EXPOSE 8000

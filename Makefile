@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/muster
 REDIS_URL_CI ?= redis://127.0.0.1:6379/15
 
-.PHONY: setup demo serve test test-fast test-statistical test-postgres test-integration \
+.PHONY: setup demo test test-statistical test-postgres test-integration test-fuzz test-load \
         test-browser browser-deps lint format bench clean
 
 setup: $(STAMP)
@@ -33,10 +33,18 @@ test-statistical: setup
 test-postgres: setup
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n 2 --dist loadfile -q
 
-# Real PostgreSQL, real Redis, real worker processes.
+# Real PostgreSQL, real Redis, real worker processes; the fault tests start their own Redis.
 test-integration: setup
 	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_URL_CI) $(PY) -m pytest -q -m integration \
-	  -p no:randomly tests/integration
+	  tests/integration tests/faults
+
+# Schemathesis against /api/schema/ on a live server (bounded: FUZZ_EXAMPLES, default 25).
+test-fuzz: setup
+	$(PY) -m pytest -q -m fuzz tests/fuzz
+
+# gunicorn on PostgreSQL under a bounded loopback load; asserts zero errors.
+test-load: setup
+	$(PY) -m pytest -q -m load tests/ops/test_load_bench.py
 
 browser-deps:
 	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)

@@ -9,3 +9,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("muster")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# The worker heartbeat /healthz reads lives in config/, which is not a Django app.
+app.autodiscover_tasks(["config"], related_name="heartbeat")

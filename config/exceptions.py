@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError, InterfaceError, OperationalError
 from django.db.models import ProtectedError, RestrictedError
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
@@ -21,6 +23,42 @@ def as_api_error(exc: DjangoValidationError) -> ValidationError:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response = _handle(exc, context)
+    if response is None:
+        return None
+    if isinstance(response.data, list):
+        # One documented 400 shape: a bare list of messages becomes `non_field_errors`.
+        response.data = {"non_field_errors": response.data}
+    _answer_errors_in_json(context)
+    return response
+
+
+def _answer_errors_in_json(context: dict[str, Any]) -> None:
+    # `?format=csv` (standings) chose a CSV renderer; an error is documented, and read, as JSON.
+    request = context.get("request")
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is not None and renderer.media_type not in ("application/json", "text/html"):
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+
+
+def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database went away mid-request (restart, failover, a killed backend). The
+        # service's transaction rolled back, so say so plainly and let the client retry.
+        return Response(
+            {"detail": "the database is unavailable; nothing was saved, please try again"},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "5"},
+        )
+    if isinstance(exc, OverflowError | DataError):
+        # A filter or id beyond what the database column holds (found by the fuzz run): the
+        # request is bad, not the server. DataError is PostgreSQL's, OverflowError SQLite's.
+        set_rollback()
+        return Response(
+            {"detail": "a number or value in the request is out of range"},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, ProtectedError | RestrictedError):
         # e.g. deleting a force that fought a battle: the battle's record keeps it
         blocking = getattr(exc, "protected_objects", None) or exc.restricted_objects

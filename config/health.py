@@ -1,4 +1,10 @@
-"""GET /healthz (a contract): the state of the database and the broker, 200 or 503."""
+"""GET /healthz (a contract): the database, the broker and the worker heartbeat.
+
+200 when the database and the broker answer, 503 otherwise. A stale or missing worker
+heartbeat does not make the web app unhealthy (it still serves pages and takes results; the
+sweep queues them once a worker is back), so it answers 200 with `"status": "degraded"` and
+says why: a monitor should alert on it, a load balancer should keep routing.
+"""
 
 from __future__ import annotations
 
@@ -29,8 +35,25 @@ def _broker() -> dict[str, object]:
         return {"ok": False, "mode": "broker", "error": str(exc)[:200]}
 
 
+def _worker() -> dict[str, object]:
+    if settings.CELERY_TASK_ALWAYS_EAGER or not settings.REDIS_URL:
+        return {"ok": True, "mode": "inline"}
+    from config.heartbeat import heartbeat_age
+
+    try:
+        age = heartbeat_age()
+    except Exception as exc:  # Redis down: the broker check says so too
+        return {"ok": False, "mode": "worker", "error": str(exc)[:200]}
+    if age is None:
+        return {"ok": False, "mode": "worker", "error": "no worker heartbeat yet"}
+    limit = settings.HEARTBEAT_STALE_SECONDS
+    fresh = age <= limit
+    state = {"ok": fresh, "mode": "worker", "heartbeat_age_seconds": round(age, 1)}
+    return state if fresh else {**state, "error": f"last heartbeat over {limit}s ago"}
+
+
 def healthz(request):  # type: ignore[no-untyped-def]
-    checks = {"database": _database(), "broker": _broker()}
-    healthy = all(check["ok"] for check in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "unavailable", **checks},
-                        status=200 if healthy else 503)
+    checks = {"database": _database(), "broker": _broker(), "worker": _worker()}
+    serving = checks["database"]["ok"] and checks["broker"]["ok"]
+    status = ("ok" if checks["worker"]["ok"] else "degraded") if serving else "unavailable"
+    return JsonResponse({"status": status, **checks}, status=200 if serving else 503)

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "simple_history",
     "django_htmx",
+    "axes",
     "campaigns",
     "rosters",
     "battles",
@@ -76,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -108,6 +111,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# django-axes first: a locked-out username+address is refused before the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "config.auth.RateLimitBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -144,13 +152,26 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=300)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=240)
-CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("CELERY_WORKER_MAX_TASKS_PER_CHILD", default=200)
+# A child is replaced after this many tasks: WeasyPrint's memory does not all come back.
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("CELERY_WORKER_MAX_TASKS_PER_CHILD", default=100)
+# One message at a time per process: a post-battle task held by a busy (or dying) process is a
+# task no idle process can take. acks_late is set per task, only on the idempotent ones.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# For those acks_late tasks, a child killed by the OS (OOM, SIGKILL) gives its message back.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Nobody reads task return values (state lives in the database): don't store them in Redis.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # Celery beat: sweep battles that were finished but never picked up, or whose worker died.
 CELERY_BEAT_SCHEDULE = {
     "battles-sweep": {"task": "battles.sweep_battles", "schedule": timedelta(minutes=2)},
+    "print-jobs-sweep": {"task": "printing.sweep_print_jobs", "schedule": timedelta(minutes=5)},
+    # /healthz reports the age of the last heartbeat a worker wrote (config.heartbeat).
+    "worker-heartbeat": {"task": "config.heartbeat", "schedule": timedelta(seconds=30)},
 }
+#: /healthz calls the worker stale when its last heartbeat is older than this.
+HEARTBEAT_STALE_SECONDS = env.int("HEARTBEAT_STALE_SECONDS", default=120)
 #: A battle PROCESSING for longer than this is taken to have lost its worker and is re-queued.
 BATTLES_STALE_MINUTES = env.int("BATTLES_STALE_MINUTES", default=10)
 
@@ -176,6 +197,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Forces, characters, campaigns, battles and printing for skirmish wargames.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Every operation documents the shared error answers (400/401/403/404, 409 on writes).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.openapi.document_error_responses",
+    ],
     "COMPONENT_SPLIT_REQUEST": True,
     # Several models have a `status`; name each choice set after its model.
     "ENUM_NAME_OVERRIDES": {
@@ -191,6 +217,29 @@ SPECTACULAR_SETTINGS = {
 # --- Security (tightened by MUSTER_PRODUCTION) ------------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+# Uploads: Django refuses bodies above this; the photo check (rosters.photos) is stricter still.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=10 * 1024 * 1024)
+#: Largest character photo accepted, in bytes, before it is re-encoded.
+PHOTO_MAX_BYTES = env.int("PHOTO_MAX_BYTES", default=5 * 1024 * 1024)
+
+# Login rate limiting (django-axes): 5 failures for one username from one address lock that
+# pair out for 15 minutes. AXES_ENABLED=false is for load benches only; tests keep it on.
+AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind a TLS proxy (docs/deploy.md) the client's address is in X-Forwarded-For; count the
+# proxies so a client cannot forge its own address. 0: take REMOTE_ADDR as it is.
+AXES_IPWARE_PROXY_COUNT = env.int("AXES_PROXY_COUNT", default=0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    if env.int("AXES_PROXY_COUNT", default=0)
+    else ["REMOTE_ADDR"]
+)
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
@@ -199,14 +248,23 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    if not CSRF_TRUSTED_ORIGINS:
+        raise ImproperlyConfigured(
+            "CSRF_TRUSTED_ORIGINS must name the site's https:// origin when MUSTER_PRODUCTION is on"
+        )
 
 # --- Logging ----------------------------------------------------------------------------------
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+# json: one object per line, with each record's structured fields (config.logs); plain: for eyes.
+LOG_FORMAT = env.str("LOG_FORMAT", default="json" if PRODUCTION else "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"()": "config.logs.KeyValueFormatter"},
+        "json": {"()": "config.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
@@ -218,3 +276,5 @@ LOGGING = {
 
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise ImproperlyConfigured(f"LOG_LEVEL must be a logging level name, not {LOG_LEVEL!r}")
+if LOG_FORMAT not in {"json", "plain"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or plain, not {LOG_FORMAT!r}")

@@ -16,5 +16,7 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("", include("pages.urls")),
 ]
+# /api/ answers a URL that matches no route with JSON too, like every other API error.
+handler404 = "config.errors.not_found"
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign
 from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry, Unit
+from rosters.photos import is_new_upload, photo_clean
 from rosters.snapshots import character_snapshot, snapshot_diff
 from rosters.stats import clean_stats, starting_stats, system_for
 
@@ -207,7 +208,7 @@ def character_create(
         permanent_wounds=list(permanent_wounds),
     )
     if photo:
-        character.photo = photo
+        character.photo = photo_clean(photo) if is_new_upload(photo) else photo
     character.full_clean()
     _save_version(character, user)
     _record(
@@ -244,6 +245,8 @@ def character_update(
     if "stats" in changes:
         merged = {**character.stats, **(changes["stats"] or {})}
         changes["stats"] = clean_stats(system_for(character.force.system).stats, merged)
+    if is_new_upload(changes.get("photo")):
+        changes["photo"] = photo_clean(changes["photo"])
     for name, value in changes.items():
         setattr(character, name, value)
     return _save_with_entry(

@@ -1,7 +1,8 @@
 """Finishing a battle and the post-battle pipeline that runs on a Celery worker.
 
 Exactly once, by construction:
-- finishing commits FINISHED, then queues one task (`delay_on_commit`);
+- finishing commits FINISHED, then queues one task after the commit (a broker that is down
+  is logged, not raised: the sweep queues the battle later);
 - the task claims the battle with a conditional UPDATE (FINISHED -> PROCESSING with a fresh
   claim token); zero rows means someone else has it, and the task returns;
 - the ledger, the character changes, their service-record entries and the flip to PROCESSED
@@ -12,6 +13,7 @@ Exactly once, by construction:
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Sequence
@@ -23,6 +25,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll, SideResult
@@ -37,13 +40,24 @@ from rules.system import RuleSystem
 
 DEFAULT_STALE_MINUTES = 10
 DEFAULT_FINISHED_GRACE_SECONDS = 60
+logger = logging.getLogger("muster.battles")
 
 
 def queue_processing(battle_id: int) -> None:
     """Queue the post-battle task once the current transaction commits."""
+    transaction.on_commit(lambda: _send(battle_id))
+
+
+def _send(battle_id: int) -> None:
+    # The result is already committed: a broker that is down must not turn that into a 500.
+    # The battle stays FINISHED ("waiting for the post-battle rolls") and the sweep queues it
+    # once the broker is back (tests/faults/test_redis_down.py).
     from battles.tasks import process_battle  # the task module imports this one
 
-    process_battle.delay_on_commit(battle_id=battle_id)
+    try:
+        process_battle.delay(battle_id=battle_id)
+    except BrokerUnavailable as exc:
+        logger.warning("battle.queue_failed", extra={"battle": battle_id, "error": str(exc)})
 
 
 # --- finishing ------------------------------------------------------------------------------
@@ -99,11 +113,34 @@ def _pause_after_claim() -> None:
 
 def battle_process(*, battle_id: int) -> bool:
     """Run a finished battle's post-battle rolls; return False if it was not ours to run."""
+    started = time.perf_counter()
     token = battle_claim(battle_id=battle_id)
     if token is None:
+        logger.info("battle.skipped", extra={"battle": battle_id, "reason": "not claimable"})
         return False
     _pause_after_claim()
-    return _process_claimed(battle_id, token)
+    done = _process_claimed(battle_id, token)
+    _log_processed(battle_id, done, time.perf_counter() - started)
+    return done
+
+
+def _log_processed(battle_id: int, done: bool, seconds: float) -> None:
+    """Log one structured line per battle: who was rolled for, how many rolls, how long."""
+    if not done:
+        logger.info("battle.skipped", extra={"battle": battle_id, "reason": "claim taken over"})
+        return
+    figures = BattleFigure.objects.filter(battle_id=battle_id, character__isnull=False)
+    characters = sorted(figures.values_list("character_id", flat=True))
+    rolls = PostBattleRoll.objects.filter(battle_id=battle_id)
+    logger.info(
+        "battle.processed",
+        extra={
+            "battle": battle_id,
+            "characters": characters,
+            "rolls": rolls.count(),
+            "duration_ms": round(seconds * 1000, 1),
+        },
+    )
 
 
 @transaction.atomic

@@ -90,3 +90,62 @@ def test_database_and_broker_urls_point_at_the_compose_services():
     env = COMPOSE["x-app"]["environment"]
     assert "@postgres:5432/" in env["DATABASE_URL"]
     assert env["REDIS_URL"].startswith("redis://redis:6379/")
+
+
+# --- consistency with the settings and the code (issue 9) -----------------------------------
+
+
+def _flag(command: str, name: str) -> str:
+    return re.search(rf"{name} (\S+)", command).group(1)
+
+
+def test_the_worker_command_and_the_settings_agree_on_prefetch_and_recycling(settings):
+    command = _command("worker")
+    prefetch, recycle = (
+        int(_flag(command, f)) for f in ("--prefetch-multiplier", "--max-tasks-per-child")
+    )
+
+    assert prefetch == settings.CELERY_WORKER_PREFETCH_MULTIPLIER == 1
+    assert recycle == settings.CELERY_WORKER_MAX_TASKS_PER_CHILD
+
+
+def test_acks_late_is_on_only_for_the_idempotent_post_battle_task():
+    from config.celery_app import app
+
+    app.loader.import_default_modules()
+    late = sorted(
+        name
+        for name, task in app.tasks.items()
+        if not name.startswith("celery.") and task.acks_late
+    )
+
+    assert late == ["battles.process_battle"]
+
+
+def test_every_beat_entry_names_a_registered_task(settings):
+    from config.celery_app import app
+
+    app.loader.import_default_modules()
+
+    assert {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()} <= set(app.tasks)
+    assert "battles.sweep_battles" in {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
+
+
+def test_the_web_healthcheck_is_the_projects_own_script():
+    test = SERVICES["web"]["healthcheck"]["test"]
+
+    assert test[:4] == ["CMD", "python", "-m", "config.healthcheck"]
+    assert (ROOT / "config" / "healthcheck.py").exists()
+
+
+def test_the_image_build_can_import_production_settings():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    build = re.search(r"RUN ([^\n]*\\\n)*[^\n]*collectstatic", dockerfile).group(0)
+
+    for required in ("SECRET_KEY=", "MUSTER_PRODUCTION=true", "CSRF_TRUSTED_ORIGINS="):
+        assert required in build
+
+
+def test_the_env_example_names_what_production_requires():
+    for name in ("SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "POSTGRES_PASSWORD"):
+        assert re.search(rf"^{name}=", ENV_EXAMPLE, re.MULTILINE), name

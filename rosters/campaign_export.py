@@ -1,0 +1,411 @@
+"""A whole campaign to and from one JSON document (`muster.campaign`, version 1).
+
+The force interchange (`rosters.interchange`) moves one force between clubs and deliberately
+leaves history behind; this is the other thing: a club's *record* of a campaign, for backups
+and moving a club to a new server. It holds the campaign and its league settings, members,
+forces, units, characters with their whole service record, battles with sides, figures, the
+event log and the post-battle ledger (seeds included, so the audit still works), rounds,
+pairings and point adjustments - every column, timestamps included.
+
+Rows refer to each other by natural keys, never database ids: users by username, forces by
+their place in `forces`, characters and units by (force, name), battles by their place in
+`battles`, figures by their place in their battle, rounds by number. Importing the document
+and exporting the result gives the same document back (tests/rosters/test_campaign_export.py).
+
+Not in the document: passwords (users the importing site lacks are created without a usable
+password), photo files (their names are; the media folder is backed up with the files), and
+django-simple-history's field-by-field versions (the service record carries the same story).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models, transaction
+
+from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
+from campaigns.models import Campaign, Club, League, LeagueAdjustment, Membership, Pairing, Round
+from rosters.models import Character, Force, ServiceRecordEntry, Unit
+
+FORMAT = "muster.campaign"
+VERSION = 1
+RESTORED = (
+    Campaign,
+    League,
+    LeagueAdjustment,
+    Membership,
+    Round,
+    Pairing,
+    Force,
+    Unit,
+    Character,
+    ServiceRecordEntry,
+    Battle,
+    BattleSide,
+    BattleFigure,
+    BattleEvent,
+    PostBattleRoll,
+)
+
+
+# --- export ----------------------------------------------------------------------------------
+
+
+class _Encoder(DjangoJSONEncoder):
+    """DjangoJSONEncoder, but datetimes keep their microseconds (it rounds to milliseconds)."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime.datetime):
+            return o.isoformat()
+        return super().default(o)
+
+
+def _plain(row: models.Model, *skip: str) -> dict[str, Any]:
+    """Return a row's own columns (no id, no foreign keys) as JSON-able values."""
+    return {
+        f.name: f.value_from_object(row)
+        for f in row._meta.concrete_fields
+        if not f.primary_key and not f.is_relation and f.name not in skip
+    }
+
+
+def _username(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+class _Refs:
+    """Natural keys for the rows already written to the document."""
+
+    def __init__(self, forces: list[Force], battles: list[Battle]) -> None:
+        self.force = {f.pk: i for i, f in enumerate(forces)}
+        self.battle = {b.pk: i for i, b in enumerate(battles)}
+        self.character = {
+            c.pk: [self.force[c.force_id], c.name]
+            for c in Character.objects.filter(force__in=forces)
+        }
+
+    def character_of(self, pk: int | None) -> list[Any] | None:
+        return self.character.get(pk) if pk is not None else None
+
+
+def _character_json(character: Character, refs: _Refs) -> dict[str, Any]:
+    entries = character.service_record.select_related("user").order_by("created_at", "pk")
+    return {
+        **_plain(character, "photo"),
+        "photo": character.photo.name or "",
+        "unit": character.unit.name if character.unit_id else None,
+        "service_record": [
+            {
+                **_plain(e, "battle_id"),
+                "user": _username(e.user),
+                "battle": refs.battle.get(e.battle_id) if e.battle_id else None,
+            }
+            for e in entries
+        ],
+    }
+
+
+def _force_json(force: Force, refs: _Refs) -> dict[str, Any]:
+    units = force.units.select_related("leader").order_by("order", "name", "pk")
+    characters = force.characters.select_related("unit").order_by("pk")
+    return {
+        **_plain(force),
+        "owner": _username(force.owner),
+        "units": [{**_plain(u), "leader": u.leader.name if u.leader_id else None} for u in units],
+        "characters": [_character_json(c, refs) for c in characters],
+    }
+
+
+def _battle_json(battle: Battle, refs: _Refs) -> dict[str, Any]:
+    figures = list(battle.figures.order_by("pk"))
+    place = {f.pk: i for i, f in enumerate(figures)}
+    sides = list(battle.sides.order_by("index"))
+    return {
+        **_plain(battle),
+        "created_by": _username(battle.created_by),
+        "sides": [{**_plain(s), "force": refs.force[s.force_id]} for s in sides],
+        "figures": [
+            {**_plain(f), "side": f.side.index, "character": refs.character_of(f.character_id)}
+            for f in figures
+        ],
+        "events": [
+            {
+                **_plain(e),
+                "actor": place.get(e.actor_id),
+                "target": place.get(e.target_id),
+                "created_by": _username(e.created_by),
+            }
+            for e in battle.events.select_related("created_by").order_by("seq")
+        ],
+        "ledger": [
+            {**_plain(r), "character": refs.character_of(r.character_id)}
+            for r in battle.ledger.order_by("pk")
+        ],
+    }
+
+
+def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
+    league = League.objects.filter(campaign=campaign).first()
+    rounds = campaign.rounds.order_by("number")
+    pairings = (
+        Pairing.objects.filter(round__campaign=campaign)
+        .select_related("round", "home__user", "away__user", "confirmed_by")
+        .order_by("round__number", "pk")
+    )
+    return {
+        "settings": _plain(league) if league else None,
+        "rounds": [_plain(r) for r in rounds],
+        "pairings": [
+            {
+                **_plain(p),
+                "round": p.round.number,
+                "home": _username(p.home.user),
+                "away": _username(p.away.user) if p.away_id else None,
+                "battle": refs.battle.get(p.battle_id) if p.battle_id else None,
+                "confirmed_by": _username(p.confirmed_by),
+            }
+            for p in pairings
+        ],
+        "adjustments": [
+            {**_plain(a), "player": _username(a.player.user), "created_by": _username(a.created_by)}
+            for a in campaign.adjustments.select_related("player__user", "created_by").order_by(
+                "pk"
+            )
+        ],
+    }
+
+
+def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
+    """Return the whole campaign as a `muster.campaign` document (plain JSON values)."""
+    forces = list(campaign.forces.select_related("owner").order_by("pk"))
+    battles = list(campaign.battles.select_related("created_by").order_by("pk"))
+    refs = _Refs(forces, battles)
+    members = campaign.memberships.select_related("user").order_by("pk")
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "club": {"name": campaign.club.name, "slug": campaign.club.slug},
+        "campaign": _plain(campaign),
+        "members": [{**_plain(m), "user": _username(m.user)} for m in members],
+        "forces": [_force_json(f, refs) for f in forces],
+        "battles": [_battle_json(b, refs) for b in battles],
+        "league": _league_json(campaign, refs),
+    }
+    return json.loads(json.dumps(document, cls=_Encoder))
+
+
+# --- import ----------------------------------------------------------------------------------
+
+
+@contextmanager
+def _stored_timestamps() -> Iterator[None]:
+    """Keep the document's created/updated times: switch auto_now(_add) off while importing."""
+    switched = [
+        (f, f.auto_now, f.auto_now_add)
+        for model in RESTORED
+        for f in model._meta.concrete_fields
+        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)
+    ]
+    for f, _, _ in switched:
+        f.auto_now = f.auto_now_add = False
+    try:
+        yield
+    finally:
+        for f, now, now_add in switched:
+            f.auto_now, f.auto_now_add = now, now_add
+
+
+def _values(model: type[models.Model], data: Mapping[str, Any]) -> dict[str, Any]:
+    """Turn a document row's own columns back into field values."""
+    names = {f.name for f in model._meta.concrete_fields if not f.primary_key and not f.is_relation}
+    return {k: model._meta.get_field(k).to_python(v) for k, v in data.items() if k in names}
+
+
+class _Users:
+    def __init__(self) -> None:
+        self.model = get_user_model()
+        self.cache: dict[str, Any] = {}
+
+    def __call__(self, username: str | None) -> Any:
+        if username is None:
+            return None
+        if username not in self.cache:
+            user, created = self.model._default_manager.get_or_create(
+                **{self.model.USERNAME_FIELD: username}
+            )
+            if created:  # a login of the old site: its owner sets a password here
+                user.set_unusable_password()
+                user.save(update_fields=["password"])
+            self.cache[username] = user
+        return self.cache[username]
+
+
+def _problems(document: Any, club: Club) -> list[str]:
+    if not isinstance(document, Mapping) or document.get("format") != FORMAT:
+        return [f"not a {FORMAT} document"]
+    if document.get("version") != VERSION:
+        return [f"version must be {VERSION}"]
+    slug = document["campaign"].get("slug")
+    if Campaign.objects.filter(club=club, slug=slug).exists():
+        return [f"{club} already has a campaign {slug!r}; import into another club or slug"]
+    return []
+
+
+class _Importer:
+    def __init__(self, document: Mapping[str, Any], club: Club) -> None:
+        self.doc, self.club, self.user = document, club, _Users()
+        self.forces: list[Force] = []
+        self.characters: dict[tuple[int, str], Character] = {}
+        self.battles: list[Battle] = []
+
+    def character(self, ref: list[Any] | None) -> Character | None:
+        return self.characters[(ref[0], ref[1])] if ref is not None else None
+
+    def run(self) -> Campaign:
+        self.campaign = Campaign.objects.create(
+            club=self.club, **_values(Campaign, self.doc["campaign"])
+        )
+        self.members = {
+            m["user"]: Membership.objects.create(
+                campaign=self.campaign, user=self.user(m["user"]), **_values(Membership, m)
+            )
+            for m in self.doc["members"]
+        }
+        for data in self.doc["forces"]:
+            self.forces.append(self._force(data))
+        self.battles = [self._battle(b) for b in self.doc["battles"]]
+        for i, data in enumerate(self.doc["forces"]):
+            self._service_record(i, data)
+        self._league(self.doc["league"])
+        return self.campaign
+
+    def _force(self, data: Mapping[str, Any]) -> Force:
+        force = Force.objects.create(
+            owner=self.user(data["owner"]), campaign=self.campaign, **_values(Force, data)
+        )
+        index = len(self.forces)
+        units = {
+            u["name"]: Unit.objects.create(force=force, **_values(Unit, u)) for u in data["units"]
+        }
+        for c in data["characters"]:
+            character = Character(
+                force=force, unit=units.get(c["unit"] or ""), **_values(Character, c)
+            )
+            character.photo.name = c["photo"]
+            character.save()
+            self.characters[(index, c["name"])] = character
+        for u in data["units"]:
+            if u["leader"]:
+                Unit.objects.filter(pk=units[u["name"]].pk).update(
+                    leader=self.characters[(index, u["leader"])]
+                )
+        return force
+
+    def _service_record(self, index: int, data: Mapping[str, Any]) -> None:
+        ServiceRecordEntry.objects.bulk_create(
+            ServiceRecordEntry(
+                character=self.characters[(index, c["name"])],
+                user=self.user(e["user"]),
+                battle_id=self.battles[e["battle"]].pk if e["battle"] is not None else None,
+                **_values(ServiceRecordEntry, e),
+            )
+            for c in data["characters"]
+            for e in c["service_record"]
+        )
+
+    def _battle(self, data: Mapping[str, Any]) -> Battle:
+        battle = Battle.objects.create(
+            campaign=self.campaign,
+            created_by=self.user(data["created_by"]),
+            **_values(Battle, data),
+        )
+        sides = {
+            s["index"]: BattleSide.objects.create(
+                battle=battle, force=self.forces[s["force"]], **_values(BattleSide, s)
+            )
+            for s in data["sides"]
+        }
+        figures = [
+            BattleFigure.objects.create(
+                battle=battle,
+                side=sides[f["side"]],
+                character=self.character(f["character"]),
+                **_values(BattleFigure, f),
+            )
+            for f in data["figures"]
+        ]
+        BattleEvent.objects.bulk_create(
+            BattleEvent(
+                battle=battle,
+                created_by=self.user(e["created_by"]),
+                actor=figures[e["actor"]] if e["actor"] is not None else None,
+                target=figures[e["target"]] if e["target"] is not None else None,
+                **_values(BattleEvent, e),
+            )
+            for e in data["events"]
+        )
+        PostBattleRoll.objects.bulk_create(
+            PostBattleRoll(
+                battle=battle,
+                character=self.character(r["character"]),
+                **_values(PostBattleRoll, r),
+            )
+            for r in data["ledger"]
+        )
+        return battle
+
+    def _league(self, data: Mapping[str, Any]) -> None:
+        if data["settings"] is not None:
+            League.objects.create(campaign=self.campaign, **_values(League, data["settings"]))
+        rounds = {
+            r["number"]: Round.objects.create(campaign=self.campaign, **_values(Round, r))
+            for r in data["rounds"]
+        }
+        for p in data["pairings"]:
+            Pairing.objects.create(
+                round=rounds[p["round"]],
+                home=self.members[p["home"]],
+                away=self.members[p["away"]] if p["away"] else None,
+                battle=self.battles[p["battle"]] if p["battle"] is not None else None,
+                confirmed_by=self.user(p["confirmed_by"]),
+                **_values(Pairing, p),
+            )
+        LeagueAdjustment.objects.bulk_create(
+            LeagueAdjustment(
+                campaign=self.campaign,
+                player=self.members[a["player"]],
+                created_by=self.user(a["created_by"]),
+                **_values(LeagueAdjustment, a),
+            )
+            for a in data["adjustments"]
+        )
+
+
+@transaction.atomic
+def campaign_import(*, document: Any, club_slug: str | None = None) -> Campaign:
+    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`)."""
+    spec = document.get("club", {}) if isinstance(document, Mapping) else {}
+    slug = club_slug or spec.get("slug") or "imported"
+    club, _ = Club.objects.get_or_create(slug=slug, defaults={"name": spec.get("name") or slug})
+    problems = _problems(document, club)
+    if problems:
+        raise ValidationError({"document": problems})
+    with _stored_timestamps():
+        return _Importer(document, club).run()
+
+
+def documents_equal(
+    first: Mapping[str, Any], second: Mapping[str, Any], ignore: Iterable[str] = ("club",)
+) -> bool:
+    """Say whether two documents hold the same campaign (by default, in any club)."""
+    strip = set(ignore)
+    return {k: v for k, v in first.items() if k not in strip} == {
+        k: v for k, v in second.items() if k not in strip
+    }

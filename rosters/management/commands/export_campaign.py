@@ -1,0 +1,32 @@
+"""Write a whole campaign as a `muster.campaign` JSON document (see docs/deploy.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from campaigns.models import Campaign
+from rosters.campaign_export import campaign_export
+
+
+class Command(BaseCommand):
+    help = "Export a campaign (members, forces, service records, battles, league) as JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("campaign", type=int, help="the campaign's id")
+        parser.add_argument("--output", "-o", default="-", help="file to write; - for stdout")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        campaign = Campaign.objects.select_related("club").filter(pk=options["campaign"]).first()
+        if campaign is None:
+            raise CommandError(f"no campaign with id {options['campaign']}")
+        text = json.dumps(campaign_export(campaign=campaign), indent=1, ensure_ascii=False)
+        if options["output"] == "-":
+            sys.stdout.write(text + "\n")
+        else:
+            Path(options["output"]).write_text(text + "\n", encoding="utf-8")
+            self.stderr.write(f"wrote {campaign} to {options['output']}")
