@@ -16,6 +16,7 @@ from battles import services
 from battles.errors import BattleConflict
 from battles.forms import FigureResultForm, SideResultForm, figure_initial
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
+from campaigns.admin import CampaignScoped
 from rules.system import get_system
 
 
@@ -80,9 +81,9 @@ class LedgerInline(ReadOnlyInline):
 
 
 @admin.register(Battle)
-class BattleAdmin(admin.ModelAdmin):
+class BattleAdmin(CampaignScoped, admin.ModelAdmin):
     list_display = ["__str__", "campaign", "system", "campaign_date", "status", "created_at"]
-    list_filter = ["status", "system", "campaign"]
+    list_filter = ["status", "system", ("campaign", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["scenario"]
     readonly_fields = [
         "campaign",

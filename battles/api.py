@@ -282,7 +282,6 @@ def _sim_side(index: int, side: dict[str, Any]) -> list[SimFigure]:
         if chosen is not None
         else list(force.characters.filter(status=CharacterStatus.ACTIVE).select_related("unit"))
     )
-    system = get_system(force.system)
     return [
         SimFigure(
             f"{index}/{c.pk}",

@@ -36,6 +36,11 @@ class PrintJobAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # jobs come from print requests, never typed in
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[PrintJob]:
+        # A job's parameters name forces and campaigns: staff see only the jobs they asked for.
+        jobs = super().get_queryset(request)
+        return jobs if request.user.is_superuser else jobs.filter(created_by=request.user)
+
     @admin.action(description="Queue the selected failed jobs again")
     def retry_failed(self, request: HttpRequest, queryset: QuerySet[PrintJob]) -> None:
         failed = list(queryset.filter(status=PrintJob.Status.FAILED).select_related("created_by"))

@@ -20,6 +20,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
+from config.queueing import send_after_commit
 from printing.models import LabelPreset, LabelPrint, PrintJob
 
 logger = logging.getLogger(__name__)
@@ -58,9 +59,10 @@ def _requeue_failed(job: PrintJob) -> bool:
 
 
 def _queue_after_commit(job_id: int) -> None:
+    # A broker outage leaves the job QUEUED; the print-job sweep sends it once the broker is back.
     from printing.tasks import print_job_run_task
 
-    print_job_run_task.delay_on_commit(job_id=job_id)
+    send_after_commit(print_job_run_task, failure_event="print_job.queue_failed", job_id=job_id)
 
 
 def print_job_claim(*, job_id: int) -> bool:

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from simple_history.admin import SimpleHistoryAdmin
 
+from campaigns.admin import CampaignScoped
 from rosters import interchange, services
 from rosters.forms import (
     CharacterAdminForm,
@@ -173,10 +174,11 @@ class JsonUploadForm(forms.Form):
 
 
 @admin.register(Force)
-class ForceAdmin(admin.ModelAdmin):
+class ForceAdmin(CampaignScoped, admin.ModelAdmin):
     form = ForceAdminForm
     list_display = ["name", "owner", "campaign", "system", "faction"]
-    list_filter = [ForceSystemFilter, "campaign"]
+    # Related-only filters: an organiser sees only the campaigns his scoped rows belong to.
+    list_filter = [ForceSystemFilter, ("campaign", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["owner", "campaign"]
     search_fields = ["name", "faction", "owner__username"]
     inlines = [UnitInline, CharacterInline]
@@ -322,9 +324,14 @@ class ForceAdmin(admin.ModelAdmin):
 
 
 @admin.register(Character)
-class CharacterAdmin(SimpleHistoryAdmin):
+class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
+    campaign_path = "force__campaign"
+
+    def campaign_id_of(self, obj: Any) -> int | None:
+        return obj.force.campaign_id if isinstance(obj, Character) else super().campaign_id_of(obj)
+
     list_display = ["name", "rank", "force", "unit", "status", "system", "campaign"]
-    list_filter = ["force__campaign", "force", "status", SystemFilter]
+    list_filter = [("force__campaign", admin.RelatedOnlyFieldListFilter), ("force", admin.RelatedOnlyFieldListFilter), "status", SystemFilter]
     list_select_related = ["force__campaign", "unit"]
     search_fields = ["name", "rank"]
     inlines = [ServiceRecordInline]

@@ -25,7 +25,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll, SideResult
@@ -33,6 +32,7 @@ from battles.selectors import battles_fought_before, careers_before
 from battles.services.common import PLAYABLE, locked, require_status, system_of
 from battles.services.records import dice_for, figure_status, record_from_json, record_json
 from battles.services.results import allowed_statuses
+from config.queueing import send_after_commit
 from rosters import services as rosters
 from rosters.models import Character, CharacterStatus, EntryCause
 from rules.campaign import PostBattleRoll as Roll
@@ -45,19 +45,11 @@ logger = logging.getLogger("muster.battles")
 
 def queue_processing(battle_id: int) -> None:
     """Queue the post-battle task once the current transaction commits."""
-    transaction.on_commit(lambda: _send(battle_id))
-
-
-def _send(battle_id: int) -> None:
-    # The result is already committed: a broker that is down must not turn that into a 500.
-    # The battle stays FINISHED ("waiting for the post-battle rolls") and the sweep queues it
-    # once the broker is back (tests/faults/test_redis_down.py).
+    # A broker outage leaves the battle FINISHED ("waiting for the post-battle rolls") and the
+    # sweep queues it once the broker is back.
     from battles.tasks import process_battle  # the task module imports this one
 
-    try:
-        process_battle.delay(battle_id=battle_id)
-    except BrokerUnavailable as exc:
-        logger.warning("battle.queue_failed", extra={"battle": battle_id, "error": str(exc)})
+    send_after_commit(process_battle, failure_event="battle.queue_failed", battle_id=battle_id)
 
 
 # --- finishing ------------------------------------------------------------------------------
