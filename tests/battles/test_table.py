@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from battles import services
 from battles.models import Battle, BattleStatus
 from battles.services.table import event_dice
+from rules.systems.rencounter.activation import RESHUFFLE
 from tests.battles.conftest import Cast, start_battle
 
 
@@ -97,15 +98,35 @@ def test_the_breakpoint_is_marked_when_a_side_crosses_it_and_cleared_when_voided
     assert side.broke_at_seq is None
 
 
+def _stack_deck(battle: Battle, *, reshuffle_on_top: bool) -> list[str]:
+    # The shuffle depends on the battle's fresh seed; put the card each test is about on top.
+    state = Battle.objects.get(pk=battle.pk).activation_state
+    deck = sorted(state["deck"], key=lambda card: (card == RESHUFFLE) != reshuffle_on_top)
+    Battle.objects.filter(pk=battle.pk).update(activation_state={**state, "deck": deck})
+    battle.refresh_from_db()
+    return deck
+
+
 def test_activation_cards_are_drawn_with_the_deck_kept_on_the_battle(battle: Battle) -> None:
     services.battle_activation_start(battle=battle, method="cards")
-    deck = Battle.objects.get(pk=battle.pk).activation_state["deck"]
+    deck = _stack_deck(battle, reshuffle_on_top=False)
 
     draw = services.battle_activation_draw(battle=battle)
 
     state = Battle.objects.get(pk=battle.pk).activation_state
     assert state["deck"] == deck[1:]
     assert draw.kind == "ACTIVATION" and draw.seq == 2
+
+
+def test_drawing_the_reshuffle_card_ends_the_turn_with_a_fresh_deck(battle: Battle) -> None:
+    services.battle_activation_start(battle=battle, method="cards")
+    deck = _stack_deck(battle, reshuffle_on_top=True)
+
+    services.battle_activation_draw(battle=battle)
+
+    state = Battle.objects.get(pk=battle.pk).activation_state
+    assert state["turn"] == 2
+    assert sorted(state["deck"]) == sorted(deck)
 
 
 def test_voiding_a_draw_puts_the_card_back(battle: Battle) -> None:
