@@ -331,7 +331,12 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
         return obj.force.campaign_id if isinstance(obj, Character) else super().campaign_id_of(obj)
 
     list_display = ["name", "rank", "force", "unit", "status", "system", "campaign"]
-    list_filter = [("force__campaign", admin.RelatedOnlyFieldListFilter), ("force", admin.RelatedOnlyFieldListFilter), "status", SystemFilter]
+    list_filter = [
+        ("force__campaign", admin.RelatedOnlyFieldListFilter),
+        ("force", admin.RelatedOnlyFieldListFilter),
+        "status",
+        SystemFilter,
+    ]
     list_select_related = ["force__campaign", "unit"]
     search_fields = ["name", "rank"]
     inlines = [ServiceRecordInline]

@@ -221,8 +221,23 @@ class Schema:
             raise ValidationError(errors)
         return self.clean(values) if self.clean else values
 
+    def validate_snapshot(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate a battle's snapshot of a figure: its stats plus what the battle carries in.
+
+        A snapshot is the stats with the character's permanent wounds beside them (they are
+        the character's record, not a stat). The stats are validated as usual; the carried-in
+        keys pass through unchanged.
+        """
+        stats = {k: v for k, v in data.items() if k not in SNAPSHOT_KEYS}
+        carried = {k: data[k] for k in SNAPSHOT_KEYS if k in data}
+        return {**self.validate(stats), **carried}
+
     def as_json(self) -> list[dict[str, Any]]:
         return [f.as_json() for f in self.fields]
+
+
+#: Keys a battle's snapshot of a figure holds beside its stats (see `Schema.validate_snapshot`).
+SNAPSHOT_KEYS = frozenset({"permanent_wounds"})
 
 
 def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:

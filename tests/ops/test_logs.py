@@ -87,4 +87,4 @@ def test_a_broker_outage_at_finish_is_logged_not_raised(
     battle.refresh_from_db()
     assert battle.status == BattleStatus.FINISHED
     [record] = [r for r in caplog.records if r.getMessage() == "battle.queue_failed"]
-    assert record.battle == battle.pk and "refused" in record.error
+    assert record.battle_id == battle.pk and "refused" in record.error

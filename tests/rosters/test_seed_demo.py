@@ -61,3 +61,15 @@ def test_the_printed_admin_password_works_and_is_the_same_each_run(var_dir):
     assert f"password {password}" in first
     assert f"password {password}" in second
     assert authenticate(username="admin", password=password).is_superuser
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seeding_fights_one_processed_battle_per_campaign_once(var_dir):
+    from battles.models import Battle, BattleStatus, PostBattleRoll
+
+    seed()
+    seed()
+
+    statuses = sorted(Battle.objects.values_list("system", "status"))
+    assert statuses == sorted((s.key, BattleStatus.PROCESSED) for s in all_systems())
+    assert PostBattleRoll.objects.exists()

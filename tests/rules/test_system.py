@@ -47,3 +47,39 @@ def test_card_track_boxes_come_from_the_named_stat_when_there_is_one():
 
 def test_rencounter_cards_draw_five_wound_boxes():
     assert get_system("rencounter").card.boxes_for({}) == 5
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEM_KEYS))
+def test_every_system_starts_a_battle_from_a_snapshot_with_permanent_wounds(key):
+    # A battle snapshots the stats with the character's permanent wounds beside them.
+    system = get_system(key)
+    required = {f.name: f.choices[0][0] for f in system.stats.fields if f.required}
+    snapshot = {**system.stats.validate(required), "permanent_wounds": ["left arm"]}
+
+    state = system.initial_state(snapshot)
+
+    assert isinstance(state, dict)
+    assert system.stats.validate_snapshot(snapshot)["permanent_wounds"] == ["left arm"]
+
+
+def test_a_snapshot_key_is_still_refused_as_a_stat():
+    with pytest.raises(Exception, match="permanent_wounds"):
+        get_system("rencounter").stats.validate({"permanent_wounds": ["left arm"]})
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEM_KEYS))
+def test_every_status_a_system_puts_in_battle_state_is_one_of_its_statuses(key):
+    # A status outside `statuses` would make the battle impossible to finish.
+    from rules.dice import SeededDice
+    from rules.simulate import SimFigure
+
+    system = get_system(key)
+    required = {f.name: f.choices[0][0] for f in system.stats.fields if f.required}
+    stats = system.stats.validate(required)
+    assert system.initial_state(stats)["status"] in system.statuses
+    sides = [[SimFigure(f"{s}-{i}", f"F{s}{i}", stats, unit=f"u{s}") for i in range(4)]
+             for s in range(2)]
+    for run in range(10):
+        result = system.simulate(sides, system.options.validate({}), SeededDice("st", str(run)))
+        for state in result.states.values():
+            assert state.get("status", "unhurt") in system.statuses

@@ -30,7 +30,7 @@ class _Skirmish:
     def __init__(self, sides: Sequence[Sequence[SimFigure]], dice: Dice) -> None:
         self.sides = [[f.ref for f in side] for side in sides]
         self.side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
-        self.stats = {f.ref: STATS.validate(f.stats) for side in sides for f in side}
+        self.stats = {f.ref: STATS.validate_snapshot(f.stats) for side in sides for f in side}
         self.states = {ref: initial_state(s) for ref, s in self.stats.items()}
         self.dice, self.turn = dice, 1
         self.events: list[SimEvent] = []

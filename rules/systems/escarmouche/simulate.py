@@ -58,7 +58,7 @@ def _battle(sides: Sequence[Sequence[SimFigure]]) -> Battle:
     if len(sides) != 2:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
     figures = {f.ref: f for side in sides for f in side}
-    stats = {f.ref: STATS.validate(f.stats) for f in figures.values()}
+    stats = {f.ref: STATS.validate_snapshot(f.stats) for f in figures.values()}
     return Battle(figures, {f.ref: i for i, side in enumerate(sides) for f in side}, stats,
                   {ref: initial_state(s) for ref, s in stats.items()})
 

@@ -32,7 +32,8 @@ SYSTEM = register(RuleSystem(
     post_battle=post_battle,
     activation={"turn_sequence": TURN_SEQUENCE},
     simulate=simulate,
-    statuses=("unhurt", "wounded", "out", "routed"),
+    # "removed" is what the checks set at 15 Hits; "out" is for result entry by hand.
+    statuses=("unhurt", "wounded", "removed", "out", "routed"),
     description="Feudal battles A.D. 500-1100 with units of five types; Hits on a D6 or the "
                 "average die, units removed at 15 Hits.",
 ))

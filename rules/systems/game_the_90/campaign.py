@@ -8,7 +8,7 @@ from typing import Any
 from rules.campaign import Change, DiceFor, FigureRecord, PostBattleRoll
 
 #: Battle statuses that mean the unit was removed from the table.
-REMOVED_STATUSES = frozenset({"out", "dead", "routed"})
+REMOVED_STATUSES = frozenset({"removed", "out", "dead", "routed"})
 PROCEDURE = "battle_record"
 
 

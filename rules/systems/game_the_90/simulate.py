@@ -24,7 +24,7 @@ MAX_TURNS = 15
 class _Battle:
     def __init__(self, sides: Sequence[Sequence[SimFigure]], die: str, dice: Dice) -> None:
         self.sides = [[f.ref for f in side] for side in sides]
-        self.stats = {f.ref: STATS.validate(f.stats) for side in sides for f in side}
+        self.stats = {f.ref: STATS.validate_snapshot(f.stats) for side in sides for f in side}
         self.states = {ref: initial_state(s) for ref, s in self.stats.items()}
         self.die, self.dice = die, dice
         self.events: list[SimEvent] = []

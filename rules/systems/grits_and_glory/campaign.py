@@ -44,7 +44,7 @@ def vigor_params(stats: Mapping[str, Any], removed: int) -> dict[str, Any]:
 def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
                 ) -> tuple[PostBattleRoll, ...]:
     """Roll the post-game Vigor test for a unit removed from play."""
-    stats = STATS.validate(record.stats)
+    stats = STATS.validate_snapshot(record.stats)
     removed = figures_removed(record, stats["figures"])
     if not is_removed(removed, stats["figures"]):
         return ()

@@ -154,7 +154,7 @@ GROUP_ROLL = Check(
 def _vigor_resolve(p: Params, dice: Dice) -> Outcome:
     roll = _roll(dice, p["die"], _wild_dice(p), p["modifier"], "vigor")
     survives = roll.total >= t.STANDARD_TN
-    effects = () if survives else (Effect("actor", "status", "set", "killed"),)
+    effects = () if survives else (Effect("actor", "status", "set", "dead"),)
     return Outcome("survives" if survives else "killed", roll.as_json(), effects)
 
 
@@ -412,7 +412,7 @@ def _damage_effects(p: Params, key: str, wounds: int) -> tuple[Effect, ...]:
         return (Effect("target", "wounds", "add", wounds), Effect("target", "shaken", "set", 1))
     last = p["target_figures"] == 1
     shaken = (Effect("target", "shaken", "add", -1),) if p["target_shaken"] else ()
-    status = (Effect("target", "status", "set", "removed"),) if last else ()
+    status = (Effect("target", "status", "set", "out"),) if last else ()
     return (Effect("target", "figures", "add", -1, "figure removed"), *shaken, *status)
 
 

@@ -24,6 +24,8 @@ from rules.systems.grits_and_glory.table_rolls import END_GAME
 from rules.systems.grits_and_glory.tables import GANG_UP_MAX, MELEE_KEYS, RANGED_KEYS
 
 MAX_TURNS = 40
+#: Battle statuses of a unit still fighting (the rest are out, ko, dead or routed).
+IN_PLAY = ("unhurt", "wounded")
 
 
 @dataclass
@@ -39,7 +41,7 @@ class _Battle:
 
     def active(self, side: int) -> list[str]:
         return [r for r, s in self.side_of.items()
-                if s == side and self.states[r]["status"] == "active"]
+                if s == side and self.states[r]["status"] in IN_PLAY]
 
     def lost_share(self, side: int) -> float:
         return 1 - len(self.active(side)) / self.starting[side]
@@ -75,7 +77,7 @@ def _damage(b: _Battle, actor: str, target: str, weapon: str, raised: bool, joke
     b.run(DAMAGE_CHECK, params, dice, actor, target)
     state["shaken"] = max(0, min(state["shaken"], state["figures"]))
     if state["figures"] <= 0:
-        state["status"] = "removed"
+        state["status"] = "out"
 
 
 def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
@@ -84,7 +86,7 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
         state["loaded"] = True  # spends the action reloading
         return
     for _ in range(state["figures"]):
-        if b.states[target]["status"] != "active":
+        if b.states[target]["status"] not in IN_PLAY:
             return
         params = {"die": stats["shooting"], "wild_card": stats["wild_card"], "joker": joker,
                   "wounds": min(state["wounds"], 3)}
@@ -98,7 +100,7 @@ def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None
     weapon = _weapon(stats, MELEE_KEYS) or "unarmed"
     gang = min(state["figures"] - 1, GANG_UP_MAX)
     for _ in range(state["figures"]):
-        if b.states[target]["status"] != "active":
+        if b.states[target]["status"] not in IN_PLAY:
             return
         params = {"die": stats["fighting"], "wild_card": stats["wild_card"], "joker": joker,
                   "parry": b.stats[target]["parry"], "gang_up": gang,
@@ -110,7 +112,7 @@ def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None
 
 def _act(b: _Battle, actor: str, joker: bool, dice: Dice) -> None:
     state, stats = b.states[actor], b.stats[actor]
-    if state["status"] != "active":
+    if state["status"] not in IN_PLAY:
         return
     if state["shaken"] > 0:
         params = {"die": stats["spirit"], "wild_card": stats["wild_card"]}
@@ -147,7 +149,7 @@ def _turn_over(b: _Battle, dice: Dice) -> bool:
 def _setup(sides: Sequence[Sequence[SimFigure]]) -> _Battle:
     units = {u.ref: u for side in sides for u in side}
     side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
-    stats = {ref: STATS.validate(u.stats) for ref, u in units.items()}
+    stats = {ref: STATS.validate_snapshot(u.stats) for ref, u in units.items()}
     states = {ref: initial_state(s) for ref, s in stats.items()}
     return _Battle(units, side_of, stats, states, tuple(len(side) for side in sides))
 

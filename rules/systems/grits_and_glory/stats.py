@@ -88,7 +88,7 @@ def _die(value: int) -> str:
 
 def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     """Return short sticker lines: name, traits (and Fighting) in two lines, P/Pa/T."""
-    values = STATS.validate(stats)
+    values = STATS.validate_snapshot(stats)
     star = "* " if values["wild_card"] else ""
     size = f" x{values['figures']}" if values["figures"] > 1 else ""
     first = " ".join(f"{t[:2].capitalize()} {_die(values[t])}" for t in TRAITS[:3])
@@ -100,6 +100,6 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
 
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Return a unit's battle state at the start of a game."""
-    values = STATS.validate(stats)
-    return {"figures": values["figures"], "shaken": 0, "wounds": 0, "status": "active",
+    values = STATS.validate_snapshot(stats)
+    return {"figures": values["figures"], "shaken": 0, "wounds": 0, "status": "unhurt",
             "loaded": True, "reloading": 0, "on_hold": False, "card": None}

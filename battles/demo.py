@@ -1,0 +1,64 @@
+"""Demo battles for `seed_demo`: one battle per demo campaign, entered after the fact and finished.
+
+With the embedded defaults the post-battle task runs inline, so the demo club shows processed
+battles with ledgers, improvements and wounds; with a broker, the worker processes them.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+
+from battles.models import Battle
+from battles.services import battle_finish, battle_record_result, battle_start
+from battles.services.results import allowed_skills, allowed_statuses
+from battles.services.setup import SideChoice
+from campaigns.models import Campaign
+from rosters.models import Force
+from rules.system import get_system
+
+DEMO_SCENARIO = "Demo: the fight at the ford"
+DEMO_DATE = date(1643, 5, 14)
+
+
+def demo_battles_seed(*, campaigns: list[Campaign]) -> int:
+    """Fight one demo battle in each campaign that has none yet; return how many were made."""
+    made = 0
+    for campaign in campaigns:
+        forces = list(Force.objects.filter(campaign=campaign).order_by("pk")[:2])
+        if len(forces) == 2 and not Battle.objects.filter(campaign=campaign).exists():
+            _demo_battle(campaign, forces)
+            made += 1
+    return made
+
+
+def _demo_battle(campaign: Campaign, forces: list[Force]) -> None:
+    with transaction.atomic():
+        battle = battle_start(
+            sides=[SideChoice(force=force) for force in forces], campaign=campaign,
+            scenario=DEMO_SCENARIO, campaign_date=DEMO_DATE, user=forces[0].owner,
+        )
+        battle = battle_record_result(
+            battle=battle, figures=_figure_results(battle), sides=_side_results(battle),
+            user=forces[0].owner,
+        )
+        # The task is queued on commit: inline with the embedded defaults, a worker otherwise.
+        battle_finish(battle=battle, user=forces[0].owner)
+
+
+def _figure_results(battle: Battle) -> list[dict[str, Any]]:
+    system = get_system(battle.system)
+    skills = list(allowed_skills(system))
+    wounded = "wounded" if "wounded" in allowed_statuses(system) else allowed_statuses(system)[0]
+    winners, losers = (list(battle.figures.filter(side__index=i).order_by("pk")) for i in (0, 1))
+    results = [{"figure": f.pk, "skills_used": skills[:2], "kills": 1} for f in winners[:2]]
+    results += [{"figure": f.pk, "wounds": 1, "status": wounded, "skills_used": skills[:1]}
+                for f in losers[:2]]
+    return results
+
+
+def _side_results(battle: Battle) -> list[dict[str, Any]]:
+    return [{"side": side.pk, "result": result}
+            for side, result in zip(battle.sides.order_by("index"), ("WIN", "LOSS"), strict=True)]
