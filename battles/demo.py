@@ -37,11 +37,16 @@ def demo_battles_seed(*, campaigns: list[Campaign]) -> int:
 def _demo_battle(campaign: Campaign, forces: list[Force]) -> None:
     with transaction.atomic():
         battle = battle_start(
-            sides=[SideChoice(force=force) for force in forces], campaign=campaign,
-            scenario=DEMO_SCENARIO, campaign_date=DEMO_DATE, user=forces[0].owner,
+            sides=[SideChoice(force=force) for force in forces],
+            campaign=campaign,
+            scenario=DEMO_SCENARIO,
+            campaign_date=DEMO_DATE,
+            user=forces[0].owner,
         )
         battle = battle_record_result(
-            battle=battle, figures=_figure_results(battle), sides=_side_results(battle),
+            battle=battle,
+            figures=_figure_results(battle),
+            sides=_side_results(battle),
             user=forces[0].owner,
         )
         # The task is queued on commit: inline with the embedded defaults, a worker otherwise.
@@ -54,11 +59,15 @@ def _figure_results(battle: Battle) -> list[dict[str, Any]]:
     wounded = "wounded" if "wounded" in allowed_statuses(system) else allowed_statuses(system)[0]
     winners, losers = (list(battle.figures.filter(side__index=i).order_by("pk")) for i in (0, 1))
     results = [{"figure": f.pk, "skills_used": skills[:2], "kills": 1} for f in winners[:2]]
-    results += [{"figure": f.pk, "wounds": 1, "status": wounded, "skills_used": skills[:1]}
-                for f in losers[:2]]
+    results += [
+        {"figure": f.pk, "wounds": 1, "status": wounded, "skills_used": skills[:1]}
+        for f in losers[:2]
+    ]
     return results
 
 
 def _side_results(battle: Battle) -> list[dict[str, Any]]:
-    return [{"side": side.pk, "result": result}
-            for side, result in zip(battle.sides.order_by("index"), ("WIN", "LOSS"), strict=True)]
+    return [
+        {"side": side.pk, "result": result}
+        for side, result in zip(battle.sides.order_by("index"), ("WIN", "LOSS"), strict=True)
+    ]

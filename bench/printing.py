@@ -28,8 +28,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BUDGETS = {"muster_labels_1000": {"seconds": 1.2, "peak_mib": 200},
-           "muster_cards_90": {"seconds": 1.5}, "muster_reference": {"seconds": 0.5}}
+BUDGETS = {
+    "muster_labels_1000": {"seconds": 1.2, "peak_mib": 200},
+    "muster_cards_90": {"seconds": 1.5},
+    "muster_reference": {"seconds": 0.5},
+}
 
 
 def _django() -> None:
@@ -56,8 +59,10 @@ def muster_labels(count: int) -> Callable[[], bytes]:
     from rules.system import get_system
 
     system = get_system("rencounter")
-    stats = [system.stats.validate({"fire": 5 + n % 6, "melee": 4 + n % 7, "experience": 1 + n % 6})
-             for n in range(count)]
+    stats = [
+        system.stats.validate({"fire": 5 + n % 6, "melee": 4 + n % 7, "experience": 1 + n % 6})
+        for n in range(count)
+    ]
     figures = [FigureData(name=name, stats=s) for name, s in zip(_names(count), stats, strict=True)]
     options = SheetOptions(get_preset("OL1575"))
 
@@ -71,9 +76,7 @@ def muster_labels(count: int) -> Callable[[], bytes]:
 def bare_weasyprint(count: int) -> Callable[[], bytes]:
     import weasyprint
 
-    labels = "".join(
-        f'<div class="l">{name}<br>F 7 M 6</div>' for name in _names(count)
-    )
+    labels = "".join(f'<div class="l">{name}<br>F 7 M 6</div>' for name in _names(count))
     html = (
         "<style>@page{size:Letter;margin:18.67mm 0 0 13.02mm}body{margin:0;font:5pt sans-serif}"
         ".l{display:inline-block;width:15.88mm;height:15.88mm;margin:0 1.52mm 1.52mm 0;"
@@ -120,9 +123,15 @@ def muster_cards(count: int) -> Callable[[], bytes]:
 
     system = get_system("rencounter")
     weapons = [["matchlock_musket", "sword"], ["long_bow", "axe"], ["javelin", "spear"]]
-    figures = [FigureData(name=name, stats=system.stats.validate({"weapons": weapons[n % 3]}),
-                          rank="Trooper", unit="Musketeers") for n, name in
-               enumerate(_names(count))]
+    figures = [
+        FigureData(
+            name=name,
+            stats=system.stats.validate({"weapons": weapons[n % 3]}),
+            rank="Trooper",
+            unit="Musketeers",
+        )
+        for n, name in enumerate(_names(count))
+    ]
     options = system.options.validate({})
 
     def run() -> bytes:
@@ -178,12 +187,16 @@ def run_case(name: str, repeat: int) -> dict[str, object]:
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    return {"items": items, "pages": _pages(pdf),
-            "seconds_median": round(statistics.median(times), 3),
-            "seconds_all": [round(t, 3) for t in times],
-            # CPU time of this process: what the render costs when other work shares the machine.
-            "cpu_seconds_median": round(statistics.median(cpu), 3), "peak_mib": round(peak, 1),
-            "pdf_kib": round(len(pdf) / 1024, 1)}
+    return {
+        "items": items,
+        "pages": _pages(pdf),
+        "seconds_median": round(statistics.median(times), 3),
+        "seconds_all": [round(t, 3) for t in times],
+        # CPU time of this process: what the render costs when other work shares the machine.
+        "cpu_seconds_median": round(statistics.median(cpu), 3),
+        "peak_mib": round(peak, 1),
+        "pdf_kib": round(len(pdf) / 1024, 1),
+    }
 
 
 def _in_subprocess(name: str, repeat: int) -> dict[str, object]:
@@ -197,7 +210,8 @@ def _verdicts(cases: dict[str, dict]) -> dict[str, object]:
     verdict: dict[str, object] = {
         "muster_vs_bare_weasyprint": round(muster["seconds_median"] / bare["seconds_median"], 2),
         "muster_vs_reportlab": round(
-            muster["seconds_median"] / max(cases["reportlab_1000"]["seconds_median"], 1e-6), 1),
+            muster["seconds_median"] / max(cases["reportlab_1000"]["seconds_median"], 1e-6), 1
+        ),
     }
     for name, budget in BUDGETS.items():
         case = cases[name]
@@ -218,10 +232,14 @@ def main() -> None:
         return
     load_before = round(os.getloadavg()[0], 2)
     cases = {name: _in_subprocess(name, args.repeat) for name in CASES}
-    report = {"benchmark": "printing", "cpus": os.cpu_count(),
-              "load_average_1m": {"start": load_before, "end": round(os.getloadavg()[0], 2)},
-              "budgets": BUDGETS,
-              "cases": cases, "verdict": _verdicts(cases)}
+    report = {
+        "benchmark": "printing",
+        "cpus": os.cpu_count(),
+        "load_average_1m": {"start": load_before, "end": round(os.getloadavg()[0], 2)},
+        "budgets": BUDGETS,
+        "cases": cases,
+        "verdict": _verdicts(cases),
+    }
     print(json.dumps(report, indent=2))
 
 

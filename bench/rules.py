@@ -79,12 +79,19 @@ def measure(system_key: str, check: Check) -> dict[str, Any]:
 
 def main() -> None:
     rows = [measure(s.key, c) for s in all_systems() for c in s.checks.values()]
-    print(json.dumps({
-        "benchmark": "rules",
-        "budget": {"resolutions_per_s": RESOLVE_BUDGET_PER_S, "odds_ms": ODDS_BUDGET_MS},
-        "checks": rows,
-        "over_budget": [f"{r['system']}.{r['check']}" for r in rows if not r["within_budget"]],
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "benchmark": "rules",
+                "budget": {"resolutions_per_s": RESOLVE_BUDGET_PER_S, "odds_ms": ODDS_BUDGET_MS},
+                "checks": rows,
+                "over_budget": [
+                    f"{r['system']}.{r['check']}" for r in rows if not r["within_budget"]
+                ],
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -164,11 +164,20 @@ class LeagueInline(CampaignScoped, admin.StackedInline):
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list:
         return [
-            ("Scoring", {"fields": [("win_points", "draw_points", "loss_points"),
-                                    ("bye_points", "major_victory_bonus", "late_joiner_points"),
-                                    "max_games_per_pair"]}),
-            ("Tie-breakers, in order", {"fields": [
-                tuple(tie_breaker_slot(i) for i in range(len(TIE_BREAKERS)))]}),
+            (
+                "Scoring",
+                {
+                    "fields": [
+                        ("win_points", "draw_points", "loss_points"),
+                        ("bye_points", "major_victory_bonus", "late_joiner_points"),
+                        "max_games_per_pair",
+                    ]
+                },
+            ),
+            (
+                "Tie-breakers, in order",
+                {"fields": [tuple(tie_breaker_slot(i) for i in range(len(TIE_BREAKERS)))]},
+            ),
             ("Season", {"fields": [("season_start", "season_end")]}),
         ]
 
@@ -227,8 +236,12 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     inlines = [LeagueInline, MembershipInline, AdjustmentInline]
     change_form_template = "admin/campaigns/campaign/change_form.html"
-    actions = ["generate_round_robin", "generate_swiss_round", "lock_current_round",
-               "export_standings"]
+    actions = [
+        "generate_round_robin",
+        "generate_swiss_round",
+        "lock_current_round",
+        "export_standings",
+    ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         queryset = super().get_queryset(request)
@@ -290,14 +303,22 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         campaign = form.instance
         _untracked(formset)
-        savers = {League: _save_league, Membership: _save_memberships,
-                  LeagueAdjustment: _save_adjustments}
+        savers = {
+            League: _save_league,
+            Membership: _save_memberships,
+            LeagueAdjustment: _save_adjustments,
+        }
         savers[formset.model](request, campaign, formset)
 
     # --- the standings and the current round on the page ---------------------------------------
 
-    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
-                    extra_context: dict | None = None) -> HttpResponse:
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict | None = None,
+    ) -> HttpResponse:
         campaign = Campaign.objects.filter(pk=object_id).first()
         context = dict(extra_context or {})
         if campaign is not None and self.has_view_permission(request, campaign):
@@ -307,10 +328,16 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
     def get_urls(self) -> list:
         view = self.admin_site.admin_view
         return [
-            path("<int:campaign_id>/standings/", view(self.standings_view),
-                 name="campaigns_campaign_standings"),
-            path("<int:campaign_id>/standings.csv", view(self.standings_csv_view),
-                 name="campaigns_campaign_standings_csv"),
+            path(
+                "<int:campaign_id>/standings/",
+                view(self.standings_view),
+                name="campaigns_campaign_standings",
+            ),
+            path(
+                "<int:campaign_id>/standings.csv",
+                view(self.standings_csv_view),
+                name="campaigns_campaign_standings_csv",
+            ),
             *super().get_urls(),
         ]
 
@@ -322,9 +349,13 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
 
     def standings_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
         campaign = self._viewable(request, campaign_id)
-        context = {**self.admin_site.each_context(request), "opts": self.model._meta,
-                   "title": f"{campaign}: standings", "campaign": campaign,
-                   **league_context(campaign)}
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"{campaign}: standings",
+            "campaign": campaign,
+            **league_context(campaign),
+        }
         return TemplateResponse(request, "admin/campaigns/campaign/standings.html", context)
 
     def standings_csv_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -346,15 +377,21 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
 
     @admin.action(description="Generate a round-robin schedule", permissions=["change"])
     def generate_round_robin(self, request: HttpRequest, queryset: QuerySet) -> None:
-        self._each(request, queryset,
-                   lambda c: len(services.round_robin_generate(campaign=c)),
-                   "{result} rounds scheduled")
+        self._each(
+            request,
+            queryset,
+            lambda c: len(services.round_robin_generate(campaign=c)),
+            "{result} rounds scheduled",
+        )
 
     @admin.action(description="Generate the next Swiss round", permissions=["change"])
     def generate_swiss_round(self, request: HttpRequest, queryset: QuerySet) -> None:
-        self._each(request, queryset,
-                   lambda c: services.swiss_round_generate(campaign=c).number,
-                   "round {result} paired")
+        self._each(
+            request,
+            queryset,
+            lambda c: services.swiss_round_generate(campaign=c).number,
+            "round {result} paired",
+        )
 
     @admin.action(description="Lock the current round", permissions=["change"])
     def lock_current_round(self, request: HttpRequest, queryset: QuerySet) -> None:
@@ -386,10 +423,13 @@ def league_context(campaign: Campaign) -> dict[str, Any]:
     round_ = selectors.current_round(campaign)
     pairings = list(selectors.round_pairings(round_)) if round_ else []
     rows = [(row, standings.names[row.player]) for row in standings.rows]
-    return {"standings_rows": rows, "current_round": round_, "round_pairings": pairings,
-            "separation_labels": {"points": "points", **TIE_BREAKERS},
-            "standings_csv_url": reverse("admin:campaigns_campaign_standings_csv",
-                                         args=[campaign.pk])}
+    return {
+        "standings_rows": rows,
+        "current_round": round_,
+        "round_pairings": pairings,
+        "separation_labels": {"points": "points", **TIE_BREAKERS},
+        "standings_csv_url": reverse("admin:campaigns_campaign_standings_csv", args=[campaign.pk]),
+    }
 
 
 def standings_response(campaign: Campaign) -> HttpResponse:
@@ -427,8 +467,10 @@ def _save_membership(request: HttpRequest, campaign: Campaign, form: Any) -> Non
         forfeits = services.membership_withdraw(
             membership=member, from_round=withdrawn, user=request.user
         )
-        messages.info(request, f"{member.player_name} withdrawn: {len(forfeits)} game(s) "
-                               "forfeited to their opponents")
+        messages.info(
+            request,
+            f"{member.player_name} withdrawn: {len(forfeits)} game(s) forfeited to their opponents",
+        )
 
 
 def _save_adjustments(request: HttpRequest, campaign: Campaign, formset: Any) -> None:
@@ -440,8 +482,12 @@ def _save_adjustments(request: HttpRequest, campaign: Campaign, formset: Any) ->
             continue
         data = form.cleaned_data
         if form.instance.pk is None:
-            services.adjustment_create(player=data["player"], points=data["points"],
-                                       reason=data["reason"], user=request.user)
+            services.adjustment_create(
+                player=data["player"],
+                points=data["points"],
+                reason=data["reason"],
+                user=request.user,
+            )
         else:
             form.save()
 
@@ -454,9 +500,20 @@ class PairingInline(CampaignScoped, admin.TabularInline):
     form = PairingForm
     campaign_path = "round__campaign"
     extra = 0
-    fields = [*PLACE_FIELDS, "winner", "home_vp", "away_vp", "home_figures_lost",
-              "away_figures_lost", "major_victory", "home_no_show", "away_no_show", "battle",
-              "state", "version"]
+    fields = [
+        *PLACE_FIELDS,
+        "winner",
+        "home_vp",
+        "away_vp",
+        "home_figures_lost",
+        "away_figures_lost",
+        "major_victory",
+        "home_no_show",
+        "away_no_show",
+        "battle",
+        "state",
+        "version",
+    ]
     readonly_fields = ["state"]
     ordering = ["table", "pk"]
 
@@ -493,20 +550,34 @@ def pairing_state(pairing: Pairing) -> str:
 @admin.register(Round)
 class RoundAdmin(CampaignScoped, admin.ModelAdmin):
     list_display = ["__str__", "campaign", "kind", "status", "games", "settled_games"]
-    list_filter = ["status", "kind", ("campaign", admin.RelatedOnlyFieldListFilter),
-                   ("campaign__club", admin.RelatedOnlyFieldListFilter)]
+    list_filter = [
+        "status",
+        "kind",
+        ("campaign", admin.RelatedOnlyFieldListFilter),
+        ("campaign__club", admin.RelatedOnlyFieldListFilter),
+    ]
     list_select_related = ["campaign"]
     search_fields = ["campaign__name", "number"]
     inlines = [PairingInline]
     actions = ["lock_rounds"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        settled = Q(pairings__confirmed_by_organiser=True) | Q(pairings__away__isnull=True) | Q(
-            pairings__reported_by_home=True, pairings__reported_by_away=True,
-            pairings__disputed=False)
-        return super().get_queryset(request).annotate(
-            game_count=Count("pairings", distinct=True),
-            settled_count=Count("pairings", filter=settled, distinct=True),
+        settled = (
+            Q(pairings__confirmed_by_organiser=True)
+            | Q(pairings__away__isnull=True)
+            | Q(
+                pairings__reported_by_home=True,
+                pairings__reported_by_away=True,
+                pairings__disputed=False,
+            )
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                game_count=Count("pairings", distinct=True),
+                settled_count=Count("pairings", filter=settled, distinct=True),
+            )
         )
 
     @admin.display(description="pairings", ordering="game_count")
@@ -556,15 +627,25 @@ def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> Non
     try:
         pairing = _save_place(round_, form)
         if "battle" in form.changed_data and form.cleaned_data.get("battle"):
-            services.pairing_link_battle(pairing=pairing, battle=form.cleaned_data["battle"],
-                                         user=request.user, expected_version=form.seen_version())
+            services.pairing_link_battle(
+                pairing=pairing,
+                battle=form.cleaned_data["battle"],
+                user=request.user,
+                expected_version=form.seen_version(),
+            )
         elif form.result_changed():
-            services.pairing_confirm(pairing=pairing, user=request.user,
-                                     claim=services.claim_from(form.result_data()),
-                                     expected_version=form.seen_version())
+            services.pairing_confirm(
+                pairing=pairing,
+                user=request.user,
+                claim=services.claim_from(form.result_data()),
+                expected_version=form.seen_version(),
+            )
     except (ValidationError, LeagueConflict) as exc:
-        messages.error(request, f"table {form.instance.table}: " + (
-            "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)))
+        messages.error(
+            request,
+            f"table {form.instance.table}: "
+            + ("; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)),
+        )
 
 
 def _save_place(round_: Round, form: PairingForm) -> Pairing:
@@ -588,18 +669,36 @@ class PairingAdmin(CampaignScoped, admin.ModelAdmin):
     form = PairingForm
     list_display = ["__str__", "campaign", "home", "away", "score", "result_state"]
     list_filter = [
-        "disputed", "confirmed_by_organiser", "winner", "round__status", "round__kind",
+        "disputed",
+        "confirmed_by_organiser",
+        "winner",
+        "round__status",
+        "round__kind",
         ("round__campaign", admin.RelatedOnlyFieldListFilter),
     ]
     list_select_related = ["round__campaign", "home__user", "away__user"]
     search_fields = ["home__user__username", "away__user__username", "round__campaign__name"]
-    readonly_fields = ["round", "reported_by_home", "reported_by_away", "confirmed_by",
-                       "disputed_claim", "result_state"]
+    readonly_fields = [
+        "round",
+        "reported_by_home",
+        "reported_by_away",
+        "confirmed_by",
+        "disputed_claim",
+        "result_state",
+    ]
     actions = ["confirm_reported", "auto_resolve"]
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return ["round", *PairingInline.fields[:-2], "result_state", "reported_by_home",
-                "reported_by_away", "confirmed_by", "disputed_claim", "version"]
+        return [
+            "round",
+            *PairingInline.fields[:-2],
+            "result_state",
+            "reported_by_home",
+            "reported_by_away",
+            "confirmed_by",
+            "disputed_claim",
+            "version",
+        ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # pairings are added inside their round
@@ -652,15 +751,19 @@ class LeagueAdjustmentAdmin(CampaignScoped, admin.ModelAdmin):
         if change:
             obj.save()
             return
-        obj.pk = services.adjustment_create(player=obj.player, points=obj.points,
-                                            reason=obj.reason, user=request.user).pk
+        obj.pk = services.adjustment_create(
+            player=obj.player, points=obj.points, reason=obj.reason, user=request.user
+        ).pk
 
 
 @admin.register(Membership)
 class MembershipAdmin(CampaignScoped, admin.ModelAdmin):
     list_display = ["user", "campaign", "role", "withdrawn_from_round", "joined_at"]
-    list_filter = ["role", ("campaign", admin.RelatedOnlyFieldListFilter),
-                   ("campaign__club", admin.RelatedOnlyFieldListFilter)]
+    list_filter = [
+        "role",
+        ("campaign", admin.RelatedOnlyFieldListFilter),
+        ("campaign__club", admin.RelatedOnlyFieldListFilter),
+    ]
     list_select_related = ["user", "campaign"]
     search_fields = ["user__username", "user__email", "campaign__name"]
     readonly_fields = ["user", "campaign", "role", "withdrawn_from_round", "joined_at"]

@@ -102,12 +102,18 @@ class CampaignLeagueMixin:
     """The league's endpoints on a campaign: standings (JSON or CSV) and its rounds."""
 
     @extend_schema(
-        responses={(200, "application/json"): StandingRowSerializer(many=True),
-                   (200, "text/csv"): OpenApiTypes.STR},  # ?format=csv answers CSV
+        responses={
+            (200, "application/json"): StandingRowSerializer(many=True),
+            (200, "text/csv"): OpenApiTypes.STR,
+        },  # ?format=csv answers CSV
         parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
     )
-    @action(detail=True, methods=["get"], pagination_class=None,  # answers the whole table
-            renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
+    @action(
+        detail=True,
+        methods=["get"],
+        pagination_class=None,  # answers the whole table
+        renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer],
+    )
     def standings(self, request: Request, pk: str | None = None, format: str | None = None):  # type: ignore[no-untyped-def]
         campaign = self.get_object()  # type: ignore[attr-defined]
         table = selectors.league_standings(campaign)
@@ -254,14 +260,22 @@ class RoundViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
         round_ = self.get_object()
         self.require_organiser(round_)
         data = self.valid(SwapInputSerializer)
-        players = {m.pk: m for m in Membership.objects.filter(
-            campaign_id=round_.campaign_id, pk__in=[data["first"], data["second"]])}
+        players = {
+            m.pk: m
+            for m in Membership.objects.filter(
+                campaign_id=round_.campaign_id, pk__in=[data["first"], data["second"]]
+            )
+        }
         missing = [k for k in ("first", "second") if data[k] not in players]
         if missing:
             problem = ["not a member of this campaign"]
             raise serializers.ValidationError({k: problem for k in missing})
-        warnings = _conflicts_as_409(services.round_swap_players, round_=round_,
-                                     first=players[data["first"]], second=players[data["second"]])
+        warnings = _conflicts_as_409(
+            services.round_swap_players,
+            round_=round_,
+            first=players[data["first"]],
+            second=players[data["second"]],
+        )
         body = self.get_serializer(self.get_queryset().get(pk=round_.pk)).data
         return Response({**body, "warnings": [w.message for w in warnings]})
 
@@ -288,8 +302,11 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
         if side_of(pairing, request.user) is None:
             raise PermissionDenied("Only the two players of this game report its result.")
         claim = services.claim_from(self.valid(PairingResultInputSerializer))
-        return self._answer(_conflicts_as_409(
-            services.pairing_report, pairing=pairing, user=request.user, claim=claim))
+        return self._answer(
+            _conflicts_as_409(
+                services.pairing_report, pairing=pairing, user=request.user, claim=claim
+            )
+        )
 
     @extend_schema(request=ConfirmInputSerializer, responses=PairingSerializer)
     @action(detail=True, methods=["post"])
@@ -299,9 +316,15 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
         self.require_organiser(pairing)
         data = self.valid(ConfirmInputSerializer)
         claim = services.claim_from(data["result"]) if "result" in data else None
-        return self._answer(_conflicts_as_409(
-            services.pairing_confirm, pairing=pairing, user=request.user, claim=claim,
-            expected_version=data["version"]))
+        return self._answer(
+            _conflicts_as_409(
+                services.pairing_confirm,
+                pairing=pairing,
+                user=request.user,
+                claim=claim,
+                expected_version=data["version"],
+            )
+        )
 
     @extend_schema(request=LinkBattleInputSerializer, responses=PairingSerializer)
     @action(detail=True, methods=["post"], url_path="link-battle")
@@ -312,9 +335,15 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
             raise PermissionDenied("Only the game's players or organisers link its battle.")
         data = self.valid(LinkBattleInputSerializer)
         battle = get_object_or_404(Battle, pk=data["battle"], campaign_id=pairing.round.campaign_id)
-        return self._answer(_conflicts_as_409(
-            services.pairing_link_battle, pairing=pairing, battle=battle, user=request.user,
-            expected_version=data.get("version")))
+        return self._answer(
+            _conflicts_as_409(
+                services.pairing_link_battle,
+                pairing=pairing,
+                battle=battle,
+                user=request.user,
+                expected_version=data.get("version"),
+            )
+        )
 
     @extend_schema(request=None, responses=PairingSerializer)
     @action(detail=True, methods=["post"], url_path="auto-resolve")
@@ -322,5 +351,6 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
         """Settle a no-show game by the rules engine's abstract simulation (organisers)."""
         pairing = self.get_object()
         self.require_organiser(pairing)
-        return self._answer(_conflicts_as_409(
-            services.pairing_auto_resolve, pairing=pairing, user=request.user))
+        return self._answer(
+            _conflicts_as_409(services.pairing_auto_resolve, pairing=pairing, user=request.user)
+        )

@@ -14,18 +14,37 @@ from campaigns.selectors import settings_mapping
 TIE_BREAKER_SLOTS = 4
 TIE_BREAKER_CHOICES = [("", "—"), *TIE_BREAKERS.items()]
 RESULT_FIELDS = (
-    "winner", "home_vp", "away_vp", "home_figures_lost", "away_figures_lost", "major_victory",
-    "home_no_show", "away_no_show",
+    "winner",
+    "home_vp",
+    "away_vp",
+    "home_figures_lost",
+    "away_figures_lost",
+    "major_victory",
+    "home_no_show",
+    "away_no_show",
 )
 PLACE_FIELDS = ("table", "home", "away")
 LEAGUE_FORM_FIELDS = (
-    "win_points", "draw_points", "loss_points", "bye_points", "major_victory_bonus",
-    "max_games_per_pair", "late_joiner_points", "season_start", "season_end",
+    "win_points",
+    "draw_points",
+    "loss_points",
+    "bye_points",
+    "major_victory_bonus",
+    "max_games_per_pair",
+    "late_joiner_points",
+    "season_start",
+    "season_end",
 )
 
 #: Scoring fields an organiser may leave empty to get the league default.
-DEFAULTED = ("win_points", "draw_points", "loss_points", "major_victory_bonus",
-             "max_games_per_pair", "late_joiner_points")
+DEFAULTED = (
+    "win_points",
+    "draw_points",
+    "loss_points",
+    "major_victory_bonus",
+    "max_games_per_pair",
+    "late_joiner_points",
+)
 
 
 def tie_breaker_slot(index: int) -> str:
@@ -77,9 +96,7 @@ class LeagueForm(forms.ModelForm):
             LeagueSettings.from_mapping(settings_mapping(self.instance))
         except SettingsError as exc:
             field_of = {"tie_breakers": tie_breaker_slot(0)}
-            raise ValidationError(
-                {field_of.get(k, k): m for k, m in exc.errors.items()}
-            ) from None
+            raise ValidationError({field_of.get(k, k): m for k, m in exc.errors.items()}) from None
         return cleaned
 
     def league_changes(self) -> dict[str, Any]:

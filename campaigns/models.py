@@ -160,7 +160,10 @@ class LeagueAdjustment(models.Model):
     points = models.SmallIntegerField()
     reason = models.CharField(max_length=200)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -235,7 +238,10 @@ class Pairing(models.Model):
     )
     table = models.PositiveSmallIntegerField(default=1)
     battle = models.OneToOneField(
-        "battles.Battle", on_delete=models.SET_NULL, null=True, blank=True,
+        "battles.Battle",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="league_pairing",
     )
     winner = models.CharField(max_length=4, choices=Winner.choices, default="", blank=True)
@@ -250,7 +256,10 @@ class Pairing(models.Model):
     reported_by_away = models.BooleanField(default=False)
     confirmed_by_organiser = models.BooleanField(default=False)
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     disputed = models.BooleanField(default=False)
@@ -290,6 +299,8 @@ class Pairing(models.Model):
     @property
     def is_settled(self) -> bool:
         """Return whether the result counts: a bye, organiser-confirmed, or agreed by both."""
-        return self.is_bye or self.confirmed_by_organiser or (
-            self.reported_by_home and self.reported_by_away and not self.disputed
+        return (
+            self.is_bye
+            or self.confirmed_by_organiser
+            or (self.reported_by_home and self.reported_by_away and not self.disputed)
         )

@@ -96,8 +96,15 @@ def league_settings(league: League) -> LeagueSettings:
 
 
 def settings_mapping(league: League) -> dict[str, object]:
-    names = ("win_points", "draw_points", "loss_points", "bye_points", "major_victory_bonus",
-             "max_games_per_pair", "late_joiner_points")
+    names = (
+        "win_points",
+        "draw_points",
+        "loss_points",
+        "bye_points",
+        "major_victory_bonus",
+        "max_games_per_pair",
+        "late_joiner_points",
+    )
     mapping: dict[str, object] = {name: getattr(league, name) for name in names}
     mapping["tie_breakers"] = tuple(league.tie_breakers or ())
     return mapping
@@ -115,14 +122,17 @@ def league_players(campaign: Campaign) -> QuerySet[Membership]:
 def withdrawn_by(players: Iterable[Membership], number: int) -> frozenset[int]:
     """Return the ids of the players who no longer play in round `number`."""
     return frozenset(
-        p.pk for p in players
+        p.pk
+        for p in players
         if p.withdrawn_from_round is not None and p.withdrawn_from_round <= number
     )
 
 
 def league_pairings(campaign: Campaign) -> QuerySet[Pairing]:
-    return Pairing.objects.filter(round__campaign_id=campaign.pk).select_related("round").order_by(
-        "round__number", "table", "pk"
+    return (
+        Pairing.objects.filter(round__campaign_id=campaign.pk)
+        .select_related("round")
+        .order_by("round__number", "table", "pk")
     )
 
 
@@ -142,11 +152,17 @@ def core_result(pairing: Pairing) -> Result:
         return Result(pairing.round.number, pairing.home_id, None, pairing_id=pairing.pk)
     winner = {Winner.HOME: pairing.home_id, Winner.AWAY: pairing.away_id}.get(pairing.winner)
     return Result(
-        pairing.round.number, pairing.home_id, pairing.away_id, winner=winner,
-        home_vp=pairing.home_vp, away_vp=pairing.away_vp,
-        home_figures_lost=pairing.home_figures_lost, away_figures_lost=pairing.away_figures_lost,
+        pairing.round.number,
+        pairing.home_id,
+        pairing.away_id,
+        winner=winner,
+        home_vp=pairing.home_vp,
+        away_vp=pairing.away_vp,
+        home_figures_lost=pairing.home_figures_lost,
+        away_figures_lost=pairing.away_figures_lost,
         major_victory=pairing.major_victory,
-        forfeit=pairing.home_no_show or pairing.away_no_show, pairing_id=pairing.pk,
+        forfeit=pairing.home_no_show or pairing.away_no_show,
+        pairing_id=pairing.pk,
     )
 
 
@@ -155,9 +171,10 @@ def counted(pairings: Sequence[Pairing]) -> list[Pairing]:
     over (locked, or every game settled), so a bye in round 5 does not score in round 1."""
     open_rounds = {p.round_id for p in pairings if not p.is_settled}
     return [
-        p for p in pairings
-        if p.is_settled and not (p.is_bye and p.round_id in open_rounds
-                                 and p.round.status != Round.Status.LOCKED)
+        p
+        for p in pairings
+        if p.is_settled
+        and not (p.is_bye and p.round_id in open_rounds and p.round.status != Round.Status.LOCKED)
     ]
 
 

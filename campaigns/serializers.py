@@ -131,8 +131,11 @@ class StandingRowSerializer(serializers.Serializer):
 
 def standing_row(row: Any, names: dict[int, str]) -> dict[str, Any]:
     """Return one table row as the API shows it (names and adjustment reasons included)."""
-    data = {name: getattr(row, name) for name in StandingRowSerializer().fields
-            if name not in ("name", "adjustments")}
+    data = {
+        name: getattr(row, name)
+        for name in StandingRowSerializer().fields
+        if name not in ("name", "adjustments")
+    }
     data["name"] = names[row.player]
     data["adjustments"] = [{"points": a.points, "reason": a.reason} for a in row.adjustments]
     return data
@@ -156,10 +159,28 @@ class PairingSerializer(serializers.ModelSerializer):
     class Meta:
         model = Pairing
         fields = [
-            "id", "campaign", "round", "table", "home", "away", "battle", "winner", "home_vp",
-            "away_vp", "home_figures_lost", "away_figures_lost", "major_victory",
-            "home_no_show", "away_no_show", "reported_by_home", "reported_by_away",
-            "confirmed_by_organiser", "disputed", "disputed_claim", "settled", "version",
+            "id",
+            "campaign",
+            "round",
+            "table",
+            "home",
+            "away",
+            "battle",
+            "winner",
+            "home_vp",
+            "away_vp",
+            "home_figures_lost",
+            "away_figures_lost",
+            "major_victory",
+            "home_no_show",
+            "away_no_show",
+            "reported_by_home",
+            "reported_by_away",
+            "confirmed_by_organiser",
+            "disputed",
+            "disputed_claim",
+            "settled",
+            "version",
         ]
         read_only_fields = fields
 

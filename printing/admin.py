@@ -28,9 +28,20 @@ class LabelPresetAdmin(admin.ModelAdmin):
 class PrintJobAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "status", "progress", "pages_done", "created_by", "created_at")
     list_filter = ("kind", "status")
-    readonly_fields = ("kind", "parameters", "idempotency_key", "status", "progress",
-                       "pages_done", "file", "error", "created_by", "created_at", "started_at",
-                       "finished_at")
+    readonly_fields = (
+        "kind",
+        "parameters",
+        "idempotency_key",
+        "status",
+        "progress",
+        "pages_done",
+        "file",
+        "error",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
     actions = ["retry_failed"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -61,8 +72,17 @@ class LabelPrintAdmin(admin.ModelAdmin):
 # (see `add_force_print_actions`) so that rosters never imports printing: data flows one way.
 
 FORCE_DOCUMENTS: dict[str, tuple[str, dict[str, Any]]] = {
-    PrintJob.Kind.LABELS: ("labels", {"preset": "OL1575", "start": 1, "calibration_x": 0.0,
-                                      "calibration_y": 0.0, "guides": False, "qr": False}),
+    PrintJob.Kind.LABELS: (
+        "labels",
+        {
+            "preset": "OL1575",
+            "start": 1,
+            "calibration_x": 0.0,
+            "calibration_y": 0.0,
+            "guides": False,
+            "qr": False,
+        },
+    ),
     PrintJob.Kind.CARDS: ("cards", {"size": "poker", "page": "A4", "blanks": 0}),
     PrintJob.Kind.ROSTER: ("roster", {}),
 }
@@ -86,8 +106,9 @@ def print_forces(request: HttpRequest, forces: QuerySet[Force], kind: str) -> Ht
     documents = [build_document(kind, p, request.user) for p in params]
     sections = [section for document in documents for section in document.sections()]
     pdf = render_sections(sections, len(sections))
-    label_prints_record(character_ids=[pk for d in documents for pk in d.labelled],
-                        user=request.user)
+    label_prints_record(
+        character_ids=[pk for d in documents for pk in d.labelled], user=request.user
+    )
     return pdf_response(pdf, f"forces-{name}.pdf")
 
 
@@ -100,7 +121,7 @@ def _force_action(kind: str, description: str) -> Callable[..., HttpResponse | N
 
 
 FORCE_ACTIONS = (
-    _force_action(PrintJob.Kind.LABELS, "Print base labels (5/8\" sheet)"),
+    _force_action(PrintJob.Kind.LABELS, 'Print base labels (5/8" sheet)'),
     _force_action(PrintJob.Kind.CARDS, "Print unit cards (poker, A4)"),
     _force_action(PrintJob.Kind.ROSTER, "Print rosters"),
 )
@@ -110,5 +131,7 @@ def add_force_print_actions(site: admin.AdminSite = admin.site) -> None:
     """Add the print actions to whatever ModelAdmin the site registered for Force."""
     force_admin = site.get_model_admin(Force)
     known = {getattr(a, "__name__", a) for a in force_admin.actions or ()}
-    force_admin.actions = [*(force_admin.actions or ()),
-                           *(a for a in FORCE_ACTIONS if a.__name__ not in known)]
+    force_admin.actions = [
+        *(force_admin.actions or ()),
+        *(a for a in FORCE_ACTIONS if a.__name__ not in known),
+    ]

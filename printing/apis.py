@@ -50,8 +50,19 @@ class PrintJobSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = PrintJob
-        fields = ["id", "kind", "status", "progress", "pages_done", "error", "created_at",
-                  "started_at", "finished_at", "url", "download"]
+        fields = [
+            "id",
+            "kind",
+            "status",
+            "progress",
+            "pages_done",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "url",
+            "download",
+        ]
 
     def get_url(self, job: PrintJob) -> str:
         return self.context["request"].build_absolute_uri(reverse("print-job", args=[job.pk]))
@@ -79,8 +90,9 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
 
 
 def job_response(request: Request, job: PrintJob) -> Response:
-    return Response(PrintJobSerializer(job, context={"request": request}).data,
-                    status=status.HTTP_202_ACCEPTED)
+    return Response(
+        PrintJobSerializer(job, context={"request": request}).data, status=status.HTTP_202_ACCEPTED
+    )
 
 
 def valid(serializer_class: type[serializers.Serializer], data: Any, request: Request) -> dict:
@@ -89,15 +101,17 @@ def valid(serializer_class: type[serializers.Serializer], data: Any, request: Re
     return dict(serializer.validated_data)
 
 
-def deliver(request: Request, kind: str, params: dict[str, Any], items: int,
-            *, big: bool | None = None) -> Any:
+def deliver(
+    request: Request, kind: str, params: dict[str, Any], items: int, *, big: bool | None = None
+) -> Any:
     """Render now, or queue a job when the document is big (more than JOB_THRESHOLD items).
 
     Base labels printed for stored characters are recorded, so a packet skips them later.
     """
     if items > JOB_THRESHOLD if big is None else big:
-        return job_response(request, print_job_request(kind=kind, parameters=params,
-                                                       user=request.user))
+        return job_response(
+            request, print_job_request(kind=kind, parameters=params, user=request.user)
+        )
     document = build_document(kind, params, request.user)
     pdf = render(document)
     if document.labelled:
@@ -159,8 +173,7 @@ class SystemReferenceView(APIView):
             raise Http404(str(error)) from None
         params = valid(inputs.ReferenceInput, request.query_params, request)
         if "campaign" in params:
-            get_object_or_404(campaigns_visible_to(request.user), pk=params["campaign"],
-                              system=key)
+            get_object_or_404(campaigns_visible_to(request.user), pk=params["campaign"], system=key)
         params["system"] = key
         return deliver(request, Kind.REFERENCE, params, 1)
 
@@ -239,12 +252,14 @@ class PairingPacketView(APIView):
         """Render the pairing's game-night packet (a big one: a print job, 202)."""
         visible = campaigns_visible_to(request.user).values("pk")
         pairings = Pairing.objects.filter(round__campaign__in=visible).select_related(
-            "round__campaign", "home", "away", "battle")
+            "round__campaign", "home", "away", "battle"
+        )
         pairing = get_object_or_404(pairings, pk=pk)
         params = valid(inputs.PacketInput, request.query_params, request)
         forces = pairing_forces(pairing)
-        params.update(pairing=pairing.pk, system=pairing.round.campaign.system,
-                      version=packet_version(forces))
+        params.update(
+            pairing=pairing.pk, system=pairing.round.campaign.system, version=packet_version(forces)
+        )
         return deliver(request, Kind.PACKET, params, _packet_items(forces))
 
 
@@ -260,8 +275,9 @@ class CampaignReportView(APIView):
         params = valid(inputs.ReportInput, request.query_params, request)
         params.update(campaign=campaign.pk, version=report_version(campaign))
         battles = campaign.battles.count() if params["all"] else 0
-        return deliver(request, Kind.REPORT, params, battles,
-                       big=battles > REPORT_BATTLES_IN_REQUEST)
+        return deliver(
+            request, Kind.REPORT, params, battles, big=battles > REPORT_BATTLES_IN_REQUEST
+        )
 
 
 def _own_job(request: Request, pk: int) -> PrintJob:
@@ -282,8 +298,9 @@ class PrintJobView(APIView):
         return Response(PrintJobSerializer(job, context={"request": request}).data)
 
 
-@extend_schema(responses={AS_PDF: PDF, 409: OpenApiResponse(description="Not done yet.")},
-               tags=["printing"])
+@extend_schema(
+    responses={AS_PDF: PDF, 409: OpenApiResponse(description="Not done yet.")}, tags=["printing"]
+)
 class PrintJobDownloadView(APIView):
     """GET /api/print-jobs/{id}/download: the PDF once the job is done (409 before)."""
 
@@ -292,7 +309,9 @@ class PrintJobDownloadView(APIView):
     def get(self, request: Request, pk: int) -> Any:
         job = _own_job(request, pk)
         if job.status != PrintJob.Status.DONE:
-            return Response({"detail": f"the job is {job.get_status_display().lower()}"},
-                            status=status.HTTP_409_CONFLICT)
+            return Response(
+                {"detail": f"the job is {job.get_status_display().lower()}"},
+                status=status.HTTP_409_CONFLICT,
+            )
         name = job.file.name.rsplit("/", 1)[-1]
         return FileResponse(job.file.open("rb"), content_type="application/pdf", filename=name)

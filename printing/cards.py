@@ -46,7 +46,7 @@ class CardSection:
     def rows(self) -> list[tuple[StatCell, ...]]:
         """Split a long stat line (a dozen skills) into rows a card's width can hold."""
         step = MAX_CELLS_PER_ROW
-        return [self.cells[i:i + step] for i in range(0, len(self.cells), step)]
+        return [self.cells[i : i + step] for i in range(0, len(self.cells), step)]
 
 
 @dataclass(frozen=True)
@@ -134,8 +134,12 @@ def cut_marks(grid: CardGrid) -> list[dict[str, str]]:
 
 
 def _mark(x: float, y: float, width: float, height: float) -> dict[str, str]:
-    return {"x": css_number(x), "y": css_number(y), "w": css_number(max(width, 0.0)),
-            "h": css_number(max(height, 0.0))}
+    return {
+        "x": css_number(x),
+        "y": css_number(y),
+        "w": css_number(max(width, 0.0)),
+        "h": css_number(max(height, 0.0)),
+    }
 
 
 def _wrapped_lines(text: str, width_mm: float, font_pt: float) -> int:
@@ -185,8 +189,9 @@ def column_width(grid: CardGrid, columns: int) -> float:
     return int((grid.width - CARD_INSET) / columns * PX_PER_MM) / PX_PER_MM
 
 
-def tab_block(cells: tuple[StatCell, ...], width: float, font_pt: float, blank: bool,
-              head: bool = True) -> TabBlock:
+def tab_block(
+    cells: tuple[StatCell, ...], width: float, font_pt: float, blank: bool, head: bool = True
+) -> TabBlock:
     """Fit cells into equal columns: labels shortened with "…", values wrapped in their column."""
     if not cells:
         return TabBlock(1, "", "")
@@ -203,22 +208,26 @@ def tab_block(cells: tuple[StatCell, ...], width: float, font_pt: float, blank: 
     return TabBlock(len(cells), labels, body)
 
 
-def _section_blocks(section: CardSection, grid: CardGrid, font_pt: float, blank: bool
-                    ) -> tuple[TabBlock, ...]:
-    return tuple(tab_block(row, column_width(grid, len(row)), font_pt, blank)
-                 for row in section.rows)
+def _section_blocks(
+    section: CardSection, grid: CardGrid, font_pt: float, blank: bool
+) -> tuple[TabBlock, ...]:
+    return tuple(
+        tab_block(row, column_width(grid, len(row)), font_pt, blank) for row in section.rows
+    )
 
 
-def _printed_weapons(weapons: tuple[WeaponRow, ...], grid: CardGrid, font_pt: float
-                     ) -> tuple[PrintedWeapon, ...]:
+def _printed_weapons(
+    weapons: tuple[WeaponRow, ...], grid: CardGrid, font_pt: float
+) -> tuple[PrintedWeapon, ...]:
     inner = grid.width - CARD_INSET
     printed, last_head = [], None
     for weapon in weapons:
         name = "\n".join(wrap_to(weapon.name, inner, font_pt, bold=True)) if weapon.name else ""
         heads = [c.label for c in weapon.columns]
         columns = max(len(weapon.columns), 1)
-        block = tab_block(weapon.columns, column_width(grid, columns), font_pt, False,
-                          head=heads != last_head)
+        block = tab_block(
+            weapon.columns, column_width(grid, columns), font_pt, False, head=heads != last_head
+        )
         printed.append(PrintedWeapon(name, block))
         last_head = heads
     return tuple(printed)
@@ -228,17 +237,22 @@ def _rules_text(card: CardSpec) -> str:
     return "\n".join(f"• {rule}" for rule in card.rules) if not card.blank else ""
 
 
-def printed_card(card: CardSpec, grid: CardGrid, font_pt: float, slot: int, font: int
-                 ) -> PrintedCard:
+def printed_card(
+    card: CardSpec, grid: CardGrid, font_pt: float, slot: int, font: int
+) -> PrintedCard:
     """Fit every text of the card to its place at the chosen font size."""
     inner = grid.width - CARD_INSET
     return PrintedCard(
-        spec=card, title=shorten_to(card.title, inner, font_pt * 1.45, bold=True),
+        spec=card,
+        title=shorten_to(card.title, inner, font_pt * 1.45, bold=True),
         subtitle=shorten_to(card.subtitle, inner, font_pt * 0.9),
-        sections=tuple((s.heading, _section_blocks(s, grid, font_pt, card.blank))
-                       for s in card.sections),
-        weapons=_printed_weapons(card.weapons, grid, font_pt), rules=_rules_text(card),
-        slot=slot, font=font,
+        sections=tuple(
+            (s.heading, _section_blocks(s, grid, font_pt, card.blank)) for s in card.sections
+        ),
+        weapons=_printed_weapons(card.weapons, grid, font_pt),
+        rules=_rules_text(card),
+        slot=slot,
+        font=font,
     )
 
 
@@ -249,11 +263,21 @@ def estimated_height(card: CardSpec, grid: CardGrid, font_pt: float) -> float:
     lines = 1.45 + 0.9 + 0.8 * len(card.sections)  # name, subtitle, section headings
     blocks = [b for _, section in printed.sections for b in section]
     lines += sum(0.8 + max(b.body_lines, 1) * write_in for b in blocks)
-    lines += (0.8 + sum(w.name.count("\n") + 1 + 0.8 * bool(w.block.head)
-                        + w.block.body_lines for w in printed.weapons)) if card.weapons else 0
+    lines += (
+        (
+            0.8
+            + sum(
+                w.name.count("\n") + 1 + 0.8 * bool(w.block.head) + w.block.body_lines
+                for w in printed.weapons
+            )
+        )
+        if card.weapons
+        else 0
+    )
     inner = grid.width - CARD_INSET
-    lines += sum(_wrapped_lines(f"• {r}", inner, font_pt * 0.9) * 0.9 * write_in
-                 for r in card.rules)
+    lines += sum(
+        _wrapped_lines(f"• {r}", inner, font_pt * 0.9) * 0.9 * write_in for r in card.rules
+    )
     lines += 2.1 if card.track_boxes else 0
     photo = grid.height * 0.28 + 1.0 if card.photo_url else 0.0
     padding = 2.2 + 1.0 * (len(blocks) + bool(card.weapons) + bool(card.rules)) + 2.0
@@ -277,19 +301,25 @@ def card_font(card: CardSpec, grid: CardGrid) -> float:
 
 def _positions(grid: CardGrid) -> list[dict[str, str]]:
     return [
-        {"index": i, "left": css_number(grid.left + (i % grid.columns) * grid.width),
-         "top": css_number(grid.top + (i // grid.columns) * grid.height)}
+        {
+            "index": i,
+            "left": css_number(grid.left + (i % grid.columns) * grid.width),
+            "top": css_number(grid.top + (i // grid.columns) * grid.height),
+        }
         for i in range(grid.per_page)
     ]
 
 
 def _tab_stops(grid: CardGrid) -> list[dict[str, Any]]:
-    return [{"columns": n, "px": int(column_width(grid, n) * PX_PER_MM + 1e-6)}
-            for n in range(1, MAX_CELLS_PER_ROW + 1)]
+    return [
+        {"columns": n, "px": int(column_width(grid, n) * PX_PER_MM + 1e-6)}
+        for n in range(1, MAX_CELLS_PER_ROW + 1)
+    ]
 
 
-def card_sheet_context(cards: list[CardSpec], size: str = "poker", page: str = "A4",
-                       title: str = "Unit cards") -> dict[str, Any]:
+def card_sheet_context(
+    cards: list[CardSpec], size: str = "poker", page: str = "A4", title: str = "Unit cards"
+) -> dict[str, Any]:
     """Return the `cards` template context: pages of cards, their slots and the cut marks.
 
     Positions, font sizes and tab stops are classes in the document's one style sheet rather
@@ -298,16 +328,24 @@ def card_sheet_context(cards: list[CardSpec], size: str = "poker", page: str = "
     grid = card_grid(size, page)
     fonts = [card_font(card, grid) for card in cards]
     sizes = sorted(set(fonts), reverse=True)
-    placed = [printed_card(card, grid, font, i % grid.per_page, sizes.index(font))
-              for i, (card, font) in enumerate(zip(cards, fonts, strict=True))]
-    pages = [placed[i:i + grid.per_page] for i in range(0, len(placed), grid.per_page)]
+    placed = [
+        printed_card(card, grid, font, i % grid.per_page, sizes.index(font))
+        for i, (card, font) in enumerate(zip(cards, fonts, strict=True))
+    ]
+    pages = [placed[i : i + grid.per_page] for i in range(0, len(placed), grid.per_page)]
     page_w, page_h = PAGE_SIZES[page]
     marks = cut_marks(grid)
     return {
-        "title": title, "page_width": css_number(page_w), "page_height": css_number(page_h),
-        "card_width": css_number(grid.width), "card_height": css_number(grid.height),
-        "size": size, "pages": pages, "slots": _positions(grid),
-        "fonts": [css_number(f) for f in sizes], "tab_stops": _tab_stops(grid),
+        "title": title,
+        "page_width": css_number(page_w),
+        "page_height": css_number(page_h),
+        "card_width": css_number(grid.width),
+        "card_height": css_number(grid.height),
+        "size": size,
+        "pages": pages,
+        "slots": _positions(grid),
+        "fonts": [css_number(f) for f in sizes],
+        "tab_stops": _tab_stops(grid),
         "cut_marks": [{**mark, "index": i} for i, mark in enumerate(marks)],
         "photo_height": css_number(grid.height * 0.28),
     }

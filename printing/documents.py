@@ -22,7 +22,9 @@ from rules.system import RuleSystem
 
 # Rencounter's wound codes (minor, serious, crippling wound: 1, 2 and 3 wound points).
 WOUND_CODES: tuple[tuple[str, str], ...] = (
-    ("MW", "Minor wound"), ("SW", "Serious wound"), ("CW", "Crippling wound"),
+    ("MW", "Minor wound"),
+    ("SW", "Serious wound"),
+    ("CW", "Crippling wound"),
 )
 # Big documents are rendered this many sheets at a time, so the worker can report progress.
 SHEETS_PER_PART = 2
@@ -50,17 +52,19 @@ class Document:
 
 def sheet_options(preset: SheetPreset, params: Mapping[str, Any]) -> SheetOptions:
     """Return the sheet options from validated parameters (start, calibration, guides)."""
-    calibration = Calibration(float(params.get("calibration_x", 0)),
-                              float(params.get("calibration_y", 0)))
-    return SheetOptions(preset, calibration, int(params.get("start", 1)),
-                        bool(params.get("guides", False))).validated()
+    calibration = Calibration(
+        float(params.get("calibration_x", 0)), float(params.get("calibration_y", 0))
+    )
+    return SheetOptions(
+        preset, calibration, int(params.get("start", 1)), bool(params.get("guides", False))
+    ).validated()
 
 
 def _label_parts(labels: list[LabelSpec], options: SheetOptions, title: str) -> list[dict]:
     per_part = options.preset.slots_per_sheet * SHEETS_PER_PART
     first = per_part - (options.start_at - 1)  # the first part starts part-way into a sheet
     rest = range(first, len(labels), per_part)
-    chunks = [labels[:first]] + [labels[i:i + per_part] for i in rest]
+    chunks = [labels[:first]] + [labels[i : i + per_part] for i in rest]
     parts = []
     for index, chunk in enumerate(c for c in chunks if c):
         start = options.start_at if index == 0 else 1
@@ -69,12 +73,21 @@ def _label_parts(labels: list[LabelSpec], options: SheetOptions, title: str) -> 
     return parts
 
 
-def labels_document(system: RuleSystem, figures: list[FigureData], options: SheetOptions,
-                    *, title: str = "Base labels", in_parts: bool = False) -> Document:
+def labels_document(
+    system: RuleSystem,
+    figures: list[FigureData],
+    options: SheetOptions,
+    *,
+    title: str = "Base labels",
+    in_parts: bool = False,
+) -> Document:
     """Return base labels for the figures on the chosen stock."""
     labels = [figure_label(system, figure) for figure in figures]
-    parts = (_label_parts(labels, options, title) if in_parts
-             else [{**label_sheet_context(labels, options), "title": title}])
+    parts = (
+        _label_parts(labels, options, title)
+        if in_parts
+        else [{**label_sheet_context(labels, options), "title": title}]
+    )
     return Document("labels", tuple(parts), "labels.pdf", labelled=_character_ids(figures))
 
 
@@ -86,22 +99,34 @@ def wound_stickers(counts: Mapping[str, int], colour: bool) -> list[LabelSpec]:
     """Return the stickers: each wound code as many times as asked, in code order."""
     return [
         LabelSpec((code,), tone=code.lower() if colour else "")
-        for code, _ in WOUND_CODES for _ in range(int(counts.get(code, 0)))
+        for code, _ in WOUND_CODES
+        for _ in range(int(counts.get(code, 0)))
     ]
 
 
-def stickers_document(counts: Mapping[str, int], colour: bool, options: SheetOptions,
-                      *, in_parts: bool = False) -> Document:
+def stickers_document(
+    counts: Mapping[str, int], colour: bool, options: SheetOptions, *, in_parts: bool = False
+) -> Document:
     """Return wound stickers on the chosen stock."""
     stickers = wound_stickers(counts, colour)
     title = "Wound stickers"
-    parts = (_label_parts(stickers, options, title) if in_parts
-             else [{**label_sheet_context(stickers, options), "title": title}])
+    parts = (
+        _label_parts(stickers, options, title)
+        if in_parts
+        else [{**label_sheet_context(stickers, options), "title": title}]
+    )
     return Document("labels", tuple(parts), "wound-stickers.pdf")
 
 
-def cards_document(system: RuleSystem, figures: list[FigureData], options: Mapping[str, Any],
-                   *, size: str, page: str, blanks: int = 0) -> Document:
+def cards_document(
+    system: RuleSystem,
+    figures: list[FigureData],
+    options: Mapping[str, Any],
+    *,
+    size: str,
+    page: str,
+    blanks: int = 0,
+) -> Document:
     """Return unit cards for the figures (and blank cards to fill in by hand)."""
     tables = system.tables(options)
     index = weapon_index(tables)
@@ -110,27 +135,39 @@ def cards_document(system: RuleSystem, figures: list[FigureData], options: Mappi
     return Document("cards", (card_sheet_context(cards, size, page),), "cards.pdf")
 
 
-def reference_document(system: RuleSystem, options: Mapping[str, Any], campaign: str = ""
-                       ) -> Document:
+def reference_document(
+    system: RuleSystem, options: Mapping[str, Any], campaign: str = ""
+) -> Document:
     """Return the system's quick-reference sheet under the campaign's options."""
     context = reference_context(
-        system_name=system.name, source=system.source, tables=system.tables(options),
-        options=options_summary(system.options, options), campaign=campaign,
+        system_name=system.name,
+        source=system.source,
+        tables=system.tables(options),
+        options=options_summary(system.options, options),
+        campaign=campaign,
         house_rules=system.house_rules,
     )
     return Document("reference", (context,), f"{system.key}-reference.pdf")
 
 
-def roster_document(system: RuleSystem, force: Mapping[str, str], figures: list[FigureData]
-                    ) -> Document:
+def roster_document(
+    system: RuleSystem, force: Mapping[str, str], figures: list[FigureData]
+) -> Document:
     """Return a force's roster: every figure with its stats, wounds and service record."""
     rows = [
-        {"figure": figure, "lines": figure_label(system, figure).lines[1:],
-         "weapons": ", ".join(w.name for w in figure_card(system, figure, {}).weapons)}
+        {
+            "figure": figure,
+            "lines": figure_label(system, figure).lines[1:],
+            "weapons": ", ".join(w.name for w in figure_card(system, figure, {}).weapons),
+        }
         for figure in figures
     ]
-    context = {"title": f"{force['name']} — roster", "force": force, "system": system.name,
-               "rows": rows}
+    context = {
+        "title": f"{force['name']} — roster",
+        "force": force,
+        "system": system.name,
+        "rows": rows,
+    }
     return Document("roster", (context,), "roster.pdf")
 
 
@@ -142,16 +179,30 @@ class PacketSide:
     figures: tuple[FigureData, ...]
 
 
-def packet_cover(title: str, subtitle: str, sides: list[PacketSide], system: RuleSystem,
-                 contents: list[str]) -> dict[str, Any]:
+def packet_cover(
+    title: str, subtitle: str, sides: list[PacketSide], system: RuleSystem, contents: list[str]
+) -> dict[str, Any]:
     """Return the `packet` cover context: what is being played, by whom, and what follows."""
-    return {"title": title, "subtitle": subtitle, "system": system.name, "contents": contents,
-            "sides": [{"force": s.force, "figures": len(s.figures)} for s in sides]}
+    return {
+        "title": title,
+        "subtitle": subtitle,
+        "system": system.name,
+        "contents": contents,
+        "sides": [{"force": s.force, "figures": len(s.figures)} for s in sides],
+    }
 
 
-def packet_document(system: RuleSystem, options: Mapping[str, Any], *, title: str,
-                    subtitle: str, sides: list[PacketSide], campaign: str,
-                    unlabelled: list[FigureData], sheet: SheetOptions) -> Document:
+def packet_document(
+    system: RuleSystem,
+    options: Mapping[str, Any],
+    *,
+    title: str,
+    subtitle: str,
+    sides: list[PacketSide],
+    campaign: str,
+    unlabelled: list[FigureData],
+    sheet: SheetOptions,
+) -> Document:
     """Return a game-night packet: a cover, each side's roster and cards, the quick-reference
     sheet under the campaign's options, and base labels for figures that have none yet."""
     sections: list[tuple[str, dict[str, Any]]] = []
@@ -180,6 +231,9 @@ def _packet_contents(sides: list[PacketSide], labels: int) -> list[str]:
     for side in sides:
         contents += [f"Roster: {side.force['name']}", f"Unit cards: {side.force['name']}"]
     contents.append("Quick-reference sheet")
-    contents.append(f"Base labels for {labels} figure{'s' if labels != 1 else ''} without one"
-                    if labels else "No base labels: every figure has one already")
+    contents.append(
+        f"Base labels for {labels} figure{'s' if labels != 1 else ''} without one"
+        if labels
+        else "No base labels: every figure has one already"
+    )
     return contents

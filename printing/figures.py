@@ -97,8 +97,12 @@ def weapon_index(tables: Mapping[str, Any]) -> dict[tuple[str, Any], Mapping[str
     return index
 
 
-def weapon_row(tables: Mapping[str, Any], key: Any, label: str,
-               index: Mapping[tuple[str, Any], Mapping[str, Any]] | None = None) -> WeaponRow:
+def weapon_row(
+    tables: Mapping[str, Any],
+    key: Any,
+    label: str,
+    index: Mapping[tuple[str, Any], Mapping[str, Any]] | None = None,
+) -> WeaponRow:
     """Find the weapon's row in the system's tables (by key or name) and quote its columns."""
     index = weapon_index(tables) if index is None else index
     row = index.get(("key", key)) or index.get(("name", label))
@@ -128,7 +132,8 @@ def _sections(system: RuleSystem, stats: Mapping[str, Any], blank: bool) -> tupl
     for heading, names in system.card.sections:
         cells = tuple(
             StatCell(fields[n].title, "" if blank else format_value(fields[n], stats.get(n)))
-            for n in names if n in fields and not _is_listing(fields[n])
+            for n in names
+            if n in fields and not _is_listing(fields[n])
         )
         if cells:
             sections.append(CardSection(heading, cells))
@@ -141,15 +146,21 @@ def _listing_fields(system: RuleSystem) -> list[Field]:
     return [fields[n] for n in names if n in fields and _is_listing(fields[n])]
 
 
-def _weapons(system: RuleSystem, stats: Mapping[str, Any], tables: Mapping[str, Any],
-             index: Mapping[tuple[str, Any], Mapping[str, Any]] | None) -> tuple[WeaponRow, ...]:
+def _weapons(
+    system: RuleSystem,
+    stats: Mapping[str, Any],
+    tables: Mapping[str, Any],
+    index: Mapping[tuple[str, Any], Mapping[str, Any]] | None,
+) -> tuple[WeaponRow, ...]:
     rows = []
     index = weapon_index(tables) if index is None else index
     for spec in _listing_fields(system):
         if spec.kind == "multichoice":
             labels = dict(spec.choices)
-            rows += [weapon_row(tables, v, labels.get(v, str(v)), index)
-                     for v in stats.get(spec.name, [])]
+            rows += [
+                weapon_row(tables, v, labels.get(v, str(v)), index)
+                for v in stats.get(spec.name, [])
+            ]
     return tuple(rows)
 
 
@@ -165,19 +176,27 @@ def _rules(system: RuleSystem, figure: FigureData) -> tuple[str, ...]:
     return tuple(lines) + tuple(f"Permanent wound: {w}" for w in wounds) + figure.record
 
 
-def figure_card(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any],
-                index: Mapping[tuple[str, Any], Mapping[str, Any]] | None = None) -> CardSpec:
+def figure_card(
+    system: RuleSystem,
+    figure: FigureData,
+    tables: Mapping[str, Any],
+    index: Mapping[tuple[str, Any], Mapping[str, Any]] | None = None,
+) -> CardSpec:
     """Return the card for one figure or unit, laid out from the system's CardLayout.
 
     Pass `index` (from `weapon_index(tables)`) when printing many cards from the same tables.
     """
     subtitle = " · ".join(part for part in (figure.rank, figure.unit, figure.status) if part)
     return CardSpec(
-        title=figure.name, subtitle=subtitle, photo_url=figure.photo_url,
+        title=figure.name,
+        subtitle=subtitle,
+        photo_url=figure.photo_url,
         sections=_sections(system, figure.stats, blank=False),
-        weapons=_weapons(system, figure.stats, tables, index), rules=_rules(system, figure),
+        weapons=_weapons(system, figure.stats, tables, index),
+        rules=_rules(system, figure),
         track_label=system.card.track.replace("_", " ").capitalize(),
-        track_boxes=system.card.boxes_for(figure.stats), track_marked=figure.wounds,
+        track_boxes=system.card.boxes_for(figure.stats),
+        track_marked=figure.wounds,
         footer=system.name,
     )
 
@@ -185,8 +204,12 @@ def figure_card(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any
 def blank_system_card(system: RuleSystem) -> CardSpec:
     """Return an empty card with the system's headings and boxes, to fill in by hand."""
     return CardSpec(
-        title="", sections=_sections(system, {}, blank=True),
+        title="",
+        sections=_sections(system, {}, blank=True),
         weapons=tuple(WeaponRow("") for _ in range(BLANK_WEAPON_ROWS)),
-        rules=("", "", ""), track_label=system.card.track.replace("_", " ").capitalize(),
-        track_boxes=system.card.track_boxes, footer=system.name, blank=True,
+        rules=("", "", ""),
+        track_label=system.card.track.replace("_", " ").capitalize(),
+        track_boxes=system.card.track_boxes,
+        footer=system.name,
+        blank=True,
     )

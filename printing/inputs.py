@@ -35,21 +35,29 @@ class SheetInput(serializers.Serializer):
 
     preset = serializers.CharField(default="OL1575", max_length=40)
     start = serializers.IntegerField(default=1, min_value=1)
-    calibration_x = serializers.FloatField(default=0.0, min_value=-MAX_CALIBRATION_MM,
-                                           max_value=MAX_CALIBRATION_MM)
-    calibration_y = serializers.FloatField(default=0.0, min_value=-MAX_CALIBRATION_MM,
-                                           max_value=MAX_CALIBRATION_MM)
+    calibration_x = serializers.FloatField(
+        default=0.0, min_value=-MAX_CALIBRATION_MM, max_value=MAX_CALIBRATION_MM
+    )
+    calibration_y = serializers.FloatField(
+        default=0.0, min_value=-MAX_CALIBRATION_MM, max_value=MAX_CALIBRATION_MM
+    )
     guides = serializers.BooleanField(default=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         user = self.context["user"]
         checks = (
             ("preset", lambda: validate_preset(label_preset_for(attrs["preset"], user))),
-            ("calibration_x", lambda: validate_calibration(
-                label_preset_for(attrs["preset"], user),
-                Calibration(attrs["calibration_x"], attrs["calibration_y"]))),
-            ("start", lambda: validate_start(label_preset_for(attrs["preset"], user),
-                                             attrs["start"])),
+            (
+                "calibration_x",
+                lambda: validate_calibration(
+                    label_preset_for(attrs["preset"], user),
+                    Calibration(attrs["calibration_x"], attrs["calibration_y"]),
+                ),
+            ),
+            (
+                "start",
+                lambda: validate_start(label_preset_for(attrs["preset"], user), attrs["start"]),
+            ),
         )
         for field, check in checks:
             try:

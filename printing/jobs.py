@@ -47,9 +47,14 @@ Kind = PrintJob.Kind
 
 def _posted_figures(system: RuleSystem, params: Mapping[str, Any]) -> list[FigureData]:
     return [
-        FigureData(name=f["name"], stats=system.stats.validate(f.get("stats", {})),
-                   rank=f.get("rank", ""), unit=f.get("unit", ""), qr_url=f.get("qr_url", ""),
-                   wounds=int(f.get("wounds", 0)))
+        FigureData(
+            name=f["name"],
+            stats=system.stats.validate(f.get("stats", {})),
+            rank=f.get("rank", ""),
+            unit=f.get("unit", ""),
+            qr_url=f.get("qr_url", ""),
+            wounds=int(f.get("wounds", 0)),
+        )
         for f in params["figures"]
     ]
 
@@ -72,9 +77,12 @@ def _campaign_options(system: RuleSystem, force: Force | None) -> dict[str, Any]
 def _force_header(force: Force | None, system: RuleSystem) -> dict[str, str]:
     if force is None:
         return {"name": "Roster", "faction": "", "campaign": "", "owner": ""}
-    return {"name": force.name, "faction": force.faction,
-            "campaign": force.campaign.name if force.campaign else "",
-            "owner": force.owner.get_username()}
+    return {
+        "name": force.name,
+        "faction": force.faction,
+        "campaign": force.campaign.name if force.campaign else "",
+        "owner": force.owner.get_username(),
+    }
 
 
 def _labels(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
@@ -85,15 +93,21 @@ def _labels(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
 
 def _stickers(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
     options = sheet_options(label_preset_for(params["preset"], user), params)
-    return stickers_document(params["counts"], bool(params.get("colour", True)), options,
-                             in_parts=in_parts)
+    return stickers_document(
+        params["counts"], bool(params.get("colour", True)), options, in_parts=in_parts
+    )
 
 
 def _cards(params: Mapping[str, Any]) -> Document:
     system, figures, force = _source(params)
-    return cards_document(system, figures, _campaign_options(system, force),
-                          size=params.get("size", "poker"), page=params.get("page", "A4"),
-                          blanks=int(params.get("blanks", 0)))
+    return cards_document(
+        system,
+        figures,
+        _campaign_options(system, force),
+        size=params.get("size", "poker"),
+        page=params.get("page", "A4"),
+        blanks=int(params.get("blanks", 0)),
+    )
 
 
 def _roster(params: Mapping[str, Any]) -> Document:
@@ -109,24 +123,34 @@ def _reference(params: Mapping[str, Any]) -> Document:
 
 
 def _packet_sides(forces: list[Force]) -> list[PacketSide]:
-    return [PacketSide(_force_header(force, get_system(force.system)), tuple(force_figures(force)))
-            for force in forces]
+    return [
+        PacketSide(_force_header(force, get_system(force.system)), tuple(force_figures(force)))
+        for force in forces
+    ]
 
 
-def _packet_table(params: Mapping[str, Any]) -> tuple[str, str, list[Force], Campaign | None,
-                                                      dict[str, Any]]:
+def _packet_table(
+    params: Mapping[str, Any],
+) -> tuple[str, str, list[Force], Campaign | None, dict[str, Any]]:
     """Return (title, subtitle, forces, campaign, battle options) for a battle or a pairing."""
     if "battle" in params:
         battle = Battle.objects.select_related("campaign").get(pk=params["battle"])
         when = f" · {battle.campaign_date:%d %B %Y}" if battle.campaign_date else ""
-        return str(battle), f"Battle {battle.pk}{when}", battle_forces(battle), \
-            battle.campaign, battle.options or {}
+        return (
+            str(battle),
+            f"Battle {battle.pk}{when}",
+            battle_forces(battle),
+            battle.campaign,
+            battle.options or {},
+        )
     pairing = Pairing.objects.select_related(
-        "round__campaign", "home__user", "away__user", "battle").get(pk=params["pairing"])
+        "round__campaign", "home__user", "away__user", "battle"
+    ).get(pk=params["pairing"])
     away = pairing.away.player_name if pairing.away else "bye"
     title = f"{pairing.home.player_name} v {away}"
-    subtitle = f"{pairing.round.campaign.name} · round {pairing.round.number}, " \
-               f"table {pairing.table}"
+    subtitle = (
+        f"{pairing.round.campaign.name} · round {pairing.round.number}, table {pairing.table}"
+    )
     options = pairing.battle.options if pairing.battle else {}
     return title, subtitle, pairing_forces(pairing), pairing.round.campaign, options or {}
 
@@ -139,7 +163,11 @@ def _packet(params: Mapping[str, Any], user: Any) -> Document:
     figures = [f for side in sides for f in side.figures]
     todo = unlabelled_character_ids([f.character_id for f in figures if f.character_id])
     return packet_document(
-        system, options, title=title, subtitle=subtitle, sides=sides,
+        system,
+        options,
+        title=title,
+        subtitle=subtitle,
+        sides=sides,
         campaign=campaign.name if campaign else "",
         unlabelled=[f for f in figures if f.character_id in todo],
         sheet=sheet_options(label_preset_for(params["preset"], user), params),
@@ -159,17 +187,23 @@ def _report(params: Mapping[str, Any]) -> Document:
         standings, note = None, f"The league table cannot be computed: {error}"
     round_ = current_round(campaign)
     context = report_context(
-        campaign=campaign.name, system=get_system(campaign.system).name, standings=standings,
-        standings_note=note, round_=round_,
-        pairings=list(round_pairings(round_)) if round_ else [], battles=battles,
-        summaries=event_summaries(battles), outcomes=post_battle_outcomes(battles),
+        campaign=campaign.name,
+        system=get_system(campaign.system).name,
+        standings=standings,
+        standings_note=note,
+        round_=round_,
+        pairings=list(round_pairings(round_)) if round_ else [],
+        battles=battles,
+        summaries=event_summaries(battles),
+        outcomes=post_battle_outcomes(battles),
         every_battle=every,
     )
     return Document("report", (context,), f"{campaign.slug or 'campaign'}-report.pdf")
 
 
-def build_document(kind: str, params: Mapping[str, Any], user: Any, *, in_parts: bool = False
-                   ) -> Document:
+def build_document(
+    kind: str, params: Mapping[str, Any], user: Any, *, in_parts: bool = False
+) -> Document:
     """Return the document a print request describes (parameters already validated)."""
     if kind == Kind.LABELS:
         return _labels(params, user, in_parts)

@@ -101,8 +101,13 @@ class _TextClasses:
 
     def as_rules(self) -> list[dict[str, Any]]:
         return [
-            {"name": name, "font_pt": css_number(key[0]), "top": css_number(key[1]),
-             "left": css_number(key[2]), "right": css_number(key[3])}
+            {
+                "name": name,
+                "font_pt": css_number(key[0]),
+                "top": css_number(key[1]),
+                "left": css_number(key[2]),
+                "right": css_number(key[3]),
+            }
             for key, name in self.classes.items()
         ]
 
@@ -122,9 +127,13 @@ def _place(spec: LabelSpec, slot: int, preset: SheetPreset, classes: _TextClasse
     fitted = fit_text(spec.lines, area)
     text_class = classes.name_for((fitted.font_pt, *_padding(preset, fitted, qr)))
     return PlacedLabel(
-        slot=slot, name=fitted.lines[0], rest="\n".join(fitted.lines[1:]),
-        text_class=text_class, tone=spec.tone,
-        qr_uri=qr_data_uri(spec.qr_url) if qr else "", shortened=fitted.shortened,
+        slot=slot,
+        name=fitted.lines[0],
+        rest="\n".join(fitted.lines[1:]),
+        text_class=text_class,
+        tone=spec.tone,
+        qr_uri=qr_data_uri(spec.qr_url) if qr else "",
+        shortened=fitted.shortened,
     )
 
 
@@ -141,12 +150,21 @@ def label_sheet_context(labels: list[LabelSpec], options: SheetOptions) -> dict[
     page_width, page_height = (css_number(side) for side in preset.page_size)
     qr_left, qr_top_mm = qr_position(preset)
     return {
-        "page_width": page_width, "page_height": page_height,
-        "label_width": css_number(preset.width), "label_height": css_number(preset.height),
-        "round": preset.shape == "round", "guides": options.guides, "pages": pages,
-        "slots": [{"index": s.index, "left": css_number(s.left), "top": css_number(s.top)}
-                  for s in slots(preset, options.calibration)],
+        "page_width": page_width,
+        "page_height": page_height,
+        "label_width": css_number(preset.width),
+        "label_height": css_number(preset.height),
+        "round": preset.shape == "round",
+        "guides": options.guides,
+        "pages": pages,
+        "slots": [
+            {"index": s.index, "left": css_number(s.left), "top": css_number(s.top)}
+            for s in slots(preset, options.calibration)
+        ],
         "text_classes": classes.as_rules(),
-        "qr": {"size": css_number(qr_size(preset)), "left": css_number(qr_left),
-               "top": css_number(qr_top_mm)},
+        "qr": {
+            "size": css_number(qr_size(preset)),
+            "left": css_number(qr_left),
+            "top": css_number(qr_top_mm),
+        },
     }

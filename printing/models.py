@@ -38,8 +38,9 @@ class LabelPreset(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["owner", "name"], name="label_preset_name_per_owner"),
             models.CheckConstraint(
-                condition=Q(width__gt=0, height__gt=0, columns__gte=1, rows__gte=1,
-                            left__gte=0, top__gte=0),
+                condition=Q(
+                    width__gt=0, height__gt=0, columns__gte=1, rows__gte=1, left__gte=0, top__gte=0
+                ),
                 name="label_preset_positive_geometry",
             ),
             models.CheckConstraint(
@@ -59,9 +60,18 @@ class LabelPreset(models.Model):
 
     def as_sheet(self) -> SheetPreset:
         return SheetPreset(
-            key=self.key, name=self.name, page=self.page, shape=self.shape,  # type: ignore[arg-type]
-            width=self.width, height=self.height, columns=self.columns, rows=self.rows,
-            left=self.left, top=self.top, pitch_x=self.pitch_x, pitch_y=self.pitch_y,
+            key=self.key,
+            name=self.name,
+            page=self.page,
+            shape=self.shape,  # type: ignore[arg-type]
+            width=self.width,
+            height=self.height,
+            columns=self.columns,
+            rows=self.rows,
+            left=self.left,
+            top=self.top,
+            pitch_x=self.pitch_x,
+            pitch_y=self.pitch_y,
         )
 
     def clean(self) -> None:
@@ -142,7 +152,10 @@ class LabelPrint(models.Model):
     )
     printed_at = models.DateTimeField(auto_now_add=True)
     printed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     job = models.ForeignKey(

@@ -46,8 +46,10 @@ class Block:
         """
         lines = (self.header, *self.rows) if self.header else self.rows
         count = max((len(line) for line in lines), default=0)
-        longest = [max((_text_em(line[i]) for line in lines if i < len(line)), default=1.0)
-                   for i in range(count)]
+        longest = [
+            max((_text_em(line[i]) for line in lines if i < len(line)), default=1.0)
+            for i in range(count)
+        ]
         capped = [min(max(width, 1.5), 22.0) for width in longest]
         total = sum(capped) or 1.0
         return [f"{round(100 * width / total)}" for width in capped]
@@ -105,9 +107,7 @@ def cell(value: Any) -> str:
 
 
 def _is_row(value: Any) -> bool:
-    return isinstance(value, Mapping) and all(
-        not isinstance(v, Mapping) for v in value.values()
-    )
+    return isinstance(value, Mapping) and all(not isinstance(v, Mapping) for v in value.values())
 
 
 def _row_table(rows: Sequence[Mapping[str, Any]], level: int, names: Sequence[str] = ()) -> Block:
@@ -175,17 +175,28 @@ def options_summary(schema: Schema, options: Mapping[str, Any]) -> list[tuple[st
     return summary
 
 
-def reference_context(*, system_name: str, source: str, tables: Mapping[str, Any],
-                      options: list[tuple[str, str]], campaign: str = "",
-                      house_rules: bool = False) -> dict[str, Any]:
+def reference_context(
+    *,
+    system_name: str,
+    source: str,
+    tables: Mapping[str, Any],
+    options: list[tuple[str, str]],
+    campaign: str = "",
+    house_rules: bool = False,
+) -> dict[str, Any]:
     """Return the `reference` template context."""
     blocks = sheet_blocks(tables)
     return {
-        "title": f"{system_name} quick reference", "system_name": system_name, "source": source,
-        "campaign": campaign, "options": options, "house_rules": house_rules,
+        "title": f"{system_name} quick reference",
+        "system_name": system_name,
+        "source": source,
+        "campaign": campaign,
+        "options": options,
+        "house_rules": house_rules,
         "blocks": blocks,
         # Column widths are classes in one style sheet: a style attribute per <col> is parsed
         # on its own, and a sheet has hundreds of columns but a few dozen distinct widths.
-        "column_widths": sorted({w for b in blocks if b.kind == "table" for w in b.widths},
-                                key=int),
+        "column_widths": sorted(
+            {w for b in blocks if b.kind == "table" for w in b.widths}, key=int
+        ),
     }

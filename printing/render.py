@@ -65,8 +65,10 @@ def local_path(url: str) -> Path | None:
     if f"{parts.scheme}://{parts.netloc}/" != BASE_URL:
         return None
     route = unquote(parts.path)
-    for prefix, lookup in (("/" + settings.STATIC_URL.strip("/") + "/", _static_path),
-                           ("/" + settings.MEDIA_URL.strip("/") + "/", _media_path)):
+    for prefix, lookup in (
+        ("/" + settings.STATIC_URL.strip("/") + "/", _static_path),
+        ("/" + settings.MEDIA_URL.strip("/") + "/", _media_path),
+    ):
         if route.startswith(prefix):
             return lookup(route.removeprefix(prefix))
     return None
@@ -116,10 +118,14 @@ def user_agent_stylesheet() -> weasyprint.CSS | None:
     if not path.is_file():  # pragma: no cover - a WeasyPrint that moved it: use the stock one
         return None
     lines = path.read_text(encoding="utf-8").splitlines()
-    kept = [line.replace("::marker {", "li::marker {", 1) for line in lines
-            if not line.startswith(_UNUSED_UA_RULES)]
-    return weasyprint.CSS(string="\n".join(kept), url_fetcher=url_fetcher,
-                          font_config=font_config())
+    kept = [
+        line.replace("::marker {", "li::marker {", 1)
+        for line in lines
+        if not line.startswith(_UNUSED_UA_RULES)
+    ]
+    return weasyprint.CSS(
+        string="\n".join(kept), url_fetcher=url_fetcher, font_config=font_config()
+    )
 
 
 class PrintHTML(weasyprint.HTML):
@@ -179,7 +185,9 @@ Progress = Callable[[int, int], None]
 
 
 def render_pdf_in_parts(
-    template_family: str, contexts: Iterable[dict[str, Any]], total: int,
+    template_family: str,
+    contexts: Iterable[dict[str, Any]],
+    total: int,
     progress: Progress | None = None,
 ) -> bytes:
     """Render several contexts of one family into one PDF, reporting (percent, pages done).
@@ -191,7 +199,9 @@ def render_pdf_in_parts(
 
 
 def render_sections(
-    sections: Iterable[tuple[str, dict[str, Any]]], total: int, progress: Progress | None = None,
+    sections: Iterable[tuple[str, dict[str, Any]]],
+    total: int,
+    progress: Progress | None = None,
 ) -> bytes:
     """Render (family, context) sections into one PDF, reporting (percent, pages done).
 

@@ -36,9 +36,17 @@ def standings_rows(standings: Standings | None) -> list[dict[str, Any]]:
     if standings is None:
         return []
     return [
-        {"rank": row.rank, "player": standings.names.get(row.player, str(row.player)),
-         "played": row.played, "won": row.won, "drawn": row.drawn, "lost": row.lost,
-         "byes": row.byes, "vp_difference": row.vp_difference, "points": row.points}
+        {
+            "rank": row.rank,
+            "player": standings.names.get(row.player, str(row.player)),
+            "played": row.played,
+            "won": row.won,
+            "drawn": row.drawn,
+            "lost": row.lost,
+            "byes": row.byes,
+            "vp_difference": row.vp_difference,
+            "points": row.points,
+        }
         for row in standings.rows
     ]
 
@@ -50,7 +58,8 @@ def _result(pairing: Pairing) -> str:
         return "disputed" if pairing.disputed else "not played yet"
     score = f"{pairing.home_vp}–{pairing.away_vp}"
     winner = {"HOME": pairing.home.player_name, "AWAY": pairing.away.player_name}.get(
-        pairing.winner, "draw")
+        pairing.winner, "draw"
+    )
     major = ", major victory" if pairing.major_victory else ""
     return f"{score} ({winner}{major})" if winner != "draw" else f"{score} (draw)"
 
@@ -58,17 +67,23 @@ def _result(pairing: Pairing) -> str:
 def round_rows(pairings: Sequence[Pairing]) -> list[dict[str, Any]]:
     """Return one row per pairing of the round: table, players, result, whether it counts."""
     return [
-        {"table": p.table, "home": p.home.player_name,
-         "away": p.away.player_name if p.away is not None else "—",
-         "result": _result(p), "settled": "yes" if p.is_settled else "no",
-         "battle": str(p.battle) if p.battle_id else ""}
+        {
+            "table": p.table,
+            "home": p.home.player_name,
+            "away": p.away.player_name if p.away is not None else "—",
+            "result": _result(p),
+            "settled": "yes" if p.is_settled else "no",
+            "battle": str(p.battle) if p.battle_id else "",
+        }
         for p in pairings
     ]
 
 
 def _event_lines(summary: Sequence[tuple[str, str, int]]) -> tuple[tuple[str, ...], int]:
-    lines = [f"{check.replace('_', ' ')}: {outcome.replace('_', ' ') or '—'} ×{count}"
-             for check, outcome, count in summary]
+    lines = [
+        f"{check.replace('_', ' ')}: {outcome.replace('_', ' ') or '—'} ×{count}"
+        for check, outcome, count in summary
+    ]
     total = sum(count for _, _, count in summary)
     if len(lines) > MAX_EVENT_LINES:
         rest = sum(count for _, _, count in summary[MAX_EVENT_LINES:])
@@ -76,39 +91,76 @@ def _event_lines(summary: Sequence[tuple[str, str, int]]) -> tuple[tuple[str, ..
     return tuple(lines), total
 
 
-def battle_report(battle: Battle, summary: Sequence[tuple[str, str, int]],
-                  outcomes: Sequence[tuple[str, str, str, str]]) -> BattleReport:
+def battle_report(
+    battle: Battle,
+    summary: Sequence[tuple[str, str, int]],
+    outcomes: Sequence[tuple[str, str, str, str]],
+) -> BattleReport:
     """Return one battle's report: sides and results, checks rolled, post-battle outcomes."""
     events, checks = _event_lines(summary)
     sides = tuple(
-        {"force": side.force.name, "player": side.force.owner.get_username(),
-         "result": side.get_result_display() if side.result else "—",
-         "vp": side.victory_points}
+        {
+            "force": side.force.name,
+            "player": side.force.owner.get_username(),
+            "result": side.get_result_display() if side.result else "—",
+            "vp": side.victory_points,
+        }
         for side in battle.sides.all()
     )
-    when = battle.campaign_date.isoformat() if battle.campaign_date else (
-        f"{battle.finished_at:%Y-%m-%d}" if battle.finished_at else "")
+    when = (
+        battle.campaign_date.isoformat()
+        if battle.campaign_date
+        else (f"{battle.finished_at:%Y-%m-%d}" if battle.finished_at else "")
+    )
     return BattleReport(
-        title=str(battle), when=when, status=battle.get_status_display(), sides=sides,
-        events=events, checks=checks,
-        outcomes=tuple({"character": c, "procedure": p.replace("_", " "), "subject": s,
-                        "outcome": o.replace("_", " ")} for c, p, s, o in outcomes),
+        title=str(battle),
+        when=when,
+        status=battle.get_status_display(),
+        sides=sides,
+        events=events,
+        checks=checks,
+        outcomes=tuple(
+            {
+                "character": c,
+                "procedure": p.replace("_", " "),
+                "subject": s,
+                "outcome": o.replace("_", " "),
+            }
+            for c, p, s, o in outcomes
+        ),
     )
 
 
-def report_context(*, campaign: str, system: str, standings: Standings | None,
-                   standings_note: str, round_: Round | None, pairings: Sequence[Pairing],
-                   battles: Sequence[Battle],
-                   summaries: Mapping[int, Sequence[tuple[str, str, int]]],
-                   outcomes: Mapping[int, Sequence[tuple[str, str, str, str]]],
-                   every_battle: bool) -> dict[str, Any]:
+def report_context(
+    *,
+    campaign: str,
+    system: str,
+    standings: Standings | None,
+    standings_note: str,
+    round_: Round | None,
+    pairings: Sequence[Pairing],
+    battles: Sequence[Battle],
+    summaries: Mapping[int, Sequence[tuple[str, str, int]]],
+    outcomes: Mapping[int, Sequence[tuple[str, str, str, str]]],
+    every_battle: bool,
+) -> dict[str, Any]:
     """Return the `report` template context."""
     return {
-        "title": f"{campaign} — campaign report", "campaign": campaign, "system": system,
-        "standings": standings_rows(standings), "standings_note": standings_note,
-        "round": {"number": round_.number, "status": round_.get_status_display(),
-                  "kind": round_.get_kind_display()} if round_ else None,
-        "pairings": round_rows(pairings), "every_battle": every_battle,
-        "battles": [battle_report(b, summaries.get(b.pk, ()), outcomes.get(b.pk, ()))
-                    for b in battles],
+        "title": f"{campaign} — campaign report",
+        "campaign": campaign,
+        "system": system,
+        "standings": standings_rows(standings),
+        "standings_note": standings_note,
+        "round": {
+            "number": round_.number,
+            "status": round_.get_status_display(),
+            "kind": round_.get_kind_display(),
+        }
+        if round_
+        else None,
+        "pairings": round_rows(pairings),
+        "every_battle": every_battle,
+        "battles": [
+            battle_report(b, summaries.get(b.pk, ()), outcomes.get(b.pk, ())) for b in battles
+        ],
     }

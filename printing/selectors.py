@@ -68,8 +68,13 @@ def force_figures(force: Force, *, site: str = "") -> list[FigureData]:
     records = _record_summaries(force.characters.all())
     return [
         FigureData(
-            name=c.name, stats=c.stats, rank=c.rank, unit=c.unit.name if c.unit else "",
-            status=c.get_status_display(), photo_url=_photo_url(c), qr_url=_qr_url(site, c),
+            name=c.name,
+            stats=c.stats,
+            rank=c.rank,
+            unit=c.unit.name if c.unit else "",
+            status=c.get_status_display(),
+            photo_url=_photo_url(c),
+            qr_url=_qr_url(site, c),
             permanent_wounds=tuple(str(w) for w in c.permanent_wounds or ()),
             record=(f"Service record: {records[c.pk]}",) if c.pk in records else (),
             character_id=c.pk,
@@ -84,8 +89,9 @@ def force_figures(force: Force, *, site: str = "") -> list[FigureData]:
 def unlabelled_character_ids(character_ids: list[int]) -> set[int]:
     """Return the ids among `character_ids` whose base label was never printed through Muster."""
     printed = set(
-        LabelPrint.objects.filter(character_id__in=character_ids)
-        .values_list("character_id", flat=True)
+        LabelPrint.objects.filter(character_id__in=character_ids).values_list(
+            "character_id", flat=True
+        )
     )
     return set(character_ids) - printed
 
@@ -132,8 +138,12 @@ def reported_battles(campaign: Campaign, limit: int | None) -> list[Battle]:
     """Return the campaign's fought battles, newest first (all of them when limit is None)."""
     battles = (
         Battle.objects.filter(campaign_id=campaign.pk, status__in=REPORTED_STATUSES)
-        .prefetch_related(Prefetch(
-            "sides", queryset=BattleSide.objects.select_related("force__owner").order_by("index")))
+        .prefetch_related(
+            Prefetch(
+                "sides",
+                queryset=BattleSide.objects.select_related("force__owner").order_by("index"),
+            )
+        )
         .order_by(F("finished_at").desc(nulls_last=True), "-pk")
     )
     return list(battles if limit is None else battles[:limit])
@@ -169,9 +179,16 @@ def post_battle_outcomes(battles: list[Battle]) -> dict[int, list[tuple[str, str
 def report_version(campaign: Campaign) -> str:
     """Return a fingerprint of what a campaign report shows (a report job's freshness)."""
     battles = Battle.objects.filter(campaign_id=campaign.pk).aggregate(
-        n=Count("pk"), finished=Max("finished_at"), processed=Max("processed_at"))
+        n=Count("pk"), finished=Max("finished_at"), processed=Max("processed_at")
+    )
     pairings = Pairing.objects.filter(round__campaign_id=campaign.pk).aggregate(
-        n=Count("pk"), changed=Max("updated_at"))
-    parts = [battles["n"], battles["finished"], battles["processed"], pairings["n"],
-             pairings["changed"]]
+        n=Count("pk"), changed=Max("updated_at")
+    )
+    parts = [
+        battles["n"],
+        battles["finished"],
+        battles["processed"],
+        pairings["n"],
+        pairings["changed"],
+    ]
     return "/".join(str(part) for part in parts)

@@ -103,8 +103,12 @@ def print_job_run(*, job_id: int) -> bool:
         return False
     job = PrintJob.objects.select_related("created_by").get(pk=job_id)
     try:
-        document, pdf, pages = render_job(job, progress=lambda percent, done: print_job_progress(
-            job_id=job_id, percent=percent, pages=done))
+        document, pdf, pages = render_job(
+            job,
+            progress=lambda percent, done: print_job_progress(
+                job_id=job_id, percent=percent, pages=done
+            ),
+        )
     except Exception as error:  # a failed render must not leave the job RUNNING forever
         logger.exception("print job %s failed", job_id)
         print_job_fail(job_id=job_id, error=f"{type(error).__name__}: {error}")
@@ -115,8 +119,9 @@ def print_job_run(*, job_id: int) -> bool:
     return True
 
 
-def label_prints_record(*, character_ids: Iterable[int], user: Any,
-                        job: PrintJob | None = None) -> int:
+def label_prints_record(
+    *, character_ids: Iterable[int], user: Any, job: PrintJob | None = None
+) -> int:
     """Record that these characters' base labels were printed; return how many were recorded."""
     rows = [LabelPrint(character_id=pk, printed_by=user, job=job) for pk in set(character_ids)]
     LabelPrint.objects.bulk_create(rows)
@@ -144,10 +149,11 @@ def print_jobs_sweep(*, stale_after: timedelta, now: datetime | None = None) -> 
     waiting = tuple(queued.values_list("pk", flat=True))
     stuck = []
     for pk, started_at in PrintJob.objects.filter(
-            status=Status.RUNNING, started_at__lte=cutoff).values_list("pk", "started_at"):
-        released = PrintJob.objects.filter(pk=pk, status=Status.RUNNING,
-                                           started_at=started_at).update(
-            status=Status.QUEUED, progress=0, pages_done=0, started_at=None)
+        status=Status.RUNNING, started_at__lte=cutoff
+    ).values_list("pk", "started_at"):
+        released = PrintJob.objects.filter(
+            pk=pk, status=Status.RUNNING, started_at=started_at
+        ).update(status=Status.QUEUED, progress=0, pages_done=0, started_at=None)
         if released:
             stuck.append(pk)
     for pk in (*waiting, *stuck):

@@ -64,21 +64,36 @@ class SheetPreset:
 
     def as_json(self) -> dict[str, object]:
         return {
-            "key": self.key, "name": self.name, "page": self.page, "shape": self.shape,
-            "width": self.width, "height": self.height, "columns": self.columns,
-            "rows": self.rows, "left": self.left, "top": self.top,
-            "pitch_x": self.pitch_x, "pitch_y": self.pitch_y,
+            "key": self.key,
+            "name": self.name,
+            "page": self.page,
+            "shape": self.shape,
+            "width": self.width,
+            "height": self.height,
+            "columns": self.columns,
+            "rows": self.rows,
+            "left": self.left,
+            "top": self.top,
+            "pitch_x": self.pitch_x,
+            "pitch_y": self.pitch_y,
         }
 
 
 def round_preset(
-    key: str, name: str, page: str, diameter: float, grid: tuple[int, int],
-    left: float, top: float, pitch: float,
+    key: str,
+    name: str,
+    page: str,
+    diameter: float,
+    grid: tuple[int, int],
+    left: float,
+    top: float,
+    pitch: float,
 ) -> SheetPreset:
     """Build a round-label preset with the same pitch across and down."""
     columns, rows = grid
-    return SheetPreset(key, name, page, "round", diameter, diameter, columns, rows, left, top,
-                       pitch, pitch)
+    return SheetPreset(
+        key, name, page, "round", diameter, diameter, columns, rows, left, top, pitch, pitch
+    )
 
 
 def inches(value: float) -> float:
@@ -89,21 +104,58 @@ def inches(value: float) -> float:
 PRESETS: dict[str, SheetPreset] = {
     p.key: p
     for p in (
-        round_preset("OL5275", '3/4" round, 108 per Letter sheet (OnlineLabels OL5275)',
-                     "Letter", 19.05, (9, 12), 15.88, 16.66, 20.65),
-        round_preset("OL1575", '5/8" round, 154 per Letter sheet (OnlineLabels OL1575)',
-                     "Letter", 15.88, (11, 14), 13.02, 18.67, 17.40),
-        round_preset("OL32", '1/2" round, 154 per Letter sheet (OnlineLabels OL32)',
-                     "Letter", 12.7, (11, 14), 6.35, 9.52, 19.05),
-        round_preset("A4-20MM", "20 mm round, 96 per A4 sheet",
-                     "A4", 20.0, (8, 12), 16.25, 14.75, 22.5),
-        round_preset("A4-12MM", "12 mm round, 234 per A4 sheet",
-                     "A4", 12.0, (13, 18), 9.0, 15.0, 15.0),
+        round_preset(
+            "OL5275",
+            '3/4" round, 108 per Letter sheet (OnlineLabels OL5275)',
+            "Letter",
+            19.05,
+            (9, 12),
+            15.88,
+            16.66,
+            20.65,
+        ),
+        round_preset(
+            "OL1575",
+            '5/8" round, 154 per Letter sheet (OnlineLabels OL1575)',
+            "Letter",
+            15.88,
+            (11, 14),
+            13.02,
+            18.67,
+            17.40,
+        ),
+        round_preset(
+            "OL32",
+            '1/2" round, 154 per Letter sheet (OnlineLabels OL32)',
+            "Letter",
+            12.7,
+            (11, 14),
+            6.35,
+            9.52,
+            19.05,
+        ),
+        round_preset(
+            "A4-20MM", "20 mm round, 96 per A4 sheet", "A4", 20.0, (8, 12), 16.25, 14.75, 22.5
+        ),
+        round_preset(
+            "A4-12MM", "12 mm round, 234 per A4 sheet", "A4", 12.0, (13, 18), 9.0, 15.0, 15.0
+        ),
         # Avery 5167 "return address": 1/2" x 1-3/4", 4 x 20, left 0.3", top 0.5",
         # pitch 2.05" across and 0.5" down; the long thin label suits a 15 mm sabot's lip.
-        SheetPreset("AVERY5167", 'Avery 5167, 1/2" x 1 3/4", 80 per Letter sheet',
-                    "Letter", "rect", inches(1.75), inches(0.5), 4, 20, inches(0.3),
-                    inches(0.5), inches(2.05), inches(0.5)),
+        SheetPreset(
+            "AVERY5167",
+            'Avery 5167, 1/2" x 1 3/4", 80 per Letter sheet',
+            "Letter",
+            "rect",
+            inches(1.75),
+            inches(0.5),
+            4,
+            20,
+            inches(0.3),
+            inches(0.5),
+            inches(2.05),
+            inches(0.5),
+        ),
     )
 }
 DEFAULT_PRESET = "OL1575"
@@ -146,10 +198,12 @@ def _check_no_overlap(preset: SheetPreset) -> None:
     # rounding in presets stated in inches.
     if preset.columns > 1 and preset.pitch_x < preset.width - 1e-3:
         raise SheetError(
-            f"labels overlap across: pitch {preset.pitch_x} mm < label width {preset.width} mm")
+            f"labels overlap across: pitch {preset.pitch_x} mm < label width {preset.width} mm"
+        )
     if preset.rows > 1 and preset.pitch_y < preset.height - 1e-3:
         raise SheetError(
-            f"labels overlap down: pitch {preset.pitch_y} mm < label height {preset.height} mm")
+            f"labels overlap down: pitch {preset.pitch_y} mm < label height {preset.height} mm"
+        )
 
 
 def _check_on_page(preset: SheetPreset, dx: float, dy: float) -> None:
@@ -157,11 +211,15 @@ def _check_on_page(preset: SheetPreset, dx: float, dy: float) -> None:
     right = preset.left + dx + (preset.columns - 1) * preset.pitch_x + preset.width
     bottom = preset.top + dy + (preset.rows - 1) * preset.pitch_y + preset.height
     if preset.left + dx < 0 or right > page_w + 1e-3:
-        raise SheetError(f"labels leave the page across: they span to {right:.2f} mm "
-                         f"on a {page_w} mm wide {preset.page} page")
+        raise SheetError(
+            f"labels leave the page across: they span to {right:.2f} mm "
+            f"on a {page_w} mm wide {preset.page} page"
+        )
     if preset.top + dy < 0 or bottom > page_h + 1e-3:
-        raise SheetError(f"labels leave the page down: they span to {bottom:.2f} mm "
-                         f"on a {page_h} mm tall {preset.page} page")
+        raise SheetError(
+            f"labels leave the page down: they span to {bottom:.2f} mm "
+            f"on a {page_h} mm tall {preset.page} page"
+        )
 
 
 @dataclass(frozen=True)
@@ -183,9 +241,11 @@ def validate_calibration(preset: SheetPreset, calibration: Calibration) -> Calib
 def validate_start(preset: SheetPreset, start_at: int) -> int:
     """Return the 1-based first slot if it is on the sheet, else raise SheetError."""
     if not 1 <= start_at <= preset.slots_per_sheet:
-        raise SheetError(f"start must be between 1 and {preset.slots_per_sheet} "
-                         f"(the {preset.key} sheet has {preset.slots_per_sheet} labels), "
-                         f"not {start_at}")
+        raise SheetError(
+            f"start must be between 1 and {preset.slots_per_sheet} "
+            f"(the {preset.key} sheet has {preset.slots_per_sheet} labels), "
+            f"not {start_at}"
+        )
     return start_at
 
 

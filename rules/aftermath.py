@@ -25,7 +25,8 @@ MAX_PERMANENT_SURVIVABLE = 5
 #: Bounds the sepsis recursion of *given* dice; seeded dice end with probability 1 long before.
 MAX_POINTS_ROLLED = 500
 AFTERMATH_OUTCOMES: tuple[str, ...] = (
-    "dies", *(f"permanent_{n}" for n in range(MAX_PERMANENT_SURVIVABLE + 1))
+    "dies",
+    *(f"permanent_{n}" for n in range(MAX_PERMANENT_SURVIVABLE + 1)),
 )
 #: The absolute error of `aftermath_odds` (float rounding of a closed form; measured ~1e-16).
 AFTERMATH_ERROR_BOUND = 1e-12
@@ -45,8 +46,7 @@ class Improvement:
         return self.after > self.before
 
 
-def improvement_roll(dice: Dice, *, stat: str, value: int, sides: int, maximum: int
-                     ) -> Improvement:
+def improvement_roll(dice: Dice, *, stat: str, value: int, sides: int, maximum: int) -> Improvement:
     """Roll the stat's own die; over the current value improves it by one (capped)."""
     roll = dice.roll(sides, f"improvement: {stat}")
     after = value + 1 if roll > value and value < maximum else value
@@ -151,8 +151,10 @@ def aftermath_odds(*, wounds: int, care: str = "none", hazard: int = 0) -> dict[
     point = _one_point_distribution(care, hazard)
     total = [1.0] + [0.0] * MAX_PERMANENT_SURVIVABLE
     for _ in range(wounds):
-        total = [sum(total[i] * point[k - i] for i in range(k + 1))
-                 for k in range(MAX_PERMANENT_SURVIVABLE + 1)]
+        total = [
+            sum(total[i] * point[k - i] for i in range(k + 1))
+            for k in range(MAX_PERMANENT_SURVIVABLE + 1)
+        ]
     odds = {f"permanent_{k}": total[k] for k in range(MAX_PERMANENT_SURVIVABLE + 1)}
     odds["dies"] = max(0.0, 1.0 - sum(total))
     return odds

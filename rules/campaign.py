@@ -17,8 +17,7 @@ from rules.dice import Dice, DieRoll
 
 #: The status a figure ended the battle with, as entered or as the table assistant left it.
 BattleStatus = Literal["unhurt", "wounded", "out", "dead", "routed", "ko", "captured"]
-BATTLE_STATUSES: tuple[str, ...] = ("unhurt", "wounded", "out", "dead", "routed", "ko",
-                                    "captured")
+BATTLE_STATUSES: tuple[str, ...] = ("unhurt", "wounded", "out", "dead", "routed", "ko", "captured")
 SideResult = Literal["win", "draw", "loss"]
 
 
@@ -46,12 +45,12 @@ class FigureRecord:
 
 
 ChangeKind = Literal[
-    "stat",            # a stat changes: field, before, after
+    "stat",  # a stat changes: field, before, after
     "permanent_wound",  # add a permanent wound: after = description
-    "status",          # character status: after in ACTIVE/RECOVERING/DEAD/RETIRED/CAPTURED
-    "recovers_on",     # recovering until a campaign date: after = ISO date
-    "career",          # a persistent career value (hero progress, victory points ...)
-    "note",            # nothing changes; recorded for the service record
+    "status",  # character status: after in ACTIVE/RECOVERING/DEAD/RETIRED/CAPTURED
+    "recovers_on",  # recovering until a campaign date: after = ISO date
+    "career",  # a persistent career value (hero progress, victory points ...)
+    "note",  # nothing changes; recorded for the service record
 ]
 
 
@@ -66,8 +65,13 @@ class Change:
     reason: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "field": self.field, "before": self.before,
-                "after": self.after, "reason": self.reason}
+        return {
+            "kind": self.kind,
+            "field": self.field,
+            "before": self.before,
+            "after": self.after,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,8 @@ DiceFor = Callable[[str, int], Dice]
 PostBattle = Callable[[FigureRecord, Mapping[str, Any], DiceFor], tuple[PostBattleRoll, ...]]
 
 
-def no_post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-                   ) -> tuple[PostBattleRoll, ...]:
+def no_post_battle(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> tuple[PostBattleRoll, ...]:
     """A procedure for systems (or campaigns) with no post-battle rolls."""
     return ()

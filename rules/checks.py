@@ -37,8 +37,13 @@ class Effect:
             state[self.key] = self.value
 
     def as_json(self) -> dict[str, Any]:
-        return {"who": self.who, "key": self.key, "op": self.op, "value": self.value,
-                "note": self.note}
+        return {
+            "who": self.who,
+            "key": self.key,
+            "op": self.op,
+            "value": self.value,
+            "note": self.note,
+        }
 
 
 _NO_DETAILS: Mapping[str, Any] = MappingProxyType({})
@@ -137,8 +142,9 @@ class Check:
         outcome = self.resolver(values, dice)
         if outcome.key not in self.outcomes:
             raise RulesError(f"{self.name} produced unknown outcome {outcome.key!r}")
-        return Resolution(self.name, values, outcome.key, dice.since(start),
-                          outcome.details, outcome.effects)
+        return Resolution(
+            self.name, values, outcome.key, dice.since(start), outcome.details, outcome.effects
+        )
 
     def odds(self, params: Mapping[str, Any]) -> Odds:
         """Validate `params` and return the distribution over every outcome key."""
@@ -172,8 +178,9 @@ class Check:
         }
 
 
-def distribution(outcomes: Mapping[Any, Fraction | int], classify: Callable[[Any], str]
-                 ) -> dict[str, Fraction]:
+def distribution(
+    outcomes: Mapping[Any, Fraction | int], classify: Callable[[Any], str]
+) -> dict[str, Fraction]:
     """Fold a distribution over raw results into outcome keys via `classify`.
 
     `outcomes` maps each raw result (a roll total, a tuple of dice ...) to its probability or

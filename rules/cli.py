@@ -38,8 +38,12 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--dice", help="dice rolled at the table, in order, e.g. 6,6,2,1")
     tables = sub.add_parser("tables", help="a system's reference tables")
     tables.add_argument("system")
-    tables.add_argument("options", nargs="*", metavar="name=value",
-                        help="campaign options (house rules) that change the tables")
+    tables.add_argument(
+        "options",
+        nargs="*",
+        metavar="name=value",
+        help="campaign options (house rules) that change the tables",
+    )
     return parser
 
 
@@ -89,8 +93,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the process exit code."""
     try:
         args = _parser().parse_args(argv)
-        handler = {"systems": lambda a: _systems(), "odds": _odds, "roll": _roll,
-                   "tables": _tables}[args.command]
+        handler = {
+            "systems": lambda a: _systems(),
+            "odds": _odds,
+            "roll": _roll,
+            "tables": _tables,
+        }[args.command]
         output = handler(args)
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)

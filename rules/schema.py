@@ -35,8 +35,7 @@ class Field:
     choices: tuple[tuple[Any, str], ...] = ()
     help: str = ""
     required: bool = False
-    _canonical: frozenset[Any] = field(default=frozenset(), init=False, repr=False,
-                                       compare=False)
+    _canonical: frozenset[Any] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     @property
     def title(self) -> str:

@@ -36,8 +36,11 @@ class CardLayout:
     def boxes_for(self, stats: Mapping[str, Any]) -> int:
         """Return how many track boxes a figure with these stats gets on its card."""
         size = stats.get(self.track_size) if self.track_size else None
-        return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 \
+        return (
+            size
+            if isinstance(size, int) and not isinstance(size, bool) and size > 0
             else self.track_boxes
+        )
 
 
 @dataclass(frozen=True)

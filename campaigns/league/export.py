@@ -11,9 +11,24 @@ from campaigns.league.settings import TIE_BREAKERS
 from campaigns.league.standings import POINTS, StandingRow
 
 HEADER = (
-    "Rank", "Player", "Played", "Won", "Drawn", "Lost", "Byes", "Result points", "Bonus points",
-    "Adjustment points", "Points", "VP for", "VP against", "VP difference", "Figures lost",
-    "Strength of schedule", "Placed below the row above by", "Adjustments",
+    "Rank",
+    "Player",
+    "Played",
+    "Won",
+    "Drawn",
+    "Lost",
+    "Byes",
+    "Result points",
+    "Bonus points",
+    "Adjustment points",
+    "Points",
+    "VP for",
+    "VP against",
+    "VP difference",
+    "Figures lost",
+    "Strength of schedule",
+    "Placed below the row above by",
+    "Adjustments",
 )
 SEPARATION_LABELS = {POINTS: "Points", **TIE_BREAKERS}
 # A spreadsheet runs a cell starting with one of these as a formula; a player could name
@@ -21,9 +36,7 @@ SEPARATION_LABELS = {POINTS: "Points", **TIE_BREAKERS}
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def standings_csv(
-    rows: Sequence[StandingRow], names: Mapping[PlayerId, str] | None = None
-) -> str:
+def standings_csv(rows: Sequence[StandingRow], names: Mapping[PlayerId, str] | None = None) -> str:
     """Return the table as CSV text, one line per row, players shown by `names` if given."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -37,10 +50,24 @@ def _csv_line(row: StandingRow, names: Mapping[PlayerId, str]) -> tuple[object, 
     separated = SEPARATION_LABELS.get(row.separated_by, "") if row.separated_by else ""
     reasons = "; ".join(f"{a.reason} ({a.points:+d})" for a in row.adjustments)
     return (
-        row.rank, _as_text(name), row.played, row.won, row.drawn, row.lost, row.byes,
-        row.result_points, row.bonus_points, row.adjustment_points, row.points, row.vp_for,
-        row.vp_against, row.vp_difference, row.figures_lost, row.strength_of_schedule,
-        separated, _as_text(reasons),
+        row.rank,
+        _as_text(name),
+        row.played,
+        row.won,
+        row.drawn,
+        row.lost,
+        row.byes,
+        row.result_points,
+        row.bonus_points,
+        row.adjustment_points,
+        row.points,
+        row.vp_for,
+        row.vp_against,
+        row.vp_difference,
+        row.figures_lost,
+        row.strength_of_schedule,
+        separated,
+        _as_text(reasons),
     )
 
 

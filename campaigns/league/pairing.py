@@ -16,13 +16,22 @@ from campaigns.league.settings import LeagueSettings
 from campaigns.league.swiss import Entrant, Ranked, next_swiss_round
 
 __all__ = [
-    "Entrant", "Forfeit", "PairingWarning", "Ranked", "check_manual_round", "dropout_forfeits",
-    "join_round_robin", "late_joiner_adjustment", "next_swiss_round", "round_robin",
+    "Entrant",
+    "Forfeit",
+    "PairingWarning",
+    "Ranked",
+    "check_manual_round",
+    "dropout_forfeits",
+    "join_round_robin",
+    "late_joiner_adjustment",
+    "next_swiss_round",
+    "round_robin",
     "swap_players",
 ]
 
 
 # --- round robin -----------------------------------------------------------------------------
+
 
 def round_robin(
     players: Sequence[PlayerId], *, legs: int = 1, first_round: int = 1
@@ -36,8 +45,9 @@ def round_robin(
     _check_entry(players, legs)
     seats: list[PlayerId | None] = [None, *players] if len(players) % 2 else list(players)
     leg = [_circle_round(seats, turn) for turn in range(len(seats) - 1)]
-    rounds = [pairings if n % 2 == 0 else _mirrored(pairings)
-              for n in range(legs) for pairings in leg]
+    rounds = [
+        pairings if n % 2 == 0 else _mirrored(pairings) for n in range(legs) for pairings in leg
+    ]
     return tuple(Round(first_round + i, pairings) for i, pairings in enumerate(rounds))
 
 
@@ -93,8 +103,9 @@ def join_round_robin(
     schedule = tuple(r if r.number < from_round else _seat_newcomer(r, newcomer) for r in rounds)
     met = {p for r in schedule for g in r.games if newcomer in g.players for p in g.players}
     others = sorted({p for r in rounds for p in r.players} - met, key=_order_of(rounds).__getitem__)
-    catch_up = tuple(Pairing(newcomer, p) if i % 2 == 0 else Pairing(p, newcomer)
-                     for i, p in enumerate(others))
+    catch_up = tuple(
+        Pairing(newcomer, p) if i % 2 == 0 else Pairing(p, newcomer) for i, p in enumerate(others)
+    )
     return schedule, catch_up
 
 
@@ -102,8 +113,9 @@ def _seat_newcomer(round_: Round, newcomer: PlayerId) -> Round:
     if not round_.byes:
         return Round(round_.number, (*round_.pairings, Pairing(newcomer, None)))
     waiting = round_.byes[0]
-    pairings = tuple(Pairing(waiting, newcomer) if p.is_bye and p.home == waiting else p
-                     for p in round_.pairings)
+    pairings = tuple(
+        Pairing(waiting, newcomer) if p.is_bye and p.home == waiting else p for p in round_.pairings
+    )
     return Round(round_.number, pairings)
 
 
@@ -117,6 +129,7 @@ def _order_of(rounds: Sequence[Round]) -> dict[PlayerId, int]:
 
 # --- drop-outs and late joiners --------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Forfeit:
     """A scheduled game a withdrawn player will not play: the opponent is awarded the win."""
@@ -128,8 +141,13 @@ class Forfeit:
 
     def as_result(self) -> Result:
         """Return the forfeit result to record (no victory points, no figures lost)."""
-        return Result(self.round_number, self.pairing.home, self.pairing.away,
-                      winner=self.awarded_to, forfeit=True)
+        return Result(
+            self.round_number,
+            self.pairing.home,
+            self.pairing.away,
+            winner=self.awarded_to,
+            forfeit=True,
+        )
 
 
 def dropout_forfeits(
@@ -142,8 +160,10 @@ def dropout_forfeits(
     """
     return tuple(
         Forfeit(r.number, game, player, game.opponent_of(player))  # type: ignore[arg-type]
-        for r in rounds if r.number >= from_round
-        for game in r.games if player in game.players
+        for r in rounds
+        if r.number >= from_round
+        for game in r.games
+        if player in game.players
     )
 
 
@@ -164,6 +184,7 @@ def late_joiner_adjustment(
 
 
 # --- organiser's manual pairings -------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PairingWarning:
@@ -193,11 +214,17 @@ def check_manual_round(
     earlier = tuple(r for r in history if r.number != round_.number)
     warnings = [w for game in round_.games for w in _game_warnings(game, earlier, settings)]
     warnings += [_bye_warning(p, earlier) for p in round_.byes if _had_bye(p, earlier)]
-    warnings += [PairingWarning("withdrawn", (p,), f"{p} has withdrawn from the league")
-                 for p in round_.players if p in withdrawn]
+    warnings += [
+        PairingWarning("withdrawn", (p,), f"{p} has withdrawn from the league")
+        for p in round_.players
+        if p in withdrawn
+    ]
     seated = set(round_.players)
-    warnings += [PairingWarning("unpaired", (p,), f"{p} has no game and no bye this round")
-                 for p in players if p not in seated and p not in withdrawn]
+    warnings += [
+        PairingWarning("unpaired", (p,), f"{p} has no game and no bye this round")
+        for p in players
+        if p not in seated and p not in withdrawn
+    ]
     return tuple(warnings)
 
 
@@ -222,10 +249,14 @@ def _game_warnings(
     names = f"{game.home} and {game.away}"
     warnings = [PairingWarning("rematch", game.players, f"{names} already met in round {rounds}")]
     if len(met_in) >= settings.max_games_per_pair:
-        warnings.append(PairingWarning(
-            "over_max_games", game.players,
-            f"{names} would meet {len(met_in) + 1} times; the league allows "
-            f"{settings.max_games_per_pair}"))
+        warnings.append(
+            PairingWarning(
+                "over_max_games",
+                game.players,
+                f"{names} would meet {len(met_in) + 1} times; the league allows "
+                f"{settings.max_games_per_pair}",
+            )
+        )
     return warnings
 
 

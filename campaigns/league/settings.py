@@ -19,8 +19,14 @@ TIE_BREAKERS: dict[str, str] = {
     FEWEST_FIGURES_LOST: "Fewest figures lost",
 }
 DEFAULT_TIE_BREAKERS = (HEAD_TO_HEAD, VP_DIFFERENCE, STRENGTH_OF_SCHEDULE, FEWEST_FIGURES_LOST)
-_POINT_FIELDS = ("win_points", "draw_points", "loss_points", "bye_points",
-                 "major_victory_bonus", "late_joiner_points")
+_POINT_FIELDS = (
+    "win_points",
+    "draw_points",
+    "loss_points",
+    "bye_points",
+    "major_victory_bonus",
+    "late_joiner_points",
+)
 
 
 @dataclass(frozen=True)
@@ -73,8 +79,11 @@ class LeagueSettings:
 
 def settings_errors(settings: LeagueSettings) -> dict[str, str]:
     """Return {setting: message} for every invalid setting (empty when all are valid)."""
-    errors = {name: message for name in _POINT_FIELDS
-              if (message := _points_error(getattr(settings, name)))}
+    errors = {
+        name: message
+        for name in _POINT_FIELDS
+        if (message := _points_error(getattr(settings, name)))
+    }
     if not errors and not settings.win_points >= settings.draw_points >= settings.loss_points:
         errors["draw_points"] = "points must run win >= draw >= loss"
     tie_breaker_error = _tie_breakers_error(settings.tie_breakers)

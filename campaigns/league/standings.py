@@ -102,8 +102,10 @@ def compute_standings(
     _check_known(players, settled, given)
     games = {p: _games_of(p, settled) for p in players}
     rows = {p: _tally(p, games[p], given, settings) for p in players}
-    rows = {p: replace(row, strength_of_schedule=_schedule_strength(games[p], rows))
-            for p, row in rows.items()}
+    rows = {
+        p: replace(row, strength_of_schedule=_schedule_strength(games[p], rows))
+        for p, row in rows.items()
+    }
     ordered = _order(sorted(players, key=player_key), _levels(rows, games, settings))
     return _ranked(ordered, rows)
 
@@ -117,8 +119,9 @@ def _check_known(
     mentioned = [p for r in results for p in r.players] + [a.player for a in adjustments]
     strangers = sorted({str(p) for p in mentioned if p not in known})
     if strangers:
-        raise ResultError(f"results or adjustments name players not in the league: "
-                          f"{', '.join(strangers)}")
+        raise ResultError(
+            f"results or adjustments name players not in the league: {', '.join(strangers)}"
+        )
 
 
 def _games_of(player: PlayerId, results: Sequence[Result]) -> tuple[_Game, ...]:
@@ -128,8 +131,9 @@ def _games_of(player: PlayerId, results: Sequence[Result]) -> tuple[_Game, ...]:
 def _side(result: Result, player: PlayerId) -> _Game:
     home = player == result.home
     opponent = result.away if home else result.home
-    vp_for, vp_against = (result.home_vp, result.away_vp) if home else (
-        result.away_vp, result.home_vp)
+    vp_for, vp_against = (
+        (result.home_vp, result.away_vp) if home else (result.away_vp, result.home_vp)
+    )
     lost_figures = result.home_figures_lost if home else result.away_figures_lost
     major = result.major_victory and result.winner == player
     return _Game(opponent, _outcome(result, player), vp_for, vp_against, lost_figures, major)
@@ -144,12 +148,18 @@ def _outcome(result: Result, player: PlayerId) -> str:
 
 
 def _points_for(outcome: str, settings: LeagueSettings) -> int:
-    return {WON: settings.win_points, DRAWN: settings.draw_points, LOST: settings.loss_points,
-            BYE: settings.points_for_bye}[outcome]
+    return {
+        WON: settings.win_points,
+        DRAWN: settings.draw_points,
+        LOST: settings.loss_points,
+        BYE: settings.points_for_bye,
+    }[outcome]
 
 
 def _tally(
-    player: PlayerId, games: Sequence[_Game], adjustments: Sequence[Adjustment],
+    player: PlayerId,
+    games: Sequence[_Game],
+    adjustments: Sequence[Adjustment],
     settings: LeagueSettings,
 ) -> StandingRow:
     played = [g for g in games if g.outcome != BYE]
@@ -215,8 +225,10 @@ def _head_to_head(
     met = {frozenset((p, g.opponent)) for p in group for g in games[p] if g.opponent in inside}
     if any(frozenset(pair) not in met for pair in combinations(group, 2)):
         return [group]
-    mini = {p: sum(_points_for(g.outcome, settings) for g in games[p] if g.opponent in inside)
-            for p in group}
+    mini = {
+        p: sum(_points_for(g.outcome, settings) for g in games[p] if g.opponent in inside)
+        for p in group
+    }
     return _by(mini.__getitem__)(group)
 
 

@@ -140,9 +140,7 @@ def _pair_closest(
     raise AssertionError("unlimited reach was pairable")
 
 
-def _bye_levels(
-    order: Sequence[PlayerId], byes: Counter[PlayerId]
-) -> list[list[PlayerId | None]]:
+def _bye_levels(order: Sequence[PlayerId], byes: Counter[PlayerId]) -> list[list[PlayerId | None]]:
     if len(order) % 2 == 0:
         return [[None]]
     bottom_up = list(reversed(order))
@@ -150,9 +148,7 @@ def _bye_levels(
     return [[p for p in bottom_up if byes[p] == level] for level in levels]
 
 
-def _allowed(
-    field: _Field, tier: int, reach: int | None
-) -> Callable[[PlayerId, PlayerId], bool]:
+def _allowed(field: _Field, tier: int, reach: int | None) -> Callable[[PlayerId, PlayerId], bool]:
     """Allow pairs with at most `tier` earlier games, at most `reach` score groups apart."""
 
     def allowed(a: PlayerId, b: PlayerId) -> bool:
@@ -167,8 +163,9 @@ def _pair_players(
 ) -> list[tuple[PlayerId, PlayerId]] | None:
     """Pair `players` (best first) by preference, or return None if no full pairing exists."""
     size = len(players)
-    adjacency = [[j for j in range(size) if j != i and allowed(players[i], players[j])]
-                 for i in range(size)]
+    adjacency = [
+        [j for j in range(size) if j != i and allowed(players[i], players[j])] for i in range(size)
+    ]
     mate = maximum_matching(adjacency)
     if not is_perfect(mate):
         return None
@@ -205,8 +202,9 @@ def _complete_with(
     if mate[top] == partner:
         return mate
     rest = alive - {top, partner}
-    trimmed = [[w for w in adjacency[v] if w in rest] if v in rest else []
-               for v in range(len(mate))]
+    trimmed = [
+        [w for w in adjacency[v] if w in rest] if v in rest else [] for v in range(len(mate))
+    ]
     trial = list(mate)
     freed = (mate[top], mate[partner])
     trial[freed[0]] = trial[freed[1]] = -1
@@ -235,16 +233,23 @@ def _preference(
 
 def _no_pairing_message(field: _Field, max_games: int, number: int) -> str:
     times = "once" if max_games == 1 else f"{max_games} times"
-    stuck = [p for p in field.order
-             if all(field.games_between(p, q) >= max_games for q in field.order if q != p)]
+    stuck = [
+        p
+        for p in field.order
+        if all(field.games_between(p, q) >= max_games for q in field.order if q != p)
+    ]
     if stuck:
         names = ", ".join(str(p) for p in stuck)
-        return (f"cannot pair round {number}: {names} already played every other active player "
-                f"{times} (the most a pair may meet); raise the maximum games per pair, "
-                "or pair this round by hand")
-    return (f"cannot pair round {number}: no way to pair all {len(field.order)} active players "
-            f"without a pair meeting more than {times}; raise the maximum games per pair, "
-            "or pair this round by hand")
+        return (
+            f"cannot pair round {number}: {names} already played every other active player "
+            f"{times} (the most a pair may meet); raise the maximum games per pair, "
+            "or pair this round by hand"
+        )
+    return (
+        f"cannot pair round {number}: no way to pair all {len(field.order)} active players "
+        f"without a pair meeting more than {times}; raise the maximum games per pair, "
+        "or pair this round by hand"
+    )
 
 
 def _home_balance(rounds: Sequence[Round]) -> Counter[PlayerId]:

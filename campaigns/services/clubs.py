@@ -20,11 +20,17 @@ ORGANISERS_GROUP = "Organisers"
 #: What the group may do (no adding or deleting campaigns or clubs: that is the club admins').
 ORGANISER_PERMISSIONS = (
     "view_club",
-    "view_campaign", "change_campaign",
+    "view_campaign",
+    "change_campaign",
     *(f"{action}_membership" for action in ("view", "add", "change", "delete")),
-    "view_league", "add_league", "change_league",
-    *(f"{action}_{model}" for model in ("leagueadjustment", "round", "pairing")
-      for action in ("view", "add", "change", "delete")),
+    "view_league",
+    "add_league",
+    "change_league",
+    *(
+        f"{action}_{model}"
+        for model in ("leagueadjustment", "round", "pairing")
+        for action in ("view", "add", "change", "delete")
+    ),
 )
 CAMPAIGN_FIELDS = ("name", "status", "options", "calendar_date")
 
@@ -122,8 +128,11 @@ def organisers_group() -> Group:
     """Return the "Organisers" group (made by a migration; remade if someone deleted it)."""
     group, created = Group.objects.get_or_create(name=ORGANISERS_GROUP)
     if created:
-        group.permissions.add(*Permission.objects.filter(
-            content_type__app_label="campaigns", codename__in=ORGANISER_PERMISSIONS))
+        group.permissions.add(
+            *Permission.objects.filter(
+                content_type__app_label="campaigns", codename__in=ORGANISER_PERMISSIONS
+            )
+        )
     return group
 
 
@@ -149,6 +158,4 @@ def organiser_access_sync(*, user: User) -> None:
 
 
 def _staff_for_another_reason(user: User) -> bool:
-    return bool(
-        user.is_superuser or user.groups.exists() or user.user_permissions.exists()
-    )
+    return bool(user.is_superuser or user.groups.exists() or user.user_permissions.exists())

@@ -45,8 +45,16 @@ from campaigns.models import (
 
 User = AbstractBaseUser
 LEAGUE_FIELDS = (
-    "win_points", "draw_points", "loss_points", "bye_points", "major_victory_bonus",
-    "tie_breakers", "max_games_per_pair", "late_joiner_points", "season_start", "season_end",
+    "win_points",
+    "draw_points",
+    "loss_points",
+    "bye_points",
+    "major_victory_bonus",
+    "tie_breakers",
+    "max_games_per_pair",
+    "late_joiner_points",
+    "season_start",
+    "season_end",
 )
 
 
@@ -62,6 +70,7 @@ def as_validation(field: str):  # type: ignore[no-untyped-def]
 
 
 # --- settings and adjustments ------------------------------------------------------------------
+
 
 @transaction.atomic
 def league_update(*, campaign: Campaign, **changes: Any) -> League:
@@ -98,12 +107,16 @@ def adjustment_create(
     if points == 0:
         raise ValidationError({"points": ["an adjustment of 0 points changes nothing"]})
     return LeagueAdjustment.objects.create(
-        campaign_id=player.campaign_id, player=player, points=points, reason=reason.strip(),
+        campaign_id=player.campaign_id,
+        player=player,
+        points=points,
+        reason=reason.strip(),
         created_by=user,
     )
 
 
 # --- generating rounds -------------------------------------------------------------------------
+
 
 def _active_players(campaign: Campaign, number: int) -> list[Membership]:
     players = list(selectors.league_players(campaign))
@@ -126,9 +139,14 @@ def round_robin_generate(*, campaign: Campaign, legs: int = 1) -> list[Round]:
     """Schedule the whole season: everyone meets everyone once per leg (circle method)."""
     Campaign.objects.select_for_update().get(pk=campaign.pk)  # one generation at a time
     if Round.objects.filter(campaign_id=campaign.pk).exists():
-        raise ValidationError({"round": [
-            "the league already has rounds: a round robin schedules a whole season from "
-            "round 1; pair further rounds by hand or as Swiss rounds"]})
+        raise ValidationError(
+            {
+                "round": [
+                    "the league already has rounds: a round robin schedules a whole season from "
+                    "round 1; pair further rounds by hand or as Swiss rounds"
+                ]
+            }
+        )
     players = [p.pk for p in _active_players(campaign, 1)]
     with as_validation("round"):
         schedule = round_robin(players, legs=legs)
@@ -159,9 +177,14 @@ def _require_settled(pairings: Sequence[Pairing], doing: str) -> None:
     if waiting:
         games = ", ".join(f"round {p.round.number} table {p.table}" for p in waiting[:6])
         more = f" and {len(waiting) - 6} more" if len(waiting) > 6 else ""
-        raise ValidationError({"round": [
-            f"cannot {doing}: {len(waiting)} game(s) have no settled result yet "
-            f"({games}{more}); confirm them first"]})
+        raise ValidationError(
+            {
+                "round": [
+                    f"cannot {doing}: {len(waiting)} game(s) have no settled result yet "
+                    f"({games}{more}); confirm them first"
+                ]
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -193,7 +216,8 @@ def _warnings(
     names = {p.pk: p.player_name for p in players}
     with as_validation("pairings"):
         return check_manual_round(
-            _by_name(core, names), players=set(names.values()),
+            _by_name(core, names),
+            players=set(names.values()),
             history=[_by_name(r, names) for r in history],
             settings=selectors.league_settings(selectors.league_of(campaign)),
             withdrawn={names[p] for p in selectors.withdrawn_by(players, core.number)},
@@ -204,8 +228,9 @@ def _by_name(core: CoreRound, names: Mapping[int, str]) -> CoreRound:
     def name(player: Any) -> Any:
         return None if player is None else names.get(player, f"#{player}")
 
-    return CoreRound(core.number, tuple(CorePairing(name(p.home), name(p.away))
-                                        for p in core.pairings))
+    return CoreRound(
+        core.number, tuple(CorePairing(name(p.home), name(p.away)) for p in core.pairings)
+    )
 
 
 def round_check(*, round_: Round) -> tuple[PairingWarning, ...]:
@@ -226,8 +251,11 @@ def round_swap_players(
     core = CoreRound(round_.number, tuple(CorePairing(p.home_id, p.away_id) for p in rows))
     with as_validation("pairings"):
         swapped = swap_players(core, first.pk, second.pk)
-    touched = [(row, new) for row, new in zip(rows, swapped.pairings, strict=True)
-               if (row.home_id, row.away_id) != (new.home, new.away)]
+    touched = [
+        (row, new)
+        for row, new in zip(rows, swapped.pairings, strict=True)
+        if (row.home_id, row.away_id) != (new.home, new.away)
+    ]
     _require_unreported([row for row, _ in touched], "swap players")
     # Delete and re-add: moving players row by row would break "once per round" midway.
     Pairing.objects.filter(pk__in=[row.pk for row, _ in touched]).delete()
@@ -249,8 +277,9 @@ def _require_unreported(pairings: Sequence[Pairing], doing: str) -> None:
     played = [p for p in pairings if p.version > 0]
     if played:
         tables = ", ".join(str(p.table) for p in played)
-        raise ValidationError({"pairings": [
-            f"cannot {doing}: a result was already reported at table {tables}"]})
+        raise ValidationError(
+            {"pairings": [f"cannot {doing}: a result was already reported at table {tables}"]}
+        )
 
 
 @transaction.atomic
@@ -267,6 +296,7 @@ def round_lock(*, round_: Round) -> Round:
 
 
 # --- late joiners and drop-outs ------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class LateJoin:
@@ -335,10 +365,14 @@ def membership_withdraw(
     Campaign.objects.select_for_update().get(pk=membership.campaign_id)
     membership.withdrawn_from_round = from_round
     membership.save(update_fields=["withdrawn_from_round"])
-    pairings = [p for p in selectors.league_pairings(membership.campaign)
-                if p.round.number >= from_round and p.round.status == RoundStatus.OPEN]
-    Pairing.objects.filter(pk__in=[p.pk for p in pairings if p.is_bye
-                                   and p.home_id == membership.pk]).delete()
+    pairings = [
+        p
+        for p in selectors.league_pairings(membership.campaign)
+        if p.round.number >= from_round and p.round.status == RoundStatus.OPEN
+    ]
+    Pairing.objects.filter(
+        pk__in=[p.pk for p in pairings if p.is_bye and p.home_id == membership.pk]
+    ).delete()
     forfeits = dropout_forfeits(
         selectors.core_rounds(pairings), membership.pk, from_round=from_round
     )
@@ -348,14 +382,26 @@ def membership_withdraw(
 def _forfeit(
     pairings: Sequence[Pairing], number: int, withdrawn: Membership, user: User | None
 ) -> Pairing:
-    pairing = next(p for p in pairings if p.round.number == number and not p.is_bye
-                   and withdrawn.pk in (p.home_id, p.away_id))
+    pairing = next(
+        p
+        for p in pairings
+        if p.round.number == number and not p.is_bye and withdrawn.pk in (p.home_id, p.away_id)
+    )
     home_gone = pairing.home_id == withdrawn.pk
     Pairing.objects.filter(pk=pairing.pk).update(
-        winner=Winner.AWAY if home_gone else Winner.HOME, home_vp=0, away_vp=0,
-        home_figures_lost=0, away_figures_lost=0, major_victory=False,
-        home_no_show=home_gone, away_no_show=not home_gone, confirmed_by_organiser=True,
-        confirmed_by=user, disputed=False, disputed_claim={}, version=pairing.version + 1,
+        winner=Winner.AWAY if home_gone else Winner.HOME,
+        home_vp=0,
+        away_vp=0,
+        home_figures_lost=0,
+        away_figures_lost=0,
+        major_victory=False,
+        home_no_show=home_gone,
+        away_no_show=not home_gone,
+        confirmed_by_organiser=True,
+        confirmed_by=user,
+        disputed=False,
+        disputed_claim={},
+        version=pairing.version + 1,
         updated_at=timezone.now(),
     )
     pairing.refresh_from_db()

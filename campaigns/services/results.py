@@ -64,12 +64,18 @@ def _check_claim(claim: Claim) -> None:
         raise ValidationError({"winner": ["say who won: HOME, AWAY or DRAW"]})
     if both_gone and claim.winner:
         raise ValidationError({"winner": ["nobody wins when neither player turned up"]})
-    if claim.major_victory and (claim.winner == Winner.DRAW or claim.home_no_show
-                                or claim.away_no_show):
+    if claim.major_victory and (
+        claim.winner == Winner.DRAW or claim.home_no_show or claim.away_no_show
+    ):
         raise ValidationError({"major_victory": ["a major victory needs a game won on the table"]})
     counts = ("home_vp", "away_vp", "home_figures_lost", "away_figures_lost")
-    bad = [n for n in counts if not isinstance(getattr(claim, n), int)
-           or isinstance(getattr(claim, n), bool) or getattr(claim, n) < 0]
+    bad = [
+        n
+        for n in counts
+        if not isinstance(getattr(claim, n), int)
+        or isinstance(getattr(claim, n), bool)
+        or getattr(claim, n) < 0
+    ]
     if bad:
         raise ValidationError({n: ["must be a whole number of at least 0"] for n in bad})
 
@@ -116,6 +122,7 @@ def is_organiser_of(pairing: Pairing, user: User) -> bool:
 
 # --- players report --------------------------------------------------------------------------
 
+
 @transaction.atomic
 def pairing_report(*, pairing: Pairing, user: User, claim: Claim) -> Pairing:
     """Record one player's report. Both reporting alike settles the game; differing reports
@@ -144,6 +151,7 @@ def _require_reportable(pairing: Pairing) -> None:
 
 
 # --- organisers confirm, settle and correct -----------------------------------------------------
+
 
 @transaction.atomic
 def pairing_confirm(
@@ -193,6 +201,7 @@ def _claim_to_confirm(pairing: Pairing) -> Claim:
 
 # --- battles ------------------------------------------------------------------------------------
 
+
 def claim_from_battle(pairing: Pairing, battle: Battle) -> Claim:
     """Read a pairing's result off a battle between the two players' forces."""
     if battle.campaign_id != pairing.round.campaign_id:
@@ -208,8 +217,13 @@ def claim_from_battle(pairing: Pairing, battle: Battle) -> Claim:
     winner = {SideResult.WIN: Winner.HOME, SideResult.LOSS: Winner.AWAY}.get(
         home.result, Winner.DRAW
     )
-    return Claim(winner, max(home.victory_points, 0), max(away.victory_points, 0),
-                 lost.get(home.pk, 0), lost.get(away.pk, 0))
+    return Claim(
+        winner,
+        max(home.victory_points, 0),
+        max(away.victory_points, 0),
+        lost.get(home.pk, 0),
+        lost.get(away.pk, 0),
+    )
 
 
 def _figures_lost(battle: Battle) -> dict[int, int]:
@@ -250,7 +264,8 @@ def pairing_auto_resolve(*, pairing: Pairing, user: User) -> Pairing:
         raise ValidationError({"pairing": ["a bye has no game to fight"]})
     forces = [_force_of(pairing, member) for member in (pairing.home, pairing.away)]
     battle = battle_start(
-        sides=[SideChoice(force) for force in forces], campaign=pairing.round.campaign,
+        sides=[SideChoice(force) for force in forces],
+        campaign=pairing.round.campaign,
         scenario=f"Round {pairing.round.number}, table {pairing.table} (auto-resolved)",
         user=user,
     )
@@ -261,6 +276,11 @@ def pairing_auto_resolve(*, pairing: Pairing, user: User) -> Pairing:
 def _force_of(pairing: Pairing, member: Any) -> Any:
     force = member.user.forces.filter(campaign_id=pairing.round.campaign_id).order_by("pk").first()
     if force is None:
-        raise ValidationError({"pairing": [
-            f"{member.player_name} has no force in this campaign to auto-resolve with"]})
+        raise ValidationError(
+            {
+                "pairing": [
+                    f"{member.player_name} has no force in this campaign to auto-resolve with"
+                ]
+            }
+        )
     return force

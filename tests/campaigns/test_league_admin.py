@@ -44,9 +44,17 @@ def test_a_club_admin_runs_a_season_in_the_admin(client):
 
     # create the league, with a major-victory bonus
     data = form_data(client.get("/admin/campaigns/campaign/add/?system=rencounter"))
-    data.update({"club": club.pk, "name": "Autumn League", "slug": "autumn", "system":
-                 "rencounter", "status": "ACTIVE", "league-0-major_victory_bonus": 1,
-                 "_continue": "1"})
+    data.update(
+        {
+            "club": club.pk,
+            "name": "Autumn League",
+            "slug": "autumn",
+            "system": "rencounter",
+            "status": "ACTIVE",
+            "league-0-major_victory_bonus": 1,
+            "_continue": "1",
+        }
+    )
     created = client.post("/admin/campaigns/campaign/add/?system=rencounter", data)
     assert created.status_code == 302, created.context and created.context["errors"]
     campaign = Campaign.objects.get(slug="autumn")
@@ -62,8 +70,11 @@ def test_a_club_admin_runs_a_season_in_the_admin(client):
     assert campaign.memberships.count() == 3
 
     # generate the round robin with the admin action
-    response = client.post("/admin/campaigns/campaign/", {
-        "action": "generate_round_robin", "_selected_action": [campaign.pk]}, follow=True)
+    response = client.post(
+        "/admin/campaigns/campaign/",
+        {"action": "generate_round_robin", "_selected_action": [campaign.pk]},
+        follow=True,
+    )
     assert "3 rounds scheduled" in response.content.decode()
 
     # enter round 1's result on the round page: the home player wins a major victory
@@ -72,8 +83,14 @@ def test_a_club_admin_runs_a_season_in_the_admin(client):
     data = form_data(client.get(round_url))
     game = round_one.pairings.get(away__isnull=False)
     index = next(i for i in range(3) if data.get(f"pairings-{i}-id") == game.pk)
-    data.update({f"pairings-{index}-winner": "HOME", f"pairings-{index}-home_vp": 7,
-                 f"pairings-{index}-away_vp": 2, f"pairings-{index}-major_victory": "on"})
+    data.update(
+        {
+            f"pairings-{index}-winner": "HOME",
+            f"pairings-{index}-home_vp": 7,
+            f"pairings-{index}-away_vp": 2,
+            f"pairings-{index}-major_victory": "on",
+        }
+    )
     assert client.post(round_url, data).status_code == 302
     game.refresh_from_db()
     assert game.confirmed_by_organiser and game.major_victory
@@ -112,9 +129,11 @@ def test_an_organiser_sees_only_their_own_campaign_in_the_admin(client, two_leag
 
     listing = client.get("/admin/campaigns/campaign/")
     b_round = Round.objects.get(campaign=b)
-    pages = [client.get(f"/admin/campaigns/campaign/{b.pk}/change/"),
-             client.get(f"/admin/campaigns/round/{b_round.pk}/change/"),
-             client.get(f"/admin/campaigns/campaign/{b.pk}/standings/")]
+    pages = [
+        client.get(f"/admin/campaigns/campaign/{b.pk}/change/"),
+        client.get(f"/admin/campaigns/round/{b_round.pk}/change/"),
+        client.get(f"/admin/campaigns/campaign/{b.pk}/standings/"),
+    ]
 
     assert list(listing.context["cl"].queryset) == [a]
     assert all(page.status_code in (302, 404) for page in pages)
@@ -127,8 +146,9 @@ def test_an_organiser_cannot_change_another_campaign_in_the_admin(client, two_le
     client.force_login(olivia)
     b_game = Pairing.objects.get(round__campaign=b)
 
-    client.post("/admin/campaigns/campaign/", {
-        "action": "lock_current_round", "_selected_action": [b.pk]})
+    client.post(
+        "/admin/campaigns/campaign/", {"action": "lock_current_round", "_selected_action": [b.pk]}
+    )
     client.post(f"/admin/campaigns/pairing/{b_game.pk}/change/", {"winner": "AWAY"})
 
     b_game.refresh_from_db()
@@ -147,9 +167,7 @@ def test_the_organisers_pairing_choices_are_their_own_players(client, two_league
     assert {m.campaign_id for m in form.fields["home"].queryset} == {a.pk}
 
 
-def test_an_organiser_cannot_read_or_confirm_another_campaign_through_the_api(
-    two_leagues, as_user
-):
+def test_an_organiser_cannot_read_or_confirm_another_campaign_through_the_api(two_leagues, as_user):
     a, b, olivia = two_leagues
     b_game = Pairing.objects.get(round__campaign=b)
     client = as_user(olivia)
@@ -162,8 +180,9 @@ def test_an_organiser_cannot_read_or_confirm_another_campaign_through_the_api(
 
 
 def standings_page_queries(client, size: int) -> tuple[int, int]:
-    campaign, olivia, _ = make_league([f"s{size}p{i:02d}" for i in range(size)],
-                                      organiser=f"org{size}")
+    campaign, olivia, _ = make_league(
+        [f"s{size}p{i:02d}" for i in range(size)], organiser=f"org{size}"
+    )
     services.round_robin_generate(campaign=campaign)
     settle_round(campaign, 1, olivia)
     client.force_login(olivia)
@@ -199,8 +218,9 @@ def test_the_export_action_downloads_the_standings_csv(client, two_leagues):
     a, _, olivia = two_leagues
     client.force_login(olivia)
 
-    response = client.post("/admin/campaigns/campaign/", {
-        "action": "export_standings", "_selected_action": [a.pk]})
+    response = client.post(
+        "/admin/campaigns/campaign/", {"action": "export_standings", "_selected_action": [a.pk]}
+    )
 
     assert response["Content-Type"] == "text/csv"
     lines = response.content.decode().splitlines()

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.django_db
 def league():
     """ann v ben and cat v dan in round 1; olivia organises; charlie is a stranger."""
     campaign, olivia, p = make_league(["ann", "ben", "cat", "dan"])
-    services.round_create_manual(campaign=campaign, pairings=[(p["ann"], p["ben"]),
-                                                              (p["cat"], p["dan"])])
+    services.round_create_manual(
+        campaign=campaign, pairings=[(p["ann"], p["ben"]), (p["cat"], p["dan"])]
+    )
     game = Pairing.objects.get(round__campaign=campaign, home=p["ann"])
     return campaign, olivia, p, game, UserFactory(username="charlie")
 
@@ -48,11 +49,13 @@ def test_the_standings_come_as_csv_by_query_or_by_suffix(league, as_user):
 def test_organisers_generate_rounds_and_players_may_not(league, as_user):
     campaign, olivia, p, game, _ = league
     url = f"/api/campaigns/{campaign.pk}/rounds/"
-    services.pairing_confirm(pairing=game, user=olivia,
-                             claim=services.claim_from({"winner": "HOME"}))
+    services.pairing_confirm(
+        pairing=game, user=olivia, claim=services.claim_from({"winner": "HOME"})
+    )
     other = Pairing.objects.get(round__campaign=campaign, home=p["cat"])
-    services.pairing_confirm(pairing=other, user=olivia,
-                             claim=services.claim_from({"winner": "DRAW"}))
+    services.pairing_confirm(
+        pairing=other, user=olivia, claim=services.claim_from({"winner": "DRAW"})
+    )
 
     refused = as_user(p["ann"].user).post(url, {"kind": "SWISS"}, format="json")
     made = as_user(olivia).post(url, {"kind": "SWISS"}, format="json")
@@ -65,8 +68,9 @@ def test_organisers_generate_rounds_and_players_may_not(league, as_user):
 def test_an_impossible_round_robin_is_a_400_with_the_reason(league, as_user):
     campaign, olivia, _, _, _ = league
 
-    response = as_user(olivia).post(f"/api/campaigns/{campaign.pk}/rounds/",
-                                    {"kind": "ROUND_ROBIN"}, format="json")
+    response = as_user(olivia).post(
+        f"/api/campaigns/{campaign.pk}/rounds/", {"kind": "ROUND_ROBIN"}, format="json"
+    )
 
     assert response.status_code == 400
     assert "already has rounds" in response.json()["round"][0]
@@ -78,8 +82,7 @@ def test_a_player_reports_their_own_game_but_not_anothers(league, as_user):
     result = {"winner": "HOME", "home_vp": 6, "away_vp": 2}
 
     own = as_user(p["ann"].user).post(f"/api/pairings/{game.pk}/report/", result, format="json")
-    theirs = as_user(p["ann"].user).post(f"/api/pairings/{other.pk}/report/", result,
-                                         format="json")
+    theirs = as_user(p["ann"].user).post(f"/api/pairings/{other.pk}/report/", result, format="json")
     stranger = as_user(charlie).post(f"/api/pairings/{game.pk}/report/", result, format="json")
 
     assert own.status_code == 200 and own.json()["reported_by_home"] is True
@@ -90,9 +93,9 @@ def test_a_player_reports_their_own_game_but_not_anothers(league, as_user):
 def test_a_bad_report_is_a_400_and_changes_nothing(league, as_user):
     _, _, p, game, _ = league
 
-    response = as_user(p["ann"].user).post(f"/api/pairings/{game.pk}/report/",
-                                           {"winner": "DRAW", "major_victory": True},
-                                           format="json")
+    response = as_user(p["ann"].user).post(
+        f"/api/pairings/{game.pk}/report/", {"winner": "DRAW", "major_victory": True}, format="json"
+    )
 
     game.refresh_from_db()
     assert response.status_code == 400 and "major_victory" in response.json()
@@ -101,8 +104,9 @@ def test_a_bad_report_is_a_400_and_changes_nothing(league, as_user):
 
 def test_confirming_an_outdated_version_is_a_409(league, as_user):
     _, olivia, p, game, _ = league
-    as_user(p["ann"].user).post(f"/api/pairings/{game.pk}/report/", {"winner": "HOME"},
-                                format="json")
+    as_user(p["ann"].user).post(
+        f"/api/pairings/{game.pk}/report/", {"winner": "HOME"}, format="json"
+    )
     client = as_user(olivia)
 
     first = client.post(f"/api/pairings/{game.pk}/confirm/", {"version": 1}, format="json")
@@ -125,8 +129,11 @@ def test_players_cannot_confirm_or_lock(league, as_user):
 def test_an_organiser_swaps_players_and_sees_the_warnings(league, as_user):
     _campaign, olivia, p, game, _ = league
 
-    response = as_user(olivia).post(f"/api/rounds/{game.round_id}/swap/",
-                                    {"first": p["ben"].pk, "second": p["dan"].pk}, format="json")
+    response = as_user(olivia).post(
+        f"/api/rounds/{game.round_id}/swap/",
+        {"first": p["ben"].pk, "second": p["dan"].pk},
+        format="json",
+    )
 
     assert response.status_code == 200, response.content
     homes = {x["home"]["name"]: x["away"]["name"] for x in response.json()["pairings"]}
@@ -148,10 +155,14 @@ def test_members_list_rounds_and_pairings_of_their_campaign_only(league, as_user
 def big_league(size: int):
     campaign, olivia, players = make_league([f"p{i:02d}" for i in range(size)])
     services.round_robin_generate(campaign=campaign)
-    for pairing in Pairing.objects.filter(round__campaign=campaign, round__number__lte=2,
-                                          away__isnull=False):
-        services.pairing_confirm(pairing=pairing, user=olivia,
-                                 claim=services.claim_from({"winner": "HOME", "home_vp": 3}))
+    for pairing in Pairing.objects.filter(
+        round__campaign=campaign, round__number__lte=2, away__isnull=False
+    ):
+        services.pairing_confirm(
+            pairing=pairing,
+            user=olivia,
+            claim=services.claim_from({"winner": "HOME", "home_vp": 3}),
+        )
     services.adjustment_create(player=players["p00"], points=1, reason="painted force")
     return campaign, players
 

@@ -41,17 +41,20 @@ def test_differing_reports_are_a_dispute_the_organiser_settles():
     olivia, p, pairing = one_game()
     services.pairing_report(pairing=pairing, user=p["ann"].user, claim=services.claim_from(WIN))
 
-    services.pairing_report(pairing=pairing, user=p["ben"].user,
-                            claim=services.claim_from({"winner": "DRAW"}))
+    services.pairing_report(
+        pairing=pairing, user=p["ben"].user, claim=services.claim_from({"winner": "DRAW"})
+    )
     pairing.refresh_from_db()
     assert pairing.disputed and not pairing.is_settled
     assert pairing.disputed_claim["side"] == "away"
     with pytest.raises(ValidationError, match="disagree"):
         services.pairing_confirm(pairing=pairing, user=olivia)
 
-    services.pairing_confirm(pairing=pairing, user=olivia,
-                             claim=services.claim_from({"winner": "DRAW", "home_vp": 5,
-                                                        "away_vp": 5}))
+    services.pairing_confirm(
+        pairing=pairing,
+        user=olivia,
+        claim=services.claim_from({"winner": "DRAW", "home_vp": 5, "away_vp": 5}),
+    )
     pairing.refresh_from_db()
     assert pairing.is_settled and not pairing.disputed and pairing.winner == "DRAW"
 
@@ -65,8 +68,9 @@ def test_a_player_cannot_report_a_game_they_did_not_play_or_after_confirmation()
         services.pairing_report(pairing=pairing, user=stranger, claim=services.claim_from(WIN))
     services.pairing_confirm(pairing=pairing, user=olivia, claim=services.claim_from(WIN))
     with pytest.raises(LeagueConflict, match="already confirmed"):
-        services.pairing_report(pairing=pairing, user=p["ben"].user,
-                                claim=services.claim_from({"winner": "AWAY"}))
+        services.pairing_report(
+            pairing=pairing, user=p["ben"].user, claim=services.claim_from({"winner": "AWAY"})
+        )
 
 
 @pytest.mark.django_db
@@ -74,8 +78,9 @@ def test_only_an_organiser_confirms():
     _, p, pairing = one_game()
 
     with pytest.raises(ValidationError, match="organisers"):
-        services.pairing_confirm(pairing=pairing, user=p["ann"].user,
-                                 claim=services.claim_from(WIN))
+        services.pairing_confirm(
+            pairing=pairing, user=p["ann"].user, claim=services.claim_from(WIN)
+        )
 
 
 @pytest.mark.django_db
@@ -96,8 +101,9 @@ def test_a_confirmed_result_can_be_corrected_by_the_organiser():
     olivia, _, pairing = one_game()
     services.pairing_confirm(pairing=pairing, user=olivia, claim=services.claim_from(WIN))
 
-    services.pairing_confirm(pairing=pairing, user=olivia,
-                             claim=services.claim_from({"winner": "AWAY", "away_vp": 4}))
+    services.pairing_confirm(
+        pairing=pairing, user=olivia, claim=services.claim_from({"winner": "AWAY", "away_vp": 4})
+    )
 
     pairing.refresh_from_db()
     assert (pairing.winner, pairing.home_vp, pairing.away_vp, pairing.version) == ("AWAY", 0, 4, 2)
@@ -158,15 +164,18 @@ def test_a_battle_fought_through_the_battles_app_settles_the_pairing():
 
     olivia, p, pairing = one_game()
     campaign = pairing.round.campaign
-    battle = Battle.objects.create(campaign=campaign, system=campaign.system, seed="s",
-                                   seed_sha256="h")
+    battle = Battle.objects.create(
+        campaign=campaign, system=campaign.system, seed="s", seed_sha256="h"
+    )
     for index, (member, result, vp) in enumerate(((p["ann"], "LOSS", 2), (p["ben"], "WIN", 9))):
         force = ForceFactory(owner=member.user, campaign=campaign)
-        side = BattleSide.objects.create(battle=battle, index=index, force=force, result=result,
-                                         victory_points=vp)
+        side = BattleSide.objects.create(
+            battle=battle, index=index, force=force, result=result, victory_points=vp
+        )
         for status in ("dead", "out", "unhurt")[index:]:
-            BattleFigure.objects.create(battle=battle, side=side, name=status, stats={},
-                                        state={"status": status})
+            BattleFigure.objects.create(
+                battle=battle, side=side, name=status, stats={}, state={"status": status}
+            )
 
     services.pairing_link_battle(pairing=pairing, battle=battle, user=olivia)
 
@@ -200,5 +209,4 @@ def test_a_locked_round_takes_no_more_reports():
     services.round_lock(round_=Round.objects.get(pk=pairing.round_id))
 
     with pytest.raises(LeagueConflict, match="locked"):
-        services.pairing_report(pairing=pairing, user=p["ann"].user,
-                                claim=services.claim_from(WIN))
+        services.pairing_report(pairing=pairing, user=p["ann"].user, claim=services.claim_from(WIN))

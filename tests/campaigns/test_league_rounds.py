@@ -82,11 +82,13 @@ def test_a_swiss_round_that_cannot_be_paired_says_why():
 
 def test_a_hand_made_rematch_is_stored_with_a_warning():
     campaign, _olivia, p = make_league(["ann", "ben", "cat", "dan"])
-    services.round_create_manual(campaign=campaign, pairings=[(p["ann"], p["ben"]),
-                                                              (p["cat"], p["dan"])])
+    services.round_create_manual(
+        campaign=campaign, pairings=[(p["ann"], p["ben"]), (p["cat"], p["dan"])]
+    )
 
-    made = services.round_create_manual(campaign=campaign, pairings=[(p["ben"], p["ann"]),
-                                                                     (p["dan"], p["cat"])])
+    made = services.round_create_manual(
+        campaign=campaign, pairings=[(p["ben"], p["ann"]), (p["dan"], p["cat"])]
+    )
 
     assert made.round.number == 2 and made.round.pairings.count() == 2
     rematches = [w.message for w in made.warnings if w.kind == "rematch"]
@@ -95,8 +97,9 @@ def test_a_hand_made_rematch_is_stored_with_a_warning():
 
 def test_swapping_two_players_moves_them_and_warns_on_a_rematch():
     campaign, _, p = make_league(["ann", "ben", "cat", "dan"])
-    services.round_create_manual(campaign=campaign, pairings=[(p["ann"], p["ben"]),
-                                                              (p["cat"], p["dan"])])
+    services.round_create_manual(
+        campaign=campaign, pairings=[(p["ann"], p["ben"]), (p["cat"], p["dan"])]
+    )
     second = services.round_create_manual(
         campaign=campaign, pairings=[(p["ann"], p["cat"]), (p["ben"], p["dan"])]
     ).round
@@ -143,7 +146,8 @@ def test_a_late_joiner_takes_the_byes_and_starts_with_the_leagues_score():
     joined = services.league_join(campaign=campaign, user=newcomer, from_round=2, by=olivia)
 
     seated = Pairing.objects.filter(away=joined.membership) | Pairing.objects.filter(
-        home=joined.membership)
+        home=joined.membership
+    )
     assert sorted(x.round.number for x in seated) == [2, 3]
     assert len(joined.catch_up) == 1  # the one player who had the bye in round 1
     assert joined.membership.adjustments.get().points == 2
@@ -151,8 +155,9 @@ def test_a_late_joiner_takes_the_byes_and_starts_with_the_leagues_score():
 
 def test_a_round_with_unsettled_games_cannot_be_locked():
     campaign, olivia, p = make_league(["ann", "ben", "cat", "dan"])
-    services.round_create_manual(campaign=campaign, pairings=[(p["ann"], p["ben"]),
-                                                              (p["cat"], p["dan"])])
+    services.round_create_manual(
+        campaign=campaign, pairings=[(p["ann"], p["ben"]), (p["cat"], p["dan"])]
+    )
     round_ = Round.objects.get(campaign=campaign)
     settle(pairing_between(campaign, 1, p["ann"], p["ben"]), olivia, winner="DRAW")
 

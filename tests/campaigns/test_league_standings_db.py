@@ -16,27 +16,74 @@ pytestmark = pytest.mark.django_db
 
 # round, home, away, result (the same games as the pure example; see test_standings.py)
 GAMES = [
-    (1, "ann", "ben", dict(winner="HOME", home_vp=10, away_vp=4, home_figures_lost=1,
-                           away_figures_lost=5, major_victory=True)),
-    (1, "cat", "dan", dict(winner="DRAW", home_vp=6, away_vp=6, home_figures_lost=3,
-                           away_figures_lost=3)),
-    (1, "eve", "fay", dict(winner="HOME", home_vp=8, away_vp=5, home_figures_lost=2,
-                           away_figures_lost=4)),
-    (2, "ann", "cat", dict(winner="DRAW", home_vp=5, away_vp=5, home_figures_lost=2,
-                           away_figures_lost=2)),
-    (2, "ben", "eve", dict(winner="HOME", home_vp=9, away_vp=3, home_figures_lost=1,
-                           away_figures_lost=4)),
-    (2, "dan", "fay", dict(winner="AWAY", home_vp=6, away_vp=7, home_figures_lost=4,
-                           away_figures_lost=1)),
-    (3, "ben", "cat", dict(winner="AWAY", home_vp=4, away_vp=7, home_figures_lost=4,
-                           away_figures_lost=1)),
-    (3, "ann", "fay", dict(winner="AWAY", home_vp=2, away_vp=6, home_figures_lost=4,
-                           away_figures_lost=2)),
-    (3, "dan", "eve", dict(winner="HOME", home_vp=8, away_vp=3, home_figures_lost=1,
-                           away_figures_lost=5)),
+    (
+        1,
+        "ann",
+        "ben",
+        dict(
+            winner="HOME",
+            home_vp=10,
+            away_vp=4,
+            home_figures_lost=1,
+            away_figures_lost=5,
+            major_victory=True,
+        ),
+    ),
+    (
+        1,
+        "cat",
+        "dan",
+        dict(winner="DRAW", home_vp=6, away_vp=6, home_figures_lost=3, away_figures_lost=3),
+    ),
+    (
+        1,
+        "eve",
+        "fay",
+        dict(winner="HOME", home_vp=8, away_vp=5, home_figures_lost=2, away_figures_lost=4),
+    ),
+    (
+        2,
+        "ann",
+        "cat",
+        dict(winner="DRAW", home_vp=5, away_vp=5, home_figures_lost=2, away_figures_lost=2),
+    ),
+    (
+        2,
+        "ben",
+        "eve",
+        dict(winner="HOME", home_vp=9, away_vp=3, home_figures_lost=1, away_figures_lost=4),
+    ),
+    (
+        2,
+        "dan",
+        "fay",
+        dict(winner="AWAY", home_vp=6, away_vp=7, home_figures_lost=4, away_figures_lost=1),
+    ),
+    (
+        3,
+        "ben",
+        "cat",
+        dict(winner="AWAY", home_vp=4, away_vp=7, home_figures_lost=4, away_figures_lost=1),
+    ),
+    (
+        3,
+        "ann",
+        "fay",
+        dict(winner="AWAY", home_vp=2, away_vp=6, home_figures_lost=4, away_figures_lost=2),
+    ),
+    (
+        3,
+        "dan",
+        "eve",
+        dict(winner="HOME", home_vp=8, away_vp=3, home_figures_lost=1, away_figures_lost=5),
+    ),
 ]
-CORRECTION = (2, "dan", "fay", dict(winner="HOME", home_vp=7, away_vp=6, home_figures_lost=2,
-                                     away_figures_lost=3))
+CORRECTION = (
+    2,
+    "dan",
+    "fay",
+    dict(winner="HOME", home_vp=7, away_vp=6, home_figures_lost=2, away_figures_lost=3),
+)
 
 
 @pytest.fixture
@@ -60,13 +107,21 @@ def test_the_database_table_matches_the_hand_worked_example(season):
     table = selectors.league_standings(campaign)
 
     assert [(r.rank, table.names[r.player], r.separated_by) for r in table.rows] == [
-        (1, "dan", None), (2, "cat", "points"), (3, "ann", "vp_difference"),
-        (4, "ben", "head_to_head"), (5, "eve", "points"), (6, "fay", "head_to_head"),
+        (1, "dan", None),
+        (2, "cat", "points"),
+        (3, "ann", "vp_difference"),
+        (4, "ben", "head_to_head"),
+        (5, "eve", "points"),
+        (6, "fay", "head_to_head"),
     ]
     dan = table.rows[0]
     assert (dan.played, dan.won, dan.drawn, dan.lost, dan.points) == (3, 2, 1, 0, 6)
     assert (dan.vp_for, dan.vp_against, dan.figures_lost, dan.strength_of_schedule) == (
-        21, 15, 6, 11)
+        21,
+        15,
+        6,
+        11,
+    )
     assert [(a.points, a.reason) for a in dan.adjustments] == [(-1, "late army list")]
 
 

@@ -37,6 +37,7 @@ def _games(rounds):
 
 # --- purity ----------------------------------------------------------------------------------
 
+
 def test_league_core_imports_no_django_and_no_global_random():
     forbidden = {"django", "rest_framework", "random", "time"}
     imported = set()
@@ -50,6 +51,7 @@ def test_league_core_imports_no_django_and_no_global_random():
 
 
 # --- round robin properties ------------------------------------------------------------------
+
 
 @given(player_counts)
 def test_round_robin_pairs_every_two_players_exactly_once(count):
@@ -109,7 +111,8 @@ def test_a_second_leg_replays_every_game_with_home_and_away_swapped(count):
 
     first_leg, second_leg = rounds[: len(rounds) // 2], rounds[len(rounds) // 2 :]
     assert {(g.away, g.home) for g in _games(first_leg)} == {
-        (g.home, g.away) for g in _games(second_leg)}
+        (g.home, g.away) for g in _games(second_leg)
+    }
 
 
 def test_round_robin_is_deterministic_and_numbers_from_the_first_round_given():
@@ -136,8 +139,11 @@ def test_round_robin_of_four_follows_the_circle_method():
 
 @pytest.mark.parametrize(
     ("players", "legs", "message"),
-    [(["ann"], 1, "at least 2 players"), (["ann", "ann"], 1, "entered twice: ann"),
-     (["ann", "ben"], 0, "at least 1 leg")],
+    [
+        (["ann"], 1, "at least 2 players"),
+        (["ann", "ann"], 1, "entered twice: ann"),
+        (["ann", "ben"], 0, "at least 1 leg"),
+    ],
 )
 def test_round_robin_rejects_a_bad_entry_with_a_clear_message(players, legs, message):
     with pytest.raises(PairingError, match=message):
@@ -145,6 +151,7 @@ def test_round_robin_rejects_a_bad_entry_with_a_clear_message(players, legs, mes
 
 
 # --- drop-outs and late joiners ----------------------------------------------------------------
+
 
 def test_a_dropout_forfeits_only_their_games_from_the_round_they_leave():
     rounds = round_robin(["ann", "ben", "cat", "dan", "eve"])
@@ -181,7 +188,8 @@ def test_a_late_joiner_in_an_odd_round_robin_plays_each_rounds_bye_holder():
     assert schedule[:2] == rounds[:2]
     met_in_schedule = {g.opponent_of("fay") for g in _games(schedule) if "fay" in g.players}
     assert {g.opponent_of("fay") for g in catch_up} == {"ann", "ben", "cat", "dan", "eve"} - (
-        met_in_schedule)
+        met_in_schedule
+    )
 
 
 def test_a_late_joiner_in_an_even_round_robin_has_byes_and_catches_up_every_game():
@@ -233,8 +241,13 @@ HISTORY = (
 
 
 def _check(pairings, settings=None, withdrawn=()):
-    return check_manual_round(Round(3, pairings), players=PLAYERS, history=HISTORY,
-                              settings=settings or LeagueSettings(), withdrawn=withdrawn)
+    return check_manual_round(
+        Round(3, pairings),
+        players=PLAYERS,
+        history=HISTORY,
+        settings=settings or LeagueSettings(),
+        withdrawn=withdrawn,
+    )
 
 
 def test_a_fresh_manual_round_has_no_warnings():
@@ -256,8 +269,7 @@ def test_a_manual_rematch_is_a_warning_naming_the_earlier_round_not_an_error():
 def test_a_rematch_within_the_maximum_games_per_pair_is_only_a_rematch_warning():
     settings = LeagueSettings(max_games_per_pair=2)
 
-    warnings = _check((Pairing("ben", "ann"), Pairing("cat", "eve")), settings,
-                      withdrawn=("dan",))
+    warnings = _check((Pairing("ben", "ann"), Pairing("cat", "eve")), settings, withdrawn=("dan",))
 
     assert [w.kind for w in warnings] == ["rematch"]
 
@@ -266,13 +278,17 @@ def test_a_withdrawn_player_in_a_manual_round_and_an_unseated_player_are_warned_
     warnings = _check((Pairing("ann", "dan"), Pairing("ben", "cat")), withdrawn=("dan",))
 
     assert {(w.kind, w.players) for w in warnings} == {
-        ("withdrawn", ("dan",)), ("unpaired", ("eve",))}
+        ("withdrawn", ("dan",)),
+        ("unpaired", ("eve",)),
+    }
 
 
 @pytest.mark.parametrize(
     ("pairings", "message"),
-    [((Pairing("ann", "dan"), Pairing("ann", "cat")), "ann listed more than once"),
-     ((Pairing("ann", "zed"),), "zed not in the league")],
+    [
+        ((Pairing("ann", "dan"), Pairing("ann", "cat")), "ann listed more than once"),
+        ((Pairing("ann", "zed"),), "zed not in the league"),
+    ],
 )
 def test_a_malformed_manual_round_is_an_error(pairings, message):
     with pytest.raises(PairingError, match=message):

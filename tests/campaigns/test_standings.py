@@ -65,25 +65,90 @@ from campaigns.league import (
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
 HAND_WORKED = LeagueSettings(major_victory_bonus=1)
 RESULTS = [
-    Result(1, "ann", "ben", winner="ann", home_vp=10, away_vp=4, home_figures_lost=1,
-           away_figures_lost=5, major_victory=True),
+    Result(
+        1,
+        "ann",
+        "ben",
+        winner="ann",
+        home_vp=10,
+        away_vp=4,
+        home_figures_lost=1,
+        away_figures_lost=5,
+        major_victory=True,
+    ),
     Result(1, "cat", "dan", home_vp=6, away_vp=6, home_figures_lost=3, away_figures_lost=3),
-    Result(1, "eve", "fay", winner="eve", home_vp=8, away_vp=5, home_figures_lost=2,
-           away_figures_lost=4),
+    Result(
+        1,
+        "eve",
+        "fay",
+        winner="eve",
+        home_vp=8,
+        away_vp=5,
+        home_figures_lost=2,
+        away_figures_lost=4,
+    ),
     Result(2, "ann", "cat", home_vp=5, away_vp=5, home_figures_lost=2, away_figures_lost=2),
-    Result(2, "ben", "eve", winner="ben", home_vp=9, away_vp=3, home_figures_lost=1,
-           away_figures_lost=4),
-    Result(2, "dan", "fay", winner="fay", home_vp=6, away_vp=7, home_figures_lost=4,
-           away_figures_lost=1),
-    Result(3, "ben", "cat", winner="cat", home_vp=4, away_vp=7, home_figures_lost=4,
-           away_figures_lost=1),
-    Result(3, "ann", "fay", winner="fay", home_vp=2, away_vp=6, home_figures_lost=4,
-           away_figures_lost=2),
-    Result(3, "dan", "eve", winner="dan", home_vp=8, away_vp=3, home_figures_lost=1,
-           away_figures_lost=5),
+    Result(
+        2,
+        "ben",
+        "eve",
+        winner="ben",
+        home_vp=9,
+        away_vp=3,
+        home_figures_lost=1,
+        away_figures_lost=4,
+    ),
+    Result(
+        2,
+        "dan",
+        "fay",
+        winner="fay",
+        home_vp=6,
+        away_vp=7,
+        home_figures_lost=4,
+        away_figures_lost=1,
+    ),
+    Result(
+        3,
+        "ben",
+        "cat",
+        winner="cat",
+        home_vp=4,
+        away_vp=7,
+        home_figures_lost=4,
+        away_figures_lost=1,
+    ),
+    Result(
+        3,
+        "ann",
+        "fay",
+        winner="fay",
+        home_vp=2,
+        away_vp=6,
+        home_figures_lost=4,
+        away_figures_lost=2,
+    ),
+    Result(
+        3,
+        "dan",
+        "eve",
+        winner="dan",
+        home_vp=8,
+        away_vp=3,
+        home_figures_lost=1,
+        away_figures_lost=5,
+    ),
     # The correction of round 2's dan v fay, recorded after the rest.
-    Result(2, "dan", "fay", winner="dan", home_vp=7, away_vp=6, home_figures_lost=2,
-           away_figures_lost=3),
+    Result(
+        2,
+        "dan",
+        "fay",
+        winner="dan",
+        home_vp=7,
+        away_vp=6,
+        home_figures_lost=2,
+        away_figures_lost=3,
+    ),
 ]
 ADJUSTMENTS = [Adjustment("ben", 2, "painted force"), Adjustment("dan", -1, "late army list")]
 
@@ -96,17 +161,36 @@ def test_the_hand_worked_table_orders_players_and_says_what_separated_them():
     table = _hand_worked_table()
 
     assert [(r.rank, r.player, r.separated_by) for r in table] == [
-        (1, "dan", None), (2, "cat", "points"), (3, "ann", "vp_difference"),
-        (4, "ben", "head_to_head"), (5, "eve", "points"), (6, "fay", "head_to_head"),
+        (1, "dan", None),
+        (2, "cat", "points"),
+        (3, "ann", "vp_difference"),
+        (4, "ben", "head_to_head"),
+        (5, "eve", "points"),
+        (6, "fay", "head_to_head"),
     ]
 
 
 def test_the_hand_worked_table_has_every_column_as_worked_out():
     table = {row.player: row for row in _hand_worked_table()}
 
-    columns = {p: (r.played, r.won, r.drawn, r.lost, r.result_points, r.bonus_points,
-                   r.adjustment_points, r.points, r.vp_for, r.vp_against, r.vp_difference,
-                   r.strength_of_schedule, r.figures_lost) for p, r in table.items()}
+    columns = {
+        p: (
+            r.played,
+            r.won,
+            r.drawn,
+            r.lost,
+            r.result_points,
+            r.bonus_points,
+            r.adjustment_points,
+            r.points,
+            r.vp_for,
+            r.vp_against,
+            r.vp_difference,
+            r.strength_of_schedule,
+            r.figures_lost,
+        )
+        for p, r in table.items()
+    }
     assert columns == {
         "dan": (3, 2, 1, 0, 7, 0, -1, 6, 21, 15, 6, 11, 6),
         "cat": (3, 1, 2, 0, 5, 0, 0, 5, 18, 15, 3, 16, 6),
@@ -148,6 +232,7 @@ def test_a_correction_named_by_pairing_id_may_even_fix_who_played():
 
 # --- each tie-breaker on its own -------------------------------------------------------------
 
+
 def _table(results, tie_breakers, players=("a", "b", "c", "d"), **scoring):
     league = LeagueSettings(tie_breakers=tie_breakers, **scoring)
     return compute_standings(list(players), results, league)
@@ -160,19 +245,29 @@ def _order(table):
 def test_head_to_head_puts_the_winner_of_the_tied_players_game_first():
     # a beat b, b beat c, c drew d: a and b level on 3 (a won their game), c and d level on 1
     # (their game was a draw, so head to head cannot split them).
-    results = [Result(1, "a", "b", winner="a"), Result(2, "b", "c", winner="b"),
-               Result(2, "c", "d")]
+    results = [
+        Result(1, "a", "b", winner="a"),
+        Result(2, "b", "c", winner="b"),
+        Result(2, "c", "d"),
+    ]
 
     table = _table(results, ("head_to_head",))
 
-    assert _order(table) == [(1, "a", None), (2, "b", "head_to_head"), (3, "c", "points"),
-                             (3, "d", None)]
+    assert _order(table) == [
+        (1, "a", None),
+        (2, "b", "head_to_head"),
+        (3, "c", "points"),
+        (3, "d", None),
+    ]
 
 
 def test_head_to_head_is_skipped_when_not_every_tied_player_has_met():
     # a, b and c all on 3 points; a beat b, but c has met neither -> no fair mini-league.
-    results = [Result(1, "a", "b", winner="a"), Result(1, "c", "d", winner="c"),
-               Result(2, "b", "d", winner="b")]
+    results = [
+        Result(1, "a", "b", winner="a"),
+        Result(1, "c", "d", winner="c"),
+        Result(2, "b", "d", winner="b"),
+    ]
 
     table = _table(results, ("head_to_head",))
 
@@ -180,8 +275,10 @@ def test_head_to_head_is_skipped_when_not_every_tied_player_has_met():
 
 
 def test_vp_difference_puts_the_bigger_margin_first():
-    results = [Result(1, "a", "c", winner="a", home_vp=5, away_vp=4),
-               Result(1, "b", "d", winner="b", home_vp=9, away_vp=2)]
+    results = [
+        Result(1, "a", "c", winner="a", home_vp=5, away_vp=4),
+        Result(1, "b", "d", winner="b", home_vp=9, away_vp=2),
+    ]
 
     table = _table(results, ("vp_difference",))
 
@@ -191,19 +288,28 @@ def test_vp_difference_puts_the_bigger_margin_first():
 def test_strength_of_schedule_puts_the_player_with_tougher_opponents_first():
     # a, b and c end on 3 points; d on 0. SoS = points of the opponents each played:
     #   a beat c (3) -> 3;  c lost to a (3), beat d (0) -> 3;  b beat d (0) -> 0.
-    results = [Result(1, "a", "c", winner="a"), Result(1, "b", "d", winner="b"),
-               Result(2, "c", "d", winner="c")]
+    results = [
+        Result(1, "a", "c", winner="a"),
+        Result(1, "b", "d", winner="b"),
+        Result(2, "c", "d", winner="c"),
+    ]
 
     table = _table(results, ("strength_of_schedule",))
 
     assert [row.strength_of_schedule for row in table] == [3, 3, 0, 6]
-    assert _order(table) == [(1, "a", None), (1, "c", None), (3, "b", "strength_of_schedule"),
-                             (4, "d", "points")]
+    assert _order(table) == [
+        (1, "a", None),
+        (1, "c", None),
+        (3, "b", "strength_of_schedule"),
+        (4, "d", "points"),
+    ]
 
 
 def test_fewest_figures_lost_puts_the_more_careful_player_first():
-    results = [Result(1, "a", "c", winner="a", home_figures_lost=4),
-               Result(1, "b", "d", winner="b", home_figures_lost=1)]
+    results = [
+        Result(1, "a", "c", winner="a", home_figures_lost=4),
+        Result(1, "b", "d", winner="b", home_figures_lost=1),
+    ]
 
     table = _table(results, ("fewest_figures_lost",))
 
@@ -212,8 +318,10 @@ def test_fewest_figures_lost_puts_the_more_careful_player_first():
 
 def test_tie_breakers_apply_in_the_leagues_order():
     # b has the better VP difference, a lost fewer figures.
-    results = [Result(1, "a", "c", winner="a", home_vp=5, away_vp=4, home_figures_lost=1),
-               Result(1, "b", "d", winner="b", home_vp=9, away_vp=2, home_figures_lost=3)]
+    results = [
+        Result(1, "a", "c", winner="a", home_vp=5, away_vp=4, home_figures_lost=1),
+        Result(1, "b", "d", winner="b", home_vp=9, away_vp=2, home_figures_lost=3),
+    ]
 
     by_vp = _table(results, ("vp_difference", "fewest_figures_lost"))
     by_figures = _table(results, ("fewest_figures_lost", "vp_difference"))
@@ -240,6 +348,7 @@ def test_no_tie_breakers_leaves_players_level_on_points_sharing_a_rank():
 
 
 # --- byes, forfeits, bonuses -----------------------------------------------------------------
+
 
 def test_a_bye_scores_a_wins_points_by_default_and_is_not_a_game_played():
     table = _table([Result(1, "a", None)], (), players=("a", "b"))
@@ -275,11 +384,24 @@ def test_a_major_victory_adds_the_leagues_bonus_to_the_winner_only():
     assert (table["a"].bonus_points, table["a"].points, table["b"].bonus_points) == (2, 5, 0)
 
 
-@given(st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from("abcd"),
-                          st.integers(0, 2), st.integers(0, 9), st.integers(0, 9)), max_size=12))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from("abcd"),
+            st.sampled_from("abcd"),
+            st.integers(0, 2),
+            st.integers(0, 9),
+            st.integers(0, 9),
+        ),
+        max_size=12,
+    )
+)
 def test_points_add_up_and_the_table_never_climbs(games):
-    results = [Result(n, h, a, winner=(h, a, None)[w], home_vp=hv, away_vp=av)
-               for n, (h, a, w, hv, av) in enumerate(games) if h != a]
+    results = [
+        Result(n, h, a, winner=(h, a, None)[w], home_vp=hv, away_vp=av)
+        for n, (h, a, w, hv, av) in enumerate(games)
+        if h != a
+    ]
 
     table = _table(results, ("head_to_head", "vp_difference", "strength_of_schedule"))
 
@@ -291,16 +413,19 @@ def test_points_add_up_and_the_table_never_climbs(games):
 
 # --- bad input -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("bad", "field", "message"),
-    [({"tie_breakers": ("coin_toss",)}, "tie_breakers", "unknown tie-breaker 'coin_toss'"),
-     ({"tie_breakers": ("vp_difference", "vp_difference")}, "tie_breakers", "listed once"),
-     ({"loss_points": -1}, "loss_points", "cannot be negative"),
-     ({"bye_points": -3}, "bye_points", "cannot be negative"),
-     ({"draw_points": 4}, "draw_points", "win >= draw >= loss"),
-     ({"max_games_per_pair": 0}, "max_games_per_pair", "at least 1"),
-     ({"win_points": 2.5}, "win_points", "whole number"),
-     ({"tie_breakers": "head_to_head"}, "tie_breakers", "must be a list")],
+    [
+        ({"tie_breakers": ("coin_toss",)}, "tie_breakers", "unknown tie-breaker 'coin_toss'"),
+        ({"tie_breakers": ("vp_difference", "vp_difference")}, "tie_breakers", "listed once"),
+        ({"loss_points": -1}, "loss_points", "cannot be negative"),
+        ({"bye_points": -3}, "bye_points", "cannot be negative"),
+        ({"draw_points": 4}, "draw_points", "win >= draw >= loss"),
+        ({"max_games_per_pair": 0}, "max_games_per_pair", "at least 1"),
+        ({"win_points": 2.5}, "win_points", "whole number"),
+        ({"tie_breakers": "head_to_head"}, "tie_breakers", "must be a list"),
+    ],
 )
 def test_invalid_settings_are_refused_naming_the_setting(bad, field, message):
     with pytest.raises(SettingsError, match=message) as caught:
@@ -322,11 +447,13 @@ def test_bye_points_default_to_the_points_for_a_win():
 
 @pytest.mark.parametrize(
     ("result", "message"),
-    [({"home": "a", "away": "a"}, "cannot play themself"),
-     ({"home": "a", "away": "b", "winner": "c"}, "c did not play"),
-     ({"home": "a", "away": None, "winner": "a"}, "a bye has no winner"),
-     ({"home": "a", "away": "b", "major_victory": True}, "major victory needs a winner"),
-     ({"home": "a", "away": "b", "home_vp": -1}, "cannot be negative")],
+    [
+        ({"home": "a", "away": "a"}, "cannot play themself"),
+        ({"home": "a", "away": "b", "winner": "c"}, "c did not play"),
+        ({"home": "a", "away": None, "winner": "a"}, "a bye has no winner"),
+        ({"home": "a", "away": "b", "major_victory": True}, "major victory needs a winner"),
+        ({"home": "a", "away": "b", "home_vp": -1}, "cannot be negative"),
+    ],
 )
 def test_an_inconsistent_result_is_refused(result, message):
     with pytest.raises(ResultError, match=message):
@@ -344,6 +471,7 @@ def test_results_naming_a_player_outside_the_league_are_refused():
 
 
 # --- CSV export ------------------------------------------------------------------------------
+
 
 def test_the_csv_has_a_header_and_one_line_per_row_with_names_and_reasons():
     names = {p: p.title() for p in PLAYERS}

@@ -33,14 +33,18 @@ def _met(rounds):
 
 # --- a simulated season ----------------------------------------------------------------------
 
+
 def _play(round_, dice):
     """Settle each game of a round from seeded dice: 1-5 home win, 6-10 away win, 11-12 draw."""
     results = [Result(round_.number, bye, None) for bye in round_.byes]
     for game in round_.games:
         roll = dice.roll(D12, f"round {round_.number}: {game.home} v {game.away}")
         winner = game.home if roll <= 5 else game.away if roll <= 10 else None
-        results.append(Result(round_.number, game.home, game.away, winner=winner,
-                              home_vp=roll, away_vp=13 - roll))
+        results.append(
+            Result(
+                round_.number, game.home, game.away, winner=winner, home_vp=roll, away_vp=13 - roll
+            )
+        )
     return results
 
 
@@ -128,6 +132,7 @@ def test_the_same_season_is_paired_the_same_way_every_time():
 
 # --- pairing rules ---------------------------------------------------------------------------
 
+
 def test_an_equal_score_group_pairs_top_half_against_bottom_half():
     round_ = next_swiss_round(_ranking("a", "b", "c", "d", "e", "f"), [], LEAGUE, number=1)
 
@@ -162,8 +167,7 @@ def test_the_search_looks_past_the_greedy_choice_to_find_a_rematch_free_round():
 
 def test_the_bye_goes_to_the_lowest_ranked_player_without_one():
     history = [Round(1, (Pairing("e", None),))]
-    ranking = [Entrant("a", 6), Entrant("b", 3), Entrant("c", 3), Entrant("d", 0),
-               Entrant("e", 0)]
+    ranking = [Entrant("a", 6), Entrant("b", 3), Entrant("c", 3), Entrant("d", 0), Entrant("e", 0)]
 
     round_ = next_swiss_round(ranking, history, LEAGUE, number=2)
 
@@ -192,13 +196,17 @@ def test_a_late_joiner_enters_the_score_group_of_their_starting_score():
     # e starts in the 3-point group with a and c: a plays c, e is the group's odd player and
     # floats down to b (who hosts: b has been away once, e never played); d has the bye.
     assert [(row.player, row.points) for row in table] == [
-        ("a", 3), ("c", 3), ("e", 3), ("b", 0), ("d", 0)]
+        ("a", 3),
+        ("c", 3),
+        ("e", 3),
+        ("b", 0),
+        ("d", 0),
+    ]
     assert round_.pairings == (Pairing("a", "c"), Pairing("b", "e"), Pairing("d", None))
 
 
 def test_withdrawn_players_are_left_out_of_the_next_round():
-    round_ = next_swiss_round(_ranking("a", "b", "c", "d"), [], LEAGUE, number=1,
-                              withdrawn={"b"})
+    round_ = next_swiss_round(_ranking("a", "b", "c", "d"), [], LEAGUE, number=1, withdrawn={"b"})
 
     assert "b" not in round_.players and len(round_.byes) == 1
 
@@ -224,30 +232,39 @@ def test_seeded_dice_draw_inside_score_groups_reproducibly():
 
 # --- when no valid round exists --------------------------------------------------------------
 
+
 def test_no_valid_pairing_raises_a_clear_error_naming_the_stuck_players():
     history = [Round(1, (Pairing("a", "b"),))]
 
-    with pytest.raises(PairingError, match=r"cannot pair round 2: a, b already played every "
-                                           r"other active player once"):
+    with pytest.raises(
+        PairingError,
+        match=r"cannot pair round 2: a, b already played every "
+        r"other active player once",
+    ):
         next_swiss_round(_ranking("a", "b"), history, LEAGUE, number=2)
 
 
 def test_no_valid_pairing_without_a_stuck_player_still_explains_itself():
     # Everyone still has a fresh opponent, but d's only fresh opponent is c, and so is e's.
-    history = [Round(n, (Pairing(x, y),)) for n, (x, y) in enumerate(
-        ["ad", "bd", "de", "df", "ae", "be", "ef"], start=1)]
+    history = [
+        Round(n, (Pairing(x, y),))
+        for n, (x, y) in enumerate(["ad", "bd", "de", "df", "ae", "be", "ef"], start=1)
+    ]
 
     with pytest.raises(PairingError, match="no way to pair all 6 active players"):
         next_swiss_round(_ranking(*"abcdef"), history, LEAGUE, number=8)
 
 
 def test_a_rematch_is_allowed_up_to_the_maximum_games_per_pair_only_when_unavoidable():
-    history = [Round(1, (Pairing("a", "b"), Pairing("c", "d"))),
-               Round(2, (Pairing("a", "c"), Pairing("b", "d"))),
-               Round(3, (Pairing("a", "d"), Pairing("b", "c")))]
+    history = [
+        Round(1, (Pairing("a", "b"), Pairing("c", "d"))),
+        Round(2, (Pairing("a", "c"), Pairing("b", "d"))),
+        Round(3, (Pairing("a", "d"), Pairing("b", "c"))),
+    ]
 
-    round_ = next_swiss_round(_ranking("a", "b", "c", "d"), history,
-                              LeagueSettings(max_games_per_pair=2), number=4)
+    round_ = next_swiss_round(
+        _ranking("a", "b", "c", "d"), history, LeagueSettings(max_games_per_pair=2), number=4
+    )
 
     assert set(_met([*history, round_]).values()) == {1, 2}
 
@@ -259,13 +276,16 @@ def test_fewer_than_two_active_players_cannot_be_paired():
 
 # --- the search is complete: compared with brute force ---------------------------------------
 
+
 def _rematch_free_round_exists(players, met):
     def pairable(rest):
         if not rest:
             return True
         first = rest[0]
-        return any(frozenset((first, other)) not in met and pairable(
-            [p for p in rest[1:] if p != other]) for other in rest[1:])
+        return any(
+            frozenset((first, other)) not in met and pairable([p for p in rest[1:] if p != other])
+            for other in rest[1:]
+        )
 
     sitters = players if len(players) % 2 else [None]
     return any(pairable([p for p in players if p != sitter]) for sitter in sitters)
@@ -276,15 +296,17 @@ histories = st.integers(min_value=2, max_value=9).flatmap(
         st.just(list(range(n))),
         st.lists(st.sampled_from(list(combinations(range(n), 2))), unique=True),
         st.lists(st.integers(min_value=0, max_value=6), min_size=n, max_size=n),
-    ))
+    )
+)
 
 
 @settings(max_examples=300, deadline=None)
 @given(histories)
 def test_swiss_finds_a_rematch_free_round_exactly_when_one_exists(case):
     players, earlier_games, points = case
-    ranking = sorted((Entrant(p, s) for p, s in zip(players, points, strict=True)),
-                     key=lambda e: -e.points)
+    ranking = sorted(
+        (Entrant(p, s) for p, s in zip(players, points, strict=True)), key=lambda e: -e.points
+    )
     history = [Round(n, (Pairing(a, b),)) for n, (a, b) in enumerate(earlier_games, start=1)]
     exists = _rematch_free_round_exists(players, {frozenset(g) for g in earlier_games})
 

@@ -30,14 +30,18 @@ def page_size_mm(page: pdfplumber.page.Page) -> tuple[float, float]:
     return page.width * MM_PER_PT, page.height * MM_PER_PT
 
 
-def boxes_mm(page: pdfplumber.page.Page, width: float, height: float, tolerance: float = 0.1
-             ) -> list[Box]:
+def boxes_mm(
+    page: pdfplumber.page.Page, width: float, height: float, tolerance: float = 0.1
+) -> list[Box]:
     """Return drawn shapes (rects and curves) of about width x height mm, in reading order."""
     found = []
     for shape in page.rects + page.curves:
-        box = Box(shape["x0"] * MM_PER_PT, shape["top"] * MM_PER_PT,
-                  (shape["x1"] - shape["x0"]) * MM_PER_PT,
-                  (shape["bottom"] - shape["top"]) * MM_PER_PT)
+        box = Box(
+            shape["x0"] * MM_PER_PT,
+            shape["top"] * MM_PER_PT,
+            (shape["x1"] - shape["x0"]) * MM_PER_PT,
+            (shape["bottom"] - shape["top"]) * MM_PER_PT,
+        )
         if abs(box.width - width) <= tolerance and abs(box.height - height) <= tolerance:
             found.append(box)
     # A card's fill and its border are two shapes with the same outline: count it once.

@@ -34,10 +34,14 @@ def test_the_force_admin_offers_printings_actions():
     assert {"print_labels", "print_cards", "print_roster", "export_json"} <= names
 
 
-@pytest.mark.parametrize(("action", "expected"), [
-    ("print_labels", "Sgt. Gridley"), ("print_cards", "Wounds"),
-    ("print_roster", "Gridley's Company"),
-])
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        ("print_labels", "Sgt. Gridley"),
+        ("print_cards", "Wounds"),
+        ("print_roster", "Gridley's Company"),
+    ],
+)
 def test_printing_selected_forces_answers_one_pdf(staff, story, action, expected):
     client, _ = staff
 
@@ -70,17 +74,30 @@ def test_a_big_admin_print_becomes_print_jobs(staff, story, monkeypatch):
 
 def test_retry_failed_queues_failed_jobs_again_and_leaves_the_others(staff, story):
     client, root = staff
-    failed = PrintJob.objects.create(kind=PrintJob.Kind.ROSTER, idempotency_key="a" * 64,
-                                     parameters={"force": story.force.pk}, created_by=root,
-                                     status=PrintJob.Status.FAILED, error="boom")
-    done = PrintJob.objects.create(kind=PrintJob.Kind.ROSTER, idempotency_key="b" * 64,
-                                   parameters={"force": story.force.pk, "v": 2}, created_by=root,
-                                   status=PrintJob.Status.DONE, progress=100)
+    failed = PrintJob.objects.create(
+        kind=PrintJob.Kind.ROSTER,
+        idempotency_key="a" * 64,
+        parameters={"force": story.force.pk},
+        created_by=root,
+        status=PrintJob.Status.FAILED,
+        error="boom",
+    )
+    done = PrintJob.objects.create(
+        kind=PrintJob.Kind.ROSTER,
+        idempotency_key="b" * 64,
+        parameters={"force": story.force.pk, "v": 2},
+        created_by=root,
+        status=PrintJob.Status.DONE,
+        progress=100,
+    )
     from printing.services import print_job_key
 
     # The failed job's key must be the one its parameters hash to, as for a real request.
-    PrintJob.objects.filter(pk=failed.pk).update(idempotency_key=print_job_key(
-        kind=failed.kind, parameters=failed.parameters, user_id=root.pk))
+    PrintJob.objects.filter(pk=failed.pk).update(
+        idempotency_key=print_job_key(
+            kind=failed.kind, parameters=failed.parameters, user_id=root.pk
+        )
+    )
 
     _act(client, JOBS, "retry_failed", [failed.pk, done.pk])
 

@@ -43,17 +43,21 @@ def test_nobody_signed_in_prints_nothing(story, api_client):
 
 def test_cards_come_at_the_asked_size_and_paper(story, as_user):
     response = as_user(story.alice).get(
-        f"/api/forces/{story.force.pk}/cards.pdf?size=tarot&page=Letter&blanks=1")
+        f"/api/forces/{story.force.pk}/cards.pdf?size=tarot&page=Letter&blanks=1"
+    )
 
     assert "Sgt. Gridley" in _pdf_text(response)
 
 
-@pytest.mark.parametrize(("query", "field", "message"), [
-    ("preset=OL9999", "preset", "unknown label sheet"),
-    ("preset=OL1575&start=155", "start", "between 1 and 154"),
-    ("preset=OL32&calibration_x=-7", "calibration_x", "leave the page"),
-    ("start=0", "start", ""),
-])
+@pytest.mark.parametrize(
+    ("query", "field", "message"),
+    [
+        ("preset=OL9999", "preset", "unknown label sheet"),
+        ("preset=OL1575&start=155", "start", "between 1 and 154"),
+        ("preset=OL32&calibration_x=-7", "calibration_x", "leave the page"),
+        ("start=0", "start", ""),
+    ],
+)
 def test_bad_sheet_options_are_a_clear_400(story, as_user, query, field, message):
     response = as_user(story.alice).get(f"/api/forces/{story.force.pk}/labels.pdf?{query}")
 
@@ -64,8 +68,19 @@ def test_bad_sheet_options_are_a_clear_400(story, as_user, query, field, message
 
 def test_a_users_own_preset_prints_and_anothers_is_unknown(story, as_user):
     preset = LabelPreset.objects.create(
-        owner=story.alice, name="Club stock", page="A4", shape="round", width=25, height=25,
-        columns=7, rows=10, left=10, top=10, pitch_x=27, pitch_y=27)
+        owner=story.alice,
+        name="Club stock",
+        page="A4",
+        shape="round",
+        width=25,
+        height=25,
+        columns=7,
+        rows=10,
+        left=10,
+        top=10,
+        pitch_x=27,
+        pitch_y=27,
+    )
 
     mine = as_user(story.alice).get(f"/api/forces/{story.force.pk}/labels.pdf?preset={preset.key}")
     theirs = as_user(story.bob).get(f"/api/forces/{story.force.pk}/labels.pdf?preset={preset.key}")
@@ -76,11 +91,23 @@ def test_a_users_own_preset_prints_and_anothers_is_unknown(story, as_user):
 
 def test_a_stored_preset_that_no_longer_validates_is_a_400(story, as_user):
     preset = LabelPreset.objects.create(  # written past clean(), e.g. by an old version
-        owner=story.alice, name="Bad", page="A4", shape="round", width=25, height=25,
-        columns=9, rows=10, left=10, top=10, pitch_x=20, pitch_y=27)
+        owner=story.alice,
+        name="Bad",
+        page="A4",
+        shape="round",
+        width=25,
+        height=25,
+        columns=9,
+        rows=10,
+        left=10,
+        top=10,
+        pitch_x=20,
+        pitch_y=27,
+    )
 
     response = as_user(story.alice).get(
-        f"/api/forces/{story.force.pk}/labels.pdf?preset={preset.key}")
+        f"/api/forces/{story.force.pk}/labels.pdf?preset={preset.key}"
+    )
 
     assert response.status_code == 400 and "overlap" in str(response.json()["preset"])
 
@@ -104,8 +131,11 @@ def test_a_stranger_cannot_name_a_campaign_on_the_reference_sheet(story, as_user
 
 
 def test_posted_figures_print_as_a_label_preview(story, as_user):
-    body = {"system": "rencounter", "preset": "A4-20MM",
-            "figures": [{"name": "Cpl. Hobbs", "stats": {"fire": 7, "melee": 6}}]}
+    body = {
+        "system": "rencounter",
+        "preset": "A4-20MM",
+        "figures": [{"name": "Cpl. Hobbs", "stats": {"fire": 7, "melee": 6}}],
+    }
 
     response = as_user(story.charlie).post("/api/print/labels.pdf", body, format="json")
 
@@ -121,8 +151,11 @@ def test_posted_stats_outside_the_schema_are_a_400(story, as_user):
 
 
 def test_posted_figures_print_as_a_card_preview(story, as_user):
-    body = {"system": "rencounter", "size": "mini",
-            "figures": [{"name": "Cpl. Hobbs", "stats": {"weapons": ["javelin"]}}]}
+    body = {
+        "system": "rencounter",
+        "size": "mini",
+        "figures": [{"name": "Cpl. Hobbs", "stats": {"weapons": ["javelin"]}}],
+    }
 
     response = as_user(story.alice).post("/api/print/cards.pdf", body, format="json")
 
@@ -130,22 +163,25 @@ def test_posted_figures_print_as_a_card_preview(story, as_user):
 
 
 def test_wound_stickers_fill_one_sheet_by_default(story, as_user):
-    response = as_user(story.alice).post("/api/print/stickers.pdf", {"preset": "OL5275"},
-                                         format="json")
+    response = as_user(story.alice).post(
+        "/api/print/stickers.pdf", {"preset": "OL5275"}, format="json"
+    )
 
     words = _pdf_text(response).split()
     assert (words.count("MW"), words.count("SW"), words.count("CW")) == (36, 36, 36)
 
 
 def test_an_unknown_wound_code_is_a_400(story, as_user):
-    response = as_user(story.alice).post("/api/print/stickers.pdf",
-                                         {"counts": {"XW": 3}}, format="json")
+    response = as_user(story.alice).post(
+        "/api/print/stickers.pdf", {"counts": {"XW": 3}}, format="json"
+    )
 
     assert response.status_code == 400 and "XW" in str(response.json()["counts"])
 
 
-def test_more_than_two_hundred_labels_become_a_print_job(story, as_user,
-                                                         django_capture_on_commit_callbacks):
+def test_more_than_two_hundred_labels_become_a_print_job(
+    story, as_user, django_capture_on_commit_callbacks
+):
     CharacterFactory.create_batch(200, force=story.force)
     client = as_user(story.alice)
 
@@ -160,8 +196,9 @@ def test_more_than_two_hundred_labels_become_a_print_job(story, as_user,
 
 
 def test_only_the_requester_sees_a_print_job(story, as_user):
-    job = PrintJob.objects.create(kind="ROSTER", parameters={}, idempotency_key="k",
-                                  created_by=story.alice)
+    job = PrintJob.objects.create(
+        kind="ROSTER", parameters={}, idempotency_key="k", created_by=story.alice
+    )
 
     assert as_user(story.bob).get(f"/api/print-jobs/{job.pk}/").status_code == 404
     assert as_user(story.alice).get(f"/api/print-jobs/{job.pk}/").json()["status"] == "QUEUED"

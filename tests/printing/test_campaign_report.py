@@ -27,10 +27,19 @@ def league(db):
     BattleEvent.objects.create(battle=battle, seq=3, check_name="fire", outcome="hit", voided=True)
     battle_process(battle_id=battle.pk)
     round_ = Round.objects.create(campaign=cast.campaign, number=1)
-    alice, bob, dave = (cast.campaign.memberships.get(user=u)
-                        for u in (cast.alice, cast.bob, cast.dave))
-    Pairing.objects.create(round=round_, home=alice, away=bob, winner=Winner.HOME, home_vp=12,
-                           away_vp=4, confirmed_by_organiser=True, battle=battle)
+    alice, bob, dave = (
+        cast.campaign.memberships.get(user=u) for u in (cast.alice, cast.bob, cast.dave)
+    )
+    Pairing.objects.create(
+        round=round_,
+        home=alice,
+        away=bob,
+        winner=Winner.HOME,
+        home_vp=12,
+        away_vp=4,
+        confirmed_by_organiser=True,
+        battle=battle,
+    )
     Pairing.objects.create(round=round_, home=dave, table=2)
     return cast, battle
 
@@ -90,8 +99,12 @@ def test_the_report_reads_the_same_number_of_queries_for_one_battle_or_three(lea
     with CaptureQueriesContext(connection) as one:
         build_document(PrintJob.Kind.REPORT, params, cast.olive)
     for n in range(2):
-        more = Battle.objects.create(campaign=cast.campaign, system="rencounter",
-                                     scenario=f"Raid {n}", status=Battle.Status.FINISHED)
+        more = Battle.objects.create(
+            campaign=cast.campaign,
+            system="rencounter",
+            scenario=f"Raid {n}",
+            status=Battle.Status.FINISHED,
+        )
         for index, force in enumerate((cast.red, cast.blue)):
             BattleSide.objects.create(battle=more, index=index, force=force)
         BattleEvent.objects.create(battle=more, seq=1, check_name="melee", outcome="win")

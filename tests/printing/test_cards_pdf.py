@@ -25,10 +25,13 @@ TOLERANCE_MM = 0.2
 
 def _card(n: int) -> CardSpec:
     return CardSpec(
-        title=f"Trooper {n}", subtitle="Musketeers",
+        title=f"Trooper {n}",
+        subtitle="Musketeers",
         sections=(CardSection("Figure", (StatCell("Fire", "7"), StatCell("Melee", "6"))),),
         weapons=(WeaponRow("Matchlock musket", (StatCell("damage", "-1"),)),),
-        rules=("Steady under fire",), track_boxes=5, track_marked=1,
+        rules=("Steady under fire",),
+        track_boxes=5,
+        track_marked=1,
     )
 
 
@@ -64,10 +67,15 @@ def test_cut_marks_are_drawn_in_the_margins_in_line_with_every_card_edge():
     bottom = grid.top + grid.rows * grid.height
 
     sheet = open_pdf(pdf).pages[0]
-    marks = [(r["x0"] * MM_PER_PT, r["top"] * MM_PER_PT, r["x1"] * MM_PER_PT,
-              r["bottom"] * MM_PER_PT) for r in sheet.rects]
-    in_margins = [(x0, y0, x1, y1) for x0, y0, x1, y1 in marks
-                  if x1 <= grid.left or x0 >= right or y1 <= grid.top or y0 >= bottom]
+    marks = [
+        (r["x0"] * MM_PER_PT, r["top"] * MM_PER_PT, r["x1"] * MM_PER_PT, r["bottom"] * MM_PER_PT)
+        for r in sheet.rects
+    ]
+    in_margins = [
+        (x0, y0, x1, y1)
+        for x0, y0, x1, y1 in marks
+        if x1 <= grid.left or x0 >= right or y1 <= grid.top or y0 >= bottom
+    ]
 
     assert len(in_margins) == 2 * (grid.columns + 1) + 2 * (grid.rows + 1)
     edges_x = [grid.left + i * grid.width for i in range(grid.columns + 1)]
@@ -82,8 +90,18 @@ def test_a_card_shows_its_name_stats_weapons_rules_and_wounds():
     text = page_text(open_pdf(pdf).pages[0])
 
     words = text.split()
-    for expected in ("Trooper", "3", "Musketeers", "Fire", "Melee", "Matchlock", "musket",
-                     "damage", "Steady", "Wounds"):
+    for expected in (
+        "Trooper",
+        "3",
+        "Musketeers",
+        "Fire",
+        "Melee",
+        "Matchlock",
+        "musket",
+        "damage",
+        "Steady",
+        "Wounds",
+    ):
         assert expected in words
 
 
@@ -92,8 +110,9 @@ def test_cards_from_a_rule_system_quote_the_weapon_table_rows():
     stats = system.stats.validate({"weapons": ["javelin"], "experience": 5})
     figure = FigureData(name="Sgt. Gridley", stats=stats, rank="Sergeant")
 
-    document = cards_document(system, [figure], system.options.validate({}), size="poker",
-                              page="A4", blanks=2)
+    document = cards_document(
+        system, [figure], system.options.validate({}), size="poker", page="A4", blanks=2
+    )
     sheet = open_pdf(render_pdf(document.family, document.parts[0])).pages[0]
     text, cards = page_text(sheet), boxes_mm(sheet, 63.5, 88.9)
 

@@ -38,11 +38,14 @@ def _literal(text: str, *needles: str) -> None:
         assert needle.replace(" ", "") in text
 
 
-@pytest.mark.parametrize("url", [
-    "/api/forces/{force}/labels.pdf?preset=AVERY5167",
-    "/api/forces/{force}/cards.pdf",
-    "/api/forces/{force}/roster.pdf",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/forces/{force}/labels.pdf?preset=AVERY5167",
+        "/api/forces/{force}/cards.pdf",
+        "/api/forces/{force}/roster.pdf",
+    ],
+)
 def test_force_documents_print_markup_literally(hostile, as_user, url):
     response = as_user(hostile.alice).get(url.format(force=hostile.force.pk))
 
@@ -57,14 +60,16 @@ def test_the_roster_prints_a_force_name_with_a_closing_tag_literally(hostile, as
 
 def test_the_reference_sheet_prints_the_campaign_name_literally(hostile, as_user):
     response = as_user(hostile.alice).get(
-        f"/api/systems/rencounter/reference.pdf?campaign={hostile.campaign.pk}")
+        f"/api/systems/rencounter/reference.pdf?campaign={hostile.campaign.pk}"
+    )
 
     _literal(_text(response), CLOSER, SCRIPT)
 
 
 def test_the_packet_prints_markup_literally(hostile, as_user):
-    battle = Battle.objects.create(campaign=hostile.campaign, system="rencounter",
-                                   scenario=f"{SCRIPT} at the ford")
+    battle = Battle.objects.create(
+        campaign=hostile.campaign, system="rencounter", scenario=f"{SCRIPT} at the ford"
+    )
     BattleSide.objects.create(battle=battle, index=0, force=hostile.force)
 
     response = as_user(hostile.alice).get(f"/api/battles/{battle.pk}/packet.pdf")
@@ -73,8 +78,12 @@ def test_the_packet_prints_markup_literally(hostile, as_user):
 
 
 def test_the_campaign_report_prints_markup_literally(hostile, as_user):
-    battle = Battle.objects.create(campaign=hostile.campaign, system="rencounter",
-                                   scenario=SCRIPT, status=Battle.Status.FINISHED)
+    battle = Battle.objects.create(
+        campaign=hostile.campaign,
+        system="rencounter",
+        scenario=SCRIPT,
+        status=Battle.Status.FINISHED,
+    )
     BattleSide.objects.create(battle=battle, index=0, force=hostile.force)
 
     response = as_user(hostile.olivia).get(f"/api/campaigns/{hostile.campaign.pk}/report.pdf")

@@ -24,14 +24,21 @@ def _every_line_fits(fitted, area) -> bool:
         width = text_width_em(line, bold=index == 0) * fitted.font_pt / PT_PER_MM
         if width > area.width_at(top, top + height) + 1e-9:
             return False
-    return fitted.top >= area.band[0] - 1e-9 and \
-        fitted.top + len(fitted.lines) * height <= area.band[1] + 1e-9
+    return (
+        fitted.top >= area.band[0] - 1e-9
+        and fitted.top + len(fitted.lines) * height <= area.band[1] + 1e-9
+    )
 
 
-@pytest.mark.parametrize(("shape", "width", "height"), [
-    ("round", 12.0, 12.0), ("round", 15.88, 15.88), ("round", 20.0, 20.0),
-    ("rect", 44.45, 12.7),
-])
+@pytest.mark.parametrize(
+    ("shape", "width", "height"),
+    [
+        ("round", 12.0, 12.0),
+        ("round", 15.88, 15.88),
+        ("round", 20.0, 20.0),
+        ("rect", 44.45, 12.7),
+    ],
+)
 def test_the_rencounter_label_fits_whole_on_every_stock(shape, width, height):
     area = label_area(shape, width, height)
 

@@ -9,8 +9,19 @@ from printing.services import label_preset_create
 
 pytestmark = pytest.mark.django_db
 
-GOOD = {"name": "Club stock", "page": "A4", "shape": "round", "width": 25.0, "height": 25.0,
-        "columns": 7, "rows": 10, "left": 10.0, "top": 10.0, "pitch_x": 27.0, "pitch_y": 27.0}
+GOOD = {
+    "name": "Club stock",
+    "page": "A4",
+    "shape": "round",
+    "width": 25.0,
+    "height": 25.0,
+    "columns": 7,
+    "rows": 10,
+    "left": 10.0,
+    "top": 10.0,
+    "pitch_x": 27.0,
+    "pitch_y": 27.0,
+}
 
 
 def test_a_sound_preset_is_stored_and_prints_as_a_sheet(story):
@@ -21,11 +32,14 @@ def test_a_sound_preset_is_stored_and_prints_as_a_sheet(story):
     assert sheet.key == f"user-{preset.pk}" and sheet.slots_per_sheet == 70
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"pitch_x": 20.0}, "overlap across"),
-    ({"rows": 11}, "leave the page down"),
-    ({"height": 20.0}, "one diameter"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"pitch_x": 20.0}, "overlap across"),
+        ({"rows": 11}, "leave the page down"),
+        ({"height": 20.0}, "one diameter"),
+    ],
+)
 def test_a_preset_whose_labels_overlap_or_leave_the_page_is_refused(story, change, message):
     with pytest.raises(ValidationError, match=message):
         label_preset_create(owner=story.alice, **{**GOOD, **change})

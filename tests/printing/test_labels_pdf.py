@@ -19,8 +19,9 @@ def _figures(count: int) -> list[LabelSpec]:
 
 def _render(labels, key, **options):
     preset = get_preset(key)
-    return preset, render_pdf("labels", label_sheet_context(
-        labels, SheetOptions(preset, guides=True, **options)))
+    return preset, render_pdf(
+        "labels", label_sheet_context(labels, SheetOptions(preset, guides=True, **options))
+    )
 
 
 @pytest.mark.parametrize("key", ["OL5275", "OL1575", "OL32", "A4-20MM", "A4-12MM", "AVERY5167"])
@@ -63,9 +64,13 @@ def test_each_name_is_centred_on_its_label():
 
     page = open_pdf(pdf).pages[0]
     for slot in slots(preset)[:3]:
-        inside = [w for w in page.extract_words()
-                  if slot.left <= w["x0"] * MM_PER_PT and w["x1"] * MM_PER_PT <= slot.left + 19.05
-                  and slot.top <= w["top"] * MM_PER_PT <= slot.top + 19.05]
+        inside = [
+            w
+            for w in page.extract_words()
+            if slot.left <= w["x0"] * MM_PER_PT
+            and w["x1"] * MM_PER_PT <= slot.left + 19.05
+            and slot.top <= w["top"] * MM_PER_PT <= slot.top + 19.05
+        ]
         first_line = [w for w in inside if w["top"] == min(x["top"] for x in inside)]
         centre = (min(w["x0"] for w in first_line) + max(w["x1"] for w in first_line)) / 2
         assert centre * MM_PER_PT == pytest.approx(slot.centre_x, abs=TOLERANCE_MM)
@@ -76,8 +81,7 @@ def test_more_labels_than_slots_run_onto_more_pages():
 
     document = open_pdf(pdf)
 
-    assert [len(boxes_mm(p, preset.width, preset.height)) for p in document.pages] == \
-        [9, 108, 13]
+    assert [len(boxes_mm(p, preset.width, preset.height)) for p in document.pages] == [9, 108, 13]
     assert "Trooper 130" in page_text(document.pages[2])
 
 

@@ -11,8 +11,15 @@ from printing.tasks import print_job_run_task
 
 pytestmark = pytest.mark.django_db
 
-STICKERS = {"preset": "A4-12MM", "start": 1, "calibration_x": 0.0, "calibration_y": 0.0,
-            "guides": False, "colour": True, "counts": {"MW": 120, "SW": 60, "CW": 30}}
+STICKERS = {
+    "preset": "A4-12MM",
+    "start": 1,
+    "calibration_x": 0.0,
+    "calibration_y": 0.0,
+    "guides": False,
+    "colour": True,
+    "counts": {"MW": 120, "SW": 60, "CW": 30},
+}
 
 
 def test_the_same_request_twice_is_one_job(story):
@@ -27,8 +34,9 @@ def test_the_key_depends_on_the_kind_the_parameters_and_the_requester(story):
     key = print_job_key(kind="STICKERS", parameters=STICKERS, user_id=story.alice.pk)
 
     assert key != print_job_key(kind="LABELS", parameters=STICKERS, user_id=story.alice.pk)
-    assert key != print_job_key(kind="STICKERS", parameters={**STICKERS, "start": 2},
-                                user_id=story.alice.pk)
+    assert key != print_job_key(
+        kind="STICKERS", parameters={**STICKERS, "start": 2}, user_id=story.alice.pk
+    )
     assert key != print_job_key(kind="STICKERS", parameters=STICKERS, user_id=story.bob.pk)
 
 
@@ -41,8 +49,9 @@ def test_a_job_is_queued_only_after_the_request_commits(story, django_capture_on
 
 
 def test_a_job_run_twice_is_rendered_once(story):
-    job = PrintJob.objects.create(kind="STICKERS", parameters=STICKERS, idempotency_key="a",
-                                  created_by=story.alice)
+    job = PrintJob.objects.create(
+        kind="STICKERS", parameters=STICKERS, idempotency_key="a", created_by=story.alice
+    )
 
     first = print_job_run_task(job_id=job.pk)
     job.refresh_from_db()
@@ -57,8 +66,13 @@ def test_a_job_run_twice_is_rendered_once(story):
 
 
 def test_a_job_another_worker_holds_is_left_alone(story):
-    job = PrintJob.objects.create(kind="STICKERS", parameters=STICKERS, idempotency_key="b",
-                                  created_by=story.alice, status=PrintJob.Status.RUNNING)
+    job = PrintJob.objects.create(
+        kind="STICKERS",
+        parameters=STICKERS,
+        idempotency_key="b",
+        created_by=story.alice,
+        status=PrintJob.Status.RUNNING,
+    )
 
     assert print_job_run(job_id=job.pk) is False
     job.refresh_from_db()
@@ -66,8 +80,12 @@ def test_a_job_another_worker_holds_is_left_alone(story):
 
 
 def test_a_render_that_fails_marks_the_job_failed_with_the_reason(story):
-    job = PrintJob.objects.create(kind="STICKERS", parameters={**STICKERS, "preset": "OL9999"},
-                                  idempotency_key="c", created_by=story.alice)
+    job = PrintJob.objects.create(
+        kind="STICKERS",
+        parameters={**STICKERS, "preset": "OL9999"},
+        idempotency_key="c",
+        created_by=story.alice,
+    )
 
     print_job_run(job_id=job.pk)
     job.refresh_from_db()
@@ -88,8 +106,9 @@ def test_a_failed_job_asked_for_again_is_queued_again(story, django_capture_on_c
 
 def test_a_big_label_job_reports_its_progress_part_by_part(story):
     params = {**STICKERS, "start": 200, "counts": {"MW": 600}}
-    job = PrintJob.objects.create(kind="STICKERS", parameters=params, idempotency_key="d",
-                                  created_by=story.alice)
+    job = PrintJob.objects.create(
+        kind="STICKERS", parameters=params, idempotency_key="d", created_by=story.alice
+    )
     reported = []
 
     document, pdf, pages = render_job(job, lambda percent, done: reported.append((percent, done)))

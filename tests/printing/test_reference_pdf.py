@@ -35,7 +35,10 @@ def test_nested_tables_get_a_heading_per_entry():
     blocks = sheet_blocks({"morale": {"triggers": ["a", "b"], "modifiers": {"x": 1}}})
 
     assert [(b.kind, b.text) for b in blocks if b.kind == "heading"] == [
-        ("heading", "Morale"), ("heading", "Triggers"), ("heading", "Modifiers")]
+        ("heading", "Morale"),
+        ("heading", "Triggers"),
+        ("heading", "Modifiers"),
+    ]
 
 
 def test_the_sheet_names_the_campaign_and_its_options_at_the_top():

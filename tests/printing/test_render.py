@@ -23,8 +23,10 @@ def test_a_media_url_is_read_from_media_root(settings, tmp_path):
     (tmp_path / "characters").mkdir()
     (tmp_path / "characters" / "gridley.png").write_bytes(b"png")
 
-    assert local_path(BASE_URL + "media/characters/gridley.png") == \
-        tmp_path / "characters" / "gridley.png"
+    assert (
+        local_path(BASE_URL + "media/characters/gridley.png")
+        == tmp_path / "characters" / "gridley.png"
+    )
 
 
 def test_a_media_url_cannot_climb_out_of_media_root(settings, tmp_path):

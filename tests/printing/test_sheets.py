@@ -30,8 +30,9 @@ from printing.sheets import (
         ("AVERY5167", "Letter", "rect", (44.45, 12.7), (4, 20), 7.62, 12.7, (52.07, 12.7)),
     ],
 )
-def test_each_preset_has_the_geometry_its_maker_states(key, page, shape, size, grid, left, top,
-                                                        pitch):
+def test_each_preset_has_the_geometry_its_maker_states(
+    key, page, shape, size, grid, left, top, pitch
+):
     preset = get_preset(key)
 
     assert (preset.page, preset.shape) == (page, shape)
@@ -94,7 +95,8 @@ def test_the_slots_run_row_by_row_from_the_first_labels_edge():
     assert len(grid) == 154
     assert (grid[0].centre_x, grid[0].centre_y) == pytest.approx((13.02 + 7.94, 18.67 + 7.94))
     assert (grid[12].centre_x, grid[12].centre_y) == pytest.approx(
-        (13.02 + 17.40 + 7.94, 18.67 + 17.40 + 7.94))
+        (13.02 + 17.40 + 7.94, 18.67 + 17.40 + 7.94)
+    )
 
 
 def test_calibration_shifts_every_slot_by_the_same_offset():
@@ -103,8 +105,9 @@ def test_calibration_shifts_every_slot_by_the_same_offset():
     shifted = slots(preset, Calibration(x=1.5, y=-0.75))
 
     for plain, moved in zip(slots(preset), shifted, strict=True):
-        assert (moved.centre_x - plain.centre_x, moved.centre_y - plain.centre_y) == \
-            pytest.approx((1.5, -0.75))
+        assert (moved.centre_x - plain.centre_x, moved.centre_y - plain.centre_y) == pytest.approx(
+            (1.5, -0.75)
+        )
 
 
 def test_a_calibration_that_pushes_labels_off_the_page_is_refused():

@@ -18,8 +18,9 @@ Status = PrintJob.Status
 
 
 def _job(key: str, status: str, age_minutes: int) -> PrintJob:
-    job = PrintJob.objects.create(kind=PrintJob.Kind.ROSTER, idempotency_key=key * 64,
-                                  created_by=UserFactory(), status=status)
+    job = PrintJob.objects.create(
+        kind=PrintJob.Kind.ROSTER, idempotency_key=key * 64, created_by=UserFactory(), status=status
+    )
     then = timezone.now() - timedelta(minutes=age_minutes)
     started = then if status == Status.RUNNING else None
     PrintJob.objects.filter(pk=job.pk).update(created_at=then, started_at=started, progress=40)

@@ -15,10 +15,18 @@ def resolve(check, dice, **params):
     return result
 
 
-@pytest.mark.parametrize(("troop", "face", "outcome"), [
-    ("regular", 6, "hit"), ("regular", 5, "miss"), ("elite", 4, "hit"), ("veteran", 4, "miss"),
-    ("raw", 6, "miss"), ("raw", 7, "hit"), ("elite", 1, "misfire"),
-])
+@pytest.mark.parametrize(
+    ("troop", "face", "outcome"),
+    [
+        ("regular", 6, "hit"),
+        ("regular", 5, "miss"),
+        ("elite", 4, "hit"),
+        ("veteran", 4, "miss"),
+        ("raw", 6, "miss"),
+        ("raw", 7, "hit"),
+        ("elite", 1, "misfire"),
+    ],
+)
 def test_shoot_hits_on_six_or_more_after_the_troop_modifier(troop, face, outcome):
     assert resolve("shoot", [face], troop=troop).outcome == outcome
 
@@ -36,8 +44,18 @@ def test_shooting_over_three_fences_is_minus_three():
 
 
 def test_fire_adds_cover_range_movement_wounds_and_abilities():
-    result = resolve("fire", [12], troop="elite", cover="hard", range="extreme", crawling=True,
-                     running=True, wounds=1, ability="dead_eye", expert_skirmisher=True)
+    result = resolve(
+        "fire",
+        [12],
+        troop="elite",
+        cover="hard",
+        range="extreme",
+        crawling=True,
+        running=True,
+        wounds=1,
+        ability="dead_eye",
+        expert_skirmisher=True,
+    )
 
     assert result.details["modifier"] == 2 - 2 - 2 - 2 - 2 - 1 + 1 - 1
     assert result.outcome == "miss"
@@ -51,18 +69,35 @@ def test_a_muzzle_loader_must_reload_after_firing_but_a_breechloader_need_not():
     assert breech.effects == ()
 
 
-@pytest.mark.parametrize(("face", "outcome"), [
-    (1, "explodes"), (2, "out_of_ammo"), (3, "out_of_ammo"), (4, "out_of_ammo"),
-    (5, "jammed"), (8, "jammed"), (9, "bad_powder"), (12, "bad_powder"),
-])
+@pytest.mark.parametrize(
+    ("face", "outcome"),
+    [
+        (1, "explodes"),
+        (2, "out_of_ammo"),
+        (3, "out_of_ammo"),
+        (4, "out_of_ammo"),
+        (5, "jammed"),
+        (8, "jammed"),
+        (9, "bad_powder"),
+        (12, "bad_powder"),
+    ],
+)
 def test_misfire_table_reads_the_missing_four_as_out_of_ammo(face, outcome):
     assert resolve("misfire", [face]).outcome == outcome
 
 
-@pytest.mark.parametrize(("face", "outcome"), [
-    (12, "dead"), (11, "two_wounds"), (10, "two_wounds"), (9, "one_wound"), (3, "one_wound"),
-    (2, "pinned"), (1, "pinned"),
-])
+@pytest.mark.parametrize(
+    ("face", "outcome"),
+    [
+        (12, "dead"),
+        (11, "two_wounds"),
+        (10, "two_wounds"),
+        (9, "one_wound"),
+        (3, "one_wound"),
+        (2, "pinned"),
+        (1, "pinned"),
+    ],
+)
 def test_foot_wound_table(face, outcome):
     assert resolve("wound", [face]).outcome == outcome
 
@@ -77,16 +112,19 @@ def test_a_twelve_always_kills_even_a_tough_figure():
     assert resolve("wound", [3], tough=True).outcome == "pinned"
 
 
-@pytest.mark.parametrize(("dice", "outcome", "thrown"), [
-    ([12], "dead", False),
-    ([11, 10], "dead", True),  # chest hit, thrown, 10+ dead
-    ([10, 9], "two_wounds", True),
-    ([9, 10], "two_wounds", True),  # minor hit, thrown, 10+ one more wound
-    ([5, 3], "one_wound", True),
-    ([4], "one_wound", False),
-    ([3], "one_wound", False),
-    ([2], "pinned", False),
-])
+@pytest.mark.parametrize(
+    ("dice", "outcome", "thrown"),
+    [
+        ([12], "dead", False),
+        ([11, 10], "dead", True),  # chest hit, thrown, 10+ dead
+        ([10, 9], "two_wounds", True),
+        ([9, 10], "two_wounds", True),  # minor hit, thrown, 10+ one more wound
+        ([5, 3], "one_wound", True),
+        ([4], "one_wound", False),
+        ([3], "one_wound", False),
+        ([2], "pinned", False),
+    ],
+)
 def test_cavalry_wound_table_and_thrown_riders(dice, outcome, thrown):
     result = resolve("wound", dice, mount="cavalry")
 
@@ -101,10 +139,19 @@ def test_a_wounded_figure_is_pinned_and_takes_its_wounds():
     assert {(e.key, e.value) for e in result.effects} == {("pinned", True), ("wounds", 2)}
 
 
-@pytest.mark.parametrize(("ours", "theirs", "outcome"), [
-    (7, 6, "inflicts_1"), (8, 6, "inflicts_1"), (9, 6, "inflicts_2"), (10, 6, "inflicts_2"),
-    (12, 5, "kills"), (6, 6, "draw"), (3, 5, "suffers_1"), (1, 12, "killed"),
-])
+@pytest.mark.parametrize(
+    ("ours", "theirs", "outcome"),
+    [
+        (7, 6, "inflicts_1"),
+        (8, 6, "inflicts_1"),
+        (9, 6, "inflicts_2"),
+        (10, 6, "inflicts_2"),
+        (12, 5, "kills"),
+        (6, 6, "draw"),
+        (3, 5, "suffers_1"),
+        (1, 12, "killed"),
+    ],
+)
 def test_hand_to_hand_effects_by_difference(ours, theirs, outcome):
     assert resolve("hand_to_hand", [ours, theirs]).outcome == outcome
 
@@ -116,9 +163,20 @@ def test_winning_by_five_rolls_a_d12_six_or_more_kills():
 
 
 def test_hand_to_hand_modifiers_add_up_for_each_side():
-    result = resolve("hand_to_hand", [6, 6], troop="elite", weapon="sword", charged=True,
-                     cavalry=True, extra_attackers=1, combat_expert=True, wounds=1,
-                     enemy_troop="raw", enemy_weapon="bayonet", enemy_in_cover=True)
+    result = resolve(
+        "hand_to_hand",
+        [6, 6],
+        troop="elite",
+        weapon="sword",
+        charged=True,
+        cavalry=True,
+        extra_attackers=1,
+        combat_expert=True,
+        wounds=1,
+        enemy_troop="raw",
+        enemy_weapon="bayonet",
+        enemy_in_cover=True,
+    )
 
     assert result.details["our_total"] == 6 + 2 + 2 + 1 + 1 + 1 + 2 - 1
     assert result.details["enemy_total"] == 6 - 1 + 1 + 1
@@ -129,9 +187,17 @@ def test_a_figure_fighting_another_attacker_only_blocks_when_it_wins():
     assert resolve("hand_to_hand", [1, 12], defend_only=True).outcome == "killed"
 
 
-@pytest.mark.parametrize(("face", "outcome"), [
-    (1, "panic"), (4, "panic"), (5, "retreat"), (6, "retreat"), (7, "continue"), (12, "continue"),
-])
+@pytest.mark.parametrize(
+    ("face", "outcome"),
+    [
+        (1, "panic"),
+        (4, "panic"),
+        (5, "retreat"),
+        (6, "retreat"),
+        (7, "continue"),
+        (12, "continue"),
+    ],
+)
 def test_morale_table(face, outcome):
     assert resolve("morale", [face]).outcome == outcome
 
@@ -152,8 +218,16 @@ def test_a_second_failed_test_in_a_row_removes_the_figure():
 
 
 def test_morale_modifiers_add_up():
-    result = resolve("morale", [8], troop="raw", wounds=1, charged_by_cavalry=True,
-                     charged_unloaded=True, officer_killed=True, ability="yella")
+    result = resolve(
+        "morale",
+        [8],
+        troop="raw",
+        wounds=1,
+        charged_by_cavalry=True,
+        charged_unloaded=True,
+        officer_killed=True,
+        ability="yella",
+    )
 
     assert result.details["score"] == 8 - 1 - 1 - 1 - 1 - 1 - 1
     assert result.outcome == "panic"

@@ -60,11 +60,18 @@ def test_shoot_odds_for_a_regular_are_seven_twelfths():
 
 def params_for(check_name):
     fields = SYSTEM.checks[check_name].params.fields
-    return st.fixed_dictionaries({
-        f.name: (st.sampled_from(f.choice_values()) if f.kind == "choice"
-                 else st.booleans() if f.kind == "bool" else st.integers(f.min, f.max))
-        for f in fields
-    })
+    return st.fixed_dictionaries(
+        {
+            f.name: (
+                st.sampled_from(f.choice_values())
+                if f.kind == "choice"
+                else st.booleans()
+                if f.kind == "bool"
+                else st.integers(f.min, f.max)
+            )
+            for f in fields
+        }
+    )
 
 
 any_check = st.sampled_from(sorted(SYSTEM.checks))
@@ -96,15 +103,18 @@ def test_given_dice_reproduce_a_seeded_result(data, seed):
     assert given_dice.unused == 0
 
 
-@pytest.mark.parametrize(("check", "params"), [
-    ("shoot", {"troop": "green"}),
-    ("shoot", {"modifier": "lots"}),
-    ("shoot", {"range": "close"}),
-    ("fire", {"obstacles": 4}),
-    ("wound", {"mount": "camel"}),
-    ("hand_to_hand", {"enemy_weapon": "lance"}),
-    ("morale", {"wounds": 9}),
-])
+@pytest.mark.parametrize(
+    ("check", "params"),
+    [
+        ("shoot", {"troop": "green"}),
+        ("shoot", {"modifier": "lots"}),
+        ("shoot", {"range": "close"}),
+        ("fire", {"obstacles": 4}),
+        ("wound", {"mount": "camel"}),
+        ("hand_to_hand", {"enemy_weapon": "lance"}),
+        ("morale", {"wounds": 9}),
+    ],
+)
 def test_bad_params_raise_validation_error(check, params):
     with pytest.raises(ValidationError):
         SYSTEM.checks[check].odds(params)

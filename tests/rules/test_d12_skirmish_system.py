@@ -13,21 +13,30 @@ from rules.systems.d12_skirmish.chargen import roll_character
 from rules.systems.d12_skirmish.stats import troop_modifier
 
 
-@pytest.mark.parametrize(("data", "wounds"), [
-    ({}, 1), ({"officer": True}, 2), ({"ability": "campaign_wound"}, 1),
-    ({"officer": True, "ability": "campaign_wound"}, 1), ({"wounds": 3}, 3),
-])
+@pytest.mark.parametrize(
+    ("data", "wounds"),
+    [
+        ({}, 1),
+        ({"officer": True}, 2),
+        ({"ability": "campaign_wound"}, 1),
+        ({"officer": True, "ability": "campaign_wound"}, 1),
+        ({"wounds": 3}, 3),
+    ],
+)
 def test_wounds_default_to_one_officers_two_less_a_campaign_wound(data, wounds):
     assert SYSTEM.stats.validate(data)["wounds"] == wounds
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"weapons": ["pistol", "bayonet"]}, "weapons"),
-    ({"weapons": ["sword"], "loading": "repeater"}, "loading"),
-    ({"troop": "green"}, "troop"),
-    ({"wounds": 4}, "wounds"),
-    ({"weapons": ["lance"]}, "weapons"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"weapons": ["pistol", "bayonet"]}, "weapons"),
+        ({"weapons": ["sword"], "loading": "repeater"}, "loading"),
+        ({"troop": "green"}, "troop"),
+        ({"wounds": 4}, "wounds"),
+        ({"weapons": ["lance"]}, "weapons"),
+    ],
+)
 def test_invalid_stats_name_the_bad_field(data, field):
     with pytest.raises(ValidationError) as caught:
         SYSTEM.stats.validate(data)
@@ -44,8 +53,11 @@ def test_an_expert_takes_one_less_outside_their_field():
 def test_character_generation_reads_the_troop_and_ability_tables():
     stats = roll_character(GivenDice([11, 8, 12]), officer=True)
 
-    assert (stats["troop"], stats["expertise"], stats["ability"]) == \
-        ("veteran", "shooting", "campaign_wound")
+    assert (stats["troop"], stats["expertise"], stats["ability"]) == (
+        "veteran",
+        "shooting",
+        "campaign_wound",
+    )
     assert stats["wounds"] == 1
 
 
@@ -57,11 +69,22 @@ def test_seeded_character_generation_is_reproducible():
 
 
 def test_label_is_short_and_names_troop_wounds_arms_and_ability():
-    stats = SYSTEM.stats.validate({"troop": "veteran", "officer": True, "ability": "dead_eye",
-                                   "weapons": ["carbine", "sword"], "mount": "cavalry"})
+    stats = SYSTEM.stats.validate(
+        {
+            "troop": "veteran",
+            "officer": True,
+            "ability": "dead_eye",
+            "weapons": ["carbine", "sword"],
+            "mount": "cavalry",
+        }
+    )
 
-    assert SYSTEM.label_text("Capt. Hale", stats) == \
-        ("Capt. Hale", "Veteran Off. W2", "Carbine, Sword", "Dead Eye")
+    assert SYSTEM.label_text("Capt. Hale", stats) == (
+        "Capt. Hale",
+        "Veteran Off. W2",
+        "Carbine, Sword",
+        "Dead Eye",
+    )
 
 
 def test_card_tracks_wounds_sized_by_the_wounds_stat():
@@ -73,8 +96,7 @@ def test_card_tracks_wounds_sized_by_the_wounds_stat():
 
 def test_tables_follow_the_game_and_label_house_rules():
     plain = SYSTEM.tables(SYSTEM.options.validate({}))
-    house = SYSTEM.tables(SYSTEM.options.validate({"game": "individual",
-                                                   "house_campaign": True}))
+    house = SYSTEM.tables(SYSTEM.options.validate({"game": "individual", "house_campaign": True}))
 
     assert plain["wounds"] == {"figure": 1, "officer": 2}
     assert house["wounds"] == {"every figure": 3}
@@ -106,10 +128,11 @@ def test_initiative_goes_to_the_higher_d12_and_sides_alternate():
 
 def skirmishers():
     return [
-        [SimFigure(f"a{i}", f"Blue {i}", {"troop": "veteran", "loading": "breechloader"})
-         for i in range(4)],
-        [SimFigure(f"b{i}", f"Grey {i}", {"troop": "raw", "weapons": ["sword"]})
-         for i in range(4)],
+        [
+            SimFigure(f"a{i}", f"Blue {i}", {"troop": "veteran", "loading": "breechloader"})
+            for i in range(4)
+        ],
+        [SimFigure(f"b{i}", f"Grey {i}", {"troop": "raw", "weapons": ["sword"]}) for i in range(4)],
     ]
 
 
@@ -117,8 +140,9 @@ def test_auto_resolve_is_reproducible_and_ends_when_a_side_is_gone_or_time_runs_
     first = SYSTEM.simulate(skirmishers(), {}, SeededDice("battle", "sim"))
     again = SYSTEM.simulate(skirmishers(), {}, SeededDice("battle", "sim"))
 
-    assert [e.resolution.outcome for e in first.events] == \
-        [e.resolution.outcome for e in again.events]
+    assert [e.resolution.outcome for e in first.events] == [
+        e.resolution.outcome for e in again.events
+    ]
     assert first.casualties == again.casualties
     side_gone = max(first.casualties) == 4
     assert side_gone or first.turns == 20

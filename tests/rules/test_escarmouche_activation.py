@@ -55,9 +55,12 @@ def test_when_every_figure_has_acted_the_turn_passes():
 
 
 def test_losing_the_sides_initiative_passes_the_turn_with_figures_left():
-    state = activation.draw(activation.draw(activation.end_figure(
-        activation.begin_figure(started(), "blue:Cole")), SeededDice("x")).state,
-        SeededDice("x")).state
+    state = activation.draw(
+        activation.draw(
+            activation.end_figure(activation.begin_figure(started(), "blue:Cole")), SeededDice("x")
+        ).state,
+        SeededDice("x"),
+    ).state
     state = activation.begin_figure(state, "red:Anne")
 
     state = activation.after_action(state, "fight", SIDE_ENDS)
@@ -73,8 +76,7 @@ def test_a_figure_cannot_act_twice_in_a_turn():
 
 
 def test_a_reserving_figure_holds_its_die_through_the_enemys_turn():
-    state = activation.end_figure(activation.begin_figure(started(), "blue:Cole"),
-                                  reserve=True)
+    state = activation.end_figure(activation.begin_figure(started(), "blue:Cole"), reserve=True)
 
     state = activation.draw(state, SeededDice("x")).state
 

@@ -46,7 +46,9 @@ def test_the_rating_improves_on_a_d6_roll_over_it_and_wounds_follow():
 
     assert rolls[0].outcome == "improves"
     assert [(c.field, c.before, c.after) for c in rolls[0].changes] == [
-        ("rating", 3, 4), ("wounds", 3, 4)]
+        ("rating", 3, 4),
+        ("wounds", 3, 4),
+    ]
 
 
 def test_in_a_one_wound_campaign_wounds_stay_at_one_when_the_rating_improves():
@@ -59,11 +61,12 @@ def test_in_a_one_wound_campaign_wounds_stay_at_one_when_the_rating_improves():
 
 
 def test_a_used_skill_improves_on_a_d4_roll_over_it():
-    rolls = SYSTEM.post_battle(record(skills_used=frozenset({"shooter"})), ON,
-                               given([1], [2]))
+    rolls = SYSTEM.post_battle(record(skills_used=frozenset({"shooter"})), ON, given([1], [2]))
 
     assert [(r.procedure, r.index, r.outcome) for r in rolls] == [
-        ("improvement", 0, "unchanged"), ("improvement", 1, "improves")]
+        ("improvement", 0, "unchanged"),
+        ("improvement", 1, "improves"),
+    ]
     assert rolls[1].dice[0].die == "d4"
 
 
@@ -79,8 +82,9 @@ def test_maximum_rating_and_skill_cannot_improve():
 
 
 def test_wounds_are_rolled_for_before_improvement_with_a_d6_each():
-    rolls = SYSTEM.post_battle(record(wounds=2, campaign_date=date(2026, 1, 31)), ON,
-                               given([2, 5], [1]))
+    rolls = SYSTEM.post_battle(
+        record(wounds=2, campaign_date=date(2026, 1, 31)), ON, given([2, 5], [1])
+    )
 
     aftermath = rolls[0]
     assert (aftermath.procedure, aftermath.outcome) == ("aftermath", "permanent_1")
@@ -101,8 +105,7 @@ def test_healed_wounds_are_gone_after_more_than_a_calendar_month():
 
 
 def test_procedure_and_index_are_unique_per_figure():
-    rolls = SYSTEM.post_battle(
-        record(wounds=1, skills_used=frozenset({"shooter"})), ON, seeded)
+    rolls = SYSTEM.post_battle(record(wounds=1, skills_used=frozenset({"shooter"})), ON, seeded)
 
     keys = [(r.procedure, r.index) for r in rolls]
     assert len(keys) == len(set(keys))

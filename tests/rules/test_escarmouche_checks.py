@@ -29,10 +29,11 @@ def exhaustive(check, params):
     for faces in product(range(1, 7), repeat=n):
         key = SYSTEM.check(check).resolve(params, GivenDice(faces)).outcome
         counts[key] = counts.get(key, 0) + 1
-    return {key: Fraction(c, 6 ** n) for key, c in counts.items()}
+    return {key: Fraction(c, 6**n) for key, c in counts.items()}
 
 
 # --- the text's worked examples ------------------------------------------------------------
+
 
 def test_the_texts_opposed_roll_five_two_beats_three_two_one_by_two():
     result = resolve("opposed", {"active": 2, "defender_dice": 3}, [5, 2, 3, 2, 1])
@@ -62,6 +63,7 @@ def test_a_single_one_after_the_sides_first_ends_the_side():
 
 # --- ties and rating -----------------------------------------------------------------------
 
+
 def test_a_tied_score_goes_to_the_higher_rating_with_difference_zero():
     assert contest(4, 2, 4, 3) == ("defender", 0)
 
@@ -71,6 +73,7 @@ def test_a_tied_score_between_equal_ratings_has_no_winner():
 
 
 # --- pools and penalties -------------------------------------------------------------------
+
 
 def test_penalties_replace_active_dice_one_for_one():
     assert penalised(3, replaced=2) == penalised(3, replaced=2, skill=0)
@@ -131,20 +134,34 @@ def test_artillery_adds_the_artillerists_skill_in_active_dice():
 
 # --- shooting effects ----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("diff", "key", "hits"), [
-    (0, "shaken", 0), (1, "cowered", 0), (2, "hit", 1), (3, "multiple_hits", 2),
-    (4, "multiple_hits", 3),
-])
+
+@pytest.mark.parametrize(
+    ("diff", "key", "hits"),
+    [
+        (0, "shaken", 0),
+        (1, "cowered", 0),
+        (2, "hit", 1),
+        (3, "multiple_hits", 2),
+        (4, "multiple_hits", 3),
+    ],
+)
 def test_the_shooting_effects_table(diff, key, hits):
     from rules.systems.escarmouche.tables import effect_row
 
     assert (effect_row(SHOOTING_EFFECTS, diff).key, hits_for(SHOOTING_EFFECTS, diff)) == (key, hits)
 
 
-@pytest.mark.parametrize(("diff", "key", "hits"), [
-    (0, "pushed_back", 0), (1, "shaken", 0), (2, "disarmed", 0), (3, "hit", 1),
-    (4, "multiple_hits", 2), (5, "multiple_hits", 3),
-])
+@pytest.mark.parametrize(
+    ("diff", "key", "hits"),
+    [
+        (0, "pushed_back", 0),
+        (1, "shaken", 0),
+        (2, "disarmed", 0),
+        (3, "hit", 1),
+        (4, "multiple_hits", 2),
+        (5, "multiple_hits", 3),
+    ],
+)
 def test_the_fighting_effects_table(diff, key, hits):
     from rules.systems.escarmouche.tables import effect_row
 
@@ -173,13 +190,16 @@ def test_a_cowered_target_goes_prone_into_cover():
 
 # --- fighting ------------------------------------------------------------------------------
 
+
 def test_a_defender_who_wins_a_fight_applies_the_table_to_the_attacker():
     result = resolve("fight", {"defender_rating": 2}, [2, 5, 3])
 
     assert result.outcome == "attacker_hit"
     assert result.details["pushed_back"] == "attacker"
     assert {(e.who, e.key): e.value for e in result.effects} == {
-        ("actor", "wounds"): -1, ("actor", "shaken"): 1}
+        ("actor", "wounds"): -1,
+        ("actor", "shaken"): 1,
+    }
 
 
 def test_outnumbering_gives_the_defending_side_a_die_per_extra_figure():
@@ -211,8 +231,7 @@ def test_a_disarming_blow_sets_the_disarmed_marker():
 
 
 def test_the_pike_wins_first_strike_and_keeps_the_horse_away():
-    result = resolve("pike_vs_cavalry", {"pike_attacks": False, "defender_rating": 3},
-                     [3, 5, 1, 1])
+    result = resolve("pike_vs_cavalry", {"pike_attacks": False, "defender_rating": 3}, [3, 5, 1, 1])
 
     assert result.outcome == "horse_disarmed"
     assert ("actor", "kept_away", True) in {(e.who, e.key, e.value) for e in result.effects}
@@ -227,8 +246,7 @@ def test_a_horsemans_win_against_the_pike_is_ignored_in_the_first_round():
 
 
 def test_massed_pike_adds_a_die_per_supporting_pikeman_in_defence():
-    result = resolve("massed_pike", {"supporting": 2, "defender_rating": 1},
-                     [4, 2, 2, 6])
+    result = resolve("massed_pike", {"supporting": 2, "defender_rating": 1}, [4, 2, 2, 6])
 
     assert result.details["defender_score"] == 6
     assert result.outcome == "horse_disarmed"
@@ -248,6 +266,7 @@ def test_a_pike_fencer_who_wins_and_keeps_initiative_may_fight_on_without_pikes(
 
 # --- developing and reserving ----------------------------------------------------------------
 
+
 def test_steadying_removes_a_shaken_marker_whatever_the_roll():
     result = resolve("develop", {"purpose": "remove_shaken", "shaken": 1}, [1, 1])
 
@@ -261,8 +280,9 @@ def test_steadying_without_a_shaken_marker_is_refused():
 
 
 def test_a_reserved_action_rolls_one_die_and_risks_no_initiative():
-    result = resolve("shoot", {"active": 4, "reserved": True, "weapon": "thrown",
-                               "target_rating": 1}, [6, 1, 2])
+    result = resolve(
+        "shoot", {"active": 4, "reserved": True, "weapon": "thrown", "target_rating": 1}, [6, 1, 2]
+    )
 
     assert result.details["initiative"] == "not_at_stake"
     assert ("actor", "reserved", False) in {(e.who, e.key, e.value) for e in result.effects}
@@ -274,10 +294,15 @@ def test_reserving_sets_the_reserved_marker_without_dice():
     assert result.dice == () and result.outcome == "reserved"
 
 
-@pytest.mark.parametrize(("dice", "outcome"), [
-    ([3, 4, 5], "all_move"), ([1, 4, 5], "move_figure_ends"), ([1, 1, 5], "move_side_ends"),
-    ([1, 1, 1], "no_move"),
-])
+@pytest.mark.parametrize(
+    ("dice", "outcome"),
+    [
+        ([3, 4, 5], "all_move"),
+        ([1, 4, 5], "move_figure_ends"),
+        ([1, 1, 5], "move_side_ends"),
+        ([1, 1, 1], "no_move"),
+    ],
+)
 def test_marshal_results_follow_the_ones_rolled(dice, outcome):
     params = {"terrain": "clear", "followers": 1}
 
@@ -295,8 +320,12 @@ EXHAUSTIVE = [
     ("shoot", {"weapon": "short_bow", "skill": 1, "target_rating": 2}),
     ("volley", {"shooters": 1, "weapon": "thrown", "target_rating": 2, "rating": 2}),
     # A cannon alone costs five passive dice: 6**7 rolls, so this one runs with the big tests.
-    pytest.param("artillery", {"artillerist": 0, "reserved": True, "target_rating": 1,
-                               "rating": 2}, marks=pytest.mark.statistical, id="artillery"),
+    pytest.param(
+        "artillery",
+        {"artillerist": 0, "reserved": True, "target_rating": 1, "rating": 2},
+        marks=pytest.mark.statistical,
+        id="artillery",
+    ),
     ("fight", {"active": 1, "attackers": 2, "uphill": True, "defender_rating": 2}),
     ("pike_vs_cavalry", {"pike_attacks": True, "defender_rating": 2, "rating": 2}),
     ("massed_pike", {"supporting": 1, "defender_rating": 2}),

@@ -16,8 +16,7 @@ def test_systems_lists_escarmouche_with_the_pool_contract(capsys):
 
     system = next(s for s in json.loads(out)["systems"] if s["key"] == "escarmouche")
     assert code == 0
-    assert system["checks"]["pool"]["outcomes"] == ["keeps_initiative", "figure_ends",
-                                                    "side_ends"]
+    assert system["checks"]["pool"]["outcomes"] == ["keeps_initiative", "figure_ends", "side_ends"]
 
 
 def test_odds_of_the_pool_are_exact_and_sum_to_one(capsys):

@@ -22,8 +22,7 @@ CASES = [
     ("fight", {"active": 2, "attackers": 2, "shaken": 1, "skill": 1, "defender_rating": 4}),
     ("pike_vs_cavalry", {"pike_attacks": False, "skill": 2, "defender_skill": 3}),
     ("massed_pike", {"pike_attacks": True, "supporting": 2, "defender_rating": 4}),
-    ("horse_vs_foot", {"horse_attacks": True, "active": 1, "defenders": 2,
-                       "defender_rating": 2}),
+    ("horse_vs_foot", {"horse_attacks": True, "active": 1, "defenders": 2, "defender_rating": 2}),
     ("pike_fencing", {"active": 1, "uphill": True, "rating": 4, "defender_rating": 4}),
 ]
 

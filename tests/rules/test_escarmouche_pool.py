@@ -21,13 +21,16 @@ from rules.systems.escarmouche.pool import (
 )
 
 
-@pytest.mark.parametrize(("active", "score"), [
-    ((6, 3, 2), 6),        # the text: 6, 3 & 2 score 6
-    ((6, 6, 2, 1), 7),     # the text: each six after the first adds 1
-    ((6, 6, 6), 8),        # the text: three sixes score 8
-    ((5, 2), 5),
-    ((3, 2, 1), 3),
-])
+@pytest.mark.parametrize(
+    ("active", "score"),
+    [
+        ((6, 3, 2), 6),  # the text: 6, 3 & 2 score 6
+        ((6, 6, 2, 1), 7),  # the text: each six after the first adds 1
+        ((6, 6, 6), 8),  # the text: three sixes score 8
+        ((5, 2), 5),
+        ((3, 2, 1), 3),
+    ],
+)
 def test_the_texts_worked_examples_score_as_printed(active, score):
     assert score_of(active) == score
 
@@ -48,14 +51,17 @@ def test_ones_on_passive_dice_count_against_the_initiative():
     assert initiative(roll.ones) == FIGURE_ENDS
 
 
-@pytest.mark.parametrize(("ones", "ones_before", "result"), [
-    (0, 0, KEEPS_INITIATIVE),
-    (0, 1, KEEPS_INITIATIVE),
-    (1, 0, FIGURE_ENDS),
-    (1, 1, SIDE_ENDS),     # the side's second 1
-    (2, 0, SIDE_ENDS),     # two 1s in a single roll
-    (3, 0, SIDE_ENDS),
-])
+@pytest.mark.parametrize(
+    ("ones", "ones_before", "result"),
+    [
+        (0, 0, KEEPS_INITIATIVE),
+        (0, 1, KEEPS_INITIATIVE),
+        (1, 0, FIGURE_ENDS),
+        (1, 1, SIDE_ENDS),  # the side's second 1
+        (2, 0, SIDE_ENDS),  # two 1s in a single roll
+        (3, 0, SIDE_ENDS),
+    ],
+)
 def test_ones_end_the_figure_then_the_side(ones, ones_before, result):
     assert initiative(ones, ones_before) == result
 
@@ -86,9 +92,10 @@ def test_score_counts_agree_with_icepool(dice):
 
     counts = dict(score_weights(dice))
 
-    assert {k: Fraction(v, 6 ** dice) for k, v in counts.items()} == {
-        k: Fraction(q, expected.denominator()) for k, q in expected.items()}
+    assert {k: Fraction(v, 6**dice) for k, v in counts.items()} == {
+        k: Fraction(q, expected.denominator()) for k, q in expected.items()
+    }
 
 
 def test_big_pools_keep_every_roll_counted():
-    assert sum(weight for _, weight in pool_weights(20, 20)) == 6 ** 40
+    assert sum(weight for _, weight in pool_weights(20, 20)) == 6**40

@@ -55,12 +55,18 @@ def test_outcomes_stay_in_the_key_set_and_given_dice_reproduce_them(case, seed):
 
     assert seeded.outcome in check.outcomes
     assert (replayed.outcome, replayed.details, replayed.effects) == (
-        seeded.outcome, seeded.details, seeded.effects)
+        seeded.outcome,
+        seeded.details,
+        seeded.effects,
+    )
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(CHECKS), st.sampled_from(["active", "rating", "weapon", "nonsense"]),
-       st.sampled_from([-1, 99, "x"]))
+@given(
+    st.sampled_from(CHECKS),
+    st.sampled_from(["active", "rating", "weapon", "nonsense"]),
+    st.sampled_from([-1, 99, "x"]),
+)
 def test_bad_params_raise_a_validation_error(name, field, value):
     check = SYSTEM.check(name)
 

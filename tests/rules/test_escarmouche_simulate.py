@@ -11,11 +11,15 @@ SYSTEM = get_system("escarmouche")
 
 
 def sides():
-    shot = [SimFigure(f"m{i}", f"Musketeer {i}", {"rating": 3, "weapons": ["musket"],
-                                                  "shooter": 1}) for i in range(3)]
+    shot = [
+        SimFigure(f"m{i}", f"Musketeer {i}", {"rating": 3, "weapons": ["musket"], "shooter": 1})
+        for i in range(3)
+    ]
     pike = [SimFigure("p", "Pikeman", {"rating": 3, "melee": "pike", "pike_trailer": 2})]
-    horse = [SimFigure(f"h{i}", f"Cuirassier {i}", {"rating": 4, "mounted": True, "rider": 2})
-             for i in range(3)]
+    horse = [
+        SimFigure(f"h{i}", f"Cuirassier {i}", {"rating": 4, "mounted": True, "rider": 2})
+        for i in range(3)
+    ]
     foot = [SimFigure("f", "Sergeant", {"rating": 3, "fighter": 2})]
     return [shot + pike, horse + foot]
 
@@ -33,7 +37,8 @@ def test_the_same_seed_fights_the_same_battle():
     second = SYSTEM.simulate(sides(), {}, SeededDice("battle", "2"))
 
     assert [e.resolution.as_json() for e in first.events] == [
-        e.resolution.as_json() for e in second.events]
+        e.resolution.as_json() for e in second.events
+    ]
 
 
 def test_every_event_is_a_check_of_the_system():
@@ -55,7 +60,13 @@ def test_skills_used_are_reported_for_the_campaign():
     result = SYSTEM.simulate(sides(), {}, SeededDice("battle", "4"))
 
     assert set().union(*result.skills_used.values()) <= {
-        "shooter", "fighter", "rider", "pike_trailer", "artillerist", "leader"}
+        "shooter",
+        "fighter",
+        "rider",
+        "pike_trailer",
+        "artillerist",
+        "leader",
+    }
     assert result.skills_used
 
 

@@ -24,9 +24,21 @@ def test_the_contract_pool_check_has_its_params_and_outcomes():
 
 def test_every_listed_check_is_there():
     assert set(SYSTEM.checks) == {
-        "pool", "opposed", "move", "marshal", "develop", "reserve", "shoot", "volley",
-        "artillery", "fight", "pike_vs_cavalry", "massed_pike", "horse_vs_foot",
-        "pike_fencing"}
+        "pool",
+        "opposed",
+        "move",
+        "marshal",
+        "develop",
+        "reserve",
+        "shoot",
+        "volley",
+        "artillery",
+        "fight",
+        "pike_vs_cavalry",
+        "massed_pike",
+        "horse_vs_foot",
+        "pike_fencing",
+    }
 
 
 def test_default_stats_are_an_average_trooper_with_wounds_equal_to_rating():
@@ -44,8 +56,10 @@ def test_wounds_other_than_one_or_the_rating_are_refused():
         SYSTEM.stats.validate({"rating": 4, "wounds": 2})
 
 
-@pytest.mark.parametrize(("field", "value"), [("rating", 6), ("rating", 0), ("leader", 4),
-                                              ("shooter", -1), ("weapons", ["arquebus"])])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("rating", 6), ("rating", 0), ("leader", 4), ("shooter", -1), ("weapons", ["arquebus"])],
+)
 def test_out_of_range_stats_name_the_bad_field(field, value):
     with pytest.raises(ValidationError) as error:
         SYSTEM.stats.validate({field: value})
@@ -79,8 +93,9 @@ def test_the_one_wound_option_shows_in_the_tables():
 
 
 def test_the_label_is_short_and_names_rating_skills_and_arms():
-    stats = SYSTEM.stats.validate({"rating": 4, "shooter": 2, "weapons": ["musket"],
-                                   "mounted": True})
+    stats = SYSTEM.stats.validate(
+        {"rating": 4, "shooter": 2, "weapons": ["musket"], "mounted": True}
+    )
 
     lines = SYSTEM.label_text("Capt. Vasse", stats)
 
@@ -95,5 +110,13 @@ def test_the_card_tracks_wounds_sized_by_the_wounds_stat():
 def test_a_weaponless_figure_starts_the_battle_disarmed():
     state = SYSTEM.initial_state(SYSTEM.stats.validate({"melee": "none", "rating": 2}))
 
-    assert state == {"wounds": 2, "shaken": 0, "disarmed": True, "prone": False,
-                     "cover": False, "kept_away": False, "reserved": False, "status": "unhurt"}
+    assert state == {
+        "wounds": 2,
+        "shaken": 0,
+        "disarmed": True,
+        "prone": False,
+        "cover": False,
+        "kept_away": False,
+        "reserved": False,
+        "status": "unhurt",
+    }

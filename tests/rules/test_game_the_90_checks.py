@@ -33,8 +33,7 @@ def test_stacked_hits_halve_double_cap_at_a_quarter_and_round_up(raw, halvings, 
 
 
 def test_bowmen_shooting_foot_knights_in_a_wood_score_a_quarter_rounded_up():
-    result = resolve("shoot", [3], shooter="bowmen", target="foot_knights",
-                     defending_terrain=True)
+    result = resolve("shoot", [3], shooter="bowmen", target="foot_knights", defending_terrain=True)
 
     assert result.outcome == "hits_1"
     assert result.details["hits"] == 1
@@ -75,8 +74,9 @@ def test_a_hit_that_reaches_fifteen_removes_the_target():
 
 
 def test_knights_charging_foot_knights_uphill_in_a_wood_are_capped_at_a_quarter():
-    result = resolve("melee", [6], attacker="knights", target="foot_knights", uphill=True,
-                     defending_terrain=True)
+    result = resolve(
+        "melee", [6], attacker="knights", target="foot_knights", uphill=True, defending_terrain=True
+    )
 
     assert result.outcome == "hits_2"
 
@@ -93,17 +93,17 @@ def test_bowmen_and_lights_melee_at_minus_two():
     assert resolve("melee", [2], attacker="lights").outcome == "hits_0"
 
 
-@pytest.mark.parametrize(("unit", "fast", "inches"),
-                         [("serjeants", True, 7), ("lights", True, 10), ("knights", True, 13),
-                          ("knights", False, 4)])
+@pytest.mark.parametrize(
+    ("unit", "fast", "inches"),
+    [("serjeants", True, 7), ("lights", True, 10), ("knights", True, 13), ("knights", False, 4)],
+)
 def test_fast_moves_add_three_six_or_nine_inches_by_class(unit, fast, inches):
     assert resolve("move", [4], unit=unit, fast=fast).outcome == f"inches_{inches}"
 
 
 def test_a_charge_reaches_when_the_move_covers_the_distance():
     assert resolve("charge", [3], unit="knights", fast=True, distance=12).outcome == "reaches"
-    assert resolve("charge", [2], unit="knights", fast=True, distance=12).outcome == \
-        "falls_short"
+    assert resolve("charge", [2], unit="knights", fast=True, distance=12).outcome == "falls_short"
 
 
 @pytest.mark.parametrize(("face", "off"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])

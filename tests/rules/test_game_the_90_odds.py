@@ -47,11 +47,18 @@ def test_odds_agree_with_200000_seeded_resolves(check, params):
 
 def params_for(check_name):
     fields = SYSTEM.checks[check_name].params.fields
-    return st.fixed_dictionaries({
-        f.name: (st.sampled_from(f.choice_values()) if f.kind == "choice"
-                 else st.booleans() if f.kind == "bool" else st.integers(f.min, f.max))
-        for f in fields
-    })
+    return st.fixed_dictionaries(
+        {
+            f.name: (
+                st.sampled_from(f.choice_values())
+                if f.kind == "choice"
+                else st.booleans()
+                if f.kind == "bool"
+                else st.integers(f.min, f.max)
+            )
+            for f in fields
+        }
+    )
 
 
 any_check = st.sampled_from(sorted(SYSTEM.checks))
@@ -83,14 +90,17 @@ def test_given_dice_reproduce_a_seeded_result(data, seed):
     assert given_dice.unused == 0
 
 
-@pytest.mark.parametrize(("check", "params"), [
-    ("shoot", {"shooter": "knights"}),
-    ("shoot", {"die": "d8"}),
-    ("melee", {"contact": "sideways"}),
-    ("rally", {"hits": 15}),
-    ("charge", {"distance": -1}),
-    ("move", {"speed": 3}),
-])
+@pytest.mark.parametrize(
+    ("check", "params"),
+    [
+        ("shoot", {"shooter": "knights"}),
+        ("shoot", {"die": "d8"}),
+        ("melee", {"contact": "sideways"}),
+        ("rally", {"hits": 15}),
+        ("charge", {"distance": -1}),
+        ("move", {"speed": 3}),
+    ],
+)
 def test_bad_params_raise_validation_error(check, params):
     with pytest.raises(ValidationError):
         SYSTEM.checks[check].odds(params)

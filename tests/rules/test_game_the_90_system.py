@@ -18,13 +18,16 @@ def test_unit_stats_fill_missiles_by_type():
     assert SYSTEM.stats.validate({"type": "knights"})["missiles"] == "none"
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"type": "knights", "missiles": "bows"}, "missiles"),
-    ({"type": "bowmen", "missiles": "javelins"}, "missiles"),
-    ({"type": "serjeants", "out_of_missiles": True}, "out_of_missiles"),
-    ({"type": "knights", "hits": 15}, "hits"),
-    ({"type": "dragoons"}, "type"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"type": "knights", "missiles": "bows"}, "missiles"),
+        ({"type": "bowmen", "missiles": "javelins"}, "missiles"),
+        ({"type": "serjeants", "out_of_missiles": True}, "out_of_missiles"),
+        ({"type": "knights", "hits": 15}, "hits"),
+        ({"type": "dragoons"}, "type"),
+    ],
+)
 def test_invalid_unit_stats_name_the_bad_field(data, field):
     with pytest.raises(ValidationError) as caught:
         SYSTEM.stats.validate(data)
@@ -40,9 +43,11 @@ def test_the_system_is_unit_level_with_no_house_rules():
 def test_label_shows_type_move_class_melee_modifier_and_missiles():
     stats = SYSTEM.stats.validate({"type": "lights"})
 
-    assert SYSTEM.label_text("Kerns", stats) == ("Kerns", "Lights C2 -2", "Javelins 6\"")
-    assert SYSTEM.label_text("Milites", SYSTEM.stats.validate({"type": "knights"})) == \
-        ("Milites", "Knights C3 +2")
+    assert SYSTEM.label_text("Kerns", stats) == ("Kerns", "Lights C2 -2", 'Javelins 6"')
+    assert SYSTEM.label_text("Milites", SYSTEM.stats.validate({"type": "knights"})) == (
+        "Milites",
+        "Knights C3 +2",
+    )
 
 
 def test_card_tracks_hits_and_shows_every_stat():
@@ -55,8 +60,7 @@ def test_card_tracks_hits_and_shows_every_stat():
 def test_initial_state_carries_hits_and_missiles():
     state = SYSTEM.initial_state(SYSTEM.stats.validate({"type": "bowmen", "hits": 11}))
 
-    assert state == {"hits": 11, "passed_ten": True, "out_of_missiles": False,
-                     "status": "unhurt"}
+    assert state == {"hits": 11, "passed_ten": True, "out_of_missiles": False, "status": "unhurt"}
 
 
 def test_tables_show_the_campaigns_die():
@@ -80,8 +84,13 @@ def test_turn_sequence_runs_four_phases_for_a_then_d():
         state = draw.state
         seen.append((draw.result["turn"], draw.result["player"], draw.result["phase"]))
 
-    assert seen[:5] == [(1, "A", "shoot"), (1, "A", "move"), (1, "A", "melee"),
-                        (1, "A", "rally"), (1, "D", "shoot")]
+    assert seen[:5] == [
+        (1, "A", "shoot"),
+        (1, "A", "move"),
+        (1, "A", "melee"),
+        (1, "A", "rally"),
+        (1, "D", "shoot"),
+    ]
     assert seen[8] == (2, "A", "shoot")
 
 
@@ -91,8 +100,13 @@ def test_turn_sequence_needs_two_sides():
 
 
 def test_post_battle_adds_to_the_units_record_without_dice():
-    record = FigureRecord("Milites", {"type": "knights"}, wounds=16, status="out",
-                          career={"battles": 2, "hits_taken": 9, "removed": 0})
+    record = FigureRecord(
+        "Milites",
+        {"type": "knights"},
+        wounds=16,
+        status="out",
+        career={"battles": 2, "hits_taken": 9, "removed": 0},
+    )
 
     (roll,) = SYSTEM.post_battle(record, {"die": "d6"}, lambda p, i: SeededDice("s", p))
 
@@ -105,10 +119,14 @@ def test_post_battle_adds_to_the_units_record_without_dice():
 
 def armies():
     return [
-        [SimFigure("k", "Milites", {"type": "knights"}),
-         SimFigure("b", "Archers", {"type": "bowmen"})],
-        [SimFigure("s", "Serjeants", {"type": "serjeants"}),
-         SimFigure("l", "Kerns", {"type": "lights"})],
+        [
+            SimFigure("k", "Milites", {"type": "knights"}),
+            SimFigure("b", "Archers", {"type": "bowmen"}),
+        ],
+        [
+            SimFigure("s", "Serjeants", {"type": "serjeants"}),
+            SimFigure("l", "Kerns", {"type": "lights"}),
+        ],
     ]
 
 

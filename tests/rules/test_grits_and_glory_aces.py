@@ -28,7 +28,7 @@ def _enumerated_tail(sides, t, depth=4):
             value = chain * sides + face
             if value >= t:
                 total += Fraction(1, sides ** (chain + 1))
-    return total + Fraction(1, sides ** depth)  # every chain of `depth` aces already passes t
+    return total + Fraction(1, sides**depth)  # every chain of `depth` aces already passes t
 
 
 def test_an_aced_d6_reaches_seven_only_through_an_ace():
@@ -49,8 +49,7 @@ def test_threshold_odds_match_enumerating_the_ace_chains():
 def test_a_sum_of_aced_dice_matches_brute_force_over_short_chains():
     # d4 + d6 below 9: enumerate every pair of totals that stays below the threshold.
     totals = {s: {v: ace_mass(s, v) for v in range(1, 9)} for s in (4, 6)}
-    below = sum(totals[4][a] * totals[6][b] for a, b in product(range(1, 9), repeat=2)
-                if a + b < 9)
+    below = sum(totals[4][a] * totals[6][b] for a, b in product(range(1, 9), repeat=2) if a + b < 9)
     assert sum_tail((4, 6), 9) == 1 - below
 
 

@@ -66,8 +66,13 @@ def test_the_majority_of_figures_decides_whether_a_unit_is_removed():
 
 
 def test_victory_points_follow_the_text():
-    own = [UnitFate("on_table"), UnitFate("ran_off"), UnitFate("ko"), UnitFate("killed"),
-           UnitFate("killed", ally=True)]
+    own = [
+        UnitFate("on_table"),
+        UnitFate("ran_off"),
+        UnitFate("ko"),
+        UnitFate("killed"),
+        UnitFate("killed", ally=True),
+    ]
     enemy = ["killed", "ko", "on_table"]
 
     assert victory_points(own, enemy) == (4 + 0 + 0 - 4 - 1) + (2 + 1 + 0)

@@ -28,8 +28,17 @@ CASES = [
     ("autofire", {"die": 6, "shots": 6, "fanfire": True}),
     ("volley_fire", {"die": 6, "figures": 12, "range": "long"}),
     ("damage", {"weapon": "sabre", "strength": 10, "toughness": 6}),
-    ("damage", {"weapon": "spear", "strength": 6, "raise_hit": True, "toughness": 6,
-                "target_wild_card": True, "target_wounds": 1}),
+    (
+        "damage",
+        {
+            "weapon": "spear",
+            "strength": 6,
+            "raise_hit": True,
+            "toughness": 6,
+            "target_wild_card": True,
+            "target_wounds": 1,
+        },
+    ),
     ("damage", {"weapon": "six_shooter", "toughness": 5, "target_shaken": True}),
     ("soak", {"die": 8, "wild_card": True, "wounds": 3}),
     ("fear", {"die": 6, "figures": 4, "charged": True}),
@@ -102,13 +111,15 @@ def test_given_dice_reproduce_a_seeded_result(case):
     assert replayed.effects == seeded.effects
 
 
-TRAIT_PARAMS = st.fixed_dictionaries({
-    "die": st.sampled_from((4, 6, 8, 10, 12)),
-    "modifier": st.integers(-20, 20),
-    "wild_card": st.booleans(),
-    "tn": st.integers(1, 30),
-    "untrained": st.booleans(),
-})
+TRAIT_PARAMS = st.fixed_dictionaries(
+    {
+        "die": st.sampled_from((4, 6, 8, 10, 12)),
+        "modifier": st.integers(-20, 20),
+        "wild_card": st.booleans(),
+        "tn": st.integers(1, 30),
+        "untrained": st.booleans(),
+    }
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -124,16 +135,18 @@ def test_a_trait_test_stays_in_its_keys_and_replays(params, seed):
     assert sum(check.odds(params).probabilities.values()) == 1
 
 
-DAMAGE_PARAMS = st.fixed_dictionaries({
-    "weapon": st.sampled_from(tuple(SYSTEM.check("damage").params["weapon"].choice_values())),
-    "strength": st.sampled_from((4, 6, 8, 10, 12)),
-    "raise_hit": st.booleans(),
-    "joker": st.booleans(),
-    "toughness": st.integers(1, 30),
-    "target_wild_card": st.booleans(),
-    "target_shaken": st.booleans(),
-    "target_wounds": st.integers(0, 3),
-})
+DAMAGE_PARAMS = st.fixed_dictionaries(
+    {
+        "weapon": st.sampled_from(tuple(SYSTEM.check("damage").params["weapon"].choice_values())),
+        "strength": st.sampled_from((4, 6, 8, 10, 12)),
+        "raise_hit": st.booleans(),
+        "joker": st.booleans(),
+        "toughness": st.integers(1, 30),
+        "target_wild_card": st.booleans(),
+        "target_shaken": st.booleans(),
+        "target_wounds": st.integers(0, 3),
+    }
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -145,16 +158,19 @@ def test_damage_odds_always_sum_to_one(params):
     assert min(odds.values()) >= 0
 
 
-@pytest.mark.parametrize(("check_name", "params", "field"), [
-    ("trait", {"die": 5}, "die"),
-    ("trait", {"tn": 0}, "tn"),
-    ("trait", {"wild_card": "maybe"}, "wild_card"),
-    ("vigor_test", {"untrained": True}, "untrained"),
-    ("fighting", {"gang_up": -1}, "gang_up"),
-    ("shooting", {"range": "extreme"}, "range"),
-    ("damage", {"weapon": "lightsaber"}, "weapon"),
-    ("volley_fire", {"figures": 4}, "figures"),
-])
+@pytest.mark.parametrize(
+    ("check_name", "params", "field"),
+    [
+        ("trait", {"die": 5}, "die"),
+        ("trait", {"tn": 0}, "tn"),
+        ("trait", {"wild_card": "maybe"}, "wild_card"),
+        ("vigor_test", {"untrained": True}, "untrained"),
+        ("fighting", {"gang_up": -1}, "gang_up"),
+        ("shooting", {"range": "extreme"}, "range"),
+        ("damage", {"weapon": "lightsaber"}, "weapon"),
+        ("volley_fire", {"figures": 4}, "figures"),
+    ],
+)
 def test_bad_parameters_raise_a_validation_error_naming_the_field(check_name, params, field):
     with pytest.raises(ValidationError) as caught:
         SYSTEM.check(check_name).odds(params)
@@ -174,6 +190,8 @@ def test_the_contract_checks_have_their_contract_params_and_outcomes():
 def test_a_d6_extra_succeeds_half_the_time_and_raises_five_thirty_sixths():
     odds = SYSTEM.check("trait").odds({"die": 6}).probabilities
 
-    assert odds == {"failure": Fraction(1, 2), "success": Fraction(13, 36),
-                    "raise": Fraction(5, 36)}
-
+    assert odds == {
+        "failure": Fraction(1, 2),
+        "success": Fraction(13, 36),
+        "raise": Fraction(5, 36),
+    }

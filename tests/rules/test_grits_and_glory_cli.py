@@ -29,8 +29,9 @@ def test_odds_prints_exact_fractions(capsys):
 
 
 def test_roll_with_given_dice_uses_them_in_order(capsys):
-    code, out, _ = _run(capsys, "roll", "grits_and_glory", "trait", "die=8", "wild_card=true",
-                        "--dice", "8,3,2")
+    code, out, _ = _run(
+        capsys, "roll", "grits_and_glory", "trait", "die=8", "wild_card=true", "--dice", "8,3,2"
+    )
 
     result = json.loads(out)
     assert code == 0

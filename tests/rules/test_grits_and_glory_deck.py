@@ -44,8 +44,15 @@ def test_units_act_from_the_highest_card_down():
 
 
 def test_a_joker_gives_plus_two_and_rolls_on_the_events_table():
-    state = {"units": ["a"], "deck": ["RJ"], "turn": 0, "queue": [], "cards": {}, "held": [],
-             "joker_seen": False}
+    state = {
+        "units": ["a"],
+        "deck": ["RJ"],
+        "turn": 0,
+        "queue": [],
+        "cards": {},
+        "held": [],
+        "joker_seen": False,
+    }
 
     drawn = deck.draw(state, GivenDice([3, 4]))
 
@@ -56,8 +63,15 @@ def test_a_joker_gives_plus_two_and_rolls_on_the_events_table():
 
 
 def test_the_deck_is_reshuffled_after_a_turn_with_a_joker():
-    state = {"units": ["a"], "deck": ["RJ", "2C", "3C"], "turn": 0, "queue": [], "cards": {},
-             "held": [], "joker_seen": False}
+    state = {
+        "units": ["a"],
+        "deck": ["RJ", "2C", "3C"],
+        "turn": 0,
+        "queue": [],
+        "cards": {},
+        "held": [],
+        "joker_seen": False,
+    }
     state = deck.draw(state, GivenDice([3, 4])).state
 
     drawn = deck.draw(state, SeededDice("reshuffle", "x"))

@@ -72,8 +72,9 @@ def test_untrained_rolls_a_d4_minus_two():
 
 
 def test_fanfire_brings_the_shooting_penalty_to_minus_four():
-    result = SYSTEM.check("autofire").resolve({"die": 8, "shots": 6, "fanfire": True},
-                                              GivenDice([8, 2, 8, 3, 1, 6, 7, 4]))
+    result = SYSTEM.check("autofire").resolve(
+        {"die": 8, "shots": 6, "fanfire": True}, GivenDice([8, 2, 8, 3, 1, 6, 7, 4])
+    )
 
     assert result.details["modifier"] == -4
     assert result.outcome == "hits_2"  # the aced 10 and 11 reach 4 after -4
@@ -91,24 +92,34 @@ def test_a_wild_card_only_jams_when_both_dice_show_one():
 
 
 def test_a_shaken_extra_shaken_again_by_damage_is_wounded_and_removed():
-    result = DAMAGE.resolve({"weapon": "knife", "strength": 6, "toughness": 5,
-                             "target_shaken": True}, GivenDice([3, 2]))
+    result = DAMAGE.resolve(
+        {"weapon": "knife", "strength": 6, "toughness": 5, "target_shaken": True}, GivenDice([3, 2])
+    )
 
     assert result.outcome == "removed"
 
 
 def test_each_raise_on_damage_wounds_a_wild_card():
-    result = DAMAGE.resolve({"weapon": "sabre", "strength": 6, "toughness": 5,
-                             "target_wild_card": True}, GivenDice([6, 5, 2]))  # 11+2 = 13
+    result = DAMAGE.resolve(
+        {"weapon": "sabre", "strength": 6, "toughness": 5, "target_wild_card": True},
+        GivenDice([6, 5, 2]),
+    )  # 11+2 = 13
 
     assert result.outcome == "wounded"
     assert result.details["wounds"] == 2
 
 
 def test_a_wild_card_with_three_wounds_is_incapacitated_by_a_fourth():
-    result = DAMAGE.resolve({"weapon": "sabre", "strength": 6, "toughness": 5,
-                             "target_wild_card": True, "target_wounds": 3},
-                            GivenDice([5, 4]))
+    result = DAMAGE.resolve(
+        {
+            "weapon": "sabre",
+            "strength": 6,
+            "toughness": 5,
+            "target_wild_card": True,
+            "target_wounds": 3,
+        },
+        GivenDice([5, 4]),
+    )
 
     assert result.outcome == "removed"
 
@@ -130,24 +141,24 @@ def test_the_battle_may_end_on_a_ten_after_turn_six_and_nine_or_ten_after_turn_s
 
 def test_a_joker_adds_two_to_trait_and_damage_rolls():
     fight = FIGHTING.resolve({"die": 6, "joker": True, "parry": 2}, GivenDice([2]))
-    damage = DAMAGE.resolve({"weapon": "knife", "strength": 6, "joker": True},
-                            GivenDice([2, 1]))
+    damage = DAMAGE.resolve({"weapon": "knife", "strength": 6, "joker": True}, GivenDice([2, 1]))
 
     assert fight.details["total"] == 4
     assert damage.details["total"] == 5
 
 
 def test_a_volley_of_ten_figures_rolls_three_wild_dice():
-    result = SYSTEM.check("volley_fire").resolve({"die": 6, "figures": 10},
-                                                 GivenDice([1, 2, 3, 4]))
+    result = SYSTEM.check("volley_fire").resolve({"die": 6, "figures": 10}, GivenDice([1, 2, 3, 4]))
 
     assert len(result.details["wild_dice"]) == 3
     assert result.outcome == "hit"
 
 
 def test_a_rider_gains_two_toughness_when_hit():
-    result = DAMAGE.resolve({"weapon": "knife", "strength": 6, "toughness": 5,
-                             "mounted_target": True}, GivenDice([4, 2]))
+    result = DAMAGE.resolve(
+        {"weapon": "knife", "strength": 6, "toughness": 5, "mounted_target": True},
+        GivenDice([4, 2]),
+    )
 
     assert result.details["toughness"] == 7
     assert result.outcome == "no_effect"

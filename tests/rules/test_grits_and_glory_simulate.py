@@ -4,13 +4,17 @@ from rules.dice import SeededDice
 from rules.simulate import SimFigure
 from rules.systems.grits_and_glory import SYSTEM
 
-POSSE = [SimFigure("hero", "Marshal Reed", {"wild_card": True, "shooting": 10,
-                                           "weapons": ["six_shooter"]}),
-         SimFigure("deputies", "Deputies", {"figures": 4, "weapons": ["rifle"]})]
-GANG = [SimFigure("outlaws", "Outlaws", {"figures": 5, "weapons": ["six_shooter"]}),
-        SimFigure("braves", "Braves", {"figures": 6, "fighting": 8, "weapons": ["spear"]}),
-        SimFigure("boss", "Black Bart", {"wild_card": True, "fighting": 10,
-                                         "weapons": ["sabre"]})]
+POSSE = [
+    SimFigure(
+        "hero", "Marshal Reed", {"wild_card": True, "shooting": 10, "weapons": ["six_shooter"]}
+    ),
+    SimFigure("deputies", "Deputies", {"figures": 4, "weapons": ["rifle"]}),
+]
+GANG = [
+    SimFigure("outlaws", "Outlaws", {"figures": 5, "weapons": ["six_shooter"]}),
+    SimFigure("braves", "Braves", {"figures": 6, "fighting": 8, "weapons": ["spear"]}),
+    SimFigure("boss", "Black Bart", {"wild_card": True, "fighting": 10, "weapons": ["sabre"]}),
+]
 
 
 def _battle(seed):
@@ -26,8 +30,10 @@ def test_the_same_seed_fights_the_same_battle():
 
 def test_a_battle_ends_with_a_broken_force_or_the_end_game_roll():
     result = _battle("s2")
-    broken = [sum(1 for ref in refs if result.states[ref]["status"] != "active") * 2 >= len(refs)
-              for refs in (["hero", "deputies"], ["outlaws", "braves", "boss"])]
+    broken = [
+        sum(1 for ref in refs if result.states[ref]["status"] != "active") * 2 >= len(refs)
+        for refs in (["hero", "deputies"], ["outlaws", "braves", "boss"])
+    ]
 
     assert any(broken) or result.events[-1].resolution.check == "end_game"
 

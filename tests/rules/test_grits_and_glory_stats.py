@@ -23,13 +23,16 @@ def test_an_untrained_fighter_has_parry_two():
     assert SYSTEM.stats.validate({"fighting": 0})["parry"] == 2
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"agility": 7}, "agility"),
-    ({"figures": 7}, "figures"),
-    ({"weapons": ["blaster"]}, "weapons"),
-    ({"wild_card": True, "figures": 3}, "figures"),
-    ({"bennies": 2}, "bennies"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"agility": 7}, "agility"),
+        ({"figures": 7}, "figures"),
+        ({"weapons": ["blaster"]}, "weapons"),
+        ({"wild_card": True, "figures": 3}, "figures"),
+        ({"bennies": 2}, "bennies"),
+    ],
+)
 def test_bad_stats_name_the_field(data, field):
     with pytest.raises(ValidationError) as caught:
         SYSTEM.stats.validate(data)
@@ -64,8 +67,16 @@ def test_the_twelve_scenarios_are_numbered_for_a_d12():
 def test_the_reference_tables_cover_weapons_events_and_scenarios():
     tables = SYSTEM.tables(SYSTEM.options.validate({}))
 
-    assert {"weapons", "fortunes", "freak_events", "reserves", "sentries", "stealth",
-            "victory_points", "scenarios"} <= set(tables)
+    assert {
+        "weapons",
+        "fortunes",
+        "freak_events",
+        "reserves",
+        "sentries",
+        "stealth",
+        "victory_points",
+        "scenarios",
+    } <= set(tables)
     assert 16 not in [row["roll"] for row in tables["freak_events"]]
     assert next(w for w in tables["weapons"] if w["key"] == "sabre")["damage"] == "Str+d6"
 

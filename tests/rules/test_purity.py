@@ -4,8 +4,18 @@ import ast
 from pathlib import Path
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
-FORBIDDEN_ROOTS = {"django", "rest_framework", "celery", "rosters", "battles", "campaigns",
-                   "printing", "config", "random", "time"}
+FORBIDDEN_ROOTS = {
+    "django",
+    "rest_framework",
+    "celery",
+    "rosters",
+    "battles",
+    "campaigns",
+    "printing",
+    "config",
+    "random",
+    "time",
+}
 
 
 def _imported_roots(path):

@@ -43,8 +43,9 @@ def test_the_reshuffle_card_ends_the_turn():
 
 def test_a_second_card_for_a_holding_unit_discards_the_held_one():
     dice = SeededDice("held")
-    state = METHODS["cards"].start(["A"], {"held_cards": True, "cards_per_unit": 2,
-                                           "reshuffle_card": False}, dice)
+    state = METHODS["cards"].start(
+        ["A"], {"held_cards": True, "cards_per_unit": 2, "reshuffle_card": False}, dice
+    )
     state = hold_card(METHODS["cards"].draw(state, dice).state, "A")
 
     draw = METHODS["cards"].draw(state, dice)

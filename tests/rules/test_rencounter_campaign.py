@@ -26,7 +26,9 @@ def test_each_skill_used_gets_its_own_improvement_roll_in_a_fixed_order():
     rolls = post_battle(record, OPTIONS.validate({}), dice_for)
 
     assert [(r.procedure, r.index, r.subject, r.outcome) for r in rolls] == [
-        ("improvement", 0, "experience", "improves"), ("improvement", 1, "melee", "unchanged")]
+        ("improvement", 0, "experience", "improves"),
+        ("improvement", 1, "melee", "unchanged"),
+    ]
     assert rolls[0].changes[0].after == 5
 
 
@@ -55,16 +57,16 @@ def test_a_figure_dying_of_sepsis_gets_no_improvement_rolls():
 def test_prompt_care_from_the_options_rerolls_a_bad_point():
     record = FigureRecord("Gridley", GRIDLEY, wounds=1)
 
-    rolls = post_battle(record, OPTIONS.validate({"prompt_care": True}),
-                        _given({("aftermath", 0): [2, 6]}))
+    rolls = post_battle(
+        record, OPTIONS.validate({"prompt_care": True}), _given({("aftermath", 0): [2, 6]})
+    )
 
     assert rolls[0].outcome == "permanent_0"
     assert rolls[0].details["care"] == "prompt"
 
 
 def test_permanent_wounds_take_their_locations_when_known():
-    record = FigureRecord("Gridley", GRIDLEY, wounds=1,
-                          extra={"wound_locations": ["left arm"]})
+    record = FigureRecord("Gridley", GRIDLEY, wounds=1, extra={"wound_locations": ["left arm"]})
 
     rolls = post_battle(record, OPTIONS.validate({}), _given({("aftermath", 0): [2]}))
 
@@ -91,13 +93,13 @@ def test_an_inspired_hero_widens_his_window_and_a_falter_narrows_it():
 
 def test_hero_progress_carries_from_game_to_game_in_the_career():
     heroes = OPTIONS.validate({"heroes": True})
-    veteran_hero = FigureRecord("Gridley", GRIDLEY, career={"hero_threshold": 5},
-                                extra={"hero": "inspired"})
+    veteran_hero = FigureRecord(
+        "Gridley", GRIDLEY, career={"hero_threshold": 5}, extra={"hero": "inspired"}
+    )
 
     step = post_battle(veteran_hero, heroes, _seeded)[-1]
 
-    assert (step.changes[0].kind, step.changes[0].before, step.changes[0].after) == \
-        ("career", 5, 6)
+    assert (step.changes[0].kind, step.changes[0].before, step.changes[0].after) == ("career", 5, 6)
 
 
 def test_the_hero_rule_is_ignored_when_the_campaign_does_not_use_it():
@@ -107,8 +109,9 @@ def test_the_hero_rule_is_ignored_when_the_campaign_does_not_use_it():
 
 
 def test_steps_are_unique_and_reproducible_from_the_seed():
-    record = FigureRecord("Gridley", GRIDLEY, wounds=3,
-                          skills_used=frozenset({"fire", "melee", "experience"}))
+    record = FigureRecord(
+        "Gridley", GRIDLEY, wounds=3, skills_used=frozenset({"fire", "melee", "experience"})
+    )
     options = OPTIONS.validate({})
 
     first, second = post_battle(record, options, _seeded), post_battle(record, options, _seeded)

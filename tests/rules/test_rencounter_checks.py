@@ -13,28 +13,61 @@ from rules.systems.rencounter.checks import CHECKS
 
 #: Parameter sets covering each check's branches (repeaters, shotguns, ripostes, sepsis ...).
 SAMPLES = {
-    "action": [{"experience": 4}, {"experience": 5, "wounds": 1, "morale": 3},
-               {"experience": 6, "morale": 0, "master_variant": "confirm"},
-               {"experience": 3, "wounds": 2, "morale": 2}],
-    "fire": [{"skill": 7}, {"skill": 5, "modifier": -6},
-             {"skill": 8, "weapon": "large_da_revolver", "shots": 4, "range": "medium"},
-             {"skill": 6, "weapon": "blunderbuss", "range": "too_close", "cover": "half_solid"},
-             {"skill": 9, "weapon": "long_bow", "range": "extreme", "target_armour": 2,
-              "target_shield": "large"}],
-    "melee": [{"attack_skill": 7, "parry_skill": 6},
-              {"attack_skill": 8, "parry_skill": 7, "riposte": True, "weapon": "sword",
-               "defender_weapon": "axe", "attackers": 2},
-              {"attack_skill": 10, "parry_skill": 9, "aggressive": 3, "riposte": True,
-               "attacker_armour": 3, "breakage": True}],
+    "action": [
+        {"experience": 4},
+        {"experience": 5, "wounds": 1, "morale": 3},
+        {"experience": 6, "morale": 0, "master_variant": "confirm"},
+        {"experience": 3, "wounds": 2, "morale": 2},
+    ],
+    "fire": [
+        {"skill": 7},
+        {"skill": 5, "modifier": -6},
+        {"skill": 8, "weapon": "large_da_revolver", "shots": 4, "range": "medium"},
+        {"skill": 6, "weapon": "blunderbuss", "range": "too_close", "cover": "half_solid"},
+        {
+            "skill": 9,
+            "weapon": "long_bow",
+            "range": "extreme",
+            "target_armour": 2,
+            "target_shield": "large",
+        },
+    ],
+    "melee": [
+        {"attack_skill": 7, "parry_skill": 6},
+        {
+            "attack_skill": 8,
+            "parry_skill": 7,
+            "riposte": True,
+            "weapon": "sword",
+            "defender_weapon": "axe",
+            "attackers": 2,
+        },
+        {
+            "attack_skill": 10,
+            "parry_skill": 9,
+            "aggressive": 3,
+            "riposte": True,
+            "attacker_armour": 3,
+            "breakage": True,
+        },
+    ],
     "damage": [{"modifier": 0}, {"modifier": -3}, {"modifier": 4}],
     "improvement": [{"stat": "fire", "value": 7}, {"stat": "experience", "value": 4}],
-    "aftermath": [{"wounds": 1}, {"wounds": 5}, {"wounds": 3, "care": "prompt"},
-                  {"wounds": 2, "hazard": 2}],
-    "morale": [{"experience": 4, "men_lost": 2, "leader_lost": True},
-               {"experience": 5, "unit_eliminated": "within_12", "leader_steady": True}],
+    "aftermath": [
+        {"wounds": 1},
+        {"wounds": 5},
+        {"wounds": 3, "care": "prompt"},
+        {"wounds": 2, "hazard": 2},
+    ],
+    "morale": [
+        {"experience": 4, "men_lost": 2, "leader_lost": True},
+        {"experience": 5, "unit_eliminated": "within_12", "leader_steady": True},
+    ],
     "duck_back": [{"experience": 4}, {"experience": 6, "wounds": 1}],
-    "horsemanship": [{"horsemanship": 6, "rider_wounds": 1}, {"horsemanship": 5, "jump": True,
-                                                             "modifier": 1}],
+    "horsemanship": [
+        {"horsemanship": 6, "rider_wounds": 1},
+        {"horsemanship": 5, "jump": True, "modifier": 1},
+    ],
     "hero": [{"experience": 4}, {"experience": 5, "threshold": 3}],
     "grenade": [{"distance": 2}, {"distance": 6, "experience": 3, "wounds": 1}],
     "grenade_fuse": [{}],
@@ -100,8 +133,7 @@ def test_given_dice_reproduce_a_seeded_result(case, seed):
 def test_outcomes_stay_in_the_key_set(case, seed):
     name, params = case
 
-    assert CHECKS[name].resolve(params, SeededDice(seed, "keys")).outcome \
-        in CHECKS[name].outcomes
+    assert CHECKS[name].resolve(params, SeededDice(seed, "keys")).outcome in CHECKS[name].outcomes
 
 
 @settings(max_examples=40, deadline=None)
@@ -113,15 +145,18 @@ def test_a_skill_off_the_scale_is_refused(skill):
     assert "skill" in caught.value.errors
 
 
-@pytest.mark.parametrize(("name", "params", "field"), [
-    ("action", {"experience": 4, "wounds": 6}, "wounds"),
-    ("melee", {"attack_skill": 7, "parry_skill": 6, "aggressive": 2}, "aggressive"),
-    ("fire", {"skill": 7, "weapon": "flintlock_musket", "shots": 2}, "shots"),
-    ("improvement", {"stat": "experience", "value": 8}, "value"),
-    ("aftermath", {"wounds": 2, "care": "prompt", "hazard": 1}, "care"),
-    ("aftermath", {"wounds": 0}, "wounds"),
-    ("damage", {"modifer": 1}, "modifer"),
-])
+@pytest.mark.parametrize(
+    ("name", "params", "field"),
+    [
+        ("action", {"experience": 4, "wounds": 6}, "wounds"),
+        ("melee", {"attack_skill": 7, "parry_skill": 6, "aggressive": 2}, "aggressive"),
+        ("fire", {"skill": 7, "weapon": "flintlock_musket", "shots": 2}, "shots"),
+        ("improvement", {"stat": "experience", "value": 8}, "value"),
+        ("aftermath", {"wounds": 2, "care": "prompt", "hazard": 1}, "care"),
+        ("aftermath", {"wounds": 0}, "wounds"),
+        ("damage", {"modifer": 1}, "modifer"),
+    ],
+)
 def test_bad_parameters_name_the_field(name, params, field):
     with pytest.raises(ValidationError) as caught:
         CHECKS[name].resolve(params, SeededDice("bad"))
@@ -131,8 +166,8 @@ def test_bad_parameters_name_the_field(name, params, field):
 
 def test_a_repeater_takes_a_cumulative_minus_one_per_extra_shot():
     resolution = CHECKS["fire"].resolve(
-        {"skill": 8, "weapon": "large_da_revolver", "shots": 3},
-        GivenDice([12, 12, 12]))
+        {"skill": 8, "weapon": "large_da_revolver", "shots": 3}, GivenDice([12, 12, 12])
+    )
 
     assert [shot["need"] for shot in resolution.details["shots"]] == [8, 7, 6]
 
@@ -152,16 +187,18 @@ def test_a_good_shot_succeeding_by_3_rolls_damage_at_minus_1():
 
 
 def test_a_miss_that_only_solid_cover_caused_calls_for_a_duck_back():
-    resolution = CHECKS["fire"].resolve({"skill": 7, "cover": "three_quarter_solid"},
-                                        GivenDice([6]))
+    resolution = CHECKS["fire"].resolve(
+        {"skill": 7, "cover": "three_quarter_solid"}, GivenDice([6])
+    )
 
     assert resolution.outcome == "miss"
     assert resolution.details["duck_back_due"] is True
 
 
 def test_a_riposte_wounds_the_attacker():
-    resolution = CHECKS["melee"].resolve({"attack_skill": 6, "parry_skill": 8, "riposte": True},
-                                         GivenDice([9, 4, 8]))
+    resolution = CHECKS["melee"].resolve(
+        {"attack_skill": 6, "parry_skill": 8, "riposte": True}, GivenDice([9, 4, 8])
+    )
 
     assert resolution.outcome == "riposte"
     assert {(e.who, e.key) for e in resolution.effects} >= {("actor", "wounds")}
@@ -173,8 +210,9 @@ def test_hit_locations_add_a_d6_after_a_wound():
     assert resolution.details["location"] == "head"
 
 
-@pytest.mark.parametrize(("speed", "modifier"), [(6, 6), (7, 4), (12, 4), (18, 2), (24, 0),
-                                                 (25, -1), (30, -1), (31, -2)])
+@pytest.mark.parametrize(
+    ("speed", "modifier"), [(6, 6), (7, 4), (12, 4), (18, 2), (24, 0), (25, -1), (30, -1), (31, -2)]
+)
 def test_falls_hurt_less_the_faster_the_table_says(speed, modifier):
     resolution = CHECKS["fall"].resolve({"speed": speed}, GivenDice([6]))
 

@@ -8,16 +8,21 @@ import pytest
 from rules.cli import main
 
 CONTRACT = {
-    "action": (["experience", "wounds", "morale"],
-               ["acts", "hesitates", "falls_back", "routs", "collapses"]),
-    "fire": (["skill", "modifier", "damage_modifier"],
-             ["miss", "no_effect", "minor", "serious", "crippling", "dead"]),
-    "melee": (["attack_skill", "parry_skill", "attack_modifier", "parry_modifier", "riposte"],
-              ["hit", "riposte", "no_hit"]),
+    "action": (
+        ["experience", "wounds", "morale"],
+        ["acts", "hesitates", "falls_back", "routs", "collapses"],
+    ),
+    "fire": (
+        ["skill", "modifier", "damage_modifier"],
+        ["miss", "no_effect", "minor", "serious", "crippling", "dead"],
+    ),
+    "melee": (
+        ["attack_skill", "parry_skill", "attack_modifier", "parry_modifier", "riposte"],
+        ["hit", "riposte", "no_hit"],
+    ),
     "damage": (["modifier"], ["no_effect", "minor", "serious", "crippling", "dead"]),
     "improvement": (["stat", "value"], ["improves", "unchanged"]),
-    "aftermath": (["wounds", "care", "hazard"],
-                  ["dies", *(f"permanent_{n}" for n in range(6))]),
+    "aftermath": (["wounds", "care", "hazard"], ["dies", *(f"permanent_{n}" for n in range(6))]),
 }
 
 
@@ -38,15 +43,24 @@ def test_systems_lists_the_contract_checks_with_their_params_and_outcomes(capsys
         assert check["outcomes"] == outcomes
 
 
-@pytest.mark.parametrize("argv", [
-    ["action", "experience=4", "wounds=1", "morale=2"],
-    ["fire", "skill=7", "modifier=-2", "damage_modifier=1"],
-    ["melee", "attack_skill=7", "parry_skill=6", "attack_modifier=1", "parry_modifier=-1",
-     "riposte=true"],
-    ["damage", "modifier=-1"],
-    ["improvement", "stat=melee", "value=6"],
-    ["aftermath", "wounds=1", "care=prompt", "hazard=0"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["action", "experience=4", "wounds=1", "morale=2"],
+        ["fire", "skill=7", "modifier=-2", "damage_modifier=1"],
+        [
+            "melee",
+            "attack_skill=7",
+            "parry_skill=6",
+            "attack_modifier=1",
+            "parry_modifier=-1",
+            "riposte=true",
+        ],
+        ["damage", "modifier=-1"],
+        ["improvement", "stat=melee", "value=6"],
+        ["aftermath", "wounds=1", "care=prompt", "hazard=0"],
+    ],
+)
 def test_odds_of_each_contract_check_cover_every_outcome_and_sum_to_one(capsys, argv):
     code, out, _ = _run(capsys, "odds", "rencounter", *argv)
 
@@ -72,8 +86,9 @@ def test_aftermath_odds_say_they_are_floats_with_an_error_bound(capsys):
 
 
 def test_a_roll_with_given_dice_reports_them(capsys):
-    code, out, _ = _run(capsys, "roll", "rencounter", "fire", "skill=5", "modifier=-6",
-                        "--dice", "1,7,9")
+    code, out, _ = _run(
+        capsys, "roll", "rencounter", "fire", "skill=5", "modifier=-6", "--dice", "1,7,9"
+    )
 
     data = json.loads(out)
     assert code == 0
@@ -82,10 +97,12 @@ def test_a_roll_with_given_dice_reports_them(capsys):
 
 
 def test_a_seeded_roll_reproduces(capsys):
-    _, first, _ = _run(capsys, "roll", "rencounter", "melee", "attack_skill=7",
-                       "parry_skill=6", "--seed", "abc")
-    _, second, _ = _run(capsys, "roll", "rencounter", "melee", "attack_skill=7",
-                        "parry_skill=6", "--seed", "abc")
+    _, first, _ = _run(
+        capsys, "roll", "rencounter", "melee", "attack_skill=7", "parry_skill=6", "--seed", "abc"
+    )
+    _, second, _ = _run(
+        capsys, "roll", "rencounter", "melee", "attack_skill=7", "parry_skill=6", "--seed", "abc"
+    )
 
     assert json.loads(first)["dice"] == json.loads(second)["dice"]
 
@@ -97,16 +114,19 @@ def test_tables_reflect_the_campaign_options(capsys):
     assert "hit_locations" in json.loads(out)["tables"]
 
 
-@pytest.mark.parametrize("argv", [
-    ["odds", "rencounter", "fire", "skill=13"],
-    ["odds", "rencounter", "fire"],
-    ["odds", "rencounter", "fire", "skill=7", "range=orbit"],
-    ["odds", "rencounter", "aftermath", "wounds=2", "care=prompt", "hazard=1"],
-    ["odds", "rencounter", "parley"],
-    ["roll", "rencounter", "fire", "skill=7", "--dice", "4"],
-    ["roll", "rencounter", "damage", "--dice", "13"],
-    ["roll", "rencounter", "damage", "--dice", "3,4"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["odds", "rencounter", "fire", "skill=13"],
+        ["odds", "rencounter", "fire"],
+        ["odds", "rencounter", "fire", "skill=7", "range=orbit"],
+        ["odds", "rencounter", "aftermath", "wounds=2", "care=prompt", "hazard=1"],
+        ["odds", "rencounter", "parley"],
+        ["roll", "rencounter", "fire", "skill=7", "--dice", "4"],
+        ["roll", "rencounter", "damage", "--dice", "13"],
+        ["roll", "rencounter", "damage", "--dice", "3,4"],
+    ],
+)
 def test_bad_input_exits_2_with_one_line_on_stderr(capsys, argv):
     code, out, err = _run(capsys, *argv)
 

@@ -57,8 +57,9 @@ def test_a_natural_12_misses_even_a_shot_needing_more_than_12():
 
 
 def _musketeer(attackers, master=False):
-    params = MELEE_PARAMS.validate({"attack_skill": 8, "parry_skill": 8,
-                                    "attackers": attackers, "defender_master": master})
+    params = MELEE_PARAMS.validate(
+        {"attack_skill": 8, "parry_skill": 8, "attackers": attackers, "defender_master": master}
+    )
     return melee_plan(tuple(params[name] for name in MELEE_PARAMS.names))
 
 
@@ -98,8 +99,13 @@ def test_axe_parrying_a_sword_breaks_the_sword_and_not_the_axe():
 
 
 def test_the_sword_vs_axe_example_through_the_melee_check():
-    params = {"attack_skill": 7, "parry_skill": 6, "weapon": "sword",
-              "defender_weapon": "axe", "breakage": True}
+    params = {
+        "attack_skill": 7,
+        "parry_skill": 6,
+        "weapon": "sword",
+        "defender_weapon": "axe",
+        "breakage": True,
+    }
 
     resolution = MELEE.resolve(params, GivenDice([4, 3]))
 
@@ -109,9 +115,15 @@ def test_the_sword_vs_axe_example_through_the_melee_check():
 
 
 def test_a_metal_rimmed_shield_parrying_instead_saves_the_sword():
-    params = {"attack_skill": 7, "parry_skill": 6, "weapon": "sword",
-              "defender_weapon": "axe", "defender_shield": "small_medium",
-              "defender_shield_make": "rimmed", "breakage": True}
+    params = {
+        "attack_skill": 7,
+        "parry_skill": 6,
+        "weapon": "sword",
+        "defender_weapon": "axe",
+        "defender_shield": "small_medium",
+        "defender_shield_make": "rimmed",
+        "breakage": True,
+    }
 
     resolution = MELEE.resolve(params, GivenDice([4, 3]))
 
@@ -119,14 +131,20 @@ def test_a_metal_rimmed_shield_parrying_instead_saves_the_sword():
     assert resolution.details["defender_item_broken"] is None
 
 
-@pytest.mark.parametrize(("total", "outcome"), [
-    (7, "falls_back"), (8, "falls_back"), (9, "falls_back"), (10, "routs"), (11, "routs"),
-])
+@pytest.mark.parametrize(
+    ("total", "outcome"),
+    [
+        (7, "falls_back"),
+        (8, "falls_back"),
+        (9, "falls_back"),
+        (10, "routs"),
+        (11, "routs"),
+    ],
+)
 def test_a_veteran_runs_on_7_to_9_and_for_good_on_10(total, outcome):
     natural = 4
 
-    resolution = ACTION.resolve({"experience": 5, "morale": total - natural},
-                                GivenDice([natural]))
+    resolution = ACTION.resolve({"experience": 5, "morale": total - natural}, GivenDice([natural]))
 
     assert resolution.outcome == outcome
 
@@ -135,10 +153,12 @@ def test_a_veteran_runs_on_7_to_9_and_for_good_on_10(total, outcome):
 def test_the_permanent_failure_number_rises_with_quality(experience, first_permanent):
     natural = 6
 
-    below = ACTION.resolve({"experience": experience, "morale": first_permanent - 1 - natural},
-                           GivenDice([natural]))
-    at = ACTION.resolve({"experience": experience, "morale": first_permanent - natural},
-                        GivenDice([natural]))
+    below = ACTION.resolve(
+        {"experience": experience, "morale": first_permanent - 1 - natural}, GivenDice([natural])
+    )
+    at = ACTION.resolve(
+        {"experience": experience, "morale": first_permanent - natural}, GivenDice([natural])
+    )
 
     assert (below.outcome, at.outcome) == ("falls_back", "routs")
 
@@ -174,8 +194,9 @@ def test_an_experience_4_figure_improves_on_5_or_6(roll, outcome):
     resolution = IMPROVEMENT.resolve({"stat": "experience", "value": 4}, GivenDice([roll]))
 
     assert resolution.outcome == outcome
-    assert IMPROVEMENT.odds({"stat": "experience", "value": 4}).probabilities["improves"] \
-        == Fraction(1, 3)
+    assert IMPROVEMENT.odds({"stat": "experience", "value": 4}).probabilities[
+        "improves"
+    ] == Fraction(1, 3)
 
 
 def test_a_master_cannot_improve_his_experience():

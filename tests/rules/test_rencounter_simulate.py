@@ -7,10 +7,18 @@ from rules.systems.rencounter.stats import OPTIONS, STATS
 
 
 def _side(prefix, weapons, experience, count=6):
-    stats = STATS.validate({"experience": experience, "fire": 2 * experience,
-                            "melee": 2 * experience, "weapons": weapons})
-    return [SimFigure(f"{prefix}{n}", f"{prefix} {n}", stats, unit=f"{prefix}-{n % 2}")
-            for n in range(count)]
+    stats = STATS.validate(
+        {
+            "experience": experience,
+            "fire": 2 * experience,
+            "melee": 2 * experience,
+            "weapons": weapons,
+        }
+    )
+    return [
+        SimFigure(f"{prefix}{n}", f"{prefix} {n}", stats, unit=f"{prefix}-{n % 2}")
+        for n in range(count)
+    ]
 
 
 def _battle(seed):
@@ -29,8 +37,9 @@ def test_the_same_seed_fights_the_same_battle():
     first, second = _battle("s2"), _battle("s2")
 
     assert first.winner == second.winner
-    assert [e.resolution.outcome for e in first.events] == \
-        [e.resolution.outcome for e in second.events]
+    assert [e.resolution.outcome for e in first.events] == [
+        e.resolution.outcome for e in second.events
+    ]
 
 
 def test_skills_used_are_recorded_for_improvement_rolls():

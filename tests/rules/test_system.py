@@ -77,8 +77,9 @@ def test_every_status_a_system_puts_in_battle_state_is_one_of_its_statuses(key):
     required = {f.name: f.choices[0][0] for f in system.stats.fields if f.required}
     stats = system.stats.validate(required)
     assert system.initial_state(stats)["status"] in system.statuses
-    sides = [[SimFigure(f"{s}-{i}", f"F{s}{i}", stats, unit=f"u{s}") for i in range(4)]
-             for s in range(2)]
+    sides = [
+        [SimFigure(f"{s}-{i}", f"F{s}{i}", stats, unit=f"u{s}") for i in range(4)] for s in range(2)
+    ]
     for run in range(10):
         result = system.simulate(sides, system.options.validate({}), SeededDice("st", str(run)))
         for state in result.states.values():

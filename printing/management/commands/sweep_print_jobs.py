@@ -15,9 +15,13 @@ class Command(BaseCommand):
     help = "Re-queue QUEUED print jobs never picked up and RUNNING ones stuck past N minutes."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--minutes", type=int, default=None,
-                            help="How old a waiting or running job must be (default: "
-                                 "PRINT_JOBS_STALE_MINUTES, or 15).")
+        parser.add_argument(
+            "--minutes",
+            type=int,
+            default=None,
+            help="How old a waiting or running job must be (default: "
+            "PRINT_JOBS_STALE_MINUTES, or 15).",
+        )
 
     def handle(self, *args: Any, minutes: int | None, **options: Any) -> None:
         minutes = stale_minutes() if minutes is None else minutes
@@ -25,5 +29,7 @@ class Command(BaseCommand):
             self.stderr.write("--minutes must be at least 1")
             raise SystemExit(2)
         result = print_jobs_sweep(stale_after=timedelta(minutes=minutes))
-        self.stdout.write(f"re-sent {len(result.queued)} queued and {len(result.stuck)} stuck "
-                          f"print job(s) older than {minutes} min")
+        self.stdout.write(
+            f"re-sent {len(result.queued)} queued and {len(result.stuck)} stuck "
+            f"print job(s) older than {minutes} min"
+        )

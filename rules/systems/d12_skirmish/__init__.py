@@ -23,37 +23,52 @@ def _clean_options(values: dict[str, Any]) -> dict[str, Any]:
 
 OPTIONS = Schema(
     (
-        Field("game", "choice", "Game", "unit",
-              choices=(("unit", "Unit game (1 wound, officers 2)"),
-                       ("individual", "Individual game (3 wounds)"))),
-        Field("house_campaign", "bool", "House campaign rules (Muster)", False,
-              help="Muster's house rules adapted from Rencounter: troop type improvement and "
-                   "wound aftermath; not part of the d12 text"),
-        Field("aftermath_care", "choice", "Aftermath care (house rule)", "none",
-              choices=CARE_CHOICES),
+        Field(
+            "game",
+            "choice",
+            "Game",
+            "unit",
+            choices=(
+                ("unit", "Unit game (1 wound, officers 2)"),
+                ("individual", "Individual game (3 wounds)"),
+            ),
+        ),
+        Field(
+            "house_campaign",
+            "bool",
+            "House campaign rules (Muster)",
+            False,
+            help="Muster's house rules adapted from Rencounter: troop type improvement and "
+            "wound aftermath; not part of the d12 text",
+        ),
+        Field(
+            "aftermath_care", "choice", "Aftermath care (house rule)", "none", choices=CARE_CHOICES
+        ),
         Field("aftermath_hazard", "int", "Hazardous aftermath (house rule)", 0, min=0, max=2),
     ),
     clean=_clean_options,
 )
 
-SYSTEM = register(RuleSystem(
-    key="d12_skirmish",
-    name="d12 skirmish",
-    source="d12-skirmish.txt",
-    scale="1 figure = 1 man; unit or individual games",
-    stats=STATS,
-    options=OPTIONS,
-    checks={**CHECKS, "troop_type": TROOP_TYPE, "ability": ABILITY},
-    tables=reference_tables,
-    label_text=label_text,
-    initial_state=initial_state,
-    card=CARD,
-    piece="figure",
-    post_battle=post_battle,
-    house_rules=True,
-    activation={"initiative_alternate": ALTERNATE},
-    simulate=simulate,
-    statuses=("unhurt", "wounded", "dead", "routed", "captured"),
-    description="Black-powder skirmish on a d12: hit on 6+, wound tables for foot and "
-                "cavalry, morale that removes after two failures in a row.",
-))
+SYSTEM = register(
+    RuleSystem(
+        key="d12_skirmish",
+        name="d12 skirmish",
+        source="d12-skirmish.txt",
+        scale="1 figure = 1 man; unit or individual games",
+        stats=STATS,
+        options=OPTIONS,
+        checks={**CHECKS, "troop_type": TROOP_TYPE, "ability": ABILITY},
+        tables=reference_tables,
+        label_text=label_text,
+        initial_state=initial_state,
+        card=CARD,
+        piece="figure",
+        post_battle=post_battle,
+        house_rules=True,
+        activation={"initiative_alternate": ALTERNATE},
+        simulate=simulate,
+        statuses=("unhurt", "wounded", "dead", "routed", "captured"),
+        description="Black-powder skirmish on a d12: hit on 6+, wound tables for foot and "
+        "cavalry, morale that removes after two failures in a row.",
+    )
+)

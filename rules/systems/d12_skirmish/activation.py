@@ -42,8 +42,14 @@ def _turn_order(sides: list[list[str]], first: int) -> list[str]:
 
 def _new_turn(sides: list[list[str]], turn: int, dice: Dice) -> State:
     winner, rolls = roll_initiative(dice, turn)
-    return {"sides": sides, "turn": turn, "initiative": winner, "initiative_rolls": rolls,
-            "order": _turn_order(sides, winner), "next": 0}
+    return {
+        "sides": sides,
+        "turn": turn,
+        "initiative": winner,
+        "initiative_rolls": rolls,
+        "order": _turn_order(sides, winner),
+        "next": 0,
+    }
 
 
 def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State:
@@ -59,7 +65,10 @@ def draw(state: State, dice: Dice) -> Draw:
 
 
 ALTERNATE = ActivationMethod(
-    "initiative_alternate", "d12 initiative, then alternate units", start, draw,
+    "initiative_alternate",
+    "d12 initiative, then alternate units",
+    start,
+    draw,
     "Each turn both sides roll a d12 (ties roll again); the winner moves first and the sides "
     "alternate a unit or individual at a time.",
 )

@@ -23,34 +23,67 @@ DEAD_STATUSES = frozenset({"dead"})
 def _improvement(record: FigureRecord, dice_for: DiceFor) -> PostBattleRoll:
     troop = record.stats["troop"]
     dice = dice_for("improvement", 0)
-    result = improvement_roll(dice, stat="troop", value=TROOP_VALUE[troop], sides=12,
-                              maximum=TROOP_VALUE["elite"])
+    result = improvement_roll(
+        dice, stat="troop", value=TROOP_VALUE[troop], sides=12, maximum=TROOP_VALUE["elite"]
+    )
     after = TROOP_LADDER[TROOP_LADDER.index(troop) + 1] if result.improved else troop
-    changes = (Change("stat", "troop", troop, after, f"improvement roll {result.roll}"),) \
-        if result.improved else ()
+    changes = (
+        (Change("stat", "troop", troop, after, f"improvement roll {result.roll}"),)
+        if result.improved
+        else ()
+    )
     outcome = "improves" if result.improved else "unchanged"
-    return PostBattleRoll("improvement", 0, "troop type", outcome, tuple(dice.rolls), changes,
-                          house_rule=True, details={"roll": result.roll, "over": result.before})
+    return PostBattleRoll(
+        "improvement",
+        0,
+        "troop type",
+        outcome,
+        tuple(dice.rolls),
+        changes,
+        house_rule=True,
+        details={"roll": result.roll, "over": result.before},
+    )
 
 
-def _aftermath(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-               ) -> PostBattleRoll:
+def _aftermath(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> PostBattleRoll:
     dice = dice_for("aftermath", 0)
-    result = wound_aftermath(dice, wounds=record.wounds, care=options["aftermath_care"],
-                             hazard=options["aftermath_hazard"])
+    result = wound_aftermath(
+        dice,
+        wounds=record.wounds,
+        care=options["aftermath_care"],
+        hazard=options["aftermath_hazard"],
+    )
     if result.dies:
-        changes: tuple[Change, ...] = (Change("status", "status", None, "DEAD",
-                                              f"{result.permanent} permanent wounds"),)
+        changes: tuple[Change, ...] = (
+            Change("status", "status", None, "DEAD", f"{result.permanent} permanent wounds"),
+        )
     else:
-        changes = tuple(Change("permanent_wound", after=f"permanent wound ({record.name})",
-                               reason="wound aftermath") for _ in range(result.permanent))
+        changes = tuple(
+            Change(
+                "permanent_wound",
+                after=f"permanent wound ({record.name})",
+                reason="wound aftermath",
+            )
+            for _ in range(result.permanent)
+        )
     details = {"permanent": result.permanent, "healed": result.healed, "sepsis": result.sepsis}
-    return PostBattleRoll("aftermath", 0, f"{record.wounds} wounds", result.outcome,
-                          tuple(dice.rolls), changes, house_rule=True, details=details)
+    return PostBattleRoll(
+        "aftermath",
+        0,
+        f"{record.wounds} wounds",
+        result.outcome,
+        tuple(dice.rolls),
+        changes,
+        house_rule=True,
+        details=details,
+    )
 
 
-def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-                ) -> tuple[PostBattleRoll, ...]:
+def post_battle(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> tuple[PostBattleRoll, ...]:
     """Roll the house campaign rules for one figure, if the campaign switched them on."""
     if not options.get("house_campaign", False) or record.status in DEAD_STATUSES:
         return ()
@@ -58,6 +91,9 @@ def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: Dice
     if IMPROVING_SKILL in record.skills_used:
         rolls.append(_improvement(record, dice_for))
     if record.wounds:
-        rolls.append(_aftermath(record, {"aftermath_care": "none", "aftermath_hazard": 0,
-                                         **options}, dice_for))
+        rolls.append(
+            _aftermath(
+                record, {"aftermath_care": "none", "aftermath_hazard": 0, **options}, dice_for
+            )
+        )
     return tuple(rolls)

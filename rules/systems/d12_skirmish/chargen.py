@@ -26,8 +26,11 @@ def resolve_troop_type(params: Mapping[str, Any], dice: Dice) -> Outcome:
     troop_roll = dice.roll(D12, "troop type")
     expertise_roll = dice.roll(D12, "expertise")
     key = band(TROOP_TYPE_TABLE, troop_roll)
-    details = {"troop_roll": troop_roll, "expertise_roll": expertise_roll,
-               "expertise": band(EXPERTISE_TABLE, expertise_roll)}
+    details = {
+        "troop_roll": troop_roll,
+        "expertise_roll": expertise_roll,
+        "expertise": band(EXPERTISE_TABLE, expertise_roll),
+    }
     return Outcome(key, details)
 
 
@@ -44,26 +47,51 @@ def ability_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
     return {key: Fraction(1, 12) for key in ABILITY_OUTCOMES}
 
 
-TROOP_TYPE = Check("troop_type", "Troop type (character generation)", Schema(()),
-                   TROOP_OUTCOMES, resolve_troop_type, troop_type_odds,
-                   "d12: 12 Elite, 10-11 Veteran, 2-9 Regular, 1 Raw; a second d12 picks the "
-                   "field of expertise (1-6 combat, 7-12 shooting)",
-                   "d12 troop type, then d12 expertise")
-ABILITY = Check("ability", "Ability (character generation)", Schema(()), ABILITY_OUTCOMES,
-                resolve_ability, ability_odds, "d12 on the ability table", "one d12: ability")
+TROOP_TYPE = Check(
+    "troop_type",
+    "Troop type (character generation)",
+    Schema(()),
+    TROOP_OUTCOMES,
+    resolve_troop_type,
+    troop_type_odds,
+    "d12: 12 Elite, 10-11 Veteran, 2-9 Regular, 1 Raw; a second d12 picks the "
+    "field of expertise (1-6 combat, 7-12 shooting)",
+    "d12 troop type, then d12 expertise",
+)
+ABILITY = Check(
+    "ability",
+    "Ability (character generation)",
+    Schema(()),
+    ABILITY_OUTCOMES,
+    resolve_ability,
+    ability_odds,
+    "d12 on the ability table",
+    "one d12: ability",
+)
 
 
-def roll_character(dice: Dice, *, officer: bool = False, game: str = "unit",
-                   mount: str = "foot", weapons: tuple[str, ...] = ("rifled_musket",)
-                   ) -> dict[str, Any]:
+def roll_character(
+    dice: Dice,
+    *,
+    officer: bool = False,
+    game: str = "unit",
+    mount: str = "foot",
+    weapons: tuple[str, ...] = ("rifled_musket",),
+) -> dict[str, Any]:
     """Roll troop type, expertise and ability; return validated stats.
 
     Dice order: troop type, expertise, ability (three d12s).
     """
     troop = TROOP_TYPE.resolve({}, dice)
     ability = ABILITY.resolve({}, dice).outcome
-    return STATS.validate({
-        "troop": troop.outcome, "expertise": troop.details["expertise"], "ability": ability,
-        "officer": officer, "mount": mount, "weapons": list(weapons),
-        "wounds": default_wounds(officer=officer, ability=ability, game=game),
-    })
+    return STATS.validate(
+        {
+            "troop": troop.outcome,
+            "expertise": troop.details["expertise"],
+            "ability": ability,
+            "officer": officer,
+            "mount": mount,
+            "weapons": list(weapons),
+            "wounds": default_wounds(officer=officer, ability=ability, game=game),
+        }
+    )

@@ -66,10 +66,11 @@ MAX_WOUNDS_TAKEN = 5
 Classify = Callable[[Mapping[str, Any], tuple[int, ...]], str]
 
 
-def _enumerate(params: Mapping[str, Any], dice_count: int, classify: Classify
-               ) -> dict[str, Fraction]:
+def _enumerate(
+    params: Mapping[str, Any], dice_count: int, classify: Classify
+) -> dict[str, Fraction]:
     """Exact odds over every sequence of `dice_count` d12s; unused trailing dice just repeat."""
-    weight = Fraction(1, 12 ** dice_count)
+    weight = Fraction(1, 12**dice_count)
     odds: dict[str, Fraction] = {}
     for faces in product(FACES, repeat=dice_count):
         key = classify(params, faces)
@@ -77,15 +78,17 @@ def _enumerate(params: Mapping[str, Any], dice_count: int, classify: Classify
     return odds
 
 
-def _cached(dice_count: int, classify: Classify) -> Callable[[Mapping[str, Any]],
-                                                             dict[str, Fraction]]:
+def _cached(
+    dice_count: int, classify: Classify
+) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
     @lru_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
         return _enumerate(dict(items), dice_count, classify)
 
     def odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-        frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                              for k, v in params.items()))
+        frozen = tuple(
+            sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items())
+        )
         return dict(by_items(frozen))
 
     return odds
@@ -131,33 +134,52 @@ def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
     return _shot(face, TROOP_MODIFIER[params["troop"]] + params["modifier"], muzzle=False)
 
 
-FIRE_PARAMS = Schema((
-    _troop_field(),
-    Field("shooting_expert", "choice", "Expertise", "all",
-          choices=(("all", "Both"), ("shooting", "Shooting"), ("combat", "Combat (-1)"))),
-    Field("ability", "choice", "Shooter's ability", "none",
-          choices=(("none", "None"), ("dead_eye", "Dead Eye"), ("twitchy", "Twitchy arm"))),
-    _wounds_field("wounds", "Shooter's wounds"),
-    Field("range", "choice", "Range", "close", choices=RANGES),
-    Field("cover", "choice", "Target's cover", "none", choices=COVER),
-    Field("obstacles", "int", "Obstacles shot over", 0, min=0, max=MAX_OBSTACLES),
-    Field("crawling", "bool", "Target crawling", False),
-    Field("running", "bool", "Target running", False),
-    Field("expert_skirmisher", "bool", "Target is an Expert Skirmisher", False),
-    Field("loading", "choice", "Shooter's weapon", "muzzle", choices=LOADING),
-    _modifier_field(),
-))
+FIRE_PARAMS = Schema(
+    (
+        _troop_field(),
+        Field(
+            "shooting_expert",
+            "choice",
+            "Expertise",
+            "all",
+            choices=(("all", "Both"), ("shooting", "Shooting"), ("combat", "Combat (-1)")),
+        ),
+        Field(
+            "ability",
+            "choice",
+            "Shooter's ability",
+            "none",
+            choices=(("none", "None"), ("dead_eye", "Dead Eye"), ("twitchy", "Twitchy arm")),
+        ),
+        _wounds_field("wounds", "Shooter's wounds"),
+        Field("range", "choice", "Range", "close", choices=RANGES),
+        Field("cover", "choice", "Target's cover", "none", choices=COVER),
+        Field("obstacles", "int", "Obstacles shot over", 0, min=0, max=MAX_OBSTACLES),
+        Field("crawling", "bool", "Target crawling", False),
+        Field("running", "bool", "Target running", False),
+        Field("expert_skirmisher", "bool", "Target is an Expert Skirmisher", False),
+        Field("loading", "choice", "Shooter's weapon", "muzzle", choices=LOADING),
+        _modifier_field(),
+    )
+)
 
 
 def fire_modifier(params: Mapping[str, Any]) -> int:
     """Sum every to-hit modifier of a fully described shot."""
     off_field = params["shooting_expert"] == "combat"
-    return int(TROOP_MODIFIER[params["troop"]] - off_field
-            + ABILITY_SHOOTING.get(params["ability"], 0) + PER_WOUND * params["wounds"]
-            + RANGE_MODIFIER[params["range"]] + COVER_MODIFIER[params["cover"]]
-            + OBSTACLE_MODIFIER * params["obstacles"]
-            + CRAWLING_MODIFIER * params["crawling"] + RUNNING_MODIFIER * params["running"]
-            + EXPERT_SKIRMISHER * params["expert_skirmisher"] + params["modifier"])
+    return int(
+        TROOP_MODIFIER[params["troop"]]
+        - off_field
+        + ABILITY_SHOOTING.get(params["ability"], 0)
+        + PER_WOUND * params["wounds"]
+        + RANGE_MODIFIER[params["range"]]
+        + COVER_MODIFIER[params["cover"]]
+        + OBSTACLE_MODIFIER * params["obstacles"]
+        + CRAWLING_MODIFIER * params["crawling"]
+        + RUNNING_MODIFIER * params["running"]
+        + EXPERT_SKIRMISHER * params["expert_skirmisher"]
+        + params["modifier"]
+    )
 
 
 def resolve_fire(params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -189,18 +211,23 @@ def resolve_misfire(params: Mapping[str, Any], dice: Dice) -> Outcome:
 # --- wounding ----------------------------------------------------------------------------
 
 WOUND_OUTCOMES = ("dead", "two_wounds", "one_wound", "pinned")
-WOUND_PARAMS = Schema((
-    Field("mount", "choice", "Target", "foot", choices=MOUNTS),
-    Field("close_range", "bool", "Fired at close range", False),
-    Field("tough", "bool", "Target is Tough as old boots", False),
-    _modifier_field(),
-))
+WOUND_PARAMS = Schema(
+    (
+        Field("mount", "choice", "Target", "foot", choices=MOUNTS),
+        Field("close_range", "bool", "Fired at close range", False),
+        Field("tough", "bool", "Target is Tough as old boots", False),
+        _modifier_field(),
+    )
+)
 
 
 def wound_result(params: Mapping[str, Any], face: int) -> tuple[str, int, bool]:
     """Return (table result, score, thrown from the horse) for a natural `face`."""
-    modifier = (CLOSE_RANGE_WOUND_BONUS * params["close_range"]
-                + TOUGH_WOUND_MODIFIER * params["tough"] + params["modifier"])
+    modifier = (
+        CLOSE_RANGE_WOUND_BONUS * params["close_range"]
+        + TOUGH_WOUND_MODIFIER * params["tough"]
+        + params["modifier"]
+    )
     score = 12 if face == 12 else min(max(face + modifier, 1), 12)
     cavalry = params["mount"] == "cavalry"
     result = band(CAVALRY_WOUNDS if cavalry else FOOT_WOUNDS, score)
@@ -245,44 +272,67 @@ def resolve_wound(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 # --- hand to hand ------------------------------------------------------------------------
 
-H2H_OUTCOMES = ("inflicts_1", "inflicts_2", "kills", "blocks", "draw", "suffers_1",
-                "suffers_2", "killed")
+H2H_OUTCOMES = (
+    "inflicts_1",
+    "inflicts_2",
+    "kills",
+    "blocks",
+    "draw",
+    "suffers_1",
+    "suffers_2",
+    "killed",
+)
 _WEAPONS = (("none", "None"), ("sword", "Sword"), ("bayonet", "Bayonet"))
 
 
 def _side_fields(prefix: str, whose: str) -> tuple[Field, ...]:
     return (
         _troop_field(f"{prefix}troop", f"{whose} troop type"),
-        Field(f"{prefix}combat_expertise", "choice", f"{whose} expertise", "all",
-              choices=(("all", "Both"), ("combat", "Combat"), ("shooting", "Shooting (-1)"))),
+        Field(
+            f"{prefix}combat_expertise",
+            "choice",
+            f"{whose} expertise",
+            "all",
+            choices=(("all", "Both"), ("combat", "Combat"), ("shooting", "Shooting (-1)")),
+        ),
         Field(f"{prefix}weapon", "choice", f"{whose} weapon", "none", choices=_WEAPONS),
         _wounds_field(f"{prefix}wounds", f"{whose} wounds"),
         Field(f"{prefix}charged", "bool", f"{whose} side charged", False),
         Field(f"{prefix}cavalry", "bool", f"{whose} figure is cavalry", False),
         Field(f"{prefix}in_cover", "bool", f"{whose} figure defends cover", False),
-        Field(f"{prefix}extra_attackers", "int", f"{whose} additional attackers", 0, min=0,
-              max=3),
+        Field(f"{prefix}extra_attackers", "int", f"{whose} additional attackers", 0, min=0, max=3),
         Field(f"{prefix}combat_expert", "bool", f"{whose} figure is a Combat Expert", False),
         _modifier_field(f"{prefix}modifier", f"{whose} other modifiers"),
     )
 
 
-H2H_PARAMS = Schema((
-    *_side_fields("", "Our"), *_side_fields("enemy_", "Enemy"),
-    Field("defend_only", "bool", "We only defend (fighting another attacker)", False),
-))
+H2H_PARAMS = Schema(
+    (
+        *_side_fields("", "Our"),
+        *_side_fields("enemy_", "Enemy"),
+        Field("defend_only", "bool", "We only defend (fighting another attacker)", False),
+    )
+)
 
 
 def h2h_modifier(params: Mapping[str, Any], prefix: str) -> int:
     """Sum one side's hand-to-hand modifiers (prefix "" for us, "enemy_" for them)."""
+
     def p(name: str) -> Any:
         return params[prefix + name]
 
-    return int(TROOP_MODIFIER[p("troop")] - (p("combat_expertise") == "shooting")
-            + MELEE_WEAPONS.get(p("weapon"), 0) + PER_WOUND * p("wounds")
-            + H2H_CHARGED * p("charged") + H2H_CAVALRY * p("cavalry") + H2H_COVER * p("in_cover")
-            + H2H_PER_ATTACKER * p("extra_attackers") + COMBAT_EXPERT * p("combat_expert")
-            + p("modifier"))
+    return int(
+        TROOP_MODIFIER[p("troop")]
+        - (p("combat_expertise") == "shooting")
+        + MELEE_WEAPONS.get(p("weapon"), 0)
+        + PER_WOUND * p("wounds")
+        + H2H_CHARGED * p("charged")
+        + H2H_CAVALRY * p("cavalry")
+        + H2H_COVER * p("in_cover")
+        + H2H_PER_ATTACKER * p("extra_attackers")
+        + COMBAT_EXPERT * p("combat_expert")
+        + p("modifier")
+    )
 
 
 def wounds_for_difference(difference: int) -> int | None:
@@ -312,8 +362,10 @@ def _h2h_effects(key: str) -> tuple[Effect, ...]:
     if key in ("kills", "killed"):
         return (Effect(who, "status", "set", "dead"),)
     if key[-1].isdigit():
-        return (Effect(who, "wounds", "add", int(key[-1])),
-                Effect(who, "pinned", "set", True, "wounded"))
+        return (
+            Effect(who, "wounds", "add", int(key[-1])),
+            Effect(who, "pinned", "set", True, "wounded"),
+        )
     return ()
 
 
@@ -340,44 +392,67 @@ def resolve_h2h(params: Mapping[str, Any], dice: Dice) -> Outcome:
     theirs_total = theirs + h2h_modifier(params, "enemy_")
     deadly = 0
     if abs(ours_total - theirs_total) == H2H_DEADLY_DIFFERENCE and not (
-            params["defend_only"] and ours_total > theirs_total):
+        params["defend_only"] and ours_total > theirs_total
+    ):
         deadly = dice.roll(D12, "won by 5: dead on 6+")
     key = _h2h_key(params, (ours, theirs, deadly))
-    details = {"our_roll": ours, "enemy_roll": theirs, "our_total": ours_total,
-               "enemy_total": theirs_total, "deadly_roll": deadly or None}
+    details = {
+        "our_roll": ours,
+        "enemy_roll": theirs,
+        "our_total": ours_total,
+        "enemy_total": theirs_total,
+        "deadly_roll": deadly or None,
+    }
     return Outcome(key, details, _h2h_effects(key))
 
 
 # --- morale ------------------------------------------------------------------------------
 
 MORALE_OUTCOMES = ("continue", "pinned", "retreat", "panic", "surrender", "removed")
-MORALE_PARAMS = Schema((
-    _troop_field(),
-    _wounds_field(),
-    Field("ability", "choice", "Ability", "none",
-          choices=(("none", "None"), ("loyal", "Loyal to the cause"), ("yella", "Yella"))),
-    Field("charged_by_cavalry", "bool", "Charged by cavalry", False),
-    Field("charged_unloaded", "bool", "Charged with weapon unloaded", False),
-    Field("officer_killed", "bool", "Officer / standard killed", False),
-    Field("in_cover", "bool", "In cover", False),
-    Field("officer_in_sight", "bool", "Officer / standard in sight", False),
-    Field("in_combat", "bool", "In hand to hand", False,
-          help="Panic and retreat become surrender"),
-    Field("failed_last", "bool", "Failed the previous test", False,
-          help=f"{FAILED_TESTS_TO_REMOVE} failed tests in a row remove the figure"),
-    _modifier_field(),
-))
+MORALE_PARAMS = Schema(
+    (
+        _troop_field(),
+        _wounds_field(),
+        Field(
+            "ability",
+            "choice",
+            "Ability",
+            "none",
+            choices=(("none", "None"), ("loyal", "Loyal to the cause"), ("yella", "Yella")),
+        ),
+        Field("charged_by_cavalry", "bool", "Charged by cavalry", False),
+        Field("charged_unloaded", "bool", "Charged with weapon unloaded", False),
+        Field("officer_killed", "bool", "Officer / standard killed", False),
+        Field("in_cover", "bool", "In cover", False),
+        Field("officer_in_sight", "bool", "Officer / standard in sight", False),
+        Field(
+            "in_combat", "bool", "In hand to hand", False, help="Panic and retreat become surrender"
+        ),
+        Field(
+            "failed_last",
+            "bool",
+            "Failed the previous test",
+            False,
+            help=f"{FAILED_TESTS_TO_REMOVE} failed tests in a row remove the figure",
+        ),
+        _modifier_field(),
+    )
+)
 
 
 def morale_modifier(params: Mapping[str, Any]) -> int:
     """Sum every morale modifier."""
-    return int(TROOP_MODIFIER[params["troop"]] + PER_WOUND * params["wounds"]
-            + ABILITY_MORALE.get(params["ability"], 0)
-            + MORALE_CAVALRY_CHARGE * params["charged_by_cavalry"]
-            + MORALE_CHARGED_UNLOADED * params["charged_unloaded"]
-            + MORALE_OFFICER_KILLED * params["officer_killed"]
-            + MORALE_IN_COVER * params["in_cover"]
-            + MORALE_OFFICER_IN_SIGHT * params["officer_in_sight"] + params["modifier"])
+    return int(
+        TROOP_MODIFIER[params["troop"]]
+        + PER_WOUND * params["wounds"]
+        + ABILITY_MORALE.get(params["ability"], 0)
+        + MORALE_CAVALRY_CHARGE * params["charged_by_cavalry"]
+        + MORALE_CHARGED_UNLOADED * params["charged_unloaded"]
+        + MORALE_OFFICER_KILLED * params["officer_killed"]
+        + MORALE_IN_COVER * params["in_cover"]
+        + MORALE_OFFICER_IN_SIGHT * params["officer_in_sight"]
+        + params["modifier"]
+    )
 
 
 def needs_cover_reroll(params: Mapping[str, Any], score: int) -> bool:
@@ -402,10 +477,14 @@ def _morale_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
 MORALE_EFFECTS = {
     "continue": (Effect("actor", "failed_morale", "set", 0),),
     "pinned": (Effect("actor", "pinned", "set", True), Effect("actor", "failed_morale", "add", 1)),
-    "retreat": (Effect("actor", "morale", "set", "retreat"),
-                Effect("actor", "failed_morale", "add", 1)),
-    "panic": (Effect("actor", "morale", "set", "panic"),
-              Effect("actor", "failed_morale", "add", 1)),
+    "retreat": (
+        Effect("actor", "morale", "set", "retreat"),
+        Effect("actor", "failed_morale", "add", 1),
+    ),
+    "panic": (
+        Effect("actor", "morale", "set", "panic"),
+        Effect("actor", "failed_morale", "add", 1),
+    ),
     "surrender": (Effect("actor", "status", "set", "captured"),),
     "removed": (Effect("actor", "status", "set", "routed", "two failed tests in a row"),),
 }
@@ -422,6 +501,7 @@ def resolve_morale(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 # --- officer loss --------------------------------------------------------------------------
 
+
 def resolve_officer_loss(params: Mapping[str, Any], dice: Dice) -> Outcome:
     face = dice.roll(D12, "officer / standard")
     key = _officer_key(params, (face,))
@@ -434,34 +514,79 @@ def _officer_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
 
 
 CHECKS: dict[str, Check] = {
-    "shoot": Check("shoot", "Shoot (to hit)", SHOOT_PARAMS, SHOOT_OUTCOMES, resolve_shoot,
-                   _cached(1, _shoot_key),
-                   "d12 + troop + modifier: 6+ hits; a natural 1 misfires",
-                   "one d12: to hit", skill="troop"),
-    "fire": Check("fire", "Shoot with every modifier", FIRE_PARAMS, SHOOT_OUTCOMES, resolve_fire,
-                  _cached(1, _fire_key),
-                  "The same roll as shoot, with cover, obstacles, range, movement, wounds and "
-                  "abilities named", "one d12: to hit", skill="troop"),
-    "misfire": Check("misfire", "Misfire", Schema(()), MISFIRE_OUTCOMES, resolve_misfire,
-                     _cached(1, lambda p, f: band(MISFIRE_TABLE, f[0])),
-                     "d12 on the misfire table (4 read as out of ammo)", "one d12: misfire"),
-    "wound": Check("wound", "Wounding", WOUND_PARAMS, WOUND_OUTCOMES, resolve_wound,
-                   _cached(2, _wound_key),
-                   "d12 per hit on the foot or cavalry table; close range +1; 12 kills",
-                   "d12 wound; then, for a thrown rider, d12 thrown"),
-    "hand_to_hand": Check("hand_to_hand", "Hand to hand", H2H_PARAMS, H2H_OUTCOMES, resolve_h2h,
-                          h2h_odds,
-                          "Both roll d12 + modifiers; the higher wins by the difference",
-                          "d12 ours, d12 enemy; then, on a difference of exactly 5, d12 6+ dead",
-                          skill="troop"),
-    "morale": Check("morale", "Morale", MORALE_PARAMS, MORALE_OUTCOMES, resolve_morale,
-                    _cached(2, _morale_key),
-                    "d12 + modifiers: 1-4 panic, 5-6 retreat, 7+ continue; in cover a 3-4 "
-                    "re-rolls (6+ continue, else pinned)",
-                    "d12 morale; then, in cover on 3-4, d12 re-roll"),
-    "officer_loss": Check("officer_loss", "Officer / standard lost", Schema(()),
-                          ("officer_killed", "officer_safe"), resolve_officer_loss,
-                          _cached(1, _officer_key),
-                          "Unit games: a d12 per kill; 12 kills the officer or standard",
-                          "one d12 per kill"),
+    "shoot": Check(
+        "shoot",
+        "Shoot (to hit)",
+        SHOOT_PARAMS,
+        SHOOT_OUTCOMES,
+        resolve_shoot,
+        _cached(1, _shoot_key),
+        "d12 + troop + modifier: 6+ hits; a natural 1 misfires",
+        "one d12: to hit",
+        skill="troop",
+    ),
+    "fire": Check(
+        "fire",
+        "Shoot with every modifier",
+        FIRE_PARAMS,
+        SHOOT_OUTCOMES,
+        resolve_fire,
+        _cached(1, _fire_key),
+        "The same roll as shoot, with cover, obstacles, range, movement, wounds and "
+        "abilities named",
+        "one d12: to hit",
+        skill="troop",
+    ),
+    "misfire": Check(
+        "misfire",
+        "Misfire",
+        Schema(()),
+        MISFIRE_OUTCOMES,
+        resolve_misfire,
+        _cached(1, lambda p, f: band(MISFIRE_TABLE, f[0])),
+        "d12 on the misfire table (4 read as out of ammo)",
+        "one d12: misfire",
+    ),
+    "wound": Check(
+        "wound",
+        "Wounding",
+        WOUND_PARAMS,
+        WOUND_OUTCOMES,
+        resolve_wound,
+        _cached(2, _wound_key),
+        "d12 per hit on the foot or cavalry table; close range +1; 12 kills",
+        "d12 wound; then, for a thrown rider, d12 thrown",
+    ),
+    "hand_to_hand": Check(
+        "hand_to_hand",
+        "Hand to hand",
+        H2H_PARAMS,
+        H2H_OUTCOMES,
+        resolve_h2h,
+        h2h_odds,
+        "Both roll d12 + modifiers; the higher wins by the difference",
+        "d12 ours, d12 enemy; then, on a difference of exactly 5, d12 6+ dead",
+        skill="troop",
+    ),
+    "morale": Check(
+        "morale",
+        "Morale",
+        MORALE_PARAMS,
+        MORALE_OUTCOMES,
+        resolve_morale,
+        _cached(2, _morale_key),
+        "d12 + modifiers: 1-4 panic, 5-6 retreat, 7+ continue; in cover a 3-4 "
+        "re-rolls (6+ continue, else pinned)",
+        "d12 morale; then, in cover on 3-4, d12 re-roll",
+    ),
+    "officer_loss": Check(
+        "officer_loss",
+        "Officer / standard lost",
+        Schema(()),
+        ("officer_killed", "officer_safe"),
+        resolve_officer_loss,
+        _cached(1, _officer_key),
+        "Unit games: a d12 per kill; 12 kills the officer or standard",
+        "one d12 per kill",
+    ),
 }

@@ -41,8 +41,7 @@ class _Skirmish:
     def standing(self, side: int) -> list[str]:
         return [r for r in self.sides[side] if self.states[r]["status"] not in OUT_STATUSES]
 
-    def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]
-            ) -> Resolution:
+    def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]) -> Resolution:
         resolution = CHECKS[check].resolve(params, self.dice)
         for effect in resolution.effects:
             self._apply(effect, actor if effect.who == "actor" else target)
@@ -67,9 +66,17 @@ class _Skirmish:
         self.tested.add(ref)
         state, stats = self.states[ref], self.stats[ref]
         ability = stats["ability"] if stats["ability"] in ("loyal", "yella") else "none"
-        self.act("morale", ref, None, {"troop": stats["troop"], "wounds": state["wounds"],
-                                       "ability": ability,
-                                       "failed_last": state["failed_morale"] > 0})
+        self.act(
+            "morale",
+            ref,
+            None,
+            {
+                "troop": stats["troop"],
+                "wounds": state["wounds"],
+                "ability": ability,
+                "failed_last": state["failed_morale"] > 0,
+            },
+        )
 
     def after_harm(self, target: str) -> None:
         side = self.side_of[target]
@@ -86,29 +93,49 @@ class _Skirmish:
 
     def shoot(self, ref: str, target: str) -> None:
         stats = self.stats[ref]
-        shot = self.act("fire", ref, target, {
-            "troop": stats["troop"], "shooting_expert": stats["expertise"],
-            "wounds": self.states[ref]["wounds"], "range": "medium", "loading": stats["loading"],
-            "ability": stats["ability"] if stats["ability"] in ("dead_eye", "twitchy") else "none",
-            "expert_skirmisher": self.stats[target]["ability"] == "expert_skirmisher"})
+        shot = self.act(
+            "fire",
+            ref,
+            target,
+            {
+                "troop": stats["troop"],
+                "shooting_expert": stats["expertise"],
+                "wounds": self.states[ref]["wounds"],
+                "range": "medium",
+                "loading": stats["loading"],
+                "ability": stats["ability"]
+                if stats["ability"] in ("dead_eye", "twitchy")
+                else "none",
+                "expert_skirmisher": self.stats[target]["ability"] == "expert_skirmisher",
+            },
+        )
         if shot.outcome == "hit":
             self.wound(ref, target)
-        elif shot.outcome == "misfire" and self.act("misfire", ref, None, {}).outcome == \
-                "explodes":
+        elif shot.outcome == "misfire" and self.act("misfire", ref, None, {}).outcome == "explodes":
             self.wound(ref, ref)
 
     def wound(self, ref: str, target: str) -> None:
         mount = "cavalry" if self.states[target]["mounted"] else "foot"
-        self.act("wound", ref, target, {"mount": mount,
-                                        "tough": self.stats[target]["ability"] == "tough"})
+        self.act(
+            "wound",
+            ref,
+            target,
+            {"mount": mount, "tough": self.stats[target]["ability"] == "tough"},
+        )
         self.after_harm(target)
 
     def fight(self, ref: str, target: str) -> None:
         ours, theirs = self.stats[ref], self.stats[target]
-        self.act("hand_to_hand", ref, target, {
-            **_fighter(ours, self.states[ref], ""), **_fighter(theirs, self.states[target],
-                                                                 "enemy_"),
-            "charged": True})
+        self.act(
+            "hand_to_hand",
+            ref,
+            target,
+            {
+                **_fighter(ours, self.states[ref], ""),
+                **_fighter(theirs, self.states[target], "enemy_"),
+                "charged": True,
+            },
+        )
         for hurt in (ref, target):
             if self.states[hurt]["wounds"] or self.states[hurt]["status"] == "dead":
                 self.after_harm(hurt)
@@ -121,8 +148,9 @@ class _Skirmish:
         if state["pinned"] or state.get("morale"):
             state["pinned"], state["morale"] = False, None  # sits this activation out
             return
-        target = enemies[self.dice.roll(len(enemies), "target") - 1] if len(enemies) > 1 \
-            else enemies[0]
+        target = (
+            enemies[self.dice.roll(len(enemies), "target") - 1] if len(enemies) > 1 else enemies[0]
+        )
         armed = bool(set(FIREARMS) & set(stats["weapons"])) and state["weapon"] == "ready"
         if armed and (state["loaded"] or stats["loading"] in FIRES_EVERY_TURN):
             self.shoot(ref, target)
@@ -143,14 +171,19 @@ class _Skirmish:
 
 def _fighter(stats: Mapping[str, Any], state: Mapping[str, Any], prefix: str) -> dict[str, Any]:
     weapon = next((w for w in ("sword", "bayonet") if w in stats["weapons"]), "none")
-    return {f"{prefix}troop": stats["troop"], f"{prefix}combat_expertise": stats["expertise"],
-            f"{prefix}weapon": weapon, f"{prefix}wounds": min(state["wounds"], 5),
-            f"{prefix}cavalry": bool(state["mounted"]),
-            f"{prefix}combat_expert": stats["ability"] == "combat_expert"}
+    return {
+        f"{prefix}troop": stats["troop"],
+        f"{prefix}combat_expertise": stats["expertise"],
+        f"{prefix}weapon": weapon,
+        f"{prefix}wounds": min(state["wounds"], 5),
+        f"{prefix}cavalry": bool(state["mounted"]),
+        f"{prefix}combat_expert": stats["ability"] == "combat_expert",
+    }
 
 
-def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
-             ) -> SimResult:
+def simulate(
+    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+) -> SimResult:
     """Fight an abstract skirmish until one side has no figure standing, or MAX_TURNS."""
     battle = _Skirmish(sides, dice)
     while battle.turn <= MAX_TURNS and all(battle.standing(s) for s in (0, 1)):
@@ -158,6 +191,6 @@ def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], d
         battle.turn += 1
     casualties = tuple(len(battle.sides[s]) - len(battle.standing(s)) for s in (0, 1))
     winner = None if casualties[0] == casualties[1] else casualties.index(min(casualties))
-    return SimResult(winner, battle.turn - 1, tuple(battle.events), battle.states, casualties,
-                     battle.used)
-
+    return SimResult(
+        winner, battle.turn - 1, tuple(battle.events), battle.states, casualties, battle.used
+    )

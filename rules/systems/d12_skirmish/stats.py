@@ -52,28 +52,51 @@ def _clean(values: dict[str, Any]) -> dict[str, Any]:
 STATS = Schema(
     (
         Field("troop", "choice", "Troop type", "regular", choices=TROOP_TYPES),
-        Field("expertise", "choice", "Expertise", "all", choices=EXPERTISE,
-              help=f"With the optional troop table: -{OFF_FIELD_PENALTY} outside the field"),
-        Field("ability", "choice", "Ability", "none", choices=ABILITY_CHOICES,
-              help="One ability from the d12 table (optional rules)"),
+        Field(
+            "expertise",
+            "choice",
+            "Expertise",
+            "all",
+            choices=EXPERTISE,
+            help=f"With the optional troop table: -{OFF_FIELD_PENALTY} outside the field",
+        ),
+        Field(
+            "ability",
+            "choice",
+            "Ability",
+            "none",
+            choices=ABILITY_CHOICES,
+            help="One ability from the d12 table (optional rules)",
+        ),
         Field("officer", "bool", "Officer / squad leader", False),
-        Field("wounds", "int", "Wounds", None, min=1, max=WOUNDS_INDIVIDUAL_GAME,
-              help="1, officers 2 (unit games); 3 in individual games"),
+        Field(
+            "wounds",
+            "int",
+            "Wounds",
+            None,
+            min=1,
+            max=WOUNDS_INDIVIDUAL_GAME,
+            help="1, officers 2 (unit games); 3 in individual games",
+        ),
         Field("mount", "choice", "Foot or cavalry", "foot", choices=MOUNTS),
-        Field("weapons", "multichoice", "Weapons", ["rifled_musket"], choices=WEAPON_CHOICES,
-              max=3),
+        Field(
+            "weapons", "multichoice", "Weapons", ["rifled_musket"], choices=WEAPON_CHOICES, max=3
+        ),
         Field("loading", "choice", "Loading", "muzzle", choices=LOADING),
     ),
     clean=_clean,
 )
 
 CARD = CardLayout(
-    sections=(("Figure", ("troop", "expertise", "officer", "mount")),
-              ("Arms", ("weapons", "loading")), ("Ability", ("ability",))),
+    sections=(
+        ("Figure", ("troop", "expertise", "officer", "mount")),
+        ("Arms", ("weapons", "loading")),
+        ("Ability", ("ability",)),
+    ),
     track="wounds",
     track_size="wounds",
     notes="Weapon ranges close/medium/extreme beside each firearm; a loaded box for "
-          "muzzle-loaders; two boxes for failed morale tests in a row",
+    "muzzle-loaders; two boxes for failed morale tests in a row",
 )
 
 
@@ -86,8 +109,15 @@ def troop_modifier(stats: Mapping[str, Any], field: str) -> int:
 
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Return a figure's battle state at the start of a battle."""
-    return {"wounds": 0, "loaded": True, "status": "unhurt", "pinned": False,
-            "failed_morale": 0, "mounted": stats.get("mount") == "cavalry", "weapon": "ready"}
+    return {
+        "wounds": 0,
+        "loaded": True,
+        "status": "unhurt",
+        "pinned": False,
+        "failed_morale": 0,
+        "mounted": stats.get("mount") == "cavalry",
+        "weapon": "ready",
+    }
 
 
 def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:

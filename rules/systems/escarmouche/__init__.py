@@ -14,26 +14,42 @@ from rules.systems.escarmouche.special_fights import HORSE_VS_FOOT, MASSED_PIKE,
 from rules.systems.escarmouche.stats import CARD, OPTIONS, STATS, initial_state, label_text
 from rules.systems.escarmouche.tables import tables
 
-CHECKS = (POOL, OPPOSED, MOVE, MARSHAL, DEVELOP, RESERVE, SHOOT, VOLLEY, ARTILLERY, FIGHT,
-          PIKE_VS_CAVALRY, MASSED_PIKE, HORSE_VS_FOOT, PIKE_FENCING)
+CHECKS = (
+    POOL,
+    OPPOSED,
+    MOVE,
+    MARSHAL,
+    DEVELOP,
+    RESERVE,
+    SHOOT,
+    VOLLEY,
+    ARTILLERY,
+    FIGHT,
+    PIKE_VS_CAVALRY,
+    MASSED_PIKE,
+    HORSE_VS_FOOT,
+    PIKE_FENCING,
+)
 
-ESCARMOUCHE = register(RuleSystem(
-    key="escarmouche",
-    name="Escarmouche",
-    source="Escarmouche: rules for pike & shot skirmish wargames (Anubis Studios)",
-    scale="1 figure = 1 man, about six figures a side; movement unmeasured",
-    stats=STATS,
-    options=OPTIONS,
-    checks={check.name: check for check in CHECKS},
-    tables=tables,
-    label_text=label_text,
-    initial_state=initial_state,
-    card=CARD,
-    post_battle=post_battle,
-    house_rules=True,
-    activation={INITIATIVE.name: INITIATIVE},
-    simulate=simulate,
-    statuses=("unhurt", "wounded", "out", "dead"),
-    description="Active dice score (highest, +1 per extra six), passive dice only risk the "
-                "initiative; a figure acts until a 1 ends its turn, a second 1 ends the side's.",
-))
+ESCARMOUCHE = register(
+    RuleSystem(
+        key="escarmouche",
+        name="Escarmouche",
+        source="Escarmouche: rules for pike & shot skirmish wargames (Anubis Studios)",
+        scale="1 figure = 1 man, about six figures a side; movement unmeasured",
+        stats=STATS,
+        options=OPTIONS,
+        checks={check.name: check for check in CHECKS},
+        tables=tables,
+        label_text=label_text,
+        initial_state=initial_state,
+        card=CARD,
+        post_battle=post_battle,
+        house_rules=True,
+        activation={INITIATIVE.name: INITIATIVE},
+        simulate=simulate,
+        statuses=("unhurt", "wounded", "out", "dead"),
+        description="Active dice score (highest, +1 per extra six), passive dice only risk the "
+        "initiative; a figure acts until a 1 ends its turn, a second 1 ends the side's.",
+    )
+)

@@ -47,8 +47,18 @@ def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State
     """Split `side:figure` names into two sides and roll off for the first turn."""
     sides = _sides(units)
     first = _roll_off(list(sides), dice)
-    return {"sides": sides, "side": first, "turn": 1, "acted": [], "current": None, "pool": 0,
-            "side_ones": 0, "side_over": False, "reserved": [], "removed": []}
+    return {
+        "sides": sides,
+        "side": first,
+        "turn": 1,
+        "acted": [],
+        "current": None,
+        "pool": 0,
+        "side_ones": 0,
+        "side_over": False,
+        "reserved": [],
+        "removed": [],
+    }
 
 
 def may_act(state: State) -> list[str]:
@@ -61,16 +71,31 @@ def _next_side(state: State) -> State:
     other = next(side for side in state["sides"] if side != state["side"])
     # A reserved die is spent or lost once its holder's side acts again.
     held = [f for f in state["reserved"] if not f.startswith(f"{other}:")]
-    return {**state, "side": other, "turn": state["turn"] + 1, "acted": [], "current": None,
-            "pool": 0, "side_ones": 0, "side_over": False, "reserved": held}
+    return {
+        **state,
+        "side": other,
+        "turn": state["turn"] + 1,
+        "acted": [],
+        "current": None,
+        "pool": 0,
+        "side_ones": 0,
+        "side_over": False,
+        "reserved": held,
+    }
 
 
 def draw(state: State, dice: Dice) -> Draw:
     """Say who may act now, passing the turn when the side is done or has lost it."""
     if state["current"] is None and (state["side_over"] or not may_act(state)):
         state = _next_side(state)
-    result = {"side": state["side"], "turn": state["turn"], "current": state["current"],
-              "may_act": may_act(state), "pool": state["pool"], "side_ones": state["side_ones"]}
+    result = {
+        "side": state["side"],
+        "turn": state["turn"],
+        "current": state["current"],
+        "may_act": may_act(state),
+        "pool": state["pool"],
+        "side_ones": state["side_ones"],
+    }
     return Draw(state, result)
 
 
@@ -94,19 +119,25 @@ def after_action(state: State, action: str, result: str) -> State:
 def end_figure(state: State, *, reserve: bool = False) -> State:
     """End the current figure's go voluntarily, optionally keeping a reserved die."""
     held = [*state["reserved"], state["current"]] if reserve and state["current"] else []
-    return {**state, "current": None, "pool": 0,
-            "reserved": held or state["reserved"]}
+    return {**state, "current": None, "pool": 0, "reserved": held or state["reserved"]}
 
 
 def remove(state: State, figure: str) -> State:
     """Take a figure out of the battle."""
     current = None if state["current"] == figure else state["current"]
-    return {**state, "removed": [*state["removed"], figure], "current": current,
-            "reserved": [f for f in state["reserved"] if f != figure]}
+    return {
+        **state,
+        "removed": [*state["removed"], figure],
+        "current": current,
+        "reserved": [f for f in state["reserved"] if f != figure],
+    }
 
 
 INITIATIVE = ActivationMethod(
-    "initiative", "Initiative (act until a 1)", start, draw,
+    "initiative",
+    "Initiative (act until a 1)",
+    start,
+    draw,
     description="The side with the initiative acts one figure at a time; a single 1 ends a "
-                "figure's go, two 1s in a roll or the side's second 1 hand over the turn.",
+    "figure's go, two 1s in a roll or the side's second 1 hand over the turn.",
 )

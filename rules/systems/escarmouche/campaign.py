@@ -23,8 +23,9 @@ AFTERMATH = "aftermath"
 IMPROVEMENT = "improvement"
 
 
-def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-                ) -> tuple[PostBattleRoll, ...]:
+def post_battle(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> tuple[PostBattleRoll, ...]:
     """Roll the house-rule aftermath and improvement for one figure (nothing if switched off)."""
     if not options.get("house_campaign") or record.status == "dead":
         return ()
@@ -39,25 +40,45 @@ def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: Dice
 
 def _aftermath_roll(record: FigureRecord, dice_for: DiceFor) -> PostBattleRoll:
     dice = dice_for(AFTERMATH, 0)
-    result = wound_aftermath(dice, wounds=record.wounds, care=record.extra.get("care", "none"),
-                             hazard=int(record.extra.get("hazard", 0)))
+    result = wound_aftermath(
+        dice,
+        wounds=record.wounds,
+        care=record.extra.get("care", "none"),
+        hazard=int(record.extra.get("hazard", 0)),
+    )
     return PostBattleRoll(
-        AFTERMATH, 0, f"wound aftermath ({record.wounds} wound(s))", result.outcome,
-        tuple(dice.rolls), _aftermath_changes(record, result), house_rule=True,
-        details={"permanent": result.permanent, "healed": result.healed,
-                 "sepsis": result.sepsis})
+        AFTERMATH,
+        0,
+        f"wound aftermath ({record.wounds} wound(s))",
+        result.outcome,
+        tuple(dice.rolls),
+        _aftermath_changes(record, result),
+        house_rule=True,
+        details={"permanent": result.permanent, "healed": result.healed, "sepsis": result.sepsis},
+    )
 
 
 def _aftermath_changes(record: FigureRecord, result: Aftermath) -> tuple[Change, ...]:
     if result.dies:
         return (Change("status", "status", None, "DEAD", "died of wounds after the battle"),)
-    changes = [Change("permanent_wound", after=f"permanent wound ({n + 1} of {result.permanent})",
-                      reason="wound aftermath") for n in range(result.permanent)]
+    changes = [
+        Change(
+            "permanent_wound",
+            after=f"permanent wound ({n + 1} of {result.permanent})",
+            reason="wound aftermath",
+        )
+        for n in range(result.permanent)
+    ]
     if result.healed and record.campaign_date is not None:
         back = healed_by(record.campaign_date)
         changes.append(Change("status", "status", None, "RECOVERING", "wounds healing"))
-        changes.append(Change("recovers_on", after=back.isoformat(),
-                              reason="healed wounds are gone after more than a month"))
+        changes.append(
+            Change(
+                "recovers_on",
+                after=back.isoformat(),
+                reason="healed wounds are gone after more than a month",
+            )
+        )
     return tuple(changes)
 
 
@@ -72,14 +93,17 @@ def improvable(record: FigureRecord) -> tuple[tuple[str, int, int, int], ...]:
     """Return (stat, value, die sides, maximum) for each stat this figure rolls to improve."""
     stats = record.stats
     rows = [("rating", int(stats["rating"]), IMPROVEMENT_DICE["rating"], MAX_RATING)]
-    rows.extend((key, int(stats.get(key, 0)), IMPROVEMENT_DICE["skill"], MAX_SKILL)
-                for key, _ in SKILLS
-                if key in record.skills_used and int(stats.get(key, 0)) > 0)
+    rows.extend(
+        (key, int(stats.get(key, 0)), IMPROVEMENT_DICE["skill"], MAX_SKILL)
+        for key, _ in SKILLS
+        if key in record.skills_used and int(stats.get(key, 0)) > 0
+    )
     return tuple(rows)
 
 
-def _improvement_changes(record: FigureRecord, options: Mapping[str, Any], stat: str,
-                         result: Improvement) -> tuple[Change, ...]:
+def _improvement_changes(
+    record: FigureRecord, options: Mapping[str, Any], stat: str, result: Improvement
+) -> tuple[Change, ...]:
     if not result.improved:
         return ()
     change = Change("stat", stat, result.before, result.after, "improvement roll")
@@ -90,15 +114,24 @@ def _improvement_changes(record: FigureRecord, options: Mapping[str, Any], stat:
     return (change,)
 
 
-def _improvement_rolls(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-                       ) -> tuple[PostBattleRoll, ...]:
+def _improvement_rolls(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> tuple[PostBattleRoll, ...]:
     rolls = []
     for index, (stat, value, sides, maximum) in enumerate(improvable(record)):
         dice = dice_for(IMPROVEMENT, index)
         result = improvement_roll(dice, stat=stat, value=value, sides=sides, maximum=maximum)
         changes = _improvement_changes(record, options, stat, result)
-        rolls.append(PostBattleRoll(
-            IMPROVEMENT, index, f"improvement: {stat} (d{sides} over {value})",
-            "improves" if result.improved else "unchanged", tuple(dice.rolls), changes,
-            house_rule=True, details={"roll": result.roll}))
+        rolls.append(
+            PostBattleRoll(
+                IMPROVEMENT,
+                index,
+                f"improvement: {stat} (d{sides} over {value})",
+                "improves" if result.improved else "unchanged",
+                tuple(dice.rolls),
+                changes,
+                house_rule=True,
+                details={"roll": result.roll},
+            )
+        )
     return tuple(rolls)

@@ -68,6 +68,7 @@ def penalised(active: int, *, replaced: int = 0, added: int = 0, skill: int = 0)
 
 # --- parameters --------------------------------------------------------------------------
 
+
 def int_field(name: str, label: str, default: int, low: int, high: int, help: str) -> Field:
     return Field(name, "int", label, default=default, min=low, max=high, help=help)
 
@@ -76,17 +77,37 @@ def bool_field(name: str, label: str, help: str) -> Field:
     return Field(name, "bool", label, default=False, help=help)
 
 
-ACTIVE = int_field("active", "Active dice so far", 0, 0, MAX_POOL,
-              "Active dice the figure has built up this turn before this action.")
-ONES_BEFORE = int_field("ones_before", "Side's 1s so far", 0, 0, 1,
-                   "1 if one of the side's figures already lost its turn to a single 1.")
+ACTIVE = int_field(
+    "active",
+    "Active dice so far",
+    0,
+    0,
+    MAX_POOL,
+    "Active dice the figure has built up this turn before this action.",
+)
+ONES_BEFORE = int_field(
+    "ones_before",
+    "Side's 1s so far",
+    0,
+    0,
+    1,
+    "1 if one of the side's figures already lost its turn to a single 1.",
+)
 SHAKEN = int_field("shaken", "Shaken markers", 0, 0, MAX_MARKERS, "Shaken markers on the actor.")
 COVER = bool_field("cover", "Target in cover", "The target has taken cover.")
-RESERVED = bool_field("reserved", "Reserved action",
-                 "Spend a reserved die: the pool is that one active die; no initiative at stake.")
+RESERVED = bool_field(
+    "reserved",
+    "Reserved action",
+    "Spend a reserved die: the pool is that one active die; no initiative at stake.",
+)
 RATING = int_field("rating", "Rating", 3, 1, MAX_RATING, "The actor's rating (breaks ties).")
-TERRAIN_FIELD = Field("terrain", "choice", "Terrain", default="clear",
-                      choices=tuple((row.key, f"{row.label} ({row.passive})") for row in TERRAIN))
+TERRAIN_FIELD = Field(
+    "terrain",
+    "choice",
+    "Terrain",
+    default="clear",
+    choices=tuple((row.key, f"{row.label} ({row.passive})") for row in TERRAIN),
+)
 
 
 def skill_field(name: str, label: str) -> Field:
@@ -94,13 +115,19 @@ def skill_field(name: str, label: str) -> Field:
 
 
 def rating_field(name: str, label: str) -> Field:
-    return int_field(name, label, 3, 1, MAX_RATING,
-                     f"{label}: dice rolled in defence; breaks ties.")
+    return int_field(
+        name, label, 3, 1, MAX_RATING, f"{label}: dice rolled in defence; breaks ties."
+    )
 
 
 def weapon_field() -> Field:
-    return Field("weapon", "choice", "Weapon", default=WEAPONS[2].key,
-                 choices=tuple((row.key, f"{row.label} ({row.passive})") for row in WEAPONS))
+    return Field(
+        "weapon",
+        "choice",
+        "Weapon",
+        default=WEAPONS[2].key,
+        choices=tuple((row.key, f"{row.label} ({row.passive})") for row in WEAPONS),
+    )
 
 
 def base_pool(params: Params) -> int:
@@ -109,8 +136,7 @@ def base_pool(params: Params) -> int:
 
 
 def initiative_of(params: Params, roll: PoolRoll) -> str:
-    return NOT_AT_STAKE if params.get("reserved") else initiative(roll.ones,
-                                                                   params["ones_before"])
+    return NOT_AT_STAKE if params.get("reserved") else initiative(roll.ones, params["ones_before"])
 
 
 def spent_reserve(params: Params) -> tuple[Effect, ...]:
@@ -120,6 +146,7 @@ def spent_reserve(params: Params) -> tuple[Effect, ...]:
 
 
 # --- the pool itself -----------------------------------------------------------------------
+
 
 def _need_dice(values: dict[str, Any]) -> dict[str, Any]:
     if values["active"] + values["passive"] < 1:
@@ -157,13 +184,19 @@ def _pool_odds(params: Params) -> dict[str, Fraction]:
 
 
 POOL = Check(
-    "pool", "Active/passive pool", POOL_PARAMS, INITIATIVE_OUTCOMES, _resolve_pool, _pool_odds,
+    "pool",
+    "Active/passive pool",
+    POOL_PARAMS,
+    INITIATIVE_OUTCOMES,
+    _resolve_pool,
+    _pool_odds,
     description="Score the highest active die (+1 per extra six); 1s on any die cost initiative.",
     dice_order="active dice, then passive dice",
 )
 
 
 # --- opposed rolls -----------------------------------------------------------------------
+
 
 def contest(score: int, rating: int, defence: int, defence_rating: int) -> tuple[str | None, int]:
     """Return the winner ('attacker'/'defender', or None) and the difference of the scores."""
@@ -175,8 +208,9 @@ def contest(score: int, rating: int, defence: int, defence_rating: int) -> tuple
 
 
 @lru_cache(maxsize=8192)
-def contest_weights(active: int, rating: int, defence_dice: int, defence_rating: int
-                    ) -> tuple[tuple[tuple[str | None, int], int], ...]:
+def contest_weights(
+    active: int, rating: int, defence_dice: int, defence_rating: int
+) -> tuple[tuple[tuple[str | None, int], int], ...]:
     """Count (winner, difference) over every roll of the active and defence dice."""
     counts: dict[tuple[str | None, int], int] = {}
     for score, weight in score_weights(active):
@@ -186,9 +220,11 @@ def contest_weights(active: int, rating: int, defence_dice: int, defence_rating:
     return tuple(counts.items())
 
 
-def fold(weights: tuple[tuple[tuple[str | None, int], int], ...],
-         classify: Callable[[str | None, int], str], keys: tuple[str, ...]
-         ) -> dict[str, Fraction]:
+def fold(
+    weights: tuple[tuple[tuple[str | None, int], int], ...],
+    classify: Callable[[str | None, int], str],
+    keys: tuple[str, ...],
+) -> dict[str, Fraction]:
     """Fold contest counts into outcome keys."""
     total = sum(weight for _, weight in weights)
     odds = dict.fromkeys(keys, Fraction(0))
@@ -203,8 +239,14 @@ OPPOSED_PARAMS = Schema(
         int_field("active", "Active dice", 1, 0, MAX_POOL, "The roller's active dice."),
         int_field("passive", "Passive dice", 0, 0, MAX_POOL, "The roller's passive dice."),
         RATING,
-        int_field("defender_dice", "Defender's dice", 3, 1, MAX_POOL,
-             "Dice the defender rolls: its rating, or a better skill, plus any bonus."),
+        int_field(
+            "defender_dice",
+            "Defender's dice",
+            3,
+            1,
+            MAX_POOL,
+            "Dice the defender rolls: its rating, or a better skill, plus any bonus.",
+        ),
         rating_field("defender_rating", "Defender's rating"),
         ONES_BEFORE,
     ),
@@ -220,19 +262,32 @@ def _resolve_opposed(params: Params, dice: Dice) -> Outcome:
     roll = roll_pool(dice, params["active"], params["passive"])
     defence = roll_defence(dice, params["defender_dice"])
     winner, diff = contest(roll.score, params["rating"], defence, params["defender_rating"])
-    return Outcome(_opposed_key(winner, diff), {
-        "roll": roll.as_json(), "score": roll.score, "defender_score": defence, "diff": diff,
-        "initiative": initiative(roll.ones, params["ones_before"])})
+    return Outcome(
+        _opposed_key(winner, diff),
+        {
+            "roll": roll.as_json(),
+            "score": roll.score,
+            "defender_score": defence,
+            "diff": diff,
+            "initiative": initiative(roll.ones, params["ones_before"]),
+        },
+    )
 
 
 def _opposed_odds(params: Params) -> dict[str, Fraction]:
-    weights = contest_weights(params["active"], params["rating"], params["defender_dice"],
-                              params["defender_rating"])
+    weights = contest_weights(
+        params["active"], params["rating"], params["defender_dice"], params["defender_rating"]
+    )
     return fold(weights, _opposed_key, OPPOSED_OUTCOMES)
 
 
 OPPOSED = Check(
-    "opposed", "Opposed roll", OPPOSED_PARAMS, OPPOSED_OUTCOMES, _resolve_opposed, _opposed_odds,
+    "opposed",
+    "Opposed roll",
+    OPPOSED_PARAMS,
+    OPPOSED_OUTCOMES,
+    _resolve_opposed,
+    _opposed_odds,
     description="Highest active scores meet; a tied score goes to the higher rating.",
     dice_order="roller's active dice, roller's passive dice, then the defender's dice",
 )
@@ -248,49 +303,69 @@ def _move_pool(params: Params) -> Pool:
     return Pool(params["active"], TERRAIN_BY_KEY[params["terrain"]].passive + params["shaken"])
 
 
-def _resolve_initiative_roll(pool_of: Callable[[Params], Pool],
-                             effects_of: Callable[[Params], tuple[Effect, ...]]
-                             ) -> Callable[[Params, Dice], Outcome]:
+def _resolve_initiative_roll(
+    pool_of: Callable[[Params], Pool], effects_of: Callable[[Params], tuple[Effect, ...]]
+) -> Callable[[Params, Dice], Outcome]:
     def resolve(params: Params, dice: Dice) -> Outcome:
         pool = pool_of(params)
         roll = roll_pool(dice, pool.active, pool.passive)
-        return Outcome(initiative_of(params, roll), {"roll": roll.as_json(), "score": roll.score},
-                       effects_of(params))
+        return Outcome(
+            initiative_of(params, roll),
+            {"roll": roll.as_json(), "score": roll.score},
+            effects_of(params),
+        )
+
     return resolve
 
 
-def _initiative_roll_odds(pool_of: Callable[[Params], Pool]
-                          ) -> Callable[[Params], dict[str, Fraction]]:
+def _initiative_roll_odds(
+    pool_of: Callable[[Params], Pool],
+) -> Callable[[Params], dict[str, Fraction]]:
     def odds(params: Params) -> dict[str, Fraction]:
         if params.get("reserved"):
             return {NOT_AT_STAKE: Fraction(1)}
         pool = pool_of(params)
         return _initiative_odds(pool.active, pool.passive, params["ones_before"])
+
     return odds
 
 
 MOVE = Check(
-    "move", "Move", MOVE_PARAMS, INITIATIVE_OUTCOMES,
-    _resolve_initiative_roll(_move_pool, lambda params: ()), _initiative_roll_odds(_move_pool),
+    "move",
+    "Move",
+    MOVE_PARAMS,
+    INITIATIVE_OUTCOMES,
+    _resolve_initiative_roll(_move_pool, lambda params: ()),
+    _initiative_roll_odds(_move_pool),
     description="Roll the pool so far plus the terrain's passive dice (moving adds no active).",
     dice_order="active dice so far, then passive dice (terrain, then one per Shaken marker)",
 )
 
 MARSHAL_OUTCOMES = tuple(key for _, key, _ in MARSHAL_RESULTS)
-MARSHAL_PARAMS = Schema((
-    ACTIVE, TERRAIN_FIELD,
-    int_field("followers", "Figures marshalled", 1, 1, MAX_FIGURES,
-         "Other figures in sight moved with the marshal: one passive die each."),
-    skill_field("leader", "Leader"), SHAKEN, ONES_BEFORE,
-))
+MARSHAL_PARAMS = Schema(
+    (
+        ACTIVE,
+        TERRAIN_FIELD,
+        int_field(
+            "followers",
+            "Figures marshalled",
+            1,
+            1,
+            MAX_FIGURES,
+            "Other figures in sight moved with the marshal: one passive die each.",
+        ),
+        skill_field("leader", "Leader"),
+        SHAKEN,
+        ONES_BEFORE,
+    )
+)
 
 
 def _marshal_pool(params: Params) -> Pool:
     terrain = TERRAIN_BY_KEY[params["terrain"]].passive
     # Leader swaps the dice the followers add; the swap changes colours, never the dice count.
     led = min(params["leader"], params["followers"])
-    return Pool(params["active"] + led,
-                terrain + params["followers"] - led + params["shaken"])
+    return Pool(params["active"] + led, terrain + params["followers"] - led + params["shaken"])
 
 
 def _marshal_key(ones: int, ones_before: int) -> str:
@@ -303,8 +378,7 @@ def _resolve_marshal(params: Params, dice: Dice) -> Outcome:
     pool = _marshal_pool(params)
     roll = roll_pool(dice, pool.active, pool.passive)
     key = _marshal_key(roll.ones, params["ones_before"])
-    return Outcome(key, {"roll": roll.as_json(), "score": roll.score,
-                         "moved": key != "no_move"})
+    return Outcome(key, {"roll": roll.as_json(), "score": roll.score, "moved": key != "no_move"})
 
 
 def _marshal_odds(params: Params) -> dict[str, Fraction]:
@@ -317,7 +391,12 @@ def _marshal_odds(params: Params) -> dict[str, Fraction]:
 
 
 MARSHAL = Check(
-    "marshal", "Marshal", MARSHAL_PARAMS, MARSHAL_OUTCOMES, _resolve_marshal, _marshal_odds,
+    "marshal",
+    "Marshal",
+    MARSHAL_PARAMS,
+    MARSHAL_OUTCOMES,
+    _resolve_marshal,
+    _marshal_odds,
     description="Move with other figures in sight; the 1s rolled decide who moves and who ends.",
     dice_order="active dice (pool so far, then Leader swaps), then passive dice",
     skill="leader",
@@ -346,8 +425,13 @@ def _clean_develop(values: dict[str, Any]) -> dict[str, Any]:
 
 
 DEVELOP_PARAMS = Schema(
-    (ACTIVE, Field("purpose", "choice", "Purpose", default="other", choices=DEVELOP_PURPOSES),
-     SHAKEN, ONES_BEFORE, RESERVED),
+    (
+        ACTIVE,
+        Field("purpose", "choice", "Purpose", default="other", choices=DEVELOP_PURPOSES),
+        SHAKEN,
+        ONES_BEFORE,
+        RESERVED,
+    ),
     clean=_clean_develop,
 )
 
@@ -358,13 +442,18 @@ def _develop_pool(params: Params) -> Pool:
 
 def _develop_effects(params: Params) -> tuple[Effect, ...]:
     # The described action always happens; the roll only says whether the figure acts on.
-    changes = tuple(Effect("actor", key, op, value, params["purpose"])
-                    for key, op, value in _DEVELOP_EFFECTS[params["purpose"]])
+    changes = tuple(
+        Effect("actor", key, op, value, params["purpose"])
+        for key, op, value in _DEVELOP_EFFECTS[params["purpose"]]
+    )
     return changes + spent_reserve(params)
 
 
 DEVELOP = Check(
-    "develop", "Develop", DEVELOP_PARAMS, (*INITIATIVE_OUTCOMES, NOT_AT_STAKE),
+    "develop",
+    "Develop",
+    DEVELOP_PARAMS,
+    (*INITIATIVE_OUTCOMES, NOT_AT_STAKE),
     _resolve_initiative_roll(_develop_pool, _develop_effects),
     _initiative_roll_odds(_develop_pool),
     description="Any other action; it always happens and adds an active die to the pool.",
@@ -373,12 +462,19 @@ DEVELOP = Check(
 
 
 def _resolve_reserve(params: Params, dice: Dice) -> Outcome:
-    return Outcome("reserved", {"pool_after": 1},
-                   (Effect("actor", "reserved", "set", True, "one active die held back"),))
+    return Outcome(
+        "reserved",
+        {"pool_after": 1},
+        (Effect("actor", "reserved", "set", True, "one active die held back"),),
+    )
 
 
 RESERVE = Check(
-    "reserve", "Reserve an action", Schema((ACTIVE,)), ("reserved",), _resolve_reserve,
+    "reserve",
+    "Reserve an action",
+    Schema((ACTIVE,)),
+    ("reserved",),
+    _resolve_reserve,
     lambda params: {"reserved": Fraction(1)},
     description="End the turn keeping one active die to interrupt the enemy's turn with.",
     dice_order="no dice",
@@ -386,6 +482,7 @@ RESERVE = Check(
 
 
 # --- effects of a won roll ----------------------------------------------------------------
+
 
 def loser_effects(row: EffectRow, hits: int, loser: Who) -> tuple[Effect, ...]:
     """Turn an effects-table row into state changes on the losing figure."""
@@ -411,13 +508,19 @@ class Contest(NamedTuple):
     diff: int
 
     def details(self, initiative_result: str) -> dict[str, Any]:
-        return {"roll": self.roll.as_json(), "score": self.roll.score,
-                "defender_score": self.defence, "winner": self.winner, "diff": self.diff,
-                "initiative": initiative_result}
+        return {
+            "roll": self.roll.as_json(),
+            "score": self.roll.score,
+            "defender_score": self.defence,
+            "winner": self.winner,
+            "diff": self.diff,
+            "initiative": initiative_result,
+        }
 
 
-def run_contest(dice: Dice, pool: Pool, rating: int, defence_dice: int, defence_rating: int
-                ) -> Contest:
+def run_contest(
+    dice: Dice, pool: Pool, rating: int, defence_dice: int, defence_rating: int
+) -> Contest:
     """Roll the actor's pool, then the defence, and compare."""
     roll = roll_pool(dice, pool.active, pool.passive)
     defence = roll_defence(dice, defence_dice)

@@ -46,8 +46,12 @@ class PoolRoll(NamedTuple):
         return cls(active, passive, score_of(active), active.count(1) + passive.count(1))
 
     def as_json(self) -> dict[str, object]:
-        return {"active": list(self.active), "passive": list(self.passive),
-                "score": self.score, "ones": self.ones}
+        return {
+            "active": list(self.active),
+            "passive": list(self.passive),
+            "score": self.score,
+            "ones": self.ones,
+        }
 
 
 def score_of(active: Sequence[int]) -> int:
@@ -68,8 +72,10 @@ def initiative(ones: int, ones_before: int = 0) -> str:
 def roll_pool(dice: Dice, active: int, passive: int, who: str = "") -> PoolRoll:
     """Roll `active` then `passive` d6s, labelled by colour (and by whose pool, if given)."""
     prefix = f"{who} " if who else ""
-    return PoolRoll.of(dice.roll_many(active, D6, f"{prefix}active"),
-                       dice.roll_many(passive, D6, f"{prefix}passive"))
+    return PoolRoll.of(
+        dice.roll_many(active, D6, f"{prefix}active"),
+        dice.roll_many(passive, D6, f"{prefix}passive"),
+    )
 
 
 def roll_defence(dice: Dice, count: int) -> int:

@@ -47,8 +47,11 @@ class Battle:
     skills_used: dict[str, set[str]] = field(default_factory=dict)
 
     def standing(self, side: int) -> list[str]:
-        return [ref for ref, s in self.side_of.items()
-                if s == side and self.states[ref]["status"] != OUT]
+        return [
+            ref
+            for ref, s in self.side_of.items()
+            if s == side and self.states[ref]["status"] != OUT
+        ]
 
     def beaten(self) -> int | None:
         return next((side for side in (0, 1) if not self.standing(side)), None)
@@ -59,8 +62,12 @@ def _battle(sides: Sequence[Sequence[SimFigure]]) -> Battle:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
     figures = {f.ref: f for side in sides for f in side}
     stats = {f.ref: STATS.validate_snapshot(f.stats) for f in figures.values()}
-    return Battle(figures, {f.ref: i for i, side in enumerate(sides) for f in side}, stats,
-                  {ref: initial_state(s) for ref, s in stats.items()})
+    return Battle(
+        figures,
+        {f.ref: i for i, side in enumerate(sides) for f in side},
+        stats,
+        {ref: initial_state(s) for ref, s in stats.items()},
+    )
 
 
 def _unit(battle: Battle, ref: str) -> str:
@@ -86,16 +93,23 @@ def _lightest_weapon(stats: Mapping[str, Any]) -> str | None:
 
 
 def _common(act: State, state: Mapping[str, Any]) -> dict[str, Any]:
-    return {"active": act["pool"], "ones_before": min(act["side_ones"], 1),
-            "shaken": min(state["shaken"], 10)}
+    return {
+        "active": act["pool"],
+        "ones_before": min(act["side_ones"], 1),
+        "shaken": min(state["shaken"], 10),
+    }
 
 
-def _shot(battle: Battle, ref: str, target: str, act: State, weapon: str
-          ) -> tuple[Check, dict[str, Any]]:
+def _shot(
+    battle: Battle, ref: str, target: str, act: State, weapon: str
+) -> tuple[Check, dict[str, Any]]:
     stats, state = battle.stats[ref], battle.states[ref]
-    params = {**_common(act, state), "rating": stats["rating"],
-              "target_rating": battle.stats[target]["rating"],
-              "cover": battle.states[target]["cover"]}
+    params = {
+        **_common(act, state),
+        "rating": stats["rating"],
+        "target_rating": battle.stats[target]["rating"],
+        "cover": battle.states[target]["cover"],
+    }
     if weapon == CANNON:
         return ARTILLERY, {**params, "artillerist": stats["artillerist"]}
     return SHOOT, {**params, "weapon": weapon, "skill": stats["shooter"]}
@@ -117,20 +131,26 @@ _FIGHTS: dict[tuple[str, str], tuple[Check, dict[str, bool]]] = {
 _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 
 
-def _fight(battle: Battle, ref: str, target: str, act: State
-           ) -> tuple[Check, dict[str, Any]]:
+def _fight(battle: Battle, ref: str, target: str, act: State) -> tuple[Check, dict[str, Any]]:
     stats, state = battle.stats[ref], battle.states[ref]
     enemy = battle.stats[target]
     mine, theirs = _arms(stats), _arms(enemy)
     check, extra = _FIGHTS.get((mine, theirs), (FIGHT, {}))
-    return check, {**_common(act, state), **extra, "rating": stats["rating"],
-                   "skill": stats[_SKILL_FOR_ARMS[mine]], "cover": battle.states[target]["cover"],
-                   "weaponless": bool(state["disarmed"]), "defender_rating": enemy["rating"],
-                   "defender_skill": enemy[_SKILL_FOR_ARMS[theirs]]}
+    return check, {
+        **_common(act, state),
+        **extra,
+        "rating": stats["rating"],
+        "skill": stats[_SKILL_FOR_ARMS[mine]],
+        "cover": battle.states[target]["cover"],
+        "weaponless": bool(state["disarmed"]),
+        "defender_rating": enemy["rating"],
+        "defender_skill": enemy[_SKILL_FOR_ARMS[theirs]],
+    }
 
 
-def _choose(battle: Battle, ref: str, act: State, dice: Dice
-            ) -> tuple[Check, dict[str, Any], str | None, str]:
+def _choose(
+    battle: Battle, ref: str, act: State, dice: Dice
+) -> tuple[Check, dict[str, Any], str | None, str]:
     """Return the check, its params, the target and the action kind for the figure's next go."""
     stats, state = battle.stats[ref], battle.states[ref]
     purpose = _develop_purpose(state, stats)
@@ -141,8 +161,17 @@ def _choose(battle: Battle, ref: str, act: State, dice: Dice
     if weapon:
         return (*_shot(battle, ref, target, act, weapon), target, "shoot")
     if ref not in battle.engaged:
-        return MOVE, {"active": act["pool"], "terrain": "clear", "shaken": state["shaken"],
-                      "ones_before": min(act["side_ones"], 1)}, None, activation.MOVE
+        return (
+            MOVE,
+            {
+                "active": act["pool"],
+                "terrain": "clear",
+                "shaken": state["shaken"],
+                "ones_before": min(act["side_ones"], 1),
+            },
+            None,
+            activation.MOVE,
+        )
     return (*_fight(battle, ref, target, act), target, "fight")
 
 
@@ -159,15 +188,20 @@ def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution)
             state["status"] = "wounded"
 
 
-def _note_skills(battle: Battle, ref: str, target: str | None, check: Check,
-                 params: Mapping[str, Any]) -> None:
+def _note_skills(
+    battle: Battle, ref: str, target: str | None, check: Check, params: Mapping[str, Any]
+) -> None:
     if check.skill and params.get("skill", params.get("artillerist", 0)):
-        mine = _SKILL_FOR_ARMS[_arms(battle.stats[ref])] if "defender_rating" in params \
+        mine = (
+            _SKILL_FOR_ARMS[_arms(battle.stats[ref])]
+            if "defender_rating" in params
             else check.skill
+        )
         battle.skills_used.setdefault(ref, set()).add(mine)
     if target and params.get("defender_skill", 0) > params.get("defender_rating", 9):
         battle.skills_used.setdefault(target, set()).add(
-            _SKILL_FOR_ARMS[_arms(battle.stats[target])])
+            _SKILL_FOR_ARMS[_arms(battle.stats[target])]
+        )
 
 
 def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tuple[State, str]:
@@ -203,8 +237,9 @@ def _side_turn(battle: Battle, act: State, dice: Dice) -> State:
     return act
 
 
-def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
-             ) -> SimResult:
+def simulate(
+    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+) -> SimResult:
     """Fight an abstract battle between two sides until one has no figure standing."""
     battle = _battle(sides)
     act = activation.start([_unit(battle, ref) for ref in battle.figures], options, dice)
@@ -213,9 +248,17 @@ def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], d
         act = activation.draw(act, dice).state
     beaten = battle.beaten()
     return SimResult(
-        winner=None if beaten is None else 1 - beaten, turns=min(act["turn"], MAX_TURNS),
-        events=tuple(battle.events), states=battle.states,
-        casualties=tuple(sum(1 for r, s in battle.side_of.items()
-                             if s == side and battle.states[r]["status"] == OUT)
-                         for side in (0, 1)),
-        skills_used={ref: frozenset(used) for ref, used in battle.skills_used.items()})
+        winner=None if beaten is None else 1 - beaten,
+        turns=min(act["turn"], MAX_TURNS),
+        events=tuple(battle.events),
+        states=battle.states,
+        casualties=tuple(
+            sum(
+                1
+                for r, s in battle.side_of.items()
+                if s == side and battle.states[r]["status"] == OUT
+            )
+            for side in (0, 1)
+        ),
+        skills_used={ref: frozenset(used) for ref, used in battle.skills_used.items()},
+    )

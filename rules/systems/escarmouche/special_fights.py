@@ -101,63 +101,109 @@ def _details(rule: FirstStrike, values: Params, contest: Contest) -> dict[str, A
     # The other side's win is ignored this round; attacking and keeping the initiative, it
     # fights the next round as an ordinary fight.
     next_normal = ignored and not rule.striker_attacks(values) and keeps
-    return {**details, "pushed_back": None if ignored else details["pushed_back"],
-            "first_strike": rule.striker, "next_round_normal": next_normal}
+    return {
+        **details,
+        "pushed_back": None if ignored else details["pushed_back"],
+        "first_strike": rule.striker,
+        "next_round_normal": next_normal,
+    }
 
 
 def _fields(rule: FirstStrike, skill_label: str, defence_label: str) -> tuple[Field, ...]:
-    fields = [*fight_fields(skill_label, defence_label),
-              bool_field(rule.attacks_field, f"The {rule.striker} attacks",
-                    f"On if the {rule.striker} started the fight; off if the {rule.other} did.")]
+    fields = [
+        *fight_fields(skill_label, defence_label),
+        bool_field(
+            rule.attacks_field,
+            f"The {rule.striker} attacks",
+            f"On if the {rule.striker} started the fight; off if the {rule.other} did.",
+        ),
+    ]
     if rule.supported:
-        fields.append(int_field("supporting", "Supporting pikemen", 1, 0, MAX_SUPPORT,
-                           "Pikemen in base contact with the pike: one active die each."))
+        fields.append(
+            int_field(
+                "supporting",
+                "Supporting pikemen",
+                1,
+                0,
+                MAX_SUPPORT,
+                "Pikemen in base contact with the pike: one active die each.",
+            )
+        )
     return tuple(fields)
 
 
-def first_strike_check(name: str, title: str, rule: FirstStrike, *, skill_label: str,
-                       defence_label: str, skill: str, description: str) -> Check:
+def first_strike_check(
+    name: str,
+    title: str,
+    rule: FirstStrike,
+    *,
+    skill_label: str,
+    defence_label: str,
+    skill: str,
+    description: str,
+) -> Check:
     """Build a first-strike fight check."""
+
     def resolve(values: Params, dice: Dice) -> Outcome:
-        contest = run_contest(dice, fight_pool(values, rule.pool_bonus(values)),
-                              values["rating"], defence_dice(values, rule.defence_bonus(values)),
-                              values["defender_rating"])
-        return Outcome(_key(rule, values, contest.winner, contest.diff),
-                       _details(rule, values, contest),
-                       _effects(rule, values, contest) + spent_reserve(values))
+        contest = run_contest(
+            dice,
+            fight_pool(values, rule.pool_bonus(values)),
+            values["rating"],
+            defence_dice(values, rule.defence_bonus(values)),
+            values["defender_rating"],
+        )
+        return Outcome(
+            _key(rule, values, contest.winner, contest.diff),
+            _details(rule, values, contest),
+            _effects(rule, values, contest) + spent_reserve(values),
+        )
 
     def odds(values: Params) -> dict[str, Fraction]:
         pool = fight_pool(values, rule.pool_bonus(values))
         defence = defence_dice(values, rule.defence_bonus(values))
-        weights = contest_weights(pool.active, values["rating"], defence,
-                                  values["defender_rating"])
-        return fold(weights, lambda winner, diff: _key(rule, values, winner, diff),
-                    rule.outcomes)
+        weights = contest_weights(pool.active, values["rating"], defence, values["defender_rating"])
+        return fold(weights, lambda winner, diff: _key(rule, values, winner, diff), rule.outcomes)
 
     params = Schema(_fields(rule, skill_label, defence_label), clean=one_side_outnumbers)
-    return Check(name, title, params, rule.outcomes, resolve, cached_odds(odds),
-                 description=description, skill=skill,
-                 dice_order="attacker's active dice, attacker's passive dice, then the "
-                            "defender's dice")
+    return Check(
+        name,
+        title,
+        params,
+        rule.outcomes,
+        resolve,
+        cached_odds(odds),
+        description=description,
+        skill=skill,
+        dice_order="attacker's active dice, attacker's passive dice, then the defender's dice",
+    )
 
 
 PIKE_VS_CAVALRY = first_strike_check(
-    "pike_vs_cavalry", "Pike vs cavalry", FirstStrike("pike", "horse"),
+    "pike_vs_cavalry",
+    "Pike vs cavalry",
+    FirstStrike("pike", "horse"),
     skill_label="Pike trailer (pike) or Rider (horse)",
-    defence_label="Pike trailer (pike) or Rider (horse)", skill="pike_trailer",
+    defence_label="Pike trailer (pike) or Rider (horse)",
+    skill="pike_trailer",
     description="First round: only the pike's win counts, whoever attacked; a beaten horseman "
-                "is kept away.",
+    "is kept away.",
 )
 MASSED_PIKE = first_strike_check(
-    "massed_pike", "Massed pike vs cavalry", FirstStrike("pike", "horse", supported=True),
+    "massed_pike",
+    "Massed pike vs cavalry",
+    FirstStrike("pike", "horse", supported=True),
     skill_label="Pike trailer (pike) or Rider (horse)",
-    defence_label="Pike trailer (pike) or Rider (horse)", skill="pike_trailer",
+    defence_label="Pike trailer (pike) or Rider (horse)",
+    skill="pike_trailer",
     description="As pike vs cavalry, the acting pikeman adding an active die per pikeman in "
-                "base contact (in attack or defence).",
+    "base contact (in attack or defence).",
 )
 HORSE_VS_FOOT = first_strike_check(
-    "horse_vs_foot", "Horse vs foot", FirstStrike("horse", "foot"),
+    "horse_vs_foot",
+    "Horse vs foot",
+    FirstStrike("horse", "foot"),
     skill_label="Rider (horse) or Fighter (foot)",
-    defence_label="Rider (horse) or Fighter (foot)", skill="rider",
+    defence_label="Rider (horse) or Fighter (foot)",
+    skill="rider",
     description="Against foot without pikes, only the horseman's win counts in the first round.",
 )

@@ -97,10 +97,15 @@ FIGHTING_EFFECTS: tuple[EffectRow, ...] = (
     EffectRow(0, "pushed_back", "Pushed back (higher rating wins a tie)", pushed_back=True),
     EffectRow(1, "shaken", "Shaken, pushed back", shaken=True, pushed_back=True),
     EffectRow(2, "disarmed", "Disarmed, pushed back", disarmed=True, pushed_back=True),
-    EffectRow(3, "hit", "Hit and shaken, pushed back", shaken=True, hits=True,
-              pushed_back=True),
-    EffectRow(4, "multiple_hits", "Multiple hits and shaken, pushed back", shaken=True,
-              hits=True, pushed_back=True),
+    EffectRow(3, "hit", "Hit and shaken, pushed back", shaken=True, hits=True, pushed_back=True),
+    EffectRow(
+        4,
+        "multiple_hits",
+        "Multiple hits and shaken, pushed back",
+        shaken=True,
+        hits=True,
+        pushed_back=True,
+    ),
 )
 
 
@@ -113,8 +118,10 @@ def _check_contiguous(table: tuple[EffectRow, ...]) -> tuple[EffectRow, ...]:
 
 _check_contiguous(SHOOTING_EFFECTS)
 _check_contiguous(FIGHTING_EFFECTS)
-_FIRST_HIT = {id(table): min(row.diff for row in table if row.hits)
-              for table in (SHOOTING_EFFECTS, FIGHTING_EFFECTS)}
+_FIRST_HIT = {
+    id(table): min(row.diff for row in table if row.hits)
+    for table in (SHOOTING_EFFECTS, FIGHTING_EFFECTS)
+}
 
 
 def effect_row(table: tuple[EffectRow, ...], diff: int) -> EffectRow:
@@ -145,8 +152,12 @@ INITIATIVE: tuple[tuple[str, str], ...] = (
 
 #: Replaces one active die with a passive die each, in a shot or a fight.
 SHOOTING_PENALTIES = ("Shooter shaken (per marker)", "Target has cover")
-FIGHTING_PENALTIES = ("Defender uphill", "Defender has cover", "Attacker weaponless",
-                      "Attacker shaken (per marker)")
+FIGHTING_PENALTIES = (
+    "Defender uphill",
+    "Defender has cover",
+    "Attacker weaponless",
+    "Attacker shaken (per marker)",
+)
 
 IMPROVEMENT_DICE = {"rating": 6, "skill": 4}
 MAX_RATING = 5
@@ -156,13 +167,15 @@ def tables(options: Mapping[str, Any]) -> dict[str, Any]:
     """Return every reference table as JSON, including the house rules the options switch on."""
     data: dict[str, Any] = {
         "ratings": [{"rating": r, "type": label} for r, label in RATINGS],
-        "skills": [{"skill": key, "label": label, "range": f"0-{MAX_SKILL}"}
-                   for key, label in SKILLS],
+        "skills": [
+            {"skill": key, "label": label, "range": f"0-{MAX_SKILL}"} for key, label in SKILLS
+        ],
         "wounds": _wounds_table(options),
         "initiative": [{"result": key, "meaning": text} for key, text in INITIATIVE],
         "move_terrain": [_row_json(row) for row in TERRAIN],
-        "marshal": [{"ones": n, "result": key, "meaning": text}
-                    for n, key, text in MARSHAL_RESULTS],
+        "marshal": [
+            {"ones": n, "result": key, "meaning": text} for n, key, text in MARSHAL_RESULTS
+        ],
         "weapons": [_row_json(row) for row in WEAPONS],
         "shooting_penalties": list(SHOOTING_PENALTIES),
         "shooting_effects": [_effect_json(SHOOTING_EFFECTS, row) for row in SHOOTING_EFFECTS],
@@ -176,8 +189,10 @@ def tables(options: Mapping[str, Any]) -> dict[str, Any]:
 
 def _wounds_table(options: Mapping[str, Any]) -> dict[str, Any]:
     one = options.get("wounds_rule") == "one"
-    return {"rule": "one" if one else "rating",
-            "meaning": "every figure has 1 wound" if one else "wounds equal the rating"}
+    return {
+        "rule": "one" if one else "rating",
+        "meaning": "every figure has 1 wound" if one else "wounds equal the rating",
+    }
 
 
 def _row_json(row: Row) -> dict[str, Any]:
@@ -186,8 +201,11 @@ def _row_json(row: Row) -> dict[str, Any]:
 
 def _effect_json(table: tuple[EffectRow, ...], row: EffectRow) -> dict[str, Any]:
     last = row is table[-1]
-    data: dict[str, Any] = {"diff": f"{row.diff}+" if last else str(row.diff),
-                            "result": row.key, "label": row.label}
+    data: dict[str, Any] = {
+        "diff": f"{row.diff}+" if last else str(row.diff),
+        "result": row.key,
+        "label": row.label,
+    }
     if row.hits:
         data["hits"] = f"difference - {_FIRST_HIT[id(table)] - 1}" if last else "1"
     return data
@@ -197,11 +215,17 @@ def _house_rules_table() -> dict[str, Any]:
     return {
         "label": "House rules (Muster's campaign rules adapted from Rencounter)",
         "improvement": [
-            {"stat": "rating", "die": f"d{IMPROVEMENT_DICE['rating']}",
-             "rule": f"roll over the rating to gain 1 (max {MAX_RATING}); once per battle"},
-            {"stat": "skills", "die": f"d{IMPROVEMENT_DICE['skill']}",
-             "rule": f"each skill of 1+ used in the battle: roll over it to gain 1 "
-                     f"(max {MAX_SKILL})"},
+            {
+                "stat": "rating",
+                "die": f"d{IMPROVEMENT_DICE['rating']}",
+                "rule": f"roll over the rating to gain 1 (max {MAX_RATING}); once per battle",
+            },
+            {
+                "stat": "skills",
+                "die": f"d{IMPROVEMENT_DICE['skill']}",
+                "rule": f"each skill of 1+ used in the battle: roll over it to gain 1 "
+                f"(max {MAX_SKILL})",
+            },
         ],
         "wound_aftermath": [
             {"d6": "1", "result": "sepsis: roll that wound again as two dice"},

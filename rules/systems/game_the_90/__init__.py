@@ -1,4 +1,4 @@
-""""Game the 90%": units of 160 foot or 80 mounted, Hits on one die, removed at 15."""
+""" "Game the 90%": units of 160 foot or 80 mounted, Hits on one die, removed at 15."""
 
 from __future__ import annotations
 
@@ -11,29 +11,39 @@ from rules.systems.game_the_90.simulate import simulate
 from rules.systems.game_the_90.stats import CARD, STATS, initial_state, label_text
 from rules.systems.game_the_90.tables import DIE_CHOICES, reference_tables
 
-OPTIONS = Schema((
-    Field("die", "choice", "Die for every roll", "d6", choices=DIE_CHOICES,
-          help="The text has a campaign pick one die for all rolls of a game"),
-))
+OPTIONS = Schema(
+    (
+        Field(
+            "die",
+            "choice",
+            "Die for every roll",
+            "d6",
+            choices=DIE_CHOICES,
+            help="The text has a campaign pick one die for all rolls of a game",
+        ),
+    )
+)
 
-SYSTEM = register(RuleSystem(
-    key="game_the_90",
-    name="Game the 90%",
-    source="game-the-90-percent.txt",
-    scale="1 unit = 160 foot or 80 mounted/Lights; 1 inch = 4 m",
-    stats=STATS,
-    options=OPTIONS,
-    checks=CHECKS,
-    tables=reference_tables,
-    label_text=label_text,
-    initial_state=initial_state,
-    card=CARD,
-    piece="unit",
-    post_battle=post_battle,
-    activation={"turn_sequence": TURN_SEQUENCE},
-    simulate=simulate,
-    # "removed" is what the checks set at 15 Hits; "out" is for result entry by hand.
-    statuses=("unhurt", "wounded", "removed", "out", "routed"),
-    description="Feudal battles A.D. 500-1100 with units of five types; Hits on a D6 or the "
-                "average die, units removed at 15 Hits.",
-))
+SYSTEM = register(
+    RuleSystem(
+        key="game_the_90",
+        name="Game the 90%",
+        source="game-the-90-percent.txt",
+        scale="1 unit = 160 foot or 80 mounted/Lights; 1 inch = 4 m",
+        stats=STATS,
+        options=OPTIONS,
+        checks=CHECKS,
+        tables=reference_tables,
+        label_text=label_text,
+        initial_state=initial_state,
+        card=CARD,
+        piece="unit",
+        post_battle=post_battle,
+        activation={"turn_sequence": TURN_SEQUENCE},
+        simulate=simulate,
+        # "removed" is what the checks set at 15 Hits; "out" is for result entry by hand.
+        statuses=("unhurt", "wounded", "removed", "out", "routed"),
+        description="Feudal battles A.D. 500-1100 with units of five types; Hits on a D6 or the "
+        "average die, units removed at 15 Hits.",
+    )
+)

@@ -32,8 +32,12 @@ def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State
 
 
 def draw(state: State, dice: Dice) -> Draw:
-    result = {"turn": state["turn"], "player": PLAYERS[state["player"]],
-              "phase": PHASES[state["phase"]], "units": state["sides"][state["player"]]}
+    result = {
+        "turn": state["turn"],
+        "player": PLAYERS[state["player"]],
+        "phase": PHASES[state["phase"]],
+        "units": state["sides"][state["player"]],
+    }
     phase, player, turn = state["phase"] + 1, state["player"], state["turn"]
     if phase == len(PHASES):
         phase, player = 0, player + 1
@@ -43,6 +47,9 @@ def draw(state: State, dice: Dice) -> Draw:
 
 
 TURN_SEQUENCE = ActivationMethod(
-    "turn_sequence", "Player turns: Shoot, Move, Melee, Rally", start, draw,
+    "turn_sequence",
+    "Player turns: Shoot, Move, Melee, Rally",
+    start,
+    draw,
     "Player A (the attacker) takes the four phases with all units, then player D.",
 )

@@ -17,8 +17,9 @@ def _career_change(record: FigureRecord, key: str, added: int, reason: str) -> C
     return Change("career", key, before, before + added, reason)
 
 
-def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-                ) -> tuple[PostBattleRoll, ...]:
+def post_battle(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> tuple[PostBattleRoll, ...]:
     """Add this battle to the unit's record; the text has no post-battle rolls."""
     removed = record.status in REMOVED_STATUSES
     changes = (

@@ -52,16 +52,24 @@ def stacked_hits(raw: int, halvings: int, doublings: int) -> int:
 
 
 def _die_field() -> Field:
-    return Field("die", "choice", "Die", "d6", choices=DIE_CHOICES,
-                 help="The campaign's die for every roll")
+    return Field(
+        "die", "choice", "Die", "d6", choices=DIE_CHOICES, help="The campaign's die for every roll"
+    )
 
 
 def _target_fields() -> tuple[Field, ...]:
     return (
         Field("target", "choice", "Target type", "serjeants", choices=UNIT_TYPES),
         Field("defending_terrain", "bool", "Target defending terrain", False),
-        Field("target_hits", "int", "Target's Hits before", 0, min=0, max=MAX_HITS,
-              help=f"To mark the target removed at {REMOVED_AT}+"),
+        Field(
+            "target_hits",
+            "int",
+            "Target's Hits before",
+            0,
+            min=0,
+            max=MAX_HITS,
+            help=f"To mark the target removed at {REMOVED_AT}+",
+        ),
     )
 
 
@@ -80,13 +88,20 @@ def _hit_effects(params: Mapping[str, Any], hits: int) -> tuple[Effect, ...]:
 SHOOT_OUTCOMES = tuple(
     f"hits_{n}{suffix}" for suffix in ("", "_out_of_missiles") for n in range(MAX_SHOOTING_HITS + 1)
 )
-SHOOT_PARAMS = Schema((
-    _die_field(),
-    Field("shooter", "choice", "Shooter", "bowmen",
-          choices=tuple(c for c in UNIT_TYPES if c[0] in SHOOTERS)),
-    *_target_fields(),
-    Field("rear", "bool", "Shooting into the rear arc", False),
-))
+SHOOT_PARAMS = Schema(
+    (
+        _die_field(),
+        Field(
+            "shooter",
+            "choice",
+            "Shooter",
+            "bowmen",
+            choices=tuple(c for c in UNIT_TYPES if c[0] in SHOOTERS),
+        ),
+        *_target_fields(),
+        Field("rear", "bool", "Shooting into the rear arc", False),
+    )
+)
 
 
 def _shoot_result(params: Mapping[str, Any], face: int) -> tuple[int, bool]:
@@ -105,27 +120,34 @@ def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
     effects = _hit_effects(params, hits)
     if runs_out:
         effects += (Effect("actor", "out_of_missiles", "set", True, f"natural {face}"),)
-    details = {"roll": face, "hits": hits, "out_of_missiles": runs_out,
-               "removed": params["target_hits"] + hits >= REMOVED_AT}
+    details = {
+        "roll": face,
+        "hits": hits,
+        "out_of_missiles": runs_out,
+        "removed": params["target_hits"] + hits >= REMOVED_AT,
+    }
     return Outcome(_shoot_key(hits, runs_out), details, effects)
 
 
 # --- melee -------------------------------------------------------------------------------
 
 MELEE_OUTCOMES = tuple(f"hits_{n}" for n in range(MAX_MELEE_HITS + 1))
-MELEE_PARAMS = Schema((
-    _die_field(),
-    Field("attacker", "choice", "Attacker type", "serjeants", choices=UNIT_TYPES),
-    *_target_fields(),
-    Field("uphill", "bool", "Target uphill of the attacker", False),
-    Field("contact", "choice", "Attacker's contact", "front", choices=CONTACTS),
-))
+MELEE_PARAMS = Schema(
+    (
+        _die_field(),
+        Field("attacker", "choice", "Attacker type", "serjeants", choices=UNIT_TYPES),
+        *_target_fields(),
+        Field("uphill", "bool", "Target uphill of the attacker", False),
+        Field("contact", "choice", "Attacker's contact", "front", choices=CONTACTS),
+    )
+)
 
 
 def _melee_hits(params: Mapping[str, Any], face: int) -> int:
     raw = face + MELEE_MODIFIER[params["attacker"]]
-    halvings = (int(params["uphill"]) + int(params["defending_terrain"])
-                + int(params["target"] in ARMOURED))
+    halvings = (
+        int(params["uphill"]) + int(params["defending_terrain"]) + int(params["target"] in ARMOURED)
+    )
     return stacked_hits(raw, halvings, int(params["contact"] in DOUBLING_CONTACTS))
 
 
@@ -142,12 +164,18 @@ MOVE_OUTCOMES = tuple(f"inches_{n}" for n in range(1, MAX_MOVE + 1))
 _MOVE_FIELDS = (
     _die_field(),
     Field("unit", "choice", "Unit type", "serjeants", choices=UNIT_TYPES),
-    Field("fast", "bool", "Fast move", False,
-          help="Only when no enemy is within a base depth at the start of the phase"),
+    Field(
+        "fast",
+        "bool",
+        "Fast move",
+        False,
+        help="Only when no enemy is within a base depth at the start of the phase",
+    ),
 )
 MOVE_PARAMS = Schema(_MOVE_FIELDS)
-CHARGE_PARAMS = Schema((*_MOVE_FIELDS, Field("distance", "int", "Inches to contact", 6,
-                                             min=0, max=MAX_MOVE + 1)))
+CHARGE_PARAMS = Schema(
+    (*_MOVE_FIELDS, Field("distance", "int", "Inches to contact", 6, min=0, max=MAX_MOVE + 1))
+)
 
 
 def move_inches(params: Mapping[str, Any], face: int) -> int:
@@ -175,12 +203,19 @@ def resolve_charge(params: Mapping[str, Any], dice: Dice) -> Outcome:
 # --- rally -------------------------------------------------------------------------------
 
 RALLY_OUTCOMES = tuple(f"hits_off_{n}" for n in range(MAX_RALLY + 1))
-RALLY_PARAMS = Schema((
-    _die_field(),
-    Field("hits", "int", "Hits now", 3, min=0, max=MAX_HITS),
-    Field("passed_ten", "bool", "Has passed ten Hits", False,
-          help=f"Once past {RALLY_FATIGUE_PAST} Hits a unit never rallies below {RALLY_FLOOR}"),
-))
+RALLY_PARAMS = Schema(
+    (
+        _die_field(),
+        Field("hits", "int", "Hits now", 3, min=0, max=MAX_HITS),
+        Field(
+            "passed_ten",
+            "bool",
+            "Has passed ten Hits",
+            False,
+            help=f"Once past {RALLY_FATIGUE_PAST} Hits a unit never rallies below {RALLY_FLOOR}",
+        ),
+    )
+)
 
 
 def rallied_off(params: Mapping[str, Any], face: int) -> int:
@@ -199,6 +234,7 @@ def resolve_rally(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 # --- odds --------------------------------------------------------------------------------
 
+
 def _face_odds(params: Mapping[str, Any], classify: Callable[[int], str]) -> dict[str, Fraction]:
     faces = DICE[params["die"]].faces
     odds: dict[str, Fraction] = {}
@@ -208,8 +244,9 @@ def _face_odds(params: Mapping[str, Any], classify: Callable[[int], str]) -> dic
     return odds
 
 
-def _cached(classify: Callable[[Mapping[str, Any], int], str]
-            ) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
+def _cached(
+    classify: Callable[[Mapping[str, Any], int], str],
+) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
     @lru_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
         params = dict(items)
@@ -229,20 +266,56 @@ rally_odds = _cached(lambda p, f: f"hits_off_{rallied_off(p, f)}")
 
 ONE_DIE = "one die (the campaign's D6 or average die)"
 CHECKS: dict[str, Check] = {
-    "shoot": Check("shoot", "Shooting", SHOOT_PARAMS, SHOOT_OUTCOMES, resolve_shoot, shoot_odds,
-                   "Dx Hits on the target; Lights -2; terrain and Foot Knights halve, the rear "
-                   "doubles (at most 1/4, rounded up); a natural 5 or 6 runs out of missiles",
-                   ONE_DIE + ": the Hit roll"),
-    "melee": Check("melee", "Melee", MELEE_PARAMS, MELEE_OUTCOMES, resolve_melee, melee_odds,
-                   "Dx Hits on the target; Knights +2, Lights and Bowmen -2; uphill, terrain "
-                   "and Foot Knights halve, flank or rear doubles (at most 1/4, rounded up)",
-                   ONE_DIE + ": the Hit roll"),
-    "move": Check("move", "Move", MOVE_PARAMS, MOVE_OUTCOMES, resolve_move, move_odds,
-                  "Dx inches, plus 3/6/9 for a Fast move by class 1/2/3", ONE_DIE),
-    "charge": Check("charge", "Charge reach", CHARGE_PARAMS, ("reaches", "falls_short"),
-                    resolve_charge, charge_odds,
-                    "Does the move roll cover the distance to contact?", ONE_DIE),
-    "rally": Check("rally", "Rally", RALLY_PARAMS, RALLY_OUTCOMES, resolve_rally, rally_odds,
-                   "Dx: 1-2 one Hit off, 3-4 two, 5-6 three; never below five once past ten",
-                   ONE_DIE),
+    "shoot": Check(
+        "shoot",
+        "Shooting",
+        SHOOT_PARAMS,
+        SHOOT_OUTCOMES,
+        resolve_shoot,
+        shoot_odds,
+        "Dx Hits on the target; Lights -2; terrain and Foot Knights halve, the rear "
+        "doubles (at most 1/4, rounded up); a natural 5 or 6 runs out of missiles",
+        ONE_DIE + ": the Hit roll",
+    ),
+    "melee": Check(
+        "melee",
+        "Melee",
+        MELEE_PARAMS,
+        MELEE_OUTCOMES,
+        resolve_melee,
+        melee_odds,
+        "Dx Hits on the target; Knights +2, Lights and Bowmen -2; uphill, terrain "
+        "and Foot Knights halve, flank or rear doubles (at most 1/4, rounded up)",
+        ONE_DIE + ": the Hit roll",
+    ),
+    "move": Check(
+        "move",
+        "Move",
+        MOVE_PARAMS,
+        MOVE_OUTCOMES,
+        resolve_move,
+        move_odds,
+        "Dx inches, plus 3/6/9 for a Fast move by class 1/2/3",
+        ONE_DIE,
+    ),
+    "charge": Check(
+        "charge",
+        "Charge reach",
+        CHARGE_PARAMS,
+        ("reaches", "falls_short"),
+        resolve_charge,
+        charge_odds,
+        "Does the move roll cover the distance to contact?",
+        ONE_DIE,
+    ),
+    "rally": Check(
+        "rally",
+        "Rally",
+        RALLY_PARAMS,
+        RALLY_OUTCOMES,
+        resolve_rally,
+        rally_odds,
+        "Dx: 1-2 one Hit off, 3-4 two, 5-6 three; never below five once past ten",
+        ONE_DIE,
+    ),
 }

@@ -50,16 +50,18 @@ class _Battle:
         if state["hits"] > RALLY_FATIGUE_PAST:
             self.act("rally", ref, None, {"hits": state["hits"], "passed_ten": True})
             return
-        target = enemies[self.dice.roll(len(enemies), "target") - 1] if len(enemies) > 1 \
-            else enemies[0]
-        target_params = {"target": self.stats[target]["type"],
-                         "target_hits": self.states[target]["hits"]}
+        target = (
+            enemies[self.dice.roll(len(enemies), "target") - 1] if len(enemies) > 1 else enemies[0]
+        )
+        target_params = {
+            "target": self.stats[target]["type"],
+            "target_hits": self.states[target]["hits"],
+        }
         if kind in SHOOTERS and not state["out_of_missiles"]:
             self.act("shoot", ref, target, {"shooter": kind, **target_params})
         else:
             contact = "flank" if kind == "lights" else "front"
-            self.act("melee", ref, target, {"attacker": kind, "contact": contact,
-                                            **target_params})
+            self.act("melee", ref, target, {"attacker": kind, "contact": contact, **target_params})
 
     def player_turn(self, side: int) -> None:
         for ref in self.standing(side):
@@ -74,8 +76,9 @@ class _Battle:
         return 0 if left[0] > left[1] else 1
 
 
-def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
-             ) -> SimResult:
+def simulate(
+    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+) -> SimResult:
     """Fight an abstract battle between two sides of units until one is gone or 15 turns."""
     battle = _Battle(sides, options.get("die", "d6"), dice)
     while battle.turn <= MAX_TURNS and all(battle.standing(s) for s in (0, 1)):
@@ -83,5 +86,6 @@ def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], d
             battle.player_turn(side)
         battle.turn += 1
     casualties = tuple(len(battle.sides[s]) - len(battle.standing(s)) for s in (0, 1))
-    return SimResult(battle.winner(), battle.turn - 1, tuple(battle.events),
-                     battle.states, casualties)
+    return SimResult(
+        battle.winner(), battle.turn - 1, tuple(battle.events), battle.states, casualties
+    )

@@ -26,8 +26,9 @@ def _clean(values: dict[str, Any]) -> dict[str, Any]:
     if values["missiles"] is None:
         values["missiles"] = allowed[0] if allowed else "none"
     if values["missiles"] != "none" and values["missiles"] not in allowed:
-        raise ValidationError({"missiles": f"{UNIT_NAMES[values['type']]} carry no "
-                                           f"{values['missiles']}"})
+        raise ValidationError(
+            {"missiles": f"{UNIT_NAMES[values['type']]} carry no {values['missiles']}"}
+        )
     if values["missiles"] == "none" and allowed:
         raise ValidationError({"missiles": f"{UNIT_NAMES[values['type']]} carry missiles"})
     if values["out_of_missiles"] and not allowed:
@@ -37,14 +38,39 @@ def _clean(values: dict[str, Any]) -> dict[str, Any]:
 
 STATS = Schema(
     (
-        Field("type", "choice", "Unit type", "serjeants", choices=UNIT_TYPES, required=True,
-              help="160 foot or 80 mounted/Lights"),
-        Field("missiles", "choice", "Missiles", None, choices=MISSILE_CHOICES,
-              help="Bowmen carry bows; Lights javelins (default) or bows; others none"),
-        Field("hits", "int", "Hits", 0, min=0, max=REMOVED_AT - 1,
-              help=f"Hits carried into the battle; removed at {REMOVED_AT}"),
-        Field("out_of_missiles", "bool", "Out of missiles", False,
-              help="Marked after a natural 5 or 6 on a Hit roll"),
+        Field(
+            "type",
+            "choice",
+            "Unit type",
+            "serjeants",
+            choices=UNIT_TYPES,
+            required=True,
+            help="160 foot or 80 mounted/Lights",
+        ),
+        Field(
+            "missiles",
+            "choice",
+            "Missiles",
+            None,
+            choices=MISSILE_CHOICES,
+            help="Bowmen carry bows; Lights javelins (default) or bows; others none",
+        ),
+        Field(
+            "hits",
+            "int",
+            "Hits",
+            0,
+            min=0,
+            max=REMOVED_AT - 1,
+            help=f"Hits carried into the battle; removed at {REMOVED_AT}",
+        ),
+        Field(
+            "out_of_missiles",
+            "bool",
+            "Out of missiles",
+            False,
+            help="Marked after a natural 5 or 6 on a Hit roll",
+        ),
     ),
     clean=_clean,
 )
@@ -55,7 +81,7 @@ CARD = CardLayout(
     track_size=None,
     track_boxes=REMOVED_AT - 1,
     notes=f"{REMOVED_AT - 1} Hit boxes (removed at {REMOVED_AT}); move class, Fast bonus and "
-          "melee modifier beside the type; a box to mark out of missiles for Bowmen and Lights",
+    "melee modifier beside the type; a box to mark out of missiles for Bowmen and Lights",
 )
 
 
@@ -77,4 +103,4 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     missiles = stats.get("missiles") or "none"
     if missiles == "none":
         return (name, line)
-    return (name, line, f"{missiles.capitalize()} {MISSILE_RANGE[missiles]}\"")
+    return (name, line, f'{missiles.capitalize()} {MISSILE_RANGE[missiles]}"')

@@ -80,31 +80,44 @@ def reference_tables(options: dict[str, Any] | Any) -> dict[str, Any]:
     return {
         "die": {"name": dict(DIE_CHOICES)[options.get("die", "d6")], "faces": list(die.faces)},
         "unit_types": [
-            {"type": key, "name": name, "move_class": MOVE_CLASS[key],
-             "fast_bonus_inches": FAST_BONUS[MOVE_CLASS[key]], "turns": TURNS_PER_MOVE[key],
-             "melee_modifier": MELEE_MODIFIER[key], "armoured": key in ARMOURED,
-             "missiles": list(MISSILES_ALLOWED.get(key, ()))}
+            {
+                "type": key,
+                "name": name,
+                "move_class": MOVE_CLASS[key],
+                "fast_bonus_inches": FAST_BONUS[MOVE_CLASS[key]],
+                "turns": TURNS_PER_MOVE[key],
+                "melee_modifier": MELEE_MODIFIER[key],
+                "armoured": key in ARMOURED,
+                "missiles": list(MISSILES_ALLOWED.get(key, ())),
+            }
             for key, name in UNIT_TYPES
         ],
         "shooting": {
-            "roll": f"{die.name} Hits", "ranges": MISSILE_RANGE,
+            "roll": f"{die.name} Hits",
+            "ranges": MISSILE_RANGE,
             "modifiers": {"Lights shooting": -2},
             "halve": ["target defending " + ", ".join(SHOOTING_TERRAIN), "Foot Knights"],
             "double": ["shooter in the target's rear arc"],
             "out_of_missiles_on": sorted(OUT_OF_MISSILES_FACES),
         },
         "melee": {
-            "roll": f"{die.name} Hits", "modifiers": {"Knights": 2, "Lights": -2, "Bowmen": -2},
+            "roll": f"{die.name} Hits",
+            "modifiers": {"Knights": 2, "Lights": -2, "Bowmen": -2},
             "halve": ["target " + ", ".join(MELEE_TERRAIN), "Foot Knights"],
             "double": ["attacking a flank (full edge contact) or the rear"],
         },
-        "stacking": {"max_defensive_halvings": MAX_HALVINGS, "minimum_factor": "1/4",
-                     "rounding": "up", "a doubling cancels a halving": True},
+        "stacking": {
+            "max_defensive_halvings": MAX_HALVINGS,
+            "minimum_factor": "1/4",
+            "rounding": "up",
+            "a doubling cancels a halving": True,
+        },
         "removal": {"removed_at_hits": REMOVED_AT},
-        "rally": {"bands": [{"faces": f"{lo}-{hi}", "hits_off": off}
-                            for lo, hi, off in RALLY_BANDS],
-                  "faces_of_this_die": {str(f): rally_hits_off(f) for f in sorted(set(die.faces))},
-                  "floor": {"once_past_hits": RALLY_FATIGUE_PAST, "never_below": RALLY_FLOOR}},
+        "rally": {
+            "bands": [{"faces": f"{lo}-{hi}", "hits_off": off} for lo, hi, off in RALLY_BANDS],
+            "faces_of_this_die": {str(f): rally_hits_off(f) for f in sorted(set(die.faces))},
+            "floor": {"once_past_hits": RALLY_FATIGUE_PAST, "never_below": RALLY_FLOOR},
+        },
         "turn": {"players": ["A (attacker)", "D (defender)"], "phases": list(PHASES)},
         "terrain": [{"terrain": t, "kind": k, "effect": e} for t, k, e in TERRAIN],
     }

@@ -22,19 +22,51 @@ from rules.systems.grits_and_glory.tables import (
 
 KEY = "grits_and_glory"
 
-OPTIONS = Schema((
-    Field("victory_points", "bool", default=True,
-          help="Score the text's victory points (shown on the quick reference)."),
-    Field("scenario", "choice", default="random",
-          choices=(("random", "roll a d12"), *((str(n), f"scenario {n}") for n in range(1, 13))),
-          help="A fixed standard scenario for the campaign's sheets, or roll a d12 each game."),
-), description="Campaign options for Grits & Glory.")
+OPTIONS = Schema(
+    (
+        Field(
+            "victory_points",
+            "bool",
+            default=True,
+            help="Score the text's victory points (shown on the quick reference).",
+        ),
+        Field(
+            "scenario",
+            "choice",
+            default="random",
+            choices=(("random", "roll a d12"), *((str(n), f"scenario {n}") for n in range(1, 13))),
+            help="A fixed standard scenario for the campaign's sheets, or roll a d12 each game.",
+        ),
+    ),
+    description="Campaign options for Grits & Glory.",
+)
 
-CHECKS = {check.name: check for check in (
-    c.TRAIT, c.GROUP_ROLL, c.VIGOR_TEST, c.RECOVER, c.FIGHTING, c.SHOOTING, c.AUTOFIRE,
-    c.VOLLEY_FIRE, c.DAMAGE_CHECK, c.SOAK_CHECK, c.FEAR, r.RUN, r.END_GAME, r.FORTUNE,
-    r.FREAK_EVENT, r.RESERVES, r.SENTRY, r.STEALTH, r.LINE_OF_SIGHT, r.OBSTACLE, r.SWIM,
-)}
+CHECKS = {
+    check.name: check
+    for check in (
+        c.TRAIT,
+        c.GROUP_ROLL,
+        c.VIGOR_TEST,
+        c.RECOVER,
+        c.FIGHTING,
+        c.SHOOTING,
+        c.AUTOFIRE,
+        c.VOLLEY_FIRE,
+        c.DAMAGE_CHECK,
+        c.SOAK_CHECK,
+        c.FEAR,
+        r.RUN,
+        r.END_GAME,
+        r.FORTUNE,
+        r.FREAK_EVENT,
+        r.RESERVES,
+        r.SENTRY,
+        r.STEALTH,
+        r.LINE_OF_SIGHT,
+        r.OBSTACLE,
+        r.SWIM,
+    )
+}
 
 CARD = CardLayout(
     sections=(
@@ -47,7 +79,7 @@ CARD = CardLayout(
     track_size=None,
     track_boxes=3,
     notes="Wild Cards: three wound boxes and two Bennies; every unit: a Shaken marker per "
-          "figure and a reload marker.",
+    "figure and a reload marker.",
 )
 
 
@@ -62,23 +94,25 @@ def tables(options: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
-SYSTEM = register(RuleSystem(
-    key=KEY,
-    name="Grits & Glory",
-    source="grits-and-glory.txt (Thomas Jakobsen, a Showdown conversion, 2009)",
-    scale="1 figure = 1 man; units of 1-6 figures, 25-28 mm",
-    stats=STATS,
-    options=OPTIONS,
-    checks=CHECKS,
-    tables=tables,
-    label_text=label_text,
-    initial_state=initial_state,
-    card=CARD,
-    piece="unit",
-    post_battle=post_battle,
-    activation={ACTION_DECK.name: ACTION_DECK},
-    simulate=simulate,
-    statuses=("unhurt", "wounded", "out", "ko", "dead", "routed"),
-    description="Aced trait dice against TN 4 with raises, Wild Cards and their Wild Die, "
-                "damage against Toughness, a 54-card action deck with Jokers and events.",
-))
+SYSTEM = register(
+    RuleSystem(
+        key=KEY,
+        name="Grits & Glory",
+        source="grits-and-glory.txt (Thomas Jakobsen, a Showdown conversion, 2009)",
+        scale="1 figure = 1 man; units of 1-6 figures, 25-28 mm",
+        stats=STATS,
+        options=OPTIONS,
+        checks=CHECKS,
+        tables=tables,
+        label_text=label_text,
+        initial_state=initial_state,
+        card=CARD,
+        piece="unit",
+        post_battle=post_battle,
+        activation={ACTION_DECK.name: ACTION_DECK},
+        simulate=simulate,
+        statuses=("unhurt", "wounded", "out", "ko", "dead", "routed"),
+        description="Aced trait dice against TN 4 with raises, Wild Cards and their Wild Die, "
+        "damage against Toughness, a 54-card action deck with Jokers and events.",
+    )
+)

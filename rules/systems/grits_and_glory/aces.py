@@ -112,8 +112,12 @@ class TraitRoll(NamedTuple):
         return self.trait == 1 and all(w == 1 for w in self.wild)
 
     def as_json(self) -> dict[str, object]:
-        return {"trait_die": self.trait, "wild_dice": list(self.wild),
-                "modifier": self.modifier, "total": self.total}
+        return {
+            "trait_die": self.trait,
+            "wild_dice": list(self.wild),
+            "modifier": self.modifier,
+            "total": self.total,
+        }
 
 
 def roll_trait(dice: Dice, sides: int, wild_dice: int, modifier: int, label: str) -> TraitRoll:

@@ -37,12 +37,16 @@ def is_removed(removed: int, figures: int) -> bool:
 def vigor_params(stats: Mapping[str, Any], removed: int) -> dict[str, Any]:
     """Return the vigor_test parameters for a removed unit."""
     figures = stats["figures"]
-    return {"die": stats["vigor"], "wild_card": stats["wild_card"] or figures > 1,
-            "modifier": figures - removed}
+    return {
+        "die": stats["vigor"],
+        "wild_card": stats["wild_card"] or figures > 1,
+        "modifier": figures - removed,
+    }
 
 
-def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-                ) -> tuple[PostBattleRoll, ...]:
+def post_battle(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> tuple[PostBattleRoll, ...]:
     """Roll the post-game Vigor test for a unit removed from play."""
     stats = STATS.validate_snapshot(record.stats)
     removed = figures_removed(record, stats["figures"])
@@ -50,9 +54,17 @@ def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: Dice
         return ()
     params = vigor_params(stats, removed)
     resolution = VIGOR_TEST.resolve(params, dice_for("vigor_test", 0))
-    return (PostBattleRoll("vigor_test", 0, "post-game Vigor", resolution.outcome,
-                           resolution.dice, _vigor_changes(resolution.outcome),
-                           details={**resolution.details, "params": params}),)
+    return (
+        PostBattleRoll(
+            "vigor_test",
+            0,
+            "post-game Vigor",
+            resolution.outcome,
+            resolution.dice,
+            _vigor_changes(resolution.outcome),
+            details={**resolution.details, "params": params},
+        ),
+    )
 
 
 def _vigor_changes(outcome: str) -> tuple[Change, ...]:
@@ -81,8 +93,7 @@ def own_points(fate: Fate) -> int:
 
 def enemy_points(fate: Fate) -> int:
     """Return the points an enemy unit's fate scores for the other side."""
-    return {"killed": VICTORY_POINTS["enemy_killed"], "ko": VICTORY_POINTS["enemy_ko"]}.get(
-        fate, 0)
+    return {"killed": VICTORY_POINTS["enemy_killed"], "ko": VICTORY_POINTS["enemy_ko"]}.get(fate, 0)
 
 
 def victory_points(own: Iterable[UnitFate], enemy: Iterable[Fate]) -> int:

@@ -39,6 +39,7 @@ _HIT_OF = {"failure": "miss", "success": "hit", "raise": "raise"}
 
 # --- parameter fields ---------------------------------------------------------------------
 
+
 def die_field(name: str = "die", help_text: str = "The trait or skill die.") -> Field:
     return Field(name, "die", default=6, choices=DIE_CHOICES, help=help_text)
 
@@ -56,9 +57,13 @@ def flag_field(name: str, help_text: str) -> Field:
 
 
 def _pick(name: str, table: Mapping[str, int], default: str, help_text: str) -> Field:
-    return Field(name, "choice", default=default,
-                 choices=tuple((key, f"{key} ({value:+d})") for key, value in table.items()),
-                 help=help_text)
+    return Field(
+        name,
+        "choice",
+        default=default,
+        choices=tuple((key, f"{key} ({value:+d})") for key, value in table.items()),
+        help=help_text,
+    )
 
 
 MODIFIER = int_field("modifier", 0, -20, 20, "Any other modifiers, summed.")
@@ -72,6 +77,7 @@ RUNNING = flag_field("running", "Ran this round: -2.")
 
 
 # --- shared roll helpers ------------------------------------------------------------------
+
 
 def _wild_dice(p: Params) -> int:
     return 1 if p.get("wild_card") else 0
@@ -102,17 +108,23 @@ def fold_grades(key_of: Callable[[str], str], odds: Mapping[str, Fraction]) -> d
 
 # --- trait, group roll, vigor test, recovery ----------------------------------------------
 
+
 def _trait_dice(p: Params) -> tuple[int, int]:
-    base = (t.UNTRAINED_DIE, p["modifier"] + t.UNTRAINED_PENALTY) if p["untrained"] else (
-        p["die"], p["modifier"])
+    base = (
+        (t.UNTRAINED_DIE, p["modifier"] + t.UNTRAINED_PENALTY)
+        if p["untrained"]
+        else (p["die"], p["modifier"])
+    )
     return base
 
 
 def _trait_resolve(p: Params, dice: Dice) -> Outcome:
     sides, modifier = _trait_dice(p)
     roll = _roll(dice, sides, _wild_dice(p), modifier, "trait")
-    return Outcome(grade(roll.total, p["tn"]),
-                   {**roll.as_json(), "raises": max(raises(roll.total, p["tn"]), 0)})
+    return Outcome(
+        grade(roll.total, p["tn"]),
+        {**roll.as_json(), "raises": max(raises(roll.total, p["tn"]), 0)},
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -126,11 +138,16 @@ def _trait_odds(p: Params) -> dict[str, Fraction]:
 
 
 TRAIT = Check(
-    "trait", "Trait test", Schema((die_field(), MODIFIER, WILD_CARD, TN, UNTRAINED)), GRADES,
-    _trait_resolve, _trait_odds,
+    "trait",
+    "Trait test",
+    Schema((die_field(), MODIFIER, WILD_CARD, TN, UNTRAINED)),
+    GRADES,
+    _trait_resolve,
+    _trait_odds,
     "Roll the aced die (d4-2 untrained), Wild Cards add an aced Wild Die and keep the best; "
     "TN or more succeeds, every 4 over is a raise.",
-    "trait die (and its aces), then the Wild Die (and its aces)")
+    "trait die (and its aces), then the Wild Die (and its aces)",
+)
 
 
 def _group_resolve(p: Params, dice: Dice) -> Outcome:
@@ -145,10 +162,15 @@ def _group_odds(p: Params) -> dict[str, Fraction]:
 
 
 GROUP_ROLL = Check(
-    "group_roll", "Group roll", Schema((die_field(), MODIFIER, TN, UNTRAINED)), GRADES,
-    _group_resolve, _group_odds,
+    "group_roll",
+    "Group roll",
+    Schema((die_field(), MODIFIER, TN, UNTRAINED)),
+    GRADES,
+    _group_resolve,
+    _group_odds,
     "A unit of two or more figures rolls one trait die and one Wild Die for all of them.",
-    "trait die (and its aces), then the Wild Die (and its aces)")
+    "trait die (and its aces), then the Wild Die (and its aces)",
+)
 
 
 def _vigor_resolve(p: Params, dice: Dice) -> Outcome:
@@ -164,13 +186,18 @@ def _vigor_odds(p: Params) -> dict[str, Fraction]:
 
 
 VIGOR_TEST = Check(
-    "vigor_test", "Post-game Vigor test", Schema((die_field(help_text="Vigor die."), MODIFIER,
-                                                  WILD_CARD)),
-    ("survives", "killed"), _vigor_resolve, _vigor_odds,
+    "vigor_test",
+    "Post-game Vigor test",
+    Schema((die_field(help_text="Vigor die."), MODIFIER, WILD_CARD)),
+    ("survives", "killed"),
+    _vigor_resolve,
+    _vigor_odds,
     "A unit removed from play rolls Vigor after the game: success is knocked out, failure "
     "killed. A unit of several figures rolls as a group (wild_card=true: a group roll has a "
     "Wild Die) with +1 per figure not removed.",
-    "Vigor die (and its aces), then the Wild Die (and its aces)", skill="vigor")
+    "Vigor die (and its aces), then the Wild Die (and its aces)",
+    skill="vigor",
+)
 
 RECOVERY_KEYS = {"failure": "still_shaken", "success": "recovers", "raise": "acts"}
 
@@ -188,15 +215,21 @@ def _recover_odds(p: Params) -> dict[str, Fraction]:
 
 
 RECOVER = Check(
-    "recover", "Recover from Shaken", Schema((die_field(help_text="Spirit die."), MODIFIER,
-                                              WILD_CARD)),
-    tuple(RECOVERY_KEYS.values()), _recover_resolve, _recover_odds,
+    "recover",
+    "Recover from Shaken",
+    Schema((die_field(help_text="Spirit die."), MODIFIER, WILD_CARD)),
+    tuple(RECOVERY_KEYS.values()),
+    _recover_resolve,
+    _recover_odds,
     "A Shaken figure rolls Spirit at the start of its action: failure stays Shaken, success "
     "recovers but spends the action, a raise recovers and acts.",
-    "Spirit die (and its aces), then the Wild Die (and its aces)", skill="spirit")
+    "Spirit die (and its aces), then the Wild Die (and its aces)",
+    skill="spirit",
+)
 
 
 # --- attacks ------------------------------------------------------------------------------
+
 
 def _fighting_modifier(p: Params) -> int:
     gang = min(int(p["gang_up"]), t.GANG_UP_MAX)
@@ -218,17 +251,32 @@ def _fighting_odds(p: Params) -> dict[str, Fraction]:
 
 
 FIGHTING = Check(
-    "fighting", "Melee attack", Schema((
-        _skill_die("Fighting die (untrained: d4-2)."), WILD_CARD,
-        int_field("parry", 5, 2, 20, "The defender's Parry: the TN to hit."),
-        int_field("gang_up", 0, 0, 12, "Other attackers next to the defender: +1 each, max +4."),
-        JOKER, WOUNDS, ACTIONS, RUNNING,
-        flag_field("touch", "Only touching the foe: +2."),
-        flag_field("off_hand", "Off-hand attack of a figure that is not Ambidextrous: -2."),
-        MODIFIER)),
-    HITS, _fighting_resolve, _fighting_odds,
+    "fighting",
+    "Melee attack",
+    Schema(
+        (
+            _skill_die("Fighting die (untrained: d4-2)."),
+            WILD_CARD,
+            int_field("parry", 5, 2, 20, "The defender's Parry: the TN to hit."),
+            int_field(
+                "gang_up", 0, 0, 12, "Other attackers next to the defender: +1 each, max +4."
+            ),
+            JOKER,
+            WOUNDS,
+            ACTIONS,
+            RUNNING,
+            flag_field("touch", "Only touching the foe: +2."),
+            flag_field("off_hand", "Off-hand attack of a figure that is not Ambidextrous: -2."),
+            MODIFIER,
+        )
+    ),
+    HITS,
+    _fighting_resolve,
+    _fighting_odds,
     "Fighting against the defender's Parry; a raise adds a d6 to the damage.",
-    "Fighting die (and its aces), then the Wild Die (and its aces)", skill="fighting")
+    "Fighting die (and its aces), then the Wild Die (and its aces)",
+    skill="fighting",
+)
 
 SHOTS = ("miss", "hit", "raise", "miss_jammed", "hit_jammed", "raise_jammed")
 
@@ -270,27 +318,48 @@ def _cover_field() -> Field:
 
 
 SHOOTING = Check(
-    "shooting", "Ranged attack", Schema((
-        _skill_die("Shooting (or Throwing) die (untrained: d4-2)."), WILD_CARD,
-        _range_field(), _cover_field(),
-        int_field("tn", t.STANDARD_TN, 1, 20, "4, or the defender's Parry for a pistol in melee."),
-        flag_field("unstable_platform", "Firing from horseback or a moving vehicle: -2."),
-        flag_field("dark", "The Dark of Night: -2."),
-        flag_field("fog", "Shooting into fog: -2."),
-        JOKER, WOUNDS, ACTIONS, RUNNING, MODIFIER)),
-    SHOTS, _shooting_resolve, _shooting_odds,
+    "shooting",
+    "Ranged attack",
+    Schema(
+        (
+            _skill_die("Shooting (or Throwing) die (untrained: d4-2)."),
+            WILD_CARD,
+            _range_field(),
+            _cover_field(),
+            int_field(
+                "tn", t.STANDARD_TN, 1, 20, "4, or the defender's Parry for a pistol in melee."
+            ),
+            flag_field("unstable_platform", "Firing from horseback or a moving vehicle: -2."),
+            flag_field("dark", "The Dark of Night: -2."),
+            flag_field("fog", "Shooting into fog: -2."),
+            JOKER,
+            WOUNDS,
+            ACTIONS,
+            RUNNING,
+            MODIFIER,
+        )
+    ),
+    SHOTS,
+    _shooting_resolve,
+    _shooting_odds,
     "Shooting at TN 4 with range, cover and situation modifiers. A natural 1 on the Shooting "
     "die (and on the Wild Die too, for a Wild Card) means the gun must be reloaded: the "
     "outcome gains _jammed.",
-    "Shooting die (and its aces), then the Wild Die (and its aces)", skill="shooting")
+    "Shooting die (and its aces), then the Wild Die (and its aces)",
+    skill="shooting",
+)
 
 HIT_COUNTS = tuple(f"hits_{n}" for n in range(t.FANFIRE_MAX_SHOTS + 1))
 
 
 def _autofire_modifier(p: Params) -> int:
     penalty = t.SITUATION_MODIFIERS["fanfire" if p["fanfire"] else "autofire"]
-    return _common_modifier(p) + penalty + t.RANGE_MODIFIERS[p["range"]] + t.COVER_MODIFIERS[
-        p["cover"]]
+    return (
+        _common_modifier(p)
+        + penalty
+        + t.RANGE_MODIFIERS[p["range"]]
+        + t.COVER_MODIFIERS[p["cover"]]
+    )
 
 
 def _autofire_resolve(p: Params, dice: Dice) -> Outcome:
@@ -313,28 +382,45 @@ def _autofire_odds(p: Params) -> dict[str, Fraction]:
     if not p["wild_card"]:
         return {f"hits_{k}": pk for k, pk in enumerate(binomial)}
     wild = ace_tail(6, p["tn"] - modifier)
-    odds = {f"hits_{k}": pk * (ONE - wild if k < p["shots"] else ONE)
-            for k, pk in enumerate(binomial)}
+    odds = {
+        f"hits_{k}": pk * (ONE - wild if k < p["shots"] else ONE) for k, pk in enumerate(binomial)
+    }
     for k in range(p["shots"]):
         odds[f"hits_{k + 1}"] += binomial[k] * wild
     return odds
 
 
 def _binomial(n: int, p: Fraction) -> list[Fraction]:
-    return [comb(n, k) * p ** k * (ONE - p) ** (n - k) for k in range(n + 1)]
+    return [comb(n, k) * p**k * (ONE - p) ** (n - k) for k in range(n + 1)]
 
 
 AUTOFIRE = Check(
-    "autofire", "Automatic fire or fanfire", Schema((
-        _skill_die("Shooting die (untrained: d4-2)."), WILD_CARD,
-        int_field("shots", 3, 2, t.FANFIRE_MAX_SHOTS, "Shooting dice (RoF; fanfire up to 6)."),
-        flag_field("fanfire", "Fanning a single-action six-shooter at short range: -4, not -2."),
-        _range_field(), _cover_field(), TN, JOKER, WOUNDS, MODIFIER)),
-    HIT_COUNTS, _autofire_resolve, _autofire_odds,
+    "autofire",
+    "Automatic fire or fanfire",
+    Schema(
+        (
+            _skill_die("Shooting die (untrained: d4-2)."),
+            WILD_CARD,
+            int_field("shots", 3, 2, t.FANFIRE_MAX_SHOTS, "Shooting dice (RoF; fanfire up to 6)."),
+            flag_field(
+                "fanfire", "Fanning a single-action six-shooter at short range: -4, not -2."
+            ),
+            _range_field(),
+            _cover_field(),
+            TN,
+            JOKER,
+            WOUNDS,
+            MODIFIER,
+        )
+    ),
+    HIT_COUNTS,
+    _autofire_resolve,
+    _autofire_odds,
     "Several Shooting dice at -2 (fanfire -4); a Wild Card's one Wild Die may replace a "
     "missing die. Any natural 1 on a Shooting die means a reload (see details).",
     "each Shooting die in turn (with its aces), then the Wild Die (and its aces)",
-    skill="shooting")
+    skill="shooting",
+)
 
 
 def _volley_wild_dice(p: Params) -> int:
@@ -348,8 +434,13 @@ def _volley_modifier(p: Params) -> int:
 def _volley_resolve(p: Params, dice: Dice) -> Outcome:
     roll = _roll(dice, p["die"], _volley_wild_dice(p), _volley_modifier(p), "volley")
     key = _HIT_OF[grade(roll.total, p["tn"])]
-    effects = () if key == "miss" else (
-        Effect("target", "spirit_test", "set", True, "hit by a volley: pass Spirit or Shaken"),)
+    effects = (
+        ()
+        if key == "miss"
+        else (
+            Effect("target", "spirit_test", "set", True, "hit by a volley: pass Spirit or Shaken"),
+        )
+    )
     return Outcome(key, roll.as_json(), effects)
 
 
@@ -359,14 +450,28 @@ def _volley_odds(p: Params) -> dict[str, Fraction]:
 
 
 VOLLEY_FIRE = Check(
-    "volley_fire", "Volley fire", Schema((
-        die_field(help_text="Shooting die of the volleying units."),
-        int_field("figures", 10, 10, 36, "Figures firing (two or more units of 5+ in contact)."),
-        _range_field(), _cover_field(), TN, MODIFIER)),
-    HITS, _volley_resolve, _volley_odds,
+    "volley_fire",
+    "Volley fire",
+    Schema(
+        (
+            die_field(help_text="Shooting die of the volleying units."),
+            int_field(
+                "figures", 10, 10, 36, "Figures firing (two or more units of 5+ in contact)."
+            ),
+            _range_field(),
+            _cover_field(),
+            TN,
+            MODIFIER,
+        )
+    ),
+    HITS,
+    _volley_resolve,
+    _volley_odds,
     "A group Shooting roll with its Wild Die plus a bonus Wild Die per 5 figures firing; "
     "units hit must pass Spirit (use `fear`-style group Spirit) or be Shaken.",
-    "Shooting die (and its aces), then each Wild Die in turn (and its aces)", skill="shooting")
+    "Shooting die (and its aces), then each Wild Die in turn (and its aces)",
+    skill="shooting",
+)
 
 
 # --- damage and soak ----------------------------------------------------------------------
@@ -420,8 +525,13 @@ def _damage_resolve(p: Params, dice: Dice) -> Outcome:
     rolled = roll_sum(dice, _damage_dice(p), "damage")
     total = sum(rolled) + _damage_bonus(p)
     key, wounds = _damage_result(p, raises(total, _toughness(p)))
-    details = {"dice": list(rolled), "bonus": _damage_bonus(p), "total": total,
-               "toughness": _toughness(p), "wounds": wounds}
+    details = {
+        "dice": list(rolled),
+        "bonus": _damage_bonus(p),
+        "total": total,
+        "toughness": _toughness(p),
+        "wounds": wounds,
+    }
     return Outcome(key, details, _damage_effects(p, key, wounds))
 
 
@@ -439,25 +549,45 @@ def _damage_odds(p: Params) -> dict[str, Fraction]:
 
 
 DAMAGE_CHECK = Check(
-    "damage", "Damage against Toughness", Schema((
-        Field("weapon", "choice", default="sabre",
-              choices=tuple((w.key, f"{w.name} ({w.damage_text})")
-                            for w in t.DAMAGE_SOURCES.values()),
-              help="Weapon or hazard: melee weapons add the attacker's Strength."),
-        die_field("strength", "The attacker's Strength die (melee weapons only)."),
-        flag_field("raise_hit", "The attack hit with a raise: +d6 bonus damage."),
-        flag_field("charging", "A rider who charged more than 6\": +d6."),
-        JOKER, MODIFIER,
-        int_field("toughness", 5, 1, 30, "The target's Toughness (armour included)."),
-        flag_field("mounted_target", "The target rides: +2 Toughness."),
-        flag_field("target_wild_card", "The target is a Wild Card (takes wounds, not removal)."),
-        flag_field("target_shaken", "The target is already Shaken (a second Shaken is a wound)."),
-        int_field("target_wounds", 0, 0, t.WILD_CARD_MAX_WOUNDS, "Wounds the Wild Card has."),
-        int_field("target_figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures left in the target unit."))),
-    DAMAGE, _damage_resolve, _damage_odds,
+    "damage",
+    "Damage against Toughness",
+    Schema(
+        (
+            Field(
+                "weapon",
+                "choice",
+                default="sabre",
+                choices=tuple(
+                    (w.key, f"{w.name} ({w.damage_text})") for w in t.DAMAGE_SOURCES.values()
+                ),
+                help="Weapon or hazard: melee weapons add the attacker's Strength.",
+            ),
+            die_field("strength", "The attacker's Strength die (melee weapons only)."),
+            flag_field("raise_hit", "The attack hit with a raise: +d6 bonus damage."),
+            flag_field("charging", 'A rider who charged more than 6": +d6.'),
+            JOKER,
+            MODIFIER,
+            int_field("toughness", 5, 1, 30, "The target's Toughness (armour included)."),
+            flag_field("mounted_target", "The target rides: +2 Toughness."),
+            flag_field(
+                "target_wild_card", "The target is a Wild Card (takes wounds, not removal)."
+            ),
+            flag_field(
+                "target_shaken", "The target is already Shaken (a second Shaken is a wound)."
+            ),
+            int_field("target_wounds", 0, 0, t.WILD_CARD_MAX_WOUNDS, "Wounds the Wild Card has."),
+            int_field(
+                "target_figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures left in the target unit."
+            ),
+        )
+    ),
+    DAMAGE,
+    _damage_resolve,
+    _damage_odds,
     "Aced damage dice against Toughness: equal or more Shakes, each raise wounds. Extras are "
     "removed by a wound; a Wild Card is removed by a fourth wound.",
-    "Strength die (melee), each weapon die, the raise d6, the charge d6 - each with its aces")
+    "Strength die (melee), each weapon die, the raise d6, the charge d6 - each with its aces",
+)
 
 SOAK = ("soaked_all", "soaked_some", "soaked_none")
 
@@ -465,8 +595,9 @@ SOAK = ("soaked_all", "soaked_some", "soaked_none")
 def _soak_resolve(p: Params, dice: Dice) -> Outcome:
     roll = _roll(dice, p["die"], _wild_dice(p), p["modifier"], "soak")
     soaked = min(raises(roll.total, t.STANDARD_TN) + 1, p["wounds"])
-    key = "soaked_none" if soaked == 0 else (
-        "soaked_all" if soaked == p["wounds"] else "soaked_some")
+    key = (
+        "soaked_none" if soaked == 0 else ("soaked_all" if soaked == p["wounds"] else "soaked_some")
+    )
     effects = (Effect("actor", "wounds", "add", -soaked, "soaked"),) if soaked else ()
     return Outcome(key, {**roll.as_json(), "soaked": soaked}, effects)
 
@@ -481,15 +612,27 @@ def _soak_odds(p: Params) -> dict[str, Fraction]:
 
 
 SOAK_CHECK = Check(
-    "soak", "Soak roll", Schema((
-        die_field(help_text="Vigor die."), WILD_CARD,
-        int_field("wounds", 1, 1, 8, "Wounds from this one attack."), MODIFIER)),
-    SOAK, _soak_resolve, _soak_odds,
+    "soak",
+    "Soak roll",
+    Schema(
+        (
+            die_field(help_text="Vigor die."),
+            WILD_CARD,
+            int_field("wounds", 1, 1, 8, "Wounds from this one attack."),
+            MODIFIER,
+        )
+    ),
+    SOAK,
+    _soak_resolve,
+    _soak_odds,
     "After spending a Benny: Vigor; a success and each raise cancel one wound of the attack.",
-    "Vigor die (and its aces), then the Wild Die (and its aces)", skill="vigor")
+    "Vigor die (and its aces), then the Wild Die (and its aces)",
+    skill="vigor",
+)
 
 
 # --- fear ---------------------------------------------------------------------------------
+
 
 def _fear_wild(p: Params) -> int:
     return 1 if p["wild_card"] or p["figures"] > 1 else 0
@@ -500,9 +643,11 @@ def _fear_resolve(p: Params, dice: Dice) -> Outcome:
     steady = roll.total >= t.STANDARD_TN
     effects: tuple[Effect, ...] = ()
     if not steady:
-        effects = ((Effect("actor", "shaken", "set", p["figures"], "Fear: Shaken"),)
-                   if p["charged"] else
-                   (Effect("actor", "lost_action", "set", True, "Fear: refuses melee"),))
+        effects = (
+            (Effect("actor", "shaken", "set", p["figures"], "Fear: Shaken"),)
+            if p["charged"]
+            else (Effect("actor", "lost_action", "set", True, "Fear: refuses melee"),)
+        )
     return Outcome("steady" if steady else "afraid", roll.as_json(), effects)
 
 
@@ -512,12 +657,22 @@ def _fear_odds(p: Params) -> dict[str, Fraction]:
 
 
 FEAR = Check(
-    "fear", "Fear test", Schema((
-        die_field(help_text="Spirit die."), WILD_CARD,
-        int_field("figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures testing (2+: a group roll)."),
-        flag_field("charged", "Charged by the feared unit (else: wants to charge it)."),
-        MODIFIER)),
-    ("steady", "afraid"), _fear_resolve, _fear_odds,
+    "fear",
+    "Fear test",
+    Schema(
+        (
+            die_field(help_text="Spirit die."),
+            WILD_CARD,
+            int_field("figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures testing (2+: a group roll)."),
+            flag_field("charged", "Charged by the feared unit (else: wants to charge it)."),
+            MODIFIER,
+        )
+    ),
+    ("steady", "afraid"),
+    _fear_resolve,
+    _fear_odds,
     "A group Spirit roll: a unit that fails refuses to charge and loses its action, or, when "
     "charged, is Shaken before the attack lands.",
-    "Spirit die (and its aces), then the Wild Die (and its aces)", skill="spirit")
+    "Spirit die (and its aces), then the Wild Die (and its aces)",
+    skill="spirit",
+)

@@ -50,8 +50,15 @@ def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State
         raise RulesError("each unit may be named only once")
     if len(units) > len(DECK):
         raise RulesError(f"one deck serves at most {len(DECK)} units")
-    return {"units": list(units), "deck": shuffle(DECK, dice, "shuffle"), "turn": 0,
-            "queue": [], "cards": {}, "held": [], "joker_seen": False}
+    return {
+        "units": list(units),
+        "deck": shuffle(DECK, dice, "shuffle"),
+        "turn": 0,
+        "queue": [],
+        "cards": {},
+        "held": [],
+        "joker_seen": False,
+    }
 
 
 def _deal(state: State, dice: Dice) -> State:
@@ -64,8 +71,15 @@ def _deal(state: State, dice: Dice) -> State:
     cards = {unit: deck[i] for i, unit in enumerate(dealt_to)}
     queue = sorted(dealt_to, key=lambda u: card_value(cards[u]), reverse=True)
     held_cards = {u: state["cards"][u] for u in state["held"] if u in state["cards"]}
-    return {**state, "deck": deck[len(dealt_to):], "turn": state["turn"] + 1, "queue": queue,
-            "cards": {**held_cards, **cards}, "joker_seen": False, "reshuffled": reshuffled}
+    return {
+        **state,
+        "deck": deck[len(dealt_to) :],
+        "turn": state["turn"] + 1,
+        "queue": queue,
+        "cards": {**held_cards, **cards},
+        "joker_seen": False,
+        "reshuffled": reshuffled,
+    }
 
 
 def draw(state: State, dice: Dice) -> Draw:
@@ -74,8 +88,13 @@ def draw(state: State, dice: Dice) -> Draw:
         state = _deal(state, dice)
     unit, *rest = state["queue"]
     card = state["cards"][unit]
-    result: dict[str, Any] = {"turn": state["turn"], "unit": unit, "card": card,
-                              "joker": is_joker(card), "bonus": 0}
+    result: dict[str, Any] = {
+        "turn": state["turn"],
+        "unit": unit,
+        "card": card,
+        "joker": is_joker(card),
+        "bonus": 0,
+    }
     if is_joker(card):
         result.update(bonus=t.JOKER_BONUS, event=roll_event(dice))
     new_state = {**state, "queue": rest, "joker_seen": state["joker_seen"] or is_joker(card)}
@@ -136,6 +155,10 @@ def game_ends(turn: int, dice: Dice) -> tuple[bool, int | None]:
 
 
 ACTION_DECK = ActivationMethod(
-    "action_deck", "54-card action deck", start, draw,
+    "action_deck",
+    "54-card action deck",
+    start,
+    draw,
     "A card per unit each turn, Aces high, suits spades-hearts-diamonds-clubs; Jokers act any "
-    "time at +2 and roll an event; reshuffle after a Joker.")
+    "time at +2 and roll an event; reshuffle after a Joker.",
+)

@@ -40,8 +40,9 @@ class _Battle:
     turn: int = 1
 
     def active(self, side: int) -> list[str]:
-        return [r for r, s in self.side_of.items()
-                if s == side and self.states[r]["status"] in IN_PLAY]
+        return [
+            r for r, s in self.side_of.items() if s == side and self.states[r]["status"] in IN_PLAY
+        ]
 
     def lost_share(self, side: int) -> float:
         return 1 - len(self.active(side)) / self.starting[side]
@@ -49,8 +50,9 @@ class _Battle:
     def broken(self, side: int) -> bool:
         return len(self.active(side)) * 2 <= self.starting[side]
 
-    def run(self, check: Check, params: Mapping[str, Any], dice: Dice, actor: str,
-            target: str | None) -> Resolution:
+    def run(
+        self, check: Check, params: Mapping[str, Any], dice: Dice, actor: str, target: str | None
+    ) -> Resolution:
         resolution = check.resolve(params, dice)
         self.events.append(SimEvent(self.turn, actor, target, resolution))
         if check.skill:
@@ -66,14 +68,22 @@ def _weapon(stats: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
     return next((w for w in stats["weapons"] if w in keys), None)
 
 
-def _damage(b: _Battle, actor: str, target: str, weapon: str, raised: bool, joker: bool,
-            dice: Dice) -> None:
+def _damage(
+    b: _Battle, actor: str, target: str, weapon: str, raised: bool, joker: bool, dice: Dice
+) -> None:
     ts, state = b.stats[target], b.states[target]
-    params = {"weapon": weapon, "strength": b.stats[actor]["strength"], "raise_hit": raised,
-              "joker": joker, "toughness": ts["toughness"], "mounted_target": ts["mounted"],
-              "target_wild_card": ts["wild_card"],
-              "target_shaken": state["shaken"] >= state["figures"],
-              "target_wounds": state["wounds"], "target_figures": state["figures"]}
+    params = {
+        "weapon": weapon,
+        "strength": b.stats[actor]["strength"],
+        "raise_hit": raised,
+        "joker": joker,
+        "toughness": ts["toughness"],
+        "mounted_target": ts["mounted"],
+        "target_wild_card": ts["wild_card"],
+        "target_shaken": state["shaken"] >= state["figures"],
+        "target_wounds": state["wounds"],
+        "target_figures": state["figures"],
+    }
     b.run(DAMAGE_CHECK, params, dice, actor, target)
     state["shaken"] = max(0, min(state["shaken"], state["figures"]))
     if state["figures"] <= 0:
@@ -88,8 +98,12 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
     for _ in range(state["figures"]):
         if b.states[target]["status"] not in IN_PLAY:
             return
-        params = {"die": stats["shooting"], "wild_card": stats["wild_card"], "joker": joker,
-                  "wounds": min(state["wounds"], 3)}
+        params = {
+            "die": stats["shooting"],
+            "wild_card": stats["wild_card"],
+            "joker": joker,
+            "wounds": min(state["wounds"], 3),
+        }
         shot = b.run(SHOOTING, params, dice, actor, target)
         if shot.outcome.split("_")[0] in ("hit", "raise"):
             _damage(b, actor, target, weapon, shot.outcome.startswith("raise"), joker, dice)
@@ -102,9 +116,14 @@ def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None
     for _ in range(state["figures"]):
         if b.states[target]["status"] not in IN_PLAY:
             return
-        params = {"die": stats["fighting"], "wild_card": stats["wild_card"], "joker": joker,
-                  "parry": b.stats[target]["parry"], "gang_up": gang,
-                  "wounds": min(state["wounds"], 3)}
+        params = {
+            "die": stats["fighting"],
+            "wild_card": stats["wild_card"],
+            "joker": joker,
+            "parry": b.stats[target]["parry"],
+            "gang_up": gang,
+            "wounds": min(state["wounds"], 3),
+        }
         blow = b.run(FIGHTING, params, dice, actor, target)
         if blow.outcome != "miss":
             _damage(b, actor, target, weapon, blow.outcome == "raise", joker, dice)
@@ -154,8 +173,9 @@ def _setup(sides: Sequence[Sequence[SimFigure]]) -> _Battle:
     return _Battle(units, side_of, stats, states, tuple(len(side) for side in sides))
 
 
-def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any],
-             dice: Dice) -> SimResult:
+def simulate(
+    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+) -> SimResult:
     """Fight an abstract battle between two forces of units until one breaks or time runs out."""
     if len(sides) != 2 or not all(sides):
         raise ValueError("auto-resolve needs exactly two forces, each with at least one unit")
@@ -176,5 +196,11 @@ def _result(b: _Battle) -> SimResult:
     lost = [0, 0]
     for ref, side in b.side_of.items():
         lost[side] += b.stats[ref]["figures"] - max(b.states[ref]["figures"], 0)
-    return SimResult(_outcome(b), b.turn, tuple(b.events), b.states, tuple(lost),
-                     {ref: frozenset(skills) for ref, skills in b.skills.items()})
+    return SimResult(
+        _outcome(b),
+        b.turn,
+        tuple(b.events),
+        b.states,
+        tuple(lost),
+        {ref: frozenset(skills) for ref, skills in b.skills.items()},
+    )

@@ -26,13 +26,23 @@ _TRAINED_BY_DEFAULT = {"fighting": 6, "shooting": 6, "notice": 6}
 
 
 def _trait(name: str) -> Field:
-    return Field(name, "die", default=6, choices=DIE_CHOICES,
-                 help=f"{name.capitalize()} die, d4 to d12 (d6 is the human average).")
+    return Field(
+        name,
+        "die",
+        default=6,
+        choices=DIE_CHOICES,
+        help=f"{name.capitalize()} die, d4 to d12 (d6 is the human average).",
+    )
 
 
 def _skill(name: str) -> Field:
-    return Field(name, "die", default=_TRAINED_BY_DEFAULT.get(name, 0), choices=SKILL_CHOICES,
-                 help=f"{name.capitalize()} die, or untrained (rolls d4-2).")
+    return Field(
+        name,
+        "die",
+        default=_TRAINED_BY_DEFAULT.get(name, 0),
+        choices=SKILL_CHOICES,
+        help=f"{name.capitalize()} die, or untrained (rolls d4-2).",
+    )
 
 
 def _derived(name: str, formula: str) -> Field:
@@ -46,13 +56,29 @@ FIELDS = (
     Field("armour", "int", default=0, min=0, max=6, help="Armour added to Toughness."),
     _derived("parry", "2 + half Fighting"),
     _derived("toughness", "2 + half Vigor + armour"),
-    Field("wild_card", "bool", default=False, label="Wild Card",
-          help="Heroes and named villains: Wild Die, three wounds, own Bennies."),
-    Field("figures", "int", default=1, min=1, max=UNIT_MAX_FIGURES,
-          help="Figures in the unit (1-6); they share this card."),
-    Field("weapons", "multichoice", default=[], max=4,
-          choices=tuple((w.key, f"{w.name} ({w.damage_text})") for w in WEAPONS.values()),
-          help="Weapons carried, from the weapon table."),
+    Field(
+        "wild_card",
+        "bool",
+        default=False,
+        label="Wild Card",
+        help="Heroes and named villains: Wild Die, three wounds, own Bennies.",
+    ),
+    Field(
+        "figures",
+        "int",
+        default=1,
+        min=1,
+        max=UNIT_MAX_FIGURES,
+        help="Figures in the unit (1-6); they share this card.",
+    ),
+    Field(
+        "weapons",
+        "multichoice",
+        default=[],
+        max=4,
+        choices=tuple((w.key, f"{w.name} ({w.damage_text})") for w in WEAPONS.values()),
+        help="Weapons carried, from the weapon table.",
+    ),
     Field("mounted", "bool", default=False, help="Rides a mount (+2 Toughness when hit)."),
     Field("causes_fear", "bool", default=False, help="The unit causes Fear."),
 )
@@ -101,5 +127,13 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Return a unit's battle state at the start of a game."""
     values = STATS.validate_snapshot(stats)
-    return {"figures": values["figures"], "shaken": 0, "wounds": 0, "status": "unhurt",
-            "loaded": True, "reloading": 0, "on_hold": False, "card": None}
+    return {
+        "figures": values["figures"],
+        "shaken": 0,
+        "wounds": 0,
+        "status": "unhurt",
+        "loaded": True,
+        "reloading": 0,
+        "on_hold": False,
+        "card": None,
+    }

@@ -44,16 +44,24 @@ def _run_resolve(p: Params, dice: Dice) -> Outcome:
     return Outcome("runs", {"roll": roll, "extra_inches": roll})
 
 
-RUN = Check("run", "Running", NO_PARAMS, ("runs", "stumbles"), _run_resolve,
-            lambda p: _uniform(["stumbles"] + ["runs"] * (t.RUN_DIE - 1)),
-            "A d6 of extra inches (-2 to trait tests this round); a 1 stops the unit after 6\" "
-            "and Shakes it.", "the run d6")
+RUN = Check(
+    "run",
+    "Running",
+    NO_PARAMS,
+    ("runs", "stumbles"),
+    _run_resolve,
+    lambda p: _uniform(["stumbles"] + ["runs"] * (t.RUN_DIE - 1)),
+    'A d6 of extra inches (-2 to trait tests this round); a 1 stops the unit after 6" '
+    "and Shakes it.",
+    "the run d6",
+)
 
 
 def _end_resolve(p: Params, dice: Dice) -> Outcome:
     ends, roll = deck.game_ends(p["turn"], dice)
-    return Outcome("ends" if ends else "continues",
-                   {"roll": roll, "needs": deck.end_game_needs(p["turn"])})
+    return Outcome(
+        "ends" if ends else "continues", {"roll": roll, "needs": deck.end_game_needs(p["turn"])}
+    )
 
 
 def _end_odds(p: Params) -> dict[str, Fraction]:
@@ -62,11 +70,17 @@ def _end_odds(p: Params) -> dict[str, Fraction]:
     return {"ends": ends, "continues": ONE - ends}
 
 
-END_GAME = Check("end_game", "End of the game",
-                 Schema((int_field("turn", t.END_GAME_FIRST_TURN, 1, 60, "The turn just ended."),)),
-                 ("ends", "continues"), _end_resolve, _end_odds,
-                 "From turn 6 on, a d10 at the end of each turn: 10 ends it after turn 6, 9-10 "
-                 "after turn 7 and so on; a 1 always continues.", "the d10 (none before turn 6)")
+END_GAME = Check(
+    "end_game",
+    "End of the game",
+    Schema((int_field("turn", t.END_GAME_FIRST_TURN, 1, 60, "The turn just ended."),)),
+    ("ends", "continues"),
+    _end_resolve,
+    _end_odds,
+    "From turn 6 on, a d10 at the end of each turn: 10 ends it after turn 6, 9-10 "
+    "after turn 7 and so on; a 1 always continues.",
+    "the d10 (none before turn 6)",
+)
 
 
 def _fortune_resolve(p: Params, dice: Dice) -> Outcome:
@@ -78,19 +92,32 @@ def _fortune_odds(p: Params) -> dict[str, Fraction]:
     return _uniform([t.fortune_for(a + b) for a in range(1, 7) for b in range(1, 7)])
 
 
-FORTUNE = Check("fortune", "Events: fortunes", NO_PARAMS, t.FORTUNE_KEYS, _fortune_resolve,
-                _fortune_odds, "2d6 whenever a Joker is turned; 2 or 12 rolls a freak event.",
-                "two d6, then the freak event d20(s) on a 2 or 12")
+FORTUNE = Check(
+    "fortune",
+    "Events: fortunes",
+    NO_PARAMS,
+    t.FORTUNE_KEYS,
+    _fortune_resolve,
+    _fortune_odds,
+    "2d6 whenever a Joker is turned; 2 or 12 rolls a freak event.",
+    "two d6, then the freak event d20(s) on a 2 or 12",
+)
 
 
 def _freak_resolve(p: Params, dice: Dice) -> Outcome:
     return Outcome(deck.roll_freak_event(dice))
 
 
-FREAK_EVENT = Check("freak_event", "Events: freak events", NO_PARAMS, t.FREAK_EVENT_KEYS,
-                    _freak_resolve, lambda p: _uniform(list(t.FREAK_EVENT_KEYS)),
-                    "A d20; the text has no 16, so a 16 is rolled again (each entry 1/19).",
-                    "the d20, again after each 16")
+FREAK_EVENT = Check(
+    "freak_event",
+    "Events: freak events",
+    NO_PARAMS,
+    t.FREAK_EVENT_KEYS,
+    _freak_resolve,
+    lambda p: _uniform(list(t.FREAK_EVENT_KEYS)),
+    "A d20; the text has no 16, so a 16 is rolled again (each entry 1/19).",
+    "the d20, again after each 16",
+)
 
 
 def _reserves_resolve(p: Params, dice: Dice) -> Outcome:
@@ -98,11 +125,16 @@ def _reserves_resolve(p: Params, dice: Dice) -> Outcome:
     return Outcome(t.band_for(t.RESERVES, roll), {"roll": roll})
 
 
-RESERVES = Check("reserves", "Reserves", NO_PARAMS, tuple(k for _, _, k in t.RESERVES),
-                 _reserves_resolve,
-                 lambda p: _uniform([t.band_for(t.RESERVES, r) for r in range(1, 7)]),
-                 "A d6 per unit not yet on the table, each turn before cards are dealt.",
-                 "the d6")
+RESERVES = Check(
+    "reserves",
+    "Reserves",
+    NO_PARAMS,
+    tuple(k for _, _, k in t.RESERVES),
+    _reserves_resolve,
+    lambda p: _uniform([t.band_for(t.RESERVES, r) for r in range(1, 7)]),
+    "A d6 per unit not yet on the table, each turn before cards are dealt.",
+    "the d6",
+)
 
 
 def _sentry_resolve(p: Params, dice: Dice) -> Outcome:
@@ -119,17 +151,34 @@ def _sentry_odds(p: Params) -> dict[str, Fraction]:
     return _uniform([t.band_for(t.SENTRIES, r + bonus) for r in range(1, 7)])
 
 
-SENTRY = Check("sentry", "Sentries",
-               Schema((flag_field("joker", "The sentry acts on a Joker: +2."),)),
-               tuple(k for _, _, k in t.SENTRIES), _sentry_resolve, _sentry_odds,
-               "A d6 per unaware sentry unit at the start of its turn.", "the d6")
+SENTRY = Check(
+    "sentry",
+    "Sentries",
+    Schema((flag_field("joker", "The sentry acts on a Joker: +2."),)),
+    tuple(k for _, _, k in t.SENTRIES),
+    _sentry_resolve,
+    _sentry_odds,
+    "A d6 per unaware sentry unit at the start of its turn.",
+    "the d6",
+)
 
 
 def _stealth_params() -> Schema:
-    return Schema((Field("die", "die", default=6, choices=SKILL_CHOICES,
-                         help="Stealth die (untrained: d4-2)."), WILD_CARD,
-                   int_field("figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures (2+: a group roll)."),
-                   flag_field("dark", "The Dark of Night: +2 to Stealth."), MODIFIER))
+    return Schema(
+        (
+            Field(
+                "die",
+                "die",
+                default=6,
+                choices=SKILL_CHOICES,
+                help="Stealth die (untrained: d4-2).",
+            ),
+            WILD_CARD,
+            int_field("figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures (2+: a group roll)."),
+            flag_field("dark", "The Dark of Night: +2 to Stealth."),
+            MODIFIER,
+        )
+    )
 
 
 def _stealth_roll(p: Params) -> tuple[int, int, int]:
@@ -151,10 +200,17 @@ def _stealth_odds(p: Params) -> dict[str, Fraction]:
     return {"hidden": hidden, "seen": ONE - hidden}
 
 
-STEALTH = Check("stealth", "Deploying hidden", _stealth_params(), ("hidden", "seen"),
-                _stealth_resolve, _stealth_odds,
-                "A (group) Stealth roll: success starts the unit hidden.",
-                "Stealth die (and its aces), then the Wild Die (and its aces)", skill="stealth")
+STEALTH = Check(
+    "stealth",
+    "Deploying hidden",
+    _stealth_params(),
+    ("hidden", "seen"),
+    _stealth_resolve,
+    _stealth_odds,
+    "A (group) Stealth roll: success starts the unit hidden.",
+    "Stealth die (and its aces), then the Wild Die (and its aces)",
+    skill="stealth",
+)
 
 
 def _los_resolve(p: Params, dice: Dice) -> Outcome:
@@ -163,10 +219,17 @@ def _los_resolve(p: Params, dice: Dice) -> Outcome:
 
 
 LINE_OF_SIGHT = Check(
-    "line_of_sight", "Doubtful line of sight", NO_PARAMS, ("sees", "blocked"), _los_resolve,
-    lambda p: _uniform(["sees" if r >= t.LOS_SEEN_FROM else "blocked"
-                        for r in range(1, t.LOS_DIE + 1)]),
-    "When nobody can tell: a d6, 4-6 the figure sees its foe.", "the d6")
+    "line_of_sight",
+    "Doubtful line of sight",
+    NO_PARAMS,
+    ("sees", "blocked"),
+    _los_resolve,
+    lambda p: _uniform(
+        ["sees" if r >= t.LOS_SEEN_FROM else "blocked" for r in range(1, t.LOS_DIE + 1)]
+    ),
+    "When nobody can tell: a d6, 4-6 the figure sees its foe.",
+    "the d6",
+)
 OBSTACLE_KEYS = {"failure": "balks", "success": "crosses", "raise": "crosses_and_moves_on"}
 
 
@@ -174,8 +237,9 @@ def _natural_one_odds(sides: int, wild: int) -> Fraction:
     return Fraction(1, sides) * Fraction(1, 6) ** wild
 
 
-def _skill_with_ones(p: Params, label: str, keys: Mapping[str, str], one_key: str,
-                     dice: Dice) -> Outcome:
+def _skill_with_ones(
+    p: Params, label: str, keys: Mapping[str, str], one_key: str, dice: Dice
+) -> Outcome:
     sides, modifier = skill_dice(p["die"], p["modifier"])
     roll = roll_trait(dice, sides, 1 if p["wild_card"] else 0, modifier, label)
     if roll.all_ones:
@@ -200,12 +264,16 @@ def _obstacle_resolve(p: Params, dice: Dice) -> Outcome:
 
 
 OBSTACLE = Check(
-    "obstacle", "Crossing an obstacle", Schema((die_field(help_text="Agility die."), WILD_CARD,
-                                                MODIFIER)),
-    (*OBSTACLE_KEYS.values(), "shaken"), _obstacle_resolve,
+    "obstacle",
+    "Crossing an obstacle",
+    Schema((die_field(help_text="Agility die."), WILD_CARD, MODIFIER)),
+    (*OBSTACLE_KEYS.values(), "shaken"),
+    _obstacle_resolve,
     lambda p: _odds_with_ones(p, OBSTACLE_KEYS, "shaken"),
     "Agility: success crosses and stops, a raise keeps moving; a natural 1 Shakes the unit.",
-    "Agility die (and its aces), then the Wild Die (and its aces)", skill="agility")
+    "Agility die (and its aces), then the Wild Die (and its aces)",
+    skill="agility",
+)
 SWIM_KEYS = {"failure": "wades", "success": "swims", "raise": "swims"}
 
 
@@ -221,14 +289,34 @@ def _swim_resolve(p: Params, dice: Dice) -> Outcome:
 
 
 SWIM = Check(
-    "swim", "Swimming", Schema((
-        Field("die", "die", default=0, choices=SKILL_CHOICES,
-              help="Swimming die (untrained: d4-2)."), WILD_CARD,
-        Field("load", "choice", default="normal",
-              choices=(("normal", "normal kit (+0)"),
-                       *((k, f"{k} ({v:+d})") for k, v in t.SWIMMING_MODIFIERS.items()))),
-        MODIFIER)),
-    ("swims", "wades", "drowns"), _swim_resolve,
+    "swim",
+    "Swimming",
+    Schema(
+        (
+            Field(
+                "die",
+                "die",
+                default=0,
+                choices=SKILL_CHOICES,
+                help="Swimming die (untrained: d4-2).",
+            ),
+            WILD_CARD,
+            Field(
+                "load",
+                "choice",
+                default="normal",
+                choices=(
+                    ("normal", "normal kit (+0)"),
+                    *((k, f"{k} ({v:+d})") for k, v in t.SWIMMING_MODIFIERS.items()),
+                ),
+            ),
+            MODIFIER,
+        )
+    ),
+    ("swims", "wades", "drowns"),
+    _swim_resolve,
     lambda p: _odds_with_ones(_swim_modifier(p), SWIM_KEYS, "drowns"),
     "Swimming: success moves the full Pace, failure as difficult ground, a natural 1 drowns.",
-    "Swimming die (and its aces), then the Wild Die (and its aces)", skill="swimming")
+    "Swimming die (and its aces), then the Wild Die (and its aces)",
+    skill="swimming",
+)

@@ -13,8 +13,20 @@ from dataclasses import dataclass
 from typing import Any
 
 TRAITS = ("agility", "smarts", "spirit", "strength", "vigor")
-SKILLS = ("fighting", "shooting", "throwing", "notice", "stealth", "riding", "swimming",
-          "intimidation", "taunt", "climbing", "driving", "lockpicking")
+SKILLS = (
+    "fighting",
+    "shooting",
+    "throwing",
+    "notice",
+    "stealth",
+    "riding",
+    "swimming",
+    "intimidation",
+    "taunt",
+    "climbing",
+    "driving",
+    "lockpicking",
+)
 DIE_SIZES = (4, 6, 8, 10, 12)
 STANDARD_TN = 4
 RAISE_STEP = 4
@@ -75,10 +87,18 @@ class Weapon:
         return f"{text}{self.bonus:+d}" if self.bonus else text
 
     def as_json(self) -> dict[str, Any]:
-        return {"key": self.key, "name": self.name, "damage": self.damage_text,
-                "range": "/".join(map(str, self.ranges)) if self.ranges else "melee",
-                "rof": self.rof, "reload": self.reload, "fanfire": self.fanfire,
-                "reach": self.reach, "pistol": self.pistol, "source": self.source}
+        return {
+            "key": self.key,
+            "name": self.name,
+            "damage": self.damage_text,
+            "range": "/".join(map(str, self.ranges)) if self.ranges else "melee",
+            "rof": self.rof,
+            "reload": self.reload,
+            "fanfire": self.fanfire,
+            "reach": self.reach,
+            "pistol": self.pistol,
+            "source": self.source,
+        }
 
 
 _MELEE = (
@@ -93,8 +113,7 @@ _MELEE = (
 )
 _RANGED = (
     Weapon("derringer", "Derringer", False, (4, 4), ranges=(5, 10, 20), pistol=True),
-    Weapon("six_shooter", "Six-shooter", False, (6, 6), 1, (12, 24, 48), fanfire=True,
-           pistol=True),
+    Weapon("six_shooter", "Six-shooter", False, (6, 6), 1, (12, 24, 48), fanfire=True, pistol=True),
     Weapon("auto_pistol", "Automatic pistol", False, (6, 6), 1, (12, 24, 48), pistol=True),
     Weapon("musket", "Musket", False, (8, 8), ranges=(10, 20, 40), reload=2),
     Weapon("rifle", "Repeating rifle", False, (8, 8), ranges=(24, 48, 96)),
@@ -127,14 +146,14 @@ FORTUNES = (
     (5, 5, "rally", "All Shaken figures of one unit recover."),
     (6, 8, "hand_of_fate", "Gain a Benny for the common pool."),
     (9, 9, "bitter_weather", "One enemy unit without Acclimated: -2 to trait rolls this round."),
-    (10, 10, "teamwork", "A unit within 12\" discards its card and acts with this Joker."),
+    (10, 10, "teamwork", 'A unit within 12" discards its card and acts with this Joker.'),
     (11, 11, "out_of_ammo", "One enemy unit is out of ammo; if impossible, gain a Benny."),
     (12, 12, "freak_event", "Roll on the freak events table."),
 )
 #: d20 freak events. The text has no entry 16: Muster rerolls a 16 (see FREAK_EVENT_REROLL).
 FREAK_EVENTS = (
-    (1, "storm", "Visibility 12\", attacks -1, black powder fails; streams impassable next round."),
-    (2, "fire", "A flammable feature burns: 2d6 damage inside; spreads on 4-6 within 4\"."),
+    (1, "storm", 'Visibility 12", attacks -1, black powder fails; streams impassable next round.'),
+    (2, "fire", 'A flammable feature burns: 2d6 damage inside; spreads on 4-6 within 4".'),
     (3, "blood_ties", "Two linked Wild Cards avoid each other; if none, gain a Benny."),
     (4, "death_of_a_hero", "Next Wild Card lost: odd +1 to all rolls, even -1."),
     (5, "fickle_fate", "The side with fewer Bennies draws up to the other's count."),
@@ -144,12 +163,12 @@ FREAK_EVENTS = (
     (9, "fog_of_war", "Drifting fog blocks sight; shots into it -2."),
     (10, "eerie_shadows", "A terrain feature causes Fear; -2 Spirit inside it."),
     (11, "lost", "The lowest card's unit moves randomly unless it passes Spirit."),
-    (12, "ominous_silence", "Enemy units freeze this turn, then +d6\" move and +1 attacks."),
+    (12, "ominous_silence", 'Enemy units freeze this turn, then +d6" move and +1 attacks.'),
     (13, "snakebite", "The next figure to act takes 2d6 damage; riders test Riding."),
-    (14, "wildlife", "The next unit to act passes Spirit or falls back 3d6\"."),
-    (15, "blowing_sand", "Moves d6\", sight 12\", no thrown weapons until the next Joker."),
+    (14, "wildlife", 'The next unit to act passes Spirit or falls back 3d6".'),
+    (15, "blowing_sand", 'Moves d6", sight 12", no thrown weapons until the next Joker.'),
     (17, "unexpected_sniper", "Shooting d8 / damage 2d8 at one figure (or an assassin)."),
-    (18, "redeployment", "Units clear of the enemy by 7\" may move freely."),
+    (18, "redeployment", 'Units clear of the enemy by 7" may move freely.'),
     (19, "second_wind", "One unit that has acted gets a new card and acts again."),
     (20, "the_turn_ends", "After this unit acts, the turn ends and the deck is reshuffled."),
 )
@@ -161,8 +180,11 @@ SENTRY_JOKER_BONUS = 2
 SENTRIES = ((1, 1, "unawares"), (2, 5, "suspicion"), (6, 99, "patrol"))
 SENTRY_ALERT_DISTANCE = 4
 #: What reveals a hidden unit.
-STEALTH_REVEALS = ("it attacks", "an enemy unit moves within 4\"",
-                   "an enemy wins an opposed Notice vs Stealth")
+STEALTH_REVEALS = (
+    "it attacks",
+    'an enemy unit moves within 4"',
+    "an enemy wins an opposed Notice vs Stealth",
+)
 #: Victory points per unit's fate (own and enemy), as the text scores them.
 VICTORY_POINTS = {
     "survived": 2,
@@ -216,79 +238,156 @@ class Scenario:
         return dict(self.__dict__)
 
 
-CORNERS = "Opposite corners, within 18\" of your corner; winner of a die roll picks first."
-EDGES_6 = "Opposite edges, within 6\"; winner of a die roll picks the edge and sets up first."
+CORNERS = 'Opposite corners, within 18" of your corner; winner of a die roll picks first.'
+EDGES_6 = 'Opposite edges, within 6"; winner of a die roll picks the edge and sets up first.'
 ENTER = "Both forces march on from opposite edges in turn 1; first move measured from the edge."
 WIPE_OUT = "Fight until one force is destroyed."
 REINFORCE = "Reserves: each unit off the table rolls on the reserves table every turn."
 SCENARIOS = (
-    Scenario(1, "storm_the_camp", "Storm the Camp", "Rival camps fight for the ground.",
-             CORNERS, "Ends when a side holds more units within 12\" of the enemy corner.",
-             "Enemy deployment area taken and a Wild Card of yours survives.",
-             "Enemy deployment area taken with no Wild Card left.",
-             "Both deployment areas taken in the same turn."),
-    Scenario(2, "contest_of_champions", "Contest of Champions",
-             "Leaders try to outdo each other.", EDGES_6,
-             "Each side names a Wild Card leader; ends when a side is wiped out or both "
-             "leaders are dead. Keep the leaders' victims apart.",
-             "Your leader took twice the enemy leader's casualties, or had kills when the "
-             "other had none.", "Your leader took more casualties.",
-             "Both leaders took the same number."),
-    Scenario(3, "ill_met_by_moonlight", "Ill Met by Moonlight", "A clash in the dark.",
-             "Opposite edges: half the units 18-24\" in, the rest within 3\"; winner of a die "
-             "roll picks the edge and deploys first.", WIPE_OUT,
-             "Enemy wiped out and your force is not Broken.",
-             "Enemy wiped out but your force is Broken.", "Both wiped out in the same turn.",
-             "Night rules apply."),
-    Scenario(4, "domination", "Domination", "Four key features must be held.", CORNERS,
-             "At the end, most figures on or touching a feature captures it.",
-             "All four features captured.", "Three features captured.",
-             "Two or fewer each.", "Once a force is Broken, a d6 of 1-2 ends the game."),
-    Scenario(5, "meeting_engagement", "Meeting Engagement",
-             "A small fight inside a bigger battle.", ENTER,
-             "Ends the turn a force is down to a quarter of its units.",
-             "Enemy down to a quarter and a Wild Card of yours survives.",
-             "Enemy down to a quarter with no Wild Card left.",
-             "Both down to a quarter in the same turn."),
-    Scenario(6, "to_kill_a_king", "To Kill a King", "Slay the enemy leader.", CORNERS,
-             "Each side names a Wild Card leader; ends the turn a leader falls.",
-             "Enemy leader slain, yours alive, your force not Broken.",
-             "Enemy leader slain, yours alive, your force Broken.",
-             "Both leaders slain in the same turn."),
-    Scenario(7, "the_high_ground", "The High Ground", "Both sides want the central hill.",
-             ENTER, "Whoever holds the hill at the end of turn 10 wins.",
-             "Only you have figures on the hill after turn 10.",
-             "You have more figures on the hill after turn 10.",
-             "Equal figures on the hill after turn 10.",
-             "Gusting winds: every Joker Shakes all figures on the hill."),
-    Scenario(8, "take_and_hold", "Take and Hold", "Seize and keep the central marker.",
-             "Nobody starts on the table; every unit arrives from reserves.",
-             "Once a force is Broken, a d6 of 1-2 at each turn end ends the game; count "
-             "figures wholly within 3\" of the marker.",
-             "Only you have figures within 3\" of the marker.",
-             "You have more figures within 3\" of the marker.",
-             "Equal figures within 3\" of the marker.", REINFORCE),
-    Scenario(9, "to_the_death", "To the Death", "No quarter.",
-             "Opposite edges; half of each force rolls a d6: 1-3 within 3\" of the edge, "
-             "4-6 18-24\" in; then the other halves.", WIPE_OUT,
-             "Enemy wiped out and your force is not Broken.",
-             "Enemy wiped out but your force is Broken.", "Both wiped out in the same turn."),
-    Scenario(10, "clash_of_piquets", "A Clash of Piquets", "Sentry lines meet in the fog.",
-             "Opposite corners: half the units (one Wild Card at most) 18-24\" from the "
-             "corner; the rest in reserve.", "Break the enemy.",
-             "Enemy Broken and three quarters of your units remain.",
-             "Enemy Broken with fewer than three quarters of your units left.",
-             "Both Broken in the same turn.", REINFORCE),
-    Scenario(11, "reconnoitre", "Reconnoitre", "Scouts try to slip past each other.",
-             EDGES_6, "Exit figures off the enemy edge; ends when a force is down to a "
-             "quarter of its units.", "Some of yours got through and none of theirs did.",
-             "More of yours got through.", "The same number got through."),
-    Scenario(12, "seize_the_prize", "Seize the Prize!", "Carry off the artefact.", EDGES_6,
-             "Dig the artefact out (d6 4+, Wild Die and Joker count, one try a turn) and "
-             "carry it off any edge; Shaken or killed carriers drop it.",
-             "Your figure carried it off and your force is not Broken.",
-             "Your figure carried it off but your force is Broken.",
-             "Both forces wiped out with the artefact still on the table."),
+    Scenario(
+        1,
+        "storm_the_camp",
+        "Storm the Camp",
+        "Rival camps fight for the ground.",
+        CORNERS,
+        'Ends when a side holds more units within 12" of the enemy corner.',
+        "Enemy deployment area taken and a Wild Card of yours survives.",
+        "Enemy deployment area taken with no Wild Card left.",
+        "Both deployment areas taken in the same turn.",
+    ),
+    Scenario(
+        2,
+        "contest_of_champions",
+        "Contest of Champions",
+        "Leaders try to outdo each other.",
+        EDGES_6,
+        "Each side names a Wild Card leader; ends when a side is wiped out or both "
+        "leaders are dead. Keep the leaders' victims apart.",
+        "Your leader took twice the enemy leader's casualties, or had kills when the "
+        "other had none.",
+        "Your leader took more casualties.",
+        "Both leaders took the same number.",
+    ),
+    Scenario(
+        3,
+        "ill_met_by_moonlight",
+        "Ill Met by Moonlight",
+        "A clash in the dark.",
+        'Opposite edges: half the units 18-24" in, the rest within 3"; winner of a die '
+        "roll picks the edge and deploys first.",
+        WIPE_OUT,
+        "Enemy wiped out and your force is not Broken.",
+        "Enemy wiped out but your force is Broken.",
+        "Both wiped out in the same turn.",
+        "Night rules apply.",
+    ),
+    Scenario(
+        4,
+        "domination",
+        "Domination",
+        "Four key features must be held.",
+        CORNERS,
+        "At the end, most figures on or touching a feature captures it.",
+        "All four features captured.",
+        "Three features captured.",
+        "Two or fewer each.",
+        "Once a force is Broken, a d6 of 1-2 ends the game.",
+    ),
+    Scenario(
+        5,
+        "meeting_engagement",
+        "Meeting Engagement",
+        "A small fight inside a bigger battle.",
+        ENTER,
+        "Ends the turn a force is down to a quarter of its units.",
+        "Enemy down to a quarter and a Wild Card of yours survives.",
+        "Enemy down to a quarter with no Wild Card left.",
+        "Both down to a quarter in the same turn.",
+    ),
+    Scenario(
+        6,
+        "to_kill_a_king",
+        "To Kill a King",
+        "Slay the enemy leader.",
+        CORNERS,
+        "Each side names a Wild Card leader; ends the turn a leader falls.",
+        "Enemy leader slain, yours alive, your force not Broken.",
+        "Enemy leader slain, yours alive, your force Broken.",
+        "Both leaders slain in the same turn.",
+    ),
+    Scenario(
+        7,
+        "the_high_ground",
+        "The High Ground",
+        "Both sides want the central hill.",
+        ENTER,
+        "Whoever holds the hill at the end of turn 10 wins.",
+        "Only you have figures on the hill after turn 10.",
+        "You have more figures on the hill after turn 10.",
+        "Equal figures on the hill after turn 10.",
+        "Gusting winds: every Joker Shakes all figures on the hill.",
+    ),
+    Scenario(
+        8,
+        "take_and_hold",
+        "Take and Hold",
+        "Seize and keep the central marker.",
+        "Nobody starts on the table; every unit arrives from reserves.",
+        "Once a force is Broken, a d6 of 1-2 at each turn end ends the game; count "
+        'figures wholly within 3" of the marker.',
+        'Only you have figures within 3" of the marker.',
+        'You have more figures within 3" of the marker.',
+        'Equal figures within 3" of the marker.',
+        REINFORCE,
+    ),
+    Scenario(
+        9,
+        "to_the_death",
+        "To the Death",
+        "No quarter.",
+        'Opposite edges; half of each force rolls a d6: 1-3 within 3" of the edge, '
+        '4-6 18-24" in; then the other halves.',
+        WIPE_OUT,
+        "Enemy wiped out and your force is not Broken.",
+        "Enemy wiped out but your force is Broken.",
+        "Both wiped out in the same turn.",
+    ),
+    Scenario(
+        10,
+        "clash_of_piquets",
+        "A Clash of Piquets",
+        "Sentry lines meet in the fog.",
+        'Opposite corners: half the units (one Wild Card at most) 18-24" from the '
+        "corner; the rest in reserve.",
+        "Break the enemy.",
+        "Enemy Broken and three quarters of your units remain.",
+        "Enemy Broken with fewer than three quarters of your units left.",
+        "Both Broken in the same turn.",
+        REINFORCE,
+    ),
+    Scenario(
+        11,
+        "reconnoitre",
+        "Reconnoitre",
+        "Scouts try to slip past each other.",
+        EDGES_6,
+        "Exit figures off the enemy edge; ends when a force is down to a quarter of its units.",
+        "Some of yours got through and none of theirs did.",
+        "More of yours got through.",
+        "The same number got through.",
+    ),
+    Scenario(
+        12,
+        "seize_the_prize",
+        "Seize the Prize!",
+        "Carry off the artefact.",
+        EDGES_6,
+        "Dig the artefact out (d6 4+, Wild Die and Joker count, one try a turn) and "
+        "carry it off any edge; Shaken or killed carriers drop it.",
+        "Your figure carried it off and your force is not Broken.",
+        "Your figure carried it off but your force is Broken.",
+        "Both forces wiped out with the artefact still on the table.",
+    ),
 )
 SCENARIO_DIE = 12
 SCENARIO_BY_ROLL = {s.roll: s for s in SCENARIOS}
@@ -299,20 +398,33 @@ def reference_tables() -> dict[str, Any]:
     return {
         "weapons": [w.as_json() for w in WEAPONS.values()],
         "hazards": [w.as_json() for w in _HAZARDS],
-        "modifiers": {"range": RANGE_MODIFIERS, "cover": COVER_MODIFIERS,
-                      "situation": SITUATION_MODIFIERS, "swimming": SWIMMING_MODIFIERS,
-                      "multi_action": MULTI_ACTION_PENALTY, "gang_up_max": GANG_UP_MAX,
-                      "joker": JOKER_BONUS, "untrained": f"d{UNTRAINED_DIE}{UNTRAINED_PENALTY}",
-                      "mounted_target_toughness": MOUNTED_TOUGHNESS_BONUS},
-        "fortunes": [{"roll": f"{lo}-{hi}" if lo != hi else str(lo), "key": key, "effect": text}
-                     for lo, hi, key, text in FORTUNES],
+        "modifiers": {
+            "range": RANGE_MODIFIERS,
+            "cover": COVER_MODIFIERS,
+            "situation": SITUATION_MODIFIERS,
+            "swimming": SWIMMING_MODIFIERS,
+            "multi_action": MULTI_ACTION_PENALTY,
+            "gang_up_max": GANG_UP_MAX,
+            "joker": JOKER_BONUS,
+            "untrained": f"d{UNTRAINED_DIE}{UNTRAINED_PENALTY}",
+            "mounted_target_toughness": MOUNTED_TOUGHNESS_BONUS,
+        },
+        "fortunes": [
+            {"roll": f"{lo}-{hi}" if lo != hi else str(lo), "key": key, "effect": text}
+            for lo, hi, key, text in FORTUNES
+        ],
         "freak_events": [{"roll": r, "key": k, "effect": t} for r, k, t in FREAK_EVENTS],
         "freak_event_reroll": list(FREAK_EVENT_REROLL),
         "reserves": [{"roll": f"{lo}-{hi}", "key": k} for lo, hi, k in RESERVES],
-        "sentries": [{"roll": f"{lo}-{min(hi, 6)}" if lo != hi else str(lo), "key": k}
-                     for lo, hi, k in SENTRIES] + [{"joker_bonus": SENTRY_JOKER_BONUS}],
-        "stealth": {"reveals": list(STEALTH_REVEALS),
-                    "range_brackets": list(STEALTH_RANGE_BRACKETS)},
+        "sentries": [
+            {"roll": f"{lo}-{min(hi, 6)}" if lo != hi else str(lo), "key": k}
+            for lo, hi, k in SENTRIES
+        ]
+        + [{"joker_bonus": SENTRY_JOKER_BONUS}],
+        "stealth": {
+            "reveals": list(STEALTH_REVEALS),
+            "range_brackets": list(STEALTH_RANGE_BRACKETS),
+        },
         "victory_points": VICTORY_POINTS,
         "scenarios": [s.as_json() for s in SCENARIOS],
         "scenario_die": f"d{SCENARIO_DIE}",

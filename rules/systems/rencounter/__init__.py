@@ -17,34 +17,55 @@ from rules.systems.rencounter.stats import CARD, OPTIONS, STATS, initial_state, 
 
 def _combat_tables() -> dict[str, Any]:
     return {
-        "experience": t.EXPERIENCE_NAMES, "armour": t.ARMOUR, "shields": t.SHIELDS,
-        "shield_makes": t.SHIELD_MAKES, "damage": t.DAMAGE_TABLE,
-        "confirmation": t.CONFIRMATION, "range_to_hit": t.RANGE_TO_HIT, "cover": t.COVER,
-        "fire_modifiers": t.FIRE_MODIFIERS, "missile_weapons": t.MISSILE_WEAPONS,
-        "repeat": t.REPEAT_NAMES, "shotgun_damage": t.SHOTGUN_DAMAGE,
-        "shotgun_spread": t.SHOTGUN_SPREAD, "reload_notes": t.RELOAD_NOTES,
-        "melee_weapons": t.MELEE_WEAPONS, "melee_modifiers": t.MELEE_MODIFIERS,
-        "falls": t.FALL_DAMAGE, "trample": t.TRAMPLE_DAMAGE, "canister": t.CANISTER,
-        "grape_to_hit": t.GRAPE_TO_HIT, "gun_size": t.GUN_SIZE_TO_HIT,
-        "ground": t.GROUND_TO_HIT, "misfires": t.MISFIRES,
+        "experience": t.EXPERIENCE_NAMES,
+        "armour": t.ARMOUR,
+        "shields": t.SHIELDS,
+        "shield_makes": t.SHIELD_MAKES,
+        "damage": t.DAMAGE_TABLE,
+        "confirmation": t.CONFIRMATION,
+        "range_to_hit": t.RANGE_TO_HIT,
+        "cover": t.COVER,
+        "fire_modifiers": t.FIRE_MODIFIERS,
+        "missile_weapons": t.MISSILE_WEAPONS,
+        "repeat": t.REPEAT_NAMES,
+        "shotgun_damage": t.SHOTGUN_DAMAGE,
+        "shotgun_spread": t.SHOTGUN_SPREAD,
+        "reload_notes": t.RELOAD_NOTES,
+        "melee_weapons": t.MELEE_WEAPONS,
+        "melee_modifiers": t.MELEE_MODIFIERS,
+        "falls": t.FALL_DAMAGE,
+        "trample": t.TRAMPLE_DAMAGE,
+        "canister": t.CANISTER,
+        "grape_to_hit": t.GRAPE_TO_HIT,
+        "gun_size": t.GUN_SIZE_TO_HIT,
+        "ground": t.GROUND_TO_HIT,
+        "misfires": t.MISFIRES,
     }
 
 
 def _morale_tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    modifiers: dict[str, Any] = {"per_man_lost": t.MORALE_PER_MAN_LOST,
-                                 "leader_lost": t.MORALE_LEADER_LOST,
-                                 "unit_eliminated": t.MORALE_UNIT_ELIMINATED}
+    modifiers: dict[str, Any] = {
+        "per_man_lost": t.MORALE_PER_MAN_LOST,
+        "leader_lost": t.MORALE_LEADER_LOST,
+        "unit_eliminated": t.MORALE_UNIT_ELIMINATED,
+    }
     if options["leader_morale"]:
         modifiers["leader_steady"] = t.MORALE_LEADER_STEADY
-    action = {"fall_back": t.FALL_BACK_ROLL, "masters": options["master_variant"],
-              "permanent_failure": {n: permanent_failure_number(n) for n in t.EXPERIENCE_NAMES}}
-    return {"action": action, "morale_triggers": t.MORALE_TRIGGERS,
-            "morale_modifiers": modifiers}
+    action = {
+        "fall_back": t.FALL_BACK_ROLL,
+        "masters": options["master_variant"],
+        "permanent_failure": {n: permanent_failure_number(n) for n in t.EXPERIENCE_NAMES},
+    }
+    return {"action": action, "morale_triggers": t.MORALE_TRIGGERS, "morale_modifiers": modifiers}
 
 
 def _campaign_tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    return {"breakpoint": options["breakpoint"], "squad_leader": t.SQUAD_LEADER,
-            "squad_man": t.SQUAD_MAN, "squad_variation": t.SQUAD_SKILL_VARIATION}
+    return {
+        "breakpoint": options["breakpoint"],
+        "squad_leader": t.SQUAD_LEADER,
+        "squad_man": t.SQUAD_MAN,
+        "squad_variation": t.SQUAD_SKILL_VARIATION,
+    }
 
 
 def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -57,21 +78,23 @@ def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
     return {name: t.as_json(value) for name, value in tables.items()}
 
 
-RENCOUNTER = register(RuleSystem(
-    key="rencounter",
-    name="Rencounter",
-    source="Edward Allen, Rencounter v0.987 (1998)",
-    scale="1 figure = 1 man, 1\" = 4 yards, 1 turn = 5 seconds",
-    stats=STATS,
-    options=OPTIONS,
-    checks=CHECKS,
-    tables=reference_tables,
-    label_text=label_text,
-    initial_state=initial_state,
-    card=CARD,
-    post_battle=post_battle,
-    activation=METHODS,
-    simulate=simulate,
-    statuses=("unhurt", "wounded", "falling_back", "out", "dead", "routed"),
-    description="Skirmish rules: d6 action rolls against experience, d12 fire and melee.",
-))
+RENCOUNTER = register(
+    RuleSystem(
+        key="rencounter",
+        name="Rencounter",
+        source="Edward Allen, Rencounter v0.987 (1998)",
+        scale='1 figure = 1 man, 1" = 4 yards, 1 turn = 5 seconds',
+        stats=STATS,
+        options=OPTIONS,
+        checks=CHECKS,
+        tables=reference_tables,
+        label_text=label_text,
+        initial_state=initial_state,
+        card=CARD,
+        post_battle=post_battle,
+        activation=METHODS,
+        simulate=simulate,
+        statuses=("unhurt", "wounded", "falling_back", "out", "dead", "routed"),
+        description="Skirmish rules: d6 action rolls against experience, d12 fire and melee.",
+    )
+)

@@ -24,6 +24,7 @@ def side_of(unit: str) -> str:
 
 # --- cards ----------------------------------------------------------------------------------
 
+
 def _full_deck(state: State) -> list[str]:
     cards = [u for u in state["units"] for _ in range(state["cards_per_unit"])]
     return cards + ([RESHUFFLE] if state["reshuffle"] else [])
@@ -31,18 +32,27 @@ def _full_deck(state: State) -> list[str]:
 
 def cards_start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State:
     """Shuffle a deck of unit cards (and the reshuffle card, if used)."""
-    state: State = {"method": "cards", "units": list(units), "turn": 1, "held": [],
-                    "cards_per_unit": int(options.get("cards_per_unit", 1)),
-                    "reshuffle": bool(options.get("reshuffle_card", True)),
-                    "may_hold": bool(options.get("held_cards", False))}
+    state: State = {
+        "method": "cards",
+        "units": list(units),
+        "turn": 1,
+        "held": [],
+        "cards_per_unit": int(options.get("cards_per_unit", 1)),
+        "reshuffle": bool(options.get("reshuffle_card", True)),
+        "may_hold": bool(options.get("held_cards", False)),
+    }
     state["deck"] = shuffle(_full_deck(state), dice, "shuffle cards")
     return state
 
 
 def _new_turn(state: State, dice: Dice) -> State:
     # Held cards are lost when the turn ends.
-    return {**state, "turn": state["turn"] + 1, "held": [],
-            "deck": shuffle(_full_deck(state), dice, "shuffle cards")}
+    return {
+        **state,
+        "turn": state["turn"] + 1,
+        "held": [],
+        "deck": shuffle(_full_deck(state), dice, "shuffle cards"),
+    }
 
 
 def cards_draw(state: State, dice: Dice) -> Draw:
@@ -51,14 +61,19 @@ def cards_draw(state: State, dice: Dice) -> Draw:
         state = _new_turn(state, dice)
     card, deck = state["deck"][0], state["deck"][1:]
     if card == RESHUFFLE:
-        return Draw(_new_turn({**state, "deck": deck}, dice),
-                    {"turn_ends": True, "turn": state["turn"]})
+        return Draw(
+            _new_turn({**state, "deck": deck}, dice), {"turn_ends": True, "turn": state["turn"]}
+        )
     held = list(state["held"])
     discarded = card in held
     if discarded:  # a second card for a unit holding one discards the held card
         held.remove(card)
-    result = {"unit": card, "turn": state["turn"], "discarded_held": discarded,
-              "may_hold": state["may_hold"]}
+    result = {
+        "unit": card,
+        "turn": state["turn"],
+        "discarded_held": discarded,
+        "may_hold": state["may_hold"],
+    }
     return Draw({**state, "deck": deck, "held": held}, result)
 
 
@@ -79,6 +94,7 @@ def play_held(state: State, unit: str) -> State:
 
 
 # --- dice and markers -----------------------------------------------------------------------
+
 
 def markers_start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State:
     """Every unit is unmarked at the start of a turn."""
@@ -110,11 +126,17 @@ def _highest(units: Sequence[str], sides: int, dice: Dice) -> tuple[list[str], l
 
 # --- dice and counters ----------------------------------------------------------------------
 
+
 def counters_start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State:
     """Every unit's tally starts at zero; the die fits the number of units."""
     sides = next((s for s in _DIE_SIZES if s >= len(units)), _DIE_SIZES[-1])
-    return {"method": "dice_counters", "units": list(units), "die": sides,
-            "tally": dict.fromkeys(units, 0), "turn": 0}
+    return {
+        "method": "dice_counters",
+        "units": list(units),
+        "die": sides,
+        "tally": dict.fromkeys(units, 0),
+        "turn": 0,
+    }
 
 
 def counters_draw(state: State, dice: Dice) -> Draw:
@@ -130,13 +152,23 @@ def counters_draw(state: State, dice: Dice) -> Draw:
     new_tally = {u: 0 if u == winner else tally[u] + 1 for u in state["units"]}
     # The first unit is the reference unit: each of its activations counts a turn.
     turn = state["turn"] + (winner == state["units"][0])
-    return Draw({**state, "tally": new_tally, "turn": turn},
-                {"unit": winner, "totals": totals, "turn": turn})
+    return Draw(
+        {**state, "tally": new_tally, "turn": turn},
+        {"unit": winner, "totals": totals, "turn": turn},
+    )
 
 
-METHODS: dict[str, ActivationMethod] = {m.name: m for m in (
-    ActivationMethod("cards", "Cards (unit cards, optional reshuffle card)", cards_start,
-                     cards_draw, "Options: reshuffle_card, cards_per_unit, held_cards"),
-    ActivationMethod("dice_markers", "Dice and markers", markers_start, markers_draw),
-    ActivationMethod("dice_counters", "Dice and counters", counters_start, counters_draw),
-)}
+METHODS: dict[str, ActivationMethod] = {
+    m.name: m
+    for m in (
+        ActivationMethod(
+            "cards",
+            "Cards (unit cards, optional reshuffle card)",
+            cards_start,
+            cards_draw,
+            "Options: reshuffle_card, cards_per_unit, held_cards",
+        ),
+        ActivationMethod("dice_markers", "Dice and markers", markers_start, markers_draw),
+        ActivationMethod("dice_counters", "Dice and counters", counters_start, counters_draw),
+    )
+}

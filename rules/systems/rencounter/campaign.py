@@ -24,8 +24,9 @@ def one_month_later(day: date) -> date:
     return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
-def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-                ) -> tuple[PostBattleRoll, ...]:
+def post_battle(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> tuple[PostBattleRoll, ...]:
     """Aftermath of the wounds, then (if he lives) improvement and the hero step."""
     if record.status == "dead":
         return ()
@@ -40,32 +41,58 @@ def post_battle(record: FigureRecord, options: Mapping[str, Any], dice_for: Dice
     return tuple(rolls)
 
 
-def _aftermath(record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
-               ) -> PostBattleRoll:
+def _aftermath(
+    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+) -> PostBattleRoll:
     care = record.extra.get("care") or ("prompt" if options.get("prompt_care") else "none")
     hazard = int(record.extra.get("hazard", options.get("hazard", 0)))
     if hazard:
         care = "none"  # a hazardous aftermath leaves no room for prompt care
     dice = dice_for("aftermath", 0)
-    result = aftermath.wound_aftermath(dice, wounds=min(record.wounds, t.MAX_WOUND_POINTS),
-                                       care=care, hazard=hazard)
-    return PostBattleRoll("aftermath", 0, f"{record.wounds} wound point(s)", result.outcome,
-                          tuple(dice.rolls), tuple(_aftermath_changes(record, result)),
-                          details={"permanent": result.permanent, "healed": result.healed,
-                                   "sepsis": result.sepsis, "care": care, "hazard": hazard})
+    result = aftermath.wound_aftermath(
+        dice, wounds=min(record.wounds, t.MAX_WOUND_POINTS), care=care, hazard=hazard
+    )
+    return PostBattleRoll(
+        "aftermath",
+        0,
+        f"{record.wounds} wound point(s)",
+        result.outcome,
+        tuple(dice.rolls),
+        tuple(_aftermath_changes(record, result)),
+        details={
+            "permanent": result.permanent,
+            "healed": result.healed,
+            "sepsis": result.sepsis,
+            "care": care,
+            "hazard": hazard,
+        },
+    )
 
 
 def _aftermath_changes(record: FigureRecord, result: aftermath.Aftermath) -> list[Change]:
     if result.dies:
         return [Change("status", "status", "ACTIVE", "DEAD", "died of his wounds")]
     locations = list(record.extra.get("wound_locations") or ())
-    changes = [Change("permanent_wound", "permanent_wounds", None,
-                      locations[i] if i < len(locations) else "wound", "permanent wound point")
-               for i in range(result.permanent)]
+    changes = [
+        Change(
+            "permanent_wound",
+            "permanent_wounds",
+            None,
+            locations[i] if i < len(locations) else "wound",
+            "permanent wound point",
+        )
+        for i in range(result.permanent)
+    ]
     if result.healed and record.campaign_date is not None:
-        changes.append(Change("recovers_on", "recovers_on", None,
-                              one_month_later(record.campaign_date).isoformat(),
-                              "healed points are gone in a game over a month later"))
+        changes.append(
+            Change(
+                "recovers_on",
+                "recovers_on",
+                None,
+                one_month_later(record.campaign_date).isoformat(),
+                "healed points are gone in a game over a month later",
+            )
+        )
     return changes
 
 
@@ -75,13 +102,20 @@ def _improvements(record: FigureRecord, dice_for: DiceFor) -> Iterable[PostBattl
         sides, maximum, _ = IMPROVABLE[stat]
         dice = dice_for("improvement", index)
         value = int(record.stats[stat])
-        roll = aftermath.improvement_roll(dice, stat=stat, value=value, sides=sides,
-                                          maximum=maximum)
-        changes = (Change("stat", stat, value, roll.after, "improvement roll"),) \
-            if roll.improved else ()
-        yield PostBattleRoll("improvement", index, stat,
-                             "improves" if roll.improved else "unchanged", tuple(dice.rolls),
-                             changes)
+        roll = aftermath.improvement_roll(
+            dice, stat=stat, value=value, sides=sides, maximum=maximum
+        )
+        changes = (
+            (Change("stat", stat, value, roll.after, "improvement roll"),) if roll.improved else ()
+        )
+        yield PostBattleRoll(
+            "improvement",
+            index,
+            stat,
+            "improves" if roll.improved else "unchanged",
+            tuple(dice.rolls),
+            changes,
+        )
 
 
 def hero_threshold(record: FigureRecord) -> int:
@@ -93,10 +127,20 @@ def _hero_step(record: FigureRecord) -> PostBattleRoll:
     before = hero_threshold(record)
     inspired = record.extra["hero"] == "inspired"
     after = min(before + 1, 6) if inspired else max(before - 1, 1)
-    changes = (Change("career", "hero_threshold", before, after, "heroes rule"),) \
-        if after != before else ()
-    return PostBattleRoll("hero", 0, "heroes rule", "steps_up" if inspired else "steps_back",
-                          (), changes, details={"before": before, "after": after})
+    changes = (
+        (Change("career", "hero_threshold", before, after, "heroes rule"),)
+        if after != before
+        else ()
+    )
+    return PostBattleRoll(
+        "hero",
+        0,
+        "heroes rule",
+        "steps_up" if inspired else "steps_back",
+        (),
+        changes,
+        details={"before": before, "after": after},
+    )
 
 
 def effective(state: Mapping[str, Any]) -> bool:

@@ -27,8 +27,13 @@ from rules.systems.rencounter.combat import (
 from rules.systems.rencounter.melee import wound_effects
 
 ACTION_OUTCOMES = ("acts", "hesitates", "falls_back", "routs", "collapses")
-_VARIANT = Field("master_variant", "choice", "Masters", "always",
-                 choices=(("always", "always act"), ("confirm", "6 then 4-6 fails")))
+_VARIANT = Field(
+    "master_variant",
+    "choice",
+    "Masters",
+    "always",
+    choices=(("always", "always act"), ("confirm", "6 then 4-6 fails")),
+)
 _EXPERIENCE = Field("experience", "int", "Experience", required=True, min=1, max=6)
 _WOUNDS = Field("wounds", "int", "Wound points", 0, 0, t.MAX_WOUND_POINTS)
 
@@ -41,11 +46,14 @@ def _cached(fn: Callable[..., Mapping[str, Any]]) -> Callable[[Mapping[str, Any]
 
 # --- action, morale, duck back ---------------------------------------------------------------
 
-ACTION_PARAMS = Schema((
-    _EXPERIENCE, _WOUNDS,
-    Field("morale", "int", "Morale modifier", 0, -6, 12, help="Added to the d6 roll"),
-    _VARIANT,
-))
+ACTION_PARAMS = Schema(
+    (
+        _EXPERIENCE,
+        _WOUNDS,
+        Field("morale", "int", "Morale modifier", 0, -6, 12, help="Added to the d6 roll"),
+        _VARIANT,
+    )
+)
 
 _ACTION_STATUS = {"falls_back": "falling_back", "routs": "routed", "collapses": "out"}
 
@@ -58,71 +66,110 @@ def _action_outcome(result: str, natural: int, total: int) -> Outcome:
 
 
 def _resolve_action(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result, natural, total = action_roll(dice, params["experience"], params["wounds"],
-                                         params["morale"], params["master_variant"])
+    result, natural, total = action_roll(
+        dice, params["experience"], params["wounds"], params["morale"], params["master_variant"]
+    )
     return _action_outcome(result, natural, total)
 
 
 def _action_odds(params: Mapping[str, Any]) -> Dist:
-    return action_odds(params["experience"], params["wounds"], params["morale"],
-                       params["master_variant"])
+    return action_odds(
+        params["experience"], params["wounds"], params["morale"], params["master_variant"]
+    )
 
 
-MORALE_PARAMS = Schema((
-    _EXPERIENCE, _WOUNDS,
-    Field("men_lost", "int", "Men of the unit lost", 0, 0, 20,
-          help="Others of the unit out, crippled, dead or run away (not the leader)"),
-    Field("leader_lost", "bool", "Leader lost", False),
-    Field("unit_eliminated", "choice", "Friendly unit eliminated", "none",
-          choices=tuple((k, k.replace("_", " ")) for k in t.MORALE_UNIT_ELIMINATED)),
-    Field("leader_steady", "bool", "Leader passed first (optional rule)", False),
-    _VARIANT,
-))
+MORALE_PARAMS = Schema(
+    (
+        _EXPERIENCE,
+        _WOUNDS,
+        Field(
+            "men_lost",
+            "int",
+            "Men of the unit lost",
+            0,
+            0,
+            20,
+            help="Others of the unit out, crippled, dead or run away (not the leader)",
+        ),
+        Field("leader_lost", "bool", "Leader lost", False),
+        Field(
+            "unit_eliminated",
+            "choice",
+            "Friendly unit eliminated",
+            "none",
+            choices=tuple((k, k.replace("_", " ")) for k in t.MORALE_UNIT_ELIMINATED),
+        ),
+        Field("leader_steady", "bool", "Leader passed first (optional rule)", False),
+        _VARIANT,
+    )
+)
 
 
 def morale_modifier(params: Mapping[str, Any]) -> int:
     """Add up the morale modifiers of a morale check."""
-    return int(params["men_lost"] * t.MORALE_PER_MAN_LOST
-            + (t.MORALE_LEADER_LOST if params["leader_lost"] else 0)
-            + t.MORALE_UNIT_ELIMINATED[params["unit_eliminated"]]
-            + (t.MORALE_LEADER_STEADY if params["leader_steady"] else 0))
+    return int(
+        params["men_lost"] * t.MORALE_PER_MAN_LOST
+        + (t.MORALE_LEADER_LOST if params["leader_lost"] else 0)
+        + t.MORALE_UNIT_ELIMINATED[params["unit_eliminated"]]
+        + (t.MORALE_LEADER_STEADY if params["leader_steady"] else 0)
+    )
 
 
 def _resolve_morale(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result, natural, total = action_roll(dice, params["experience"], params["wounds"],
-                                         morale_modifier(params), params["master_variant"],
-                                         "morale")
+    result, natural, total = action_roll(
+        dice,
+        params["experience"],
+        params["wounds"],
+        morale_modifier(params),
+        params["master_variant"],
+        "morale",
+    )
     return _action_outcome(result, natural, total)
 
 
 def _morale_odds(params: Mapping[str, Any]) -> Dist:
-    return action_odds(params["experience"], params["wounds"], morale_modifier(params),
-                       params["master_variant"])
+    return action_odds(
+        params["experience"], params["wounds"], morale_modifier(params), params["master_variant"]
+    )
 
 
 def _resolve_duck_back(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result, natural, total = action_roll(dice, params["experience"], params["wounds"],
-                                         params["morale"] + t.DUCK_BACK_PENALTY,
-                                         params["master_variant"], "duck back")
+    result, natural, total = action_roll(
+        dice,
+        params["experience"],
+        params["wounds"],
+        params["morale"] + t.DUCK_BACK_PENALTY,
+        params["master_variant"],
+        "duck back",
+    )
     if result == "acts":
         return Outcome("stays", {"natural": natural, "total": total})
-    return Outcome("ducks_back", {"natural": natural, "total": total},
-                   (Effect("actor", "ducked", "set", True, "ducked behind cover"),))
+    return Outcome(
+        "ducks_back",
+        {"natural": natural, "total": total},
+        (Effect("actor", "ducked", "set", True, "ducked behind cover"),),
+    )
 
 
 def _duck_back_odds(params: Mapping[str, Any]) -> Dist:
-    odds = action_odds(params["experience"], params["wounds"],
-                       params["morale"] + t.DUCK_BACK_PENALTY, params["master_variant"])
+    odds = action_odds(
+        params["experience"],
+        params["wounds"],
+        params["morale"] + t.DUCK_BACK_PENALTY,
+        params["master_variant"],
+    )
     stays = odds.get("acts", Fraction(0))
     return {"stays": stays, "ducks_back": 1 - stays}
 
 
 # --- damage, improvement, aftermath ----------------------------------------------------------
 
-DAMAGE_PARAMS = Schema((
-    Field("modifier", "int", "Damage modifier", 0, -12, 12),
-    Field("locations", "bool", "Roll hit locations", False),
-))
+DAMAGE_PARAMS = Schema(
+    (
+        Field("modifier", "int", "Damage modifier", 0, -12, 12),
+        Field("locations", "bool", "Roll hit locations", False),
+    )
+)
 
 
 def _resolve_damage(params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -135,7 +182,9 @@ def _resolve_damage(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 #: stat -> (die sides, maximum, minimum) for improvement rolls.
 IMPROVABLE: dict[str, tuple[int, int, int]] = {
-    "experience": (6, 6, 1), "horsemanship": (6, 8, 1), "fire": (12, 12, 2),
+    "experience": (6, 6, 1),
+    "horsemanship": (6, 8, 1),
+    "fire": (12, 12, 2),
     "melee": (12, 12, 2),
 }
 
@@ -147,19 +196,24 @@ def _clean_improvement(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-IMPROVEMENT_PARAMS = Schema((
-    Field("stat", "choice", "Stat", required=True,
-          choices=tuple((k, k) for k in IMPROVABLE)),
-    Field("value", "int", "Current value", required=True, min=1, max=12),
-), clean=_clean_improvement)
+IMPROVEMENT_PARAMS = Schema(
+    (
+        Field("stat", "choice", "Stat", required=True, choices=tuple((k, k) for k in IMPROVABLE)),
+        Field("value", "int", "Current value", required=True, min=1, max=12),
+    ),
+    clean=_clean_improvement,
+)
 
 
 def _resolve_improvement(params: Mapping[str, Any], dice: Dice) -> Outcome:
     sides, maximum, _ = IMPROVABLE[params["stat"]]
-    roll = aftermath.improvement_roll(dice, stat=params["stat"], value=params["value"],
-                                      sides=sides, maximum=maximum)
-    return Outcome("improves" if roll.improved else "unchanged",
-                   {"roll": roll.roll, "before": roll.before, "after": roll.after})
+    roll = aftermath.improvement_roll(
+        dice, stat=params["stat"], value=params["value"], sides=sides, maximum=maximum
+    )
+    return Outcome(
+        "improves" if roll.improved else "unchanged",
+        {"roll": roll.roll, "before": roll.before, "after": roll.after},
+    )
 
 
 def _improvement_odds(params: Mapping[str, Any]) -> Dist:
@@ -172,89 +226,226 @@ def _clean_aftermath(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-AFTERMATH_PARAMS = Schema((
-    Field("wounds", "int", "Wound points", required=True, min=1, max=t.MAX_WOUND_POINTS),
-    Field("care", "choice", "Care", "none", choices=aftermath.CARE_CHOICES),
-    Field("hazard", "int", "Hazardous aftermath", 0, 0, 2, help="Subtract 1 or 2 from each roll"),
-), clean=_clean_aftermath)
+AFTERMATH_PARAMS = Schema(
+    (
+        Field("wounds", "int", "Wound points", required=True, min=1, max=t.MAX_WOUND_POINTS),
+        Field("care", "choice", "Care", "none", choices=aftermath.CARE_CHOICES),
+        Field(
+            "hazard", "int", "Hazardous aftermath", 0, 0, 2, help="Subtract 1 or 2 from each roll"
+        ),
+    ),
+    clean=_clean_aftermath,
+)
 
 
 def _resolve_aftermath(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result = aftermath.wound_aftermath(dice, wounds=params["wounds"], care=params["care"],
-                                       hazard=params["hazard"])
-    return Outcome(result.outcome, {"permanent": result.permanent, "healed": result.healed,
-                                    "sepsis": result.sepsis})
+    result = aftermath.wound_aftermath(
+        dice, wounds=params["wounds"], care=params["care"], hazard=params["hazard"]
+    )
+    return Outcome(
+        result.outcome,
+        {"permanent": result.permanent, "healed": result.healed, "sepsis": result.sepsis},
+    )
 
 
 def _aftermath_odds(params: Mapping[str, Any]) -> Odds:
-    odds = aftermath.aftermath_odds(wounds=params["wounds"], care=params["care"],
-                                    hazard=params["hazard"])
+    odds = aftermath.aftermath_odds(
+        wounds=params["wounds"], care=params["care"], hazard=params["hazard"]
+    )
     return Odds(odds, exact=False, error_bound=aftermath.AFTERMATH_ERROR_BOUND)
 
 
-def _check(name: str, title: str, params: Schema, outcomes: tuple[str, ...],
-           resolver: Callable[[Mapping[str, Any], Dice], Outcome], odds_fn: Callable[..., Any],
-           dice_order: str, skill: str | None = None, cache: bool = True) -> Check:
-    return Check(name, title, params, outcomes, resolver, _cached(odds_fn) if cache else odds_fn,
-                 description=title, dice_order=dice_order, skill=skill)
+def _check(
+    name: str,
+    title: str,
+    params: Schema,
+    outcomes: tuple[str, ...],
+    resolver: Callable[[Mapping[str, Any], Dice], Outcome],
+    odds_fn: Callable[..., Any],
+    dice_order: str,
+    skill: str | None = None,
+    cache: bool = True,
+) -> Check:
+    return Check(
+        name,
+        title,
+        params,
+        outcomes,
+        resolver,
+        _cached(odds_fn) if cache else odds_fn,
+        description=title,
+        dice_order=dice_order,
+        skill=skill,
+    )
 
 
 DUCK_BACK_PARAMS = ACTION_PARAMS
-CHECKS: dict[str, Check] = {c.name: c for c in (
-    _check("action", "Action roll: d6 + wounds + morale at or under experience",
-           ACTION_PARAMS, ACTION_OUTCOMES, _resolve_action, _action_odds,
-           "d6 action; a master's natural 6 under the confirm variant: d6 confirm",
-           skill="experience"),
-    _check("fire", "Fire: d12 at or under skill + modifiers, then damage",
-           fire.PARAMS, fire.FIRE_OUTCOMES, fire.resolve, fire.odds,
-           "per shot: d12 to hit, d12 confirm (natural 1 needing 0 to -4 only), d12 damage "
-           "(on a hit), d6 location (wounds, with locations)", skill="fire", cache=False),
-    _check("melee", "Melee: attack d12 against parry d12",
-           melee.PARAMS, melee.MELEE_OUTCOMES, melee.resolve, melee.odds,
-           "d12 attack, d12 parry, d12 damage (hit or riposte), d6 location (with locations)",
-           skill="melee", cache=False),
-    _check("damage", "Damage: d12 + modifier on the damage table",
-           DAMAGE_PARAMS, t.DAMAGE_RESULTS, _resolve_damage,
-           lambda p: damage_odds(p["modifier"]), "d12 damage, d6 location (with locations)"),
-    _check("improvement", "Improvement: roll over the stat on its own die",
-           IMPROVEMENT_PARAMS, ("improves", "unchanged"), _resolve_improvement,
-           _improvement_odds, "one die: d6 for experience and horsemanship, d12 for skills"),
-    _check("aftermath", "Wound aftermath: d6 per wound point",
-           AFTERMATH_PARAMS, aftermath.AFTERMATH_OUTCOMES, _resolve_aftermath, _aftermath_odds,
-           "a d6 per wound point in order, each followed by its prompt-care reroll if due; "
-           "then the two dice of each sepsis point in the order they arose"),
-    _check("morale", "Morale check: an action roll with the morale modifiers",
-           MORALE_PARAMS, ACTION_OUTCOMES, _resolve_morale, _morale_odds,
-           "d6 morale; a master's natural 6 under the confirm variant: d6 confirm",
-           skill="experience"),
-    _check("duck_back", "Duck back: action roll at -2 after a near miss from cover",
-           DUCK_BACK_PARAMS, ("stays", "ducks_back"), _resolve_duck_back, _duck_back_odds,
-           "d6 action; master confirm d6 if due", skill="experience"),
-    _check("horsemanship", "Horsemanship: d6 + wounds + morale at or under horsemanship",
-           special.HORSEMANSHIP_PARAMS, ("keeps_control", "balks", "falls"),
-           special.resolve_horsemanship, special.horsemanship_odds, "d6",
-           skill="horsemanship"),
-    _check("hero", "Heroes optional rule: natural roll in the window, then experience",
-           special.HERO_PARAMS, ("inspired", "falters", "ordinary"), special.resolve_hero,
-           special.hero_odds, "d6 natural of the first morale roll, d6 hero roll (if due)"),
-    _check("grenade", "Grenade blast on one man", special.GRENADE_PARAMS,
-           special.GRENADE_OUTCOMES, special.resolve_grenade, special.grenade_odds,
-           "d12 damage, d6 knock-down action check (minor wound or a roll of 14 or less)"),
-    _check("grenade_fuse", "Hollywood grenade fuse", special.FUSE_PARAMS,
-           ("explodes", "dud"), special.resolve_fuse, special.fuse_odds, "d12"),
-    _check("artillery", "Canister or grape against one man in the cone",
-           special.ARTILLERY_PARAMS, special.ARTILLERY_OUTCOMES, special.resolve_artillery,
-           special.artillery_odds, "d12 to hit, d12 confirm (natural 1 needing 0 to -4), "
-           "d12 damage", skill="fire"),
-    _check("weapon_stuck", "Weapons stuck optional rule: unstick at or under melee skill",
-           special.STUCK_PARAMS, ("freed", "stuck", "broken"), special.resolve_stuck,
-           special.stuck_odds, "d12"),
-    _check("fall", "Falling from a horse or vehicle", special.FALL_PARAMS, t.DAMAGE_RESULTS,
-           special.resolve_fall, special.fall_odds, "d12 damage"),
-    _check("direct_order", "A leader's direct order to a man who failed to act",
-           special.ORDER_PARAMS, ("acts", "hesitates"), special.resolve_order,
-           special.order_odds, "d6 (only for a wounded man)"),
-    _check("misfire", "Misfires and accidents", special.MISFIRE_PARAMS,
-           special.MISFIRE_OUTCOMES, special.resolve_misfire, special.misfire_odds,
-           "d12, then d6 high or low for an early shot"),
-)}
+CHECKS: dict[str, Check] = {
+    c.name: c
+    for c in (
+        _check(
+            "action",
+            "Action roll: d6 + wounds + morale at or under experience",
+            ACTION_PARAMS,
+            ACTION_OUTCOMES,
+            _resolve_action,
+            _action_odds,
+            "d6 action; a master's natural 6 under the confirm variant: d6 confirm",
+            skill="experience",
+        ),
+        _check(
+            "fire",
+            "Fire: d12 at or under skill + modifiers, then damage",
+            fire.PARAMS,
+            fire.FIRE_OUTCOMES,
+            fire.resolve,
+            fire.odds,
+            "per shot: d12 to hit, d12 confirm (natural 1 needing 0 to -4 only), d12 damage "
+            "(on a hit), d6 location (wounds, with locations)",
+            skill="fire",
+            cache=False,
+        ),
+        _check(
+            "melee",
+            "Melee: attack d12 against parry d12",
+            melee.PARAMS,
+            melee.MELEE_OUTCOMES,
+            melee.resolve,
+            melee.odds,
+            "d12 attack, d12 parry, d12 damage (hit or riposte), d6 location (with locations)",
+            skill="melee",
+            cache=False,
+        ),
+        _check(
+            "damage",
+            "Damage: d12 + modifier on the damage table",
+            DAMAGE_PARAMS,
+            t.DAMAGE_RESULTS,
+            _resolve_damage,
+            lambda p: damage_odds(p["modifier"]),
+            "d12 damage, d6 location (with locations)",
+        ),
+        _check(
+            "improvement",
+            "Improvement: roll over the stat on its own die",
+            IMPROVEMENT_PARAMS,
+            ("improves", "unchanged"),
+            _resolve_improvement,
+            _improvement_odds,
+            "one die: d6 for experience and horsemanship, d12 for skills",
+        ),
+        _check(
+            "aftermath",
+            "Wound aftermath: d6 per wound point",
+            AFTERMATH_PARAMS,
+            aftermath.AFTERMATH_OUTCOMES,
+            _resolve_aftermath,
+            _aftermath_odds,
+            "a d6 per wound point in order, each followed by its prompt-care reroll if due; "
+            "then the two dice of each sepsis point in the order they arose",
+        ),
+        _check(
+            "morale",
+            "Morale check: an action roll with the morale modifiers",
+            MORALE_PARAMS,
+            ACTION_OUTCOMES,
+            _resolve_morale,
+            _morale_odds,
+            "d6 morale; a master's natural 6 under the confirm variant: d6 confirm",
+            skill="experience",
+        ),
+        _check(
+            "duck_back",
+            "Duck back: action roll at -2 after a near miss from cover",
+            DUCK_BACK_PARAMS,
+            ("stays", "ducks_back"),
+            _resolve_duck_back,
+            _duck_back_odds,
+            "d6 action; master confirm d6 if due",
+            skill="experience",
+        ),
+        _check(
+            "horsemanship",
+            "Horsemanship: d6 + wounds + morale at or under horsemanship",
+            special.HORSEMANSHIP_PARAMS,
+            ("keeps_control", "balks", "falls"),
+            special.resolve_horsemanship,
+            special.horsemanship_odds,
+            "d6",
+            skill="horsemanship",
+        ),
+        _check(
+            "hero",
+            "Heroes optional rule: natural roll in the window, then experience",
+            special.HERO_PARAMS,
+            ("inspired", "falters", "ordinary"),
+            special.resolve_hero,
+            special.hero_odds,
+            "d6 natural of the first morale roll, d6 hero roll (if due)",
+        ),
+        _check(
+            "grenade",
+            "Grenade blast on one man",
+            special.GRENADE_PARAMS,
+            special.GRENADE_OUTCOMES,
+            special.resolve_grenade,
+            special.grenade_odds,
+            "d12 damage, d6 knock-down action check (minor wound or a roll of 14 or less)",
+        ),
+        _check(
+            "grenade_fuse",
+            "Hollywood grenade fuse",
+            special.FUSE_PARAMS,
+            ("explodes", "dud"),
+            special.resolve_fuse,
+            special.fuse_odds,
+            "d12",
+        ),
+        _check(
+            "artillery",
+            "Canister or grape against one man in the cone",
+            special.ARTILLERY_PARAMS,
+            special.ARTILLERY_OUTCOMES,
+            special.resolve_artillery,
+            special.artillery_odds,
+            "d12 to hit, d12 confirm (natural 1 needing 0 to -4), d12 damage",
+            skill="fire",
+        ),
+        _check(
+            "weapon_stuck",
+            "Weapons stuck optional rule: unstick at or under melee skill",
+            special.STUCK_PARAMS,
+            ("freed", "stuck", "broken"),
+            special.resolve_stuck,
+            special.stuck_odds,
+            "d12",
+        ),
+        _check(
+            "fall",
+            "Falling from a horse or vehicle",
+            special.FALL_PARAMS,
+            t.DAMAGE_RESULTS,
+            special.resolve_fall,
+            special.fall_odds,
+            "d12 damage",
+        ),
+        _check(
+            "direct_order",
+            "A leader's direct order to a man who failed to act",
+            special.ORDER_PARAMS,
+            ("acts", "hesitates"),
+            special.resolve_order,
+            special.order_odds,
+            "d6 (only for a wounded man)",
+        ),
+        _check(
+            "misfire",
+            "Misfires and accidents",
+            special.MISFIRE_PARAMS,
+            special.MISFIRE_OUTCOMES,
+            special.resolve_misfire,
+            special.misfire_odds,
+            "d12, then d6 high or low for an early shot",
+        ),
+    )
+}

@@ -46,6 +46,7 @@ def level_of_points(points: int) -> str:
 
 # --- fire -----------------------------------------------------------------------------------
 
+
 def shot_hits(need: int, dice: Dice) -> tuple[bool, int]:
     """Roll to hit needing `need` or less on a d12; return (hit, margin by which it hit).
 
@@ -77,20 +78,26 @@ def shot_hit_odds(need: int) -> tuple[Fraction, Fraction]:
 
 # --- melee ----------------------------------------------------------------------------------
 
+
 def melee_success(roll: int, target: int) -> bool:
     """A natural 1 always succeeds, a natural 12 always fails; otherwise roll at or under."""
     return roll == t.MELEE_AUTO_SUCCESS or (roll != t.MELEE_AUTO_FAIL and roll <= target)
 
 
-def melee_result(attack: int, parry: int, attack_target: int, parry_target: int,
-                 riposte_target: int | None) -> str:
+def melee_result(
+    attack: int, parry: int, attack_target: int, parry_target: int, riposte_target: int | None
+) -> str:
     """Decide hit / riposte / no_hit from the two d12s; `riposte_target` None: no riposte."""
     attack_ok = melee_success(attack, attack_target)
     parry_ok = melee_success(parry, parry_target)
     if attack_ok and not parry_ok:
         return "hit"
-    if (riposte_target is not None and parry_ok and not attack_ok
-            and melee_success(parry, riposte_target)):
+    if (
+        riposte_target is not None
+        and parry_ok
+        and not attack_ok
+        and melee_success(parry, riposte_target)
+    ):
         return "riposte"
     return "no_hit"
 
@@ -107,6 +114,7 @@ def breakage(attack: int, parry: int, attack_damage: int, parry_item: int) -> tu
 
 
 # --- action rolls ---------------------------------------------------------------------------
+
 
 def permanent_failure_number(experience: int) -> int:
     """The action roll from which a morale failure is permanent (8; better troops higher)."""
@@ -130,12 +138,17 @@ def action_from_total(experience: int, wounds: int, natural: int, total: int) ->
 
 def needs_master_confirm(experience: int, natural: int, total: int, variant: str) -> bool:
     """The fallible-master variant: a natural 6 that would act must be confirmed."""
-    return (variant == "confirm" and experience == t.MASTER and natural == t.MASTER
-            and total <= t.MASTER)
+    return (
+        variant == "confirm"
+        and experience == t.MASTER
+        and natural == t.MASTER
+        and total <= t.MASTER
+    )
 
 
-def action_roll(dice: Dice, experience: int, wounds: int, modifier: int, variant: str,
-                label: str = "action") -> tuple[str, int, int]:
+def action_roll(
+    dice: Dice, experience: int, wounds: int, modifier: int, variant: str, label: str = "action"
+) -> tuple[str, int, int]:
     """Roll an action check; return (result, natural die, modified total)."""
     natural = dice.roll(D6, label)
     total = natural + wounds + modifier

@@ -40,22 +40,65 @@ def _clean(values: dict[str, Any]) -> dict[str, Any]:
 PARAMS = Schema(
     (
         Field("skill", "int", "Fire skill", required=True, min=2, max=12),
-        Field("modifier", "int", "To-hit modifiers", 0, -20, 12,
-              help="Sum of the other to-hit modifiers (aim, movement, snap fire, wounds ...)"),
-        Field("damage_modifier", "int", "Damage modifier", 0, -12, 12,
-              help="Added to the damage roll on top of the weapon's own modifier"),
-        Field("weapon", "choice", "Weapon", NO_WEAPON,
-              choices=((NO_WEAPON, "No weapon modifiers"),
-                       *((k, w.name) for k, w in t.MISSILE_WEAPONS.items()))),
-        Field("range", "choice", "Range band", "short",
-              choices=tuple((b, b.replace("_", " ")) for b in t.RANGE_BANDS)),
-        Field("shots", "int", "Shots this turn", 1, 1, 12,
-              help="Repeaters: each shot after the first is at a further -1"),
+        Field(
+            "modifier",
+            "int",
+            "To-hit modifiers",
+            0,
+            -20,
+            12,
+            help="Sum of the other to-hit modifiers (aim, movement, snap fire, wounds ...)",
+        ),
+        Field(
+            "damage_modifier",
+            "int",
+            "Damage modifier",
+            0,
+            -12,
+            12,
+            help="Added to the damage roll on top of the weapon's own modifier",
+        ),
+        Field(
+            "weapon",
+            "choice",
+            "Weapon",
+            NO_WEAPON,
+            choices=(
+                (NO_WEAPON, "No weapon modifiers"),
+                *((k, w.name) for k, w in t.MISSILE_WEAPONS.items()),
+            ),
+        ),
+        Field(
+            "range",
+            "choice",
+            "Range band",
+            "short",
+            choices=tuple((b, b.replace("_", " ")) for b in t.RANGE_BANDS),
+        ),
+        Field(
+            "shots",
+            "int",
+            "Shots this turn",
+            1,
+            1,
+            12,
+            help="Repeaters: each shot after the first is at a further -1",
+        ),
         Field("target_armour", "int", "Target armour", 0, 0, 4),
-        Field("target_shield", "choice", "Target shield", "none",
-              choices=tuple((k, label) for k, (label, _) in t.SHIELDS.items())),
-        Field("cover", "choice", "Target cover", "none",
-              choices=tuple((k, label) for k, (_, _, label) in t.COVER.items())),
+        Field(
+            "target_shield",
+            "choice",
+            "Target shield",
+            "none",
+            choices=tuple((k, label) for k, (label, _) in t.SHIELDS.items()),
+        ),
+        Field(
+            "cover",
+            "choice",
+            "Target cover",
+            "none",
+            choices=tuple((k, label) for k, (_, _, label) in t.COVER.items()),
+        ),
         Field("locations", "bool", "Roll hit locations", False),
     ),
     clean=_clean,
@@ -126,8 +169,11 @@ def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
         flinch = flinch or cover_flinch
         points += POINTS.get(result, 0)
     key = "miss" if not hits else ("dead" if dead else level_of_points(points))
-    return Outcome(key, {"shots": shots, "wound_points": points, "duck_back_due": flinch},
-                   _effects(key, points))
+    return Outcome(
+        key,
+        {"shots": shots, "wound_points": points, "duck_back_due": flinch},
+        _effects(key, points),
+    )
 
 
 def _one_shot(fire: FirePlan, need: int, dice: Dice) -> tuple[str, str | None, bool]:
@@ -136,8 +182,11 @@ def _one_shot(fire: FirePlan, need: int, dice: Dice) -> tuple[str, str | None, b
         # A miss that only solid cover caused makes the target flinch (duck back test);
         # a natural 12 misses whatever the cover.
         rolled_12 = margin == need - t.FIRE_AUTO_MISS
-        return "miss", None, bool(fire.solid_cover) and not rolled_12 and (
-            margin - fire.solid_cover >= 0)
+        return (
+            "miss",
+            None,
+            bool(fire.solid_cover) and not rolled_12 and (margin - fire.solid_cover >= 0),
+        )
     good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
     result = damage_result(dice.roll(D12, "damage") + fire.damage + good)
     wounded = result in ("minor", "serious", "crippling")
@@ -152,8 +201,10 @@ def _effects(key: str, points: int) -> tuple[Effect, ...]:
         return (Effect("target", "status", "set", "dead", "struck dead"),)
     if not points:
         return ()
-    effects = [Effect("target", "wounds", "add", points, f"{key} wound"),
-               Effect("target", "status", "set", "wounded")]
+    effects = [
+        Effect("target", "wounds", "add", points, f"{key} wound"),
+        Effect("target", "status", "set", "wounded"),
+    ]
     if points >= POINTS["serious"]:
         effects.append(Effect("target", "down", "set", True, "knocked down by the wound"))
     return tuple(effects)
@@ -190,12 +241,12 @@ def _shot_odds(need: int, damage: int) -> dict[int | None, Fraction]:
     return shot
 
 
-def _next_states(states: dict[tuple[bool, int], Fraction], shot: dict[int | None, Fraction]
-                 ) -> dict[tuple[bool, int], Fraction]:
+def _next_states(
+    states: dict[tuple[bool, int], Fraction], shot: dict[int | None, Fraction]
+) -> dict[tuple[bool, int], Fraction]:
     after: dict[tuple[bool, int], Fraction] = {}
     for (hit, points), chance in states.items():
         for extra, p in shot.items():
-            state = (hit, points) if extra is None else (True, min(points + extra,
-                                                                   t.DEATH_POINTS))
+            state = (hit, points) if extra is None else (True, min(points + extra, t.DEATH_POINTS))
             after[state] = after.get(state, Fraction(0)) + chance * p
     return after

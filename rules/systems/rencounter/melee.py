@@ -27,15 +27,18 @@ from rules.systems.rencounter.combat import (
 
 MELEE_OUTCOMES = ("hit", "riposte", "no_hit")
 NO_WEAPON = "none"
-_WEAPONS = ((NO_WEAPON, "No weapon modifiers"),
-            *((k, w.name) for k, w in t.MELEE_WEAPONS.items()))
+_WEAPONS = ((NO_WEAPON, "No weapon modifiers"), *((k, w.name) for k, w in t.MELEE_WEAPONS.items()))
 _SHIELDS = tuple((k, label) for k, (label, _) in t.SHIELDS.items())
 
 
 def _clean(values: dict[str, Any]) -> dict[str, Any]:
     if values["aggressive"] and values["attack_skill"] - values["aggressive"] < t.AGGRESSIVE_FLOOR:
-        raise ValidationError({"aggressive": "an aggressive attack may lower the attack skill "
-                                             f"to {t.AGGRESSIVE_FLOOR} at the lowest"})
+        raise ValidationError(
+            {
+                "aggressive": "an aggressive attack may lower the attack skill "
+                f"to {t.AGGRESSIVE_FLOOR} at the lowest"
+            }
+        )
     return values
 
 
@@ -45,23 +48,57 @@ PARAMS = Schema(
         Field("parry_skill", "int", "Defender's melee skill", required=True, min=2, max=12),
         Field("attack_modifier", "int", "Attack modifiers", 0, -20, 12),
         Field("parry_modifier", "int", "Parry modifiers", 0, -20, 12),
-        Field("riposte", "bool", "Defender ripostes", False,
-              help="The defender passed the action check that lets his parry strike back"),
+        Field(
+            "riposte",
+            "bool",
+            "Defender ripostes",
+            False,
+            help="The defender passed the action check that lets his parry strike back",
+        ),
         Field("weapon", "choice", "Attacker's weapon", NO_WEAPON, choices=_WEAPONS),
         Field("defender_weapon", "choice", "Defender's weapon", NO_WEAPON, choices=_WEAPONS),
-        Field("attackers", "int", "Active attackers", 1, 1, 8,
-              help="Attackers (and helpers) that passed their action rolls, this one included"),
-        Field("defender_master", "bool", "Defender is a master", False,
-              help="Masters ignore gang-up modifiers"),
+        Field(
+            "attackers",
+            "int",
+            "Active attackers",
+            1,
+            1,
+            8,
+            help="Attackers (and helpers) that passed their action rolls, this one included",
+        ),
+        Field(
+            "defender_master",
+            "bool",
+            "Defender is a master",
+            False,
+            help="Masters ignore gang-up modifiers",
+        ),
         Field("defender_armour", "int", "Defender's armour", 0, 0, 4),
         Field("defender_shield", "choice", "Defender's shield", "none", choices=_SHIELDS),
-        Field("defender_shield_make", "choice", "Defender's shield make", "rimmed",
-              choices=tuple((k, label) for k, (label, _) in t.SHIELD_MAKES.items())),
+        Field(
+            "defender_shield_make",
+            "choice",
+            "Defender's shield make",
+            "rimmed",
+            choices=tuple((k, label) for k, (label, _) in t.SHIELD_MAKES.items()),
+        ),
         Field("attacker_armour", "int", "Attacker's armour (against a riposte)", 0, 0, 4),
-        Field("attacker_shield", "choice", "Attacker's shield (against a riposte)", "none",
-              choices=_SHIELDS),
-        Field("aggressive", "int", "Aggressive attack", 0, 0, 6,
-              help="Points the attacker gives up (down to skill 6) to lower the parry as much"),
+        Field(
+            "attacker_shield",
+            "choice",
+            "Attacker's shield (against a riposte)",
+            "none",
+            choices=_SHIELDS,
+        ),
+        Field(
+            "aggressive",
+            "int",
+            "Aggressive attack",
+            0,
+            0,
+            6,
+            help="Points the attacker gives up (down to skill 6) to lower the parry as much",
+        ),
         Field("damage_modifier", "int", "Extra damage modifier", 0, -12, 12),
         Field("breakage", "bool", "Weapon breakage rule", False),
         Field("locations", "bool", "Roll hit locations", False),
@@ -99,19 +136,39 @@ def plan(key: tuple[Any, ...]) -> MeleePlan:
     attacker = t.MELEE_WEAPONS.get(p["weapon"])
     defender = t.MELEE_WEAPONS.get(p["defender_weapon"])
     gang = 0 if p["defender_master"] else p["attackers"] - 1
-    attack = (p["attack_skill"] + p["attack_modifier"] + (attacker.to_hit if attacker else 0)
-              - p["defender_armour"] + _shield(p["defender_shield"], defender) + gang
-              - p["aggressive"])
-    parry = (p["parry_skill"] + p["parry_modifier"] + (defender.to_hit if defender else 0)
-             - gang - p["aggressive"])
-    riposte = (parry - p["attacker_armour"] + _shield(p["attacker_shield"], attacker)
-               if p["riposte"] else None)
+    attack = (
+        p["attack_skill"]
+        + p["attack_modifier"]
+        + (attacker.to_hit if attacker else 0)
+        - p["defender_armour"]
+        + _shield(p["defender_shield"], defender)
+        + gang
+        - p["aggressive"]
+    )
+    parry = (
+        p["parry_skill"]
+        + p["parry_modifier"]
+        + (defender.to_hit if defender else 0)
+        - gang
+        - p["aggressive"]
+    )
+    riposte = (
+        parry - p["attacker_armour"] + _shield(p["attacker_shield"], attacker)
+        if p["riposte"]
+        else None
+    )
     attack_item = attacker.damage if attacker else 0
     parry_item, parry_name = _parry_item(p, defender)
-    return MeleePlan(attack, parry, riposte,
-                     _hit_damage(attack_item, p["defender_armour"]) + p["damage_modifier"],
-                     _hit_damage(defender.damage if defender else 0, p["attacker_armour"]),
-                     attack_item, parry_item, parry_name)
+    return MeleePlan(
+        attack,
+        parry,
+        riposte,
+        _hit_damage(attack_item, p["defender_armour"]) + p["damage_modifier"],
+        _hit_damage(defender.damage if defender else 0, p["attacker_armour"]),
+        attack_item,
+        parry_item,
+        parry_name,
+    )
 
 
 def _shield(shield: str, weapon: t.MeleeWeapon | None) -> int:
@@ -136,11 +193,13 @@ def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
     melee = plan(_params_key(params))
     attack = dice.roll(D12, "attack")
     parry = dice.roll(D12, "parry")
-    key = melee_result(attack, parry, melee.attack_target, melee.parry_target,
-                       melee.riposte_target)
-    details: dict[str, Any] = {"attack": attack, "parry": parry,
-                               "attack_target": melee.attack_target,
-                               "parry_target": melee.parry_target}
+    key = melee_result(attack, parry, melee.attack_target, melee.parry_target, melee.riposte_target)
+    details: dict[str, Any] = {
+        "attack": attack,
+        "parry": parry,
+        "attack_target": melee.attack_target,
+        "parry_target": melee.parry_target,
+    }
     effects: tuple[Effect, ...] = ()
     if key != "no_hit":
         effects = _wound(key, melee, attack, parry, dice, params["locations"], details)
@@ -149,8 +208,15 @@ def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
     return Outcome(key, details, effects)
 
 
-def _wound(key: str, melee: MeleePlan, attack: int, parry: int, dice: Dice, locations: bool,
-           details: dict[str, Any]) -> tuple[Effect, ...]:
+def _wound(
+    key: str,
+    melee: MeleePlan,
+    attack: int,
+    parry: int,
+    dice: Dice,
+    locations: bool,
+    details: dict[str, Any],
+) -> tuple[Effect, ...]:
     if key == "hit":
         who, modifier, margin = "target", melee.attack_damage, melee.attack_target - attack
     else:
@@ -172,21 +238,24 @@ def wound_effects(who: str, result: str) -> tuple[Effect, ...]:
     points = POINTS[result]
     if not points:
         return ()
-    effects = [Effect(side, "wounds", "add", points, f"{result} wound"),
-               Effect(side, "status", "set", "wounded")]
+    effects = [
+        Effect(side, "wounds", "add", points, f"{result} wound"),
+        Effect(side, "status", "set", "wounded"),
+    ]
     if points >= POINTS["serious"]:
         effects.append(Effect(side, "down", "set", True, "knocked down by the wound"))
     return tuple(effects)
 
 
-def _breakage(melee: MeleePlan, attack: int, parry: int, details: dict[str, Any]
-              ) -> tuple[Effect, ...]:
+def _breakage(
+    melee: MeleePlan, attack: int, parry: int, details: dict[str, Any]
+) -> tuple[Effect, ...]:
     # Only a stroke that would have landed and was parried can break anything.
-    if not (melee_success(attack, melee.attack_target)
-            and melee_success(parry, melee.parry_target)):
+    if not (
+        melee_success(attack, melee.attack_target) and melee_success(parry, melee.parry_target)
+    ):
         return ()
-    defender_broken, attacker_broken = breakage(attack, parry, melee.attack_item,
-                                                melee.parry_item)
+    defender_broken, attacker_broken = breakage(attack, parry, melee.attack_item, melee.parry_item)
     details["defender_item_broken"] = melee.parry_item_name if defender_broken else None
     details["attacker_weapon_broken"] = attacker_broken
     effects = []
@@ -208,7 +277,8 @@ def _odds(key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
     result: Dist = dict.fromkeys(MELEE_OUTCOMES, Fraction(0))
     for attack in range(1, 13):
         for parry in range(1, 13):
-            outcome = melee_result(attack, parry, melee.attack_target, melee.parry_target,
-                                   melee.riposte_target)
+            outcome = melee_result(
+                attack, parry, melee.attack_target, melee.parry_target, melee.riposte_target
+            )
             result[outcome] += TWELFTH * TWELFTH
     return tuple(result.items())

@@ -28,8 +28,9 @@ _DOWN = frozenset({"dead", "out", "routed"})
 class _Battle:
     """The mutable bookkeeping of one simulated battle."""
 
-    def __init__(self, sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any],
-                 dice: Dice) -> None:
+    def __init__(
+        self, sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+    ) -> None:
         self.sides, self.options, self.dice = sides, options, dice
         self.states = {f.ref: initial_state(f.stats) for side in sides for f in side}
         self.events: list[SimEvent] = []
@@ -46,12 +47,14 @@ class _Battle:
     def active(self, figure: SimFigure) -> bool:
         return self.states[figure.ref].get("status") not in _DOWN
 
-    def resolve(self, check: str, params: Mapping[str, Any], actor: SimFigure,
-                target: SimFigure | None) -> str:
+    def resolve(
+        self, check: str, params: Mapping[str, Any], actor: SimFigure, target: SimFigure | None
+    ) -> str:
         checker: Check = CHECKS[check]
         resolution = checker.resolve(params, self.dice)
-        self.events.append(SimEvent(self.turn, actor.ref, target.ref if target else None,
-                                    resolution))
+        self.events.append(
+            SimEvent(self.turn, actor.ref, target.ref if target else None, resolution)
+        )
         for effect in resolution.effects:
             who = actor if effect.who == "actor" else target
             if who is not None:
@@ -62,14 +65,15 @@ class _Battle:
         return resolution.outcome
 
     def broken(self, side: int) -> bool:
-        units = {name: [self.states[f.ref] for f in figures]
-                 for name, figures in self.units(side).items()}
+        units = {
+            name: [self.states[f.ref] for f in figures]
+            for name, figures in self.units(side).items()
+        }
         return side_broken(units, self.options.get("breakpoint", "1/2"))
 
 
 def _lost(battle: _Battle, figures: Sequence[SimFigure]) -> int:
-    return sum(not battle.active(f) or battle.states[f.ref].get("wounds", 0) >= 3
-               for f in figures)
+    return sum(not battle.active(f) or battle.states[f.ref].get("wounds", 0) >= 3 for f in figures)
 
 
 def _act(battle: _Battle, side: int, unit: Sequence[SimFigure], key: tuple[int, str]) -> None:
@@ -80,8 +84,11 @@ def _act(battle: _Battle, side: int, unit: Sequence[SimFigure], key: tuple[int, 
         state = battle.states[figure.ref]
         if not battle.active(figure):
             continue
-        params = {"experience": figure.stats["experience"], "wounds": state.get("wounds", 0),
-                  "master_variant": battle.options.get("master_variant", "always")}
+        params = {
+            "experience": figure.stats["experience"],
+            "wounds": state.get("wounds", 0),
+            "master_variant": battle.options.get("master_variant", "always"),
+        }
         if morale:
             params["men_lost"] = lost
         outcome = battle.resolve("morale" if morale else "action", params, figure, None)
@@ -95,8 +102,11 @@ def _attack(battle: _Battle, side: int, figure: SimFigure) -> None:
     enemies = [f for f in battle.sides[1 - side] if battle.active(f)]
     if not enemies:
         return
-    target = enemies[battle.dice.roll(len(enemies), "pick target") - 1] \
-        if len(enemies) > 1 else enemies[0]
+    target = (
+        enemies[battle.dice.roll(len(enemies), "pick target") - 1]
+        if len(enemies) > 1
+        else enemies[0]
+    )
     state = battle.states[figure.ref]
     if state.get("down"):
         state["down"] = False  # a knocked-down man spends his action recovering
@@ -105,7 +115,8 @@ def _attack(battle: _Battle, side: int, figure: SimFigure) -> None:
     if missile and state.get("loaded", True):
         _shoot(battle, figure, target, missile)
     elif missile and state.get("reload_progress", 0) + 1 < math.ceil(
-            t.MISSILE_WEAPONS[missile].reload):
+        t.MISSILE_WEAPONS[missile].reload
+    ):
         state["reload_progress"] = state.get("reload_progress", 0) + 1
     elif missile:
         state.update(loaded=True, reload_progress=0)
@@ -116,26 +127,39 @@ def _attack(battle: _Battle, side: int, figure: SimFigure) -> None:
 def _shoot(battle: _Battle, figure: SimFigure, target: SimFigure, weapon: str) -> None:
     wounds = battle.states[figure.ref].get("wounds", 0)
     skill = figure.stats["fire"]
-    battle.resolve("fire", {"skill": skill, "modifier": -wounds, "weapon": weapon,
-                            "range": "medium",
-                            "target_armour": target.stats.get("armour", 0)}, figure, target)
+    battle.resolve(
+        "fire",
+        {
+            "skill": skill,
+            "modifier": -wounds,
+            "weapon": weapon,
+            "range": "medium",
+            "target_armour": target.stats.get("armour", 0),
+        },
+        figure,
+        target,
+    )
     battle.states[figure.ref]["loaded"] = False
     battle.used[figure.ref].add("fire")
 
 
 def _fight(battle: _Battle, figure: SimFigure, target: SimFigure) -> None:
-    params = {"attack_skill": figure.stats["melee"], "parry_skill": target.stats["melee"],
-              "attack_modifier": -battle.states[figure.ref].get("wounds", 0),
-              "parry_modifier": -battle.states[target.ref].get("wounds", 0),
-              "defender_armour": target.stats.get("armour", 0),
-              "defender_master": target.stats["experience"] == t.MASTER}
+    params = {
+        "attack_skill": figure.stats["melee"],
+        "parry_skill": target.stats["melee"],
+        "attack_modifier": -battle.states[figure.ref].get("wounds", 0),
+        "parry_modifier": -battle.states[target.ref].get("wounds", 0),
+        "defender_armour": target.stats.get("armour", 0),
+        "defender_master": target.stats["experience"] == t.MASTER,
+    }
     battle.resolve("melee", params, figure, target)
     battle.used[figure.ref].add("melee")
     battle.used[target.ref].add("melee")
 
 
-def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
-             ) -> SimResult:
+def simulate(
+    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+) -> SimResult:
     """Fight an abstract battle between two sides until one breaks (or a turn limit)."""
     battle = _Battle(sides, options, dice)
     order = [(side, name) for side in range(len(sides)) for name in battle.units(side)]
@@ -148,8 +172,14 @@ def simulate(sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], d
             if winner is not None:
                 break
     casualties = tuple(sum(not battle.active(f) for f in side) for side in sides)
-    return SimResult(winner, battle.turn, tuple(battle.events), battle.states, casualties,
-                     {ref: frozenset(used) for ref, used in battle.used.items()})
+    return SimResult(
+        winner,
+        battle.turn,
+        tuple(battle.events),
+        battle.states,
+        casualties,
+        {ref: frozenset(used) for ref, used in battle.used.items()},
+    )
 
 
 def _winner(battle: _Battle) -> int | None:

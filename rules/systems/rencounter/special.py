@@ -24,16 +24,30 @@ from rules.systems.rencounter.melee import wound_effects
 
 # --- horsemanship -----------------------------------------------------------------------------
 
-HORSEMANSHIP_PARAMS = Schema((
-    Field("horsemanship", "int", "Horsemanship", required=True, min=1, max=8),
-    Field("rider_wounds", "int", "Rider's wound points", 0, 0, t.MAX_WOUND_POINTS),
-    Field("horse_wounds", "int", "Horse's wound points", 0, 0, t.MAX_WOUND_POINTS),
-    Field("morale", "int", "Morale modifier", 0, -6, 12),
-    Field("modifier", "int", "Other modifiers", 0, -6, 12,
-          help="e.g. +1 per 6\" of fence over 2.5 feet, +1 per 3-6\" over a wood's safe speed"),
-    Field("jump", "bool", "Jumping an obstacle", False,
-          help="A failure by an odd number balks, by an even number unseats"),
-))
+HORSEMANSHIP_PARAMS = Schema(
+    (
+        Field("horsemanship", "int", "Horsemanship", required=True, min=1, max=8),
+        Field("rider_wounds", "int", "Rider's wound points", 0, 0, t.MAX_WOUND_POINTS),
+        Field("horse_wounds", "int", "Horse's wound points", 0, 0, t.MAX_WOUND_POINTS),
+        Field("morale", "int", "Morale modifier", 0, -6, 12),
+        Field(
+            "modifier",
+            "int",
+            "Other modifiers",
+            0,
+            -6,
+            12,
+            help='e.g. +1 per 6" of fence over 2.5 feet, +1 per 3-6" over a wood\'s safe speed',
+        ),
+        Field(
+            "jump",
+            "bool",
+            "Jumping an obstacle",
+            False,
+            help="A failure by an odd number balks, by an even number unseats",
+        ),
+    )
+)
 
 
 def _horse_result(total: int, horsemanship: int, jump: bool) -> str:
@@ -43,8 +57,13 @@ def _horse_result(total: int, horsemanship: int, jump: bool) -> str:
 
 
 def _horse_total(params: Mapping[str, Any], natural: int) -> int:
-    return int(natural + params["rider_wounds"] + params["horse_wounds"] + params["morale"]
-            + params["modifier"])
+    return int(
+        natural
+        + params["rider_wounds"]
+        + params["horse_wounds"]
+        + params["morale"]
+        + params["modifier"]
+    )
 
 
 def resolve_horsemanship(params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -52,8 +71,11 @@ def resolve_horsemanship(params: Mapping[str, Any], dice: Dice) -> Outcome:
     natural = dice.roll(D6, "horsemanship")
     total = _horse_total(params, natural)
     result = _horse_result(total, params["horsemanship"], params["jump"])
-    effects = (Effect("actor", "down", "set", True, "thrown from the horse"),) \
-        if result == "falls" else ()
+    effects = (
+        (Effect("actor", "down", "set", True, "thrown from the horse"),)
+        if result == "falls"
+        else ()
+    )
     return Outcome(result, {"natural": natural, "total": total}, effects)
 
 
@@ -61,19 +83,29 @@ def horsemanship_odds(params: Mapping[str, Any]) -> Dist:
     """Exact distribution of a horsemanship check."""
     odds: Dist = dict.fromkeys(("keeps_control", "balks", "falls"), Fraction(0))
     for natural in range(1, 7):
-        result = _horse_result(_horse_total(params, natural), params["horsemanship"],
-                               params["jump"])
+        result = _horse_result(
+            _horse_total(params, natural), params["horsemanship"], params["jump"]
+        )
         odds[result] += SIXTH
     return odds
 
 
 # --- heroes optional rule ---------------------------------------------------------------------
 
-HERO_PARAMS = Schema((
-    Field("experience", "int", "Experience", required=True, min=1, max=6),
-    Field("threshold", "int", "Hero roll", 1, 1, 6,
-          help="The first morale roll's natural die at or under this gives a second roll"),
-))
+HERO_PARAMS = Schema(
+    (
+        Field("experience", "int", "Experience", required=True, min=1, max=6),
+        Field(
+            "threshold",
+            "int",
+            "Hero roll",
+            1,
+            1,
+            6,
+            help="The first morale roll's natural die at or under this gives a second roll",
+        ),
+    )
+)
 
 
 def resolve_hero(params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -84,8 +116,11 @@ def resolve_hero(params: Mapping[str, Any], dice: Dice) -> Outcome:
     second = dice.roll(D6, "hero roll")
     if second > params["experience"]:
         return Outcome("falters", {"first": first, "second": second})
-    return Outcome("inspired", {"first": first, "second": second},
-                   (Effect("actor", "inspired", "set", True, "no more morale checks"),))
+    return Outcome(
+        "inspired",
+        {"first": first, "second": second},
+        (Effect("actor", "inspired", "set", True, "no more morale checks"),),
+    )
 
 
 def hero_odds(params: Mapping[str, Any]) -> Dist:
@@ -98,13 +133,22 @@ def hero_odds(params: Mapping[str, Any]) -> Dist:
 # --- grenades -------------------------------------------------------------------------------
 
 GRENADE_OUTCOMES = ("no_effect", "knocked_down", "minor", "serious", "crippling", "dead")
-GRENADE_PARAMS = Schema((
-    Field("distance", "int", "Distance in half inches", 0, 0, 48),
-    Field("modifier", "int", "Other damage modifiers", 0, -12, 12,
-          help="e.g. -3 for a man throwing himself on it"),
-    Field("experience", "int", "Target's experience", 4, 1, 6),
-    Field("wounds", "int", "Target's wound points before", 0, 0, t.MAX_WOUND_POINTS),
-))
+GRENADE_PARAMS = Schema(
+    (
+        Field("distance", "int", "Distance in half inches", 0, 0, 48),
+        Field(
+            "modifier",
+            "int",
+            "Other damage modifiers",
+            0,
+            -12,
+            12,
+            help="e.g. -3 for a man throwing himself on it",
+        ),
+        Field("experience", "int", "Target's experience", 4, 1, 6),
+        Field("wounds", "int", "Target's wound points before", 0, 0, t.MAX_WOUND_POINTS),
+    )
+)
 
 
 def _stands(params: Mapping[str, Any], natural: int, new_points: int) -> bool:
@@ -114,8 +158,12 @@ def _stands(params: Mapping[str, Any], natural: int, new_points: int) -> bool:
 
 def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Roll the blast damage for one man; light blasts knock down on a failed action check."""
-    total = dice.roll(D12, "grenade damage") + t.GRENADE_DAMAGE + params["distance"] \
+    total = (
+        dice.roll(D12, "grenade damage")
+        + t.GRENADE_DAMAGE
+        + params["distance"]
         + params["modifier"]
+    )
     result = damage_result(total)
     if result in ("serious", "crippling", "dead"):
         return Outcome(result, {"total": total}, wound_effects("target", result))
@@ -125,7 +173,8 @@ def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
     down = not _stands(params, dice.roll(D6, "knock down check"), new_points)
     key = result if result == "minor" else ("knocked_down" if down else "no_effect")
     effects = wound_effects("target", result) + (
-        (Effect("target", "down", "set", True, "knocked down by the blast"),) if down else ())
+        (Effect("target", "down", "set", True, "knocked down by the blast"),) if down else ()
+    )
     return Outcome(key, {"total": total, "knocked_down": down}, effects)
 
 
@@ -161,27 +210,51 @@ def fuse_odds(params: Mapping[str, Any]) -> Dist:
 # --- artillery ------------------------------------------------------------------------------
 
 ARTILLERY_OUTCOMES = ("miss", *t.DAMAGE_RESULTS, "misfire")
-ARTILLERY_PARAMS = Schema((
-    Field("skill", "int", "Artillery fire skill", t.ARTILLERY_SKILL, 2, 12),
-    Field("range", "choice", "Range (inches)", 12,
-          choices=tuple((r, f"{r}\" ({band})") for r, (band, _, _) in t.CANISTER.items())),
-    Field("load", "choice", "Load", "canister", choices=(("canister", "Canister"),
-                                                          ("grape", "Grape"))),
-    Field("gun", "choice", "Gun", "6lb", choices=tuple((g, g) for g in t.GUN_SIZE_TO_HIT)),
-    Field("ground", "choice", "Ground", "normal",
-          choices=tuple((g, g) for g in t.GROUND_TO_HIT)),
-    Field("modifier", "int", "Other to-hit modifiers", 0, -12, 12),
-    Field("damage_modifier", "int", "Other damage modifiers", 0, -12, 12),
-    Field("quick_loaded", "bool", "Quick loaded", False,
-          help="A natural 12 on the first to-hit roll is a misfire"),
-))
+ARTILLERY_PARAMS = Schema(
+    (
+        Field("skill", "int", "Artillery fire skill", t.ARTILLERY_SKILL, 2, 12),
+        Field(
+            "range",
+            "choice",
+            "Range (inches)",
+            12,
+            choices=tuple((r, f'{r}" ({band})') for r, (band, _, _) in t.CANISTER.items()),
+        ),
+        Field(
+            "load",
+            "choice",
+            "Load",
+            "canister",
+            choices=(("canister", "Canister"), ("grape", "Grape")),
+        ),
+        Field("gun", "choice", "Gun", "6lb", choices=tuple((g, g) for g in t.GUN_SIZE_TO_HIT)),
+        Field(
+            "ground", "choice", "Ground", "normal", choices=tuple((g, g) for g in t.GROUND_TO_HIT)
+        ),
+        Field("modifier", "int", "Other to-hit modifiers", 0, -12, 12),
+        Field("damage_modifier", "int", "Other damage modifiers", 0, -12, 12),
+        Field(
+            "quick_loaded",
+            "bool",
+            "Quick loaded",
+            False,
+            help="A natural 12 on the first to-hit roll is a misfire",
+        ),
+    )
+)
 
 
 def _artillery_need(params: Mapping[str, Any]) -> tuple[int, int]:
     band, to_hit, damage = t.CANISTER[params["range"]]
     grape = t.GRAPE_TO_HIT[band] if params["load"] == "grape" else 0
-    need = (params["skill"] + to_hit + grape + t.GUN_SIZE_TO_HIT[params["gun"]]
-            + t.GROUND_TO_HIT[params["ground"]] + params["modifier"])
+    need = (
+        params["skill"]
+        + to_hit
+        + grape
+        + t.GUN_SIZE_TO_HIT[params["gun"]]
+        + t.GROUND_TO_HIT[params["ground"]]
+        + params["modifier"]
+    )
     return need, damage + params["damage_modifier"]
 
 
@@ -242,10 +315,12 @@ def misfire_odds(params: Mapping[str, Any]) -> Dist:
 
 # --- weapons stuck, falls, a leader's direct order ------------------------------------------
 
-STUCK_PARAMS = Schema((
-    Field("melee_skill", "int", "Melee skill", required=True, min=2, max=12),
-    Field("blunt", "bool", "Blunt weapon", False, help="Blunt weapons never stick"),
-))
+STUCK_PARAMS = Schema(
+    (
+        Field("melee_skill", "int", "Melee skill", required=True, min=2, max=12),
+        Field("blunt", "bool", "Blunt weapon", False, help="Blunt weapons never stick"),
+    )
+)
 
 
 def _stuck_key(roll: int, skill: int, blunt: bool) -> str:
@@ -270,10 +345,12 @@ def stuck_odds(params: Mapping[str, Any]) -> Dist:
     return odds
 
 
-FALL_PARAMS = Schema((
-    Field("speed", "int", "Speed in inches per turn", required=True, min=0, max=60),
-    Field("modifier", "int", "Other damage modifiers", 0, -12, 12),
-))
+FALL_PARAMS = Schema(
+    (
+        Field("speed", "int", "Speed in inches per turn", required=True, min=0, max=60),
+        Field("modifier", "int", "Other damage modifiers", 0, -12, 12),
+    )
+)
 
 
 def fall_modifier(speed: int) -> int:
@@ -297,9 +374,7 @@ def fall_odds(params: Mapping[str, Any]) -> Dist:
     return damage_odds(fall_modifier(params["speed"]) + params["modifier"])
 
 
-ORDER_PARAMS = Schema((
-    Field("wounds", "int", "The man's wound points", 0, 0, t.MAX_WOUND_POINTS),
-))
+ORDER_PARAMS = Schema((Field("wounds", "int", "The man's wound points", 0, 0, t.MAX_WOUND_POINTS),))
 
 
 def resolve_order(params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -307,12 +382,16 @@ def resolve_order(params: Mapping[str, Any], dice: Dice) -> Outcome:
     if not params["wounds"]:
         return Outcome("acts", {})
     roll = dice.roll(D6, "direct order")
-    return Outcome("acts" if roll < t.ORDER_BASE - params["wounds"] else "hesitates",
-                   {"roll": roll})
+    return Outcome(
+        "acts" if roll < t.ORDER_BASE - params["wounds"] else "hesitates", {"roll": roll}
+    )
 
 
 def order_odds(params: Mapping[str, Any]) -> Dist:
     """Exact odds of a direct order."""
-    acts = Fraction(max(0, min(6, t.ORDER_BASE - params["wounds"] - 1)), 6) \
-        if params["wounds"] else Fraction(1)
+    acts = (
+        Fraction(max(0, min(6, t.ORDER_BASE - params["wounds"] - 1)), 6)
+        if params["wounds"]
+        else Fraction(1)
+    )
     return {"acts": acts, "hesitates": 1 - acts}

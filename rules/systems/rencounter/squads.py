@@ -26,13 +26,18 @@ def _skill(experience: int, dice: Dice, varied: bool, label: str) -> int:
 
 
 def _figure(experience: int, dice: Dice, varied: bool) -> dict[str, Any]:
-    return STATS.validate({"experience": experience,
-                           "fire": _skill(experience, dice, varied, "fire variation"),
-                           "melee": _skill(experience, dice, varied, "melee variation")})
+    return STATS.validate(
+        {
+            "experience": experience,
+            "fire": _skill(experience, dice, varied, "fire variation"),
+            "melee": _skill(experience, dice, varied, "melee variation"),
+        }
+    )
 
 
-def generate_force(dice: Dice, *, units: int, side: str = "Side", varied: bool = False
-                   ) -> tuple[Squad, ...]:
+def generate_force(
+    dice: Dice, *, units: int, side: str = "Side", varied: bool = False
+) -> tuple[Squad, ...]:
     """Roll one side: a group size for all its units, a leader and men for each unit."""
     size = dice.roll(D6, "group size") + t.SQUAD_SIZE_BONUS
     squads = []

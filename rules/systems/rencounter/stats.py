@@ -31,10 +31,10 @@ def _shield_usable(weapons: list[str]) -> bool:
 
 
 def _weapon_choices() -> tuple[tuple[str, str], ...]:
-    missile = tuple((k, f"{w.name} (missile)") for k, w in t.MISSILE_WEAPONS.items()
-                    if k != "javelin")
-    melee = tuple((k, f"{w.name} (melee)") for k, w in t.MELEE_WEAPONS.items()
-                  if k != "javelin")
+    missile = tuple(
+        (k, f"{w.name} (missile)") for k, w in t.MISSILE_WEAPONS.items() if k != "javelin"
+    )
+    melee = tuple((k, f"{w.name} (melee)") for k, w in t.MELEE_WEAPONS.items() if k != "javelin")
     return (("javelin", "Javelin (thrown or melee)"), *missile, *melee)
 
 
@@ -42,40 +42,108 @@ WEAPON_CHOICES = _weapon_choices()
 
 STATS = Schema(
     (
-        Field("experience", "int", "Experience", 4, 1, 6, _EXPERIENCE,
-              help="Action roll needs this or less on a d6: 1 Scum .. 6 Master"),
-        Field("fire", "int", "Fire skill", 8, SKILL_MIN, SKILL_MAX,
-              help="Missile hit chance on a d12 (typically 4-10)"),
-        Field("melee", "int", "Melee skill", 8, SKILL_MIN, SKILL_MAX,
-              help="Melee hit and parry chance on a d12 (typically 4-10)"),
+        Field(
+            "experience",
+            "int",
+            "Experience",
+            4,
+            1,
+            6,
+            _EXPERIENCE,
+            help="Action roll needs this or less on a d6: 1 Scum .. 6 Master",
+        ),
+        Field(
+            "fire",
+            "int",
+            "Fire skill",
+            8,
+            SKILL_MIN,
+            SKILL_MAX,
+            help="Missile hit chance on a d12 (typically 4-10)",
+        ),
+        Field(
+            "melee",
+            "int",
+            "Melee skill",
+            8,
+            SKILL_MIN,
+            SKILL_MAX,
+            help="Melee hit and parry chance on a d12 (typically 4-10)",
+        ),
         Field("armour", "int", "Armour", 0, 0, 4, tuple((a.rating, a.name) for a in t.ARMOUR)),
-        Field("shield", "choice", "Shield", "none",
-              choices=tuple((k, label) for k, (label, _) in t.SHIELDS.items())),
-        Field("shield_make", "choice", "Shield make", "rimmed",
-              choices=tuple((k, label) for k, (label, _) in t.SHIELD_MAKES.items()),
-              help="Only matters for the weapon breakage optional rule"),
-        Field("horsemanship", "int", "Horsemanship", None, 1, HORSEMANSHIP_MAX,
-              help="Riding checks on a d6; defaults to experience + 2"),
+        Field(
+            "shield",
+            "choice",
+            "Shield",
+            "none",
+            choices=tuple((k, label) for k, (label, _) in t.SHIELDS.items()),
+        ),
+        Field(
+            "shield_make",
+            "choice",
+            "Shield make",
+            "rimmed",
+            choices=tuple((k, label) for k, (label, _) in t.SHIELD_MAKES.items()),
+            help="Only matters for the weapon breakage optional rule",
+        ),
+        Field(
+            "horsemanship",
+            "int",
+            "Horsemanship",
+            None,
+            1,
+            HORSEMANSHIP_MAX,
+            help="Riding checks on a d6; defaults to experience + 2",
+        ),
         Field("weapons", "multichoice", "Weapons", [], choices=WEAPON_CHOICES, max=6),
-        Field("hero_threshold", "int", "Starting hero roll", 1, 1, 6,
-              help="Heroes rule: a first morale roll at or under this may inspire him; "
-                   "progress from game to game is kept in the career"),
+        Field(
+            "hero_threshold",
+            "int",
+            "Starting hero roll",
+            1,
+            1,
+            6,
+            help="Heroes rule: a first morale roll at or under this may inspire him; "
+            "progress from game to game is kept in the career",
+        ),
     ),
     clean=_clean_stats,
 )
 
 _OPTION_FIELDS = (
-    Field("master_variant", "choice", "Masters", "always",
-          choices=(("always", "Always act unless wounds or morale interfere"),
-                   ("confirm", "Fail on a 6 confirmed by 4-6 on a second d6"))),
-    Field("hit_locations", "bool", "Hit locations", False,
-          help="Roll a d6 for the location of each wound"),
-    Field("prompt_care", "bool", "Prompt care by default", False,
-          help="Wounded figures get prompt, high-quality care after battle"),
+    Field(
+        "master_variant",
+        "choice",
+        "Masters",
+        "always",
+        choices=(
+            ("always", "Always act unless wounds or morale interfere"),
+            ("confirm", "Fail on a 6 confirmed by 4-6 on a second d6"),
+        ),
+    ),
+    Field(
+        "hit_locations",
+        "bool",
+        "Hit locations",
+        False,
+        help="Roll a d6 for the location of each wound",
+    ),
+    Field(
+        "prompt_care",
+        "bool",
+        "Prompt care by default",
+        False,
+        help="Wounded figures get prompt, high-quality care after battle",
+    ),
     Field("hazard", "int", "Hazardous aftermath by default", 0, 0, 2),
     Field("heroes", "bool", "Heroes optional rule", False),
-    Field("breakpoint", "choice", "Force breakpoint", "1/2",
-          choices=tuple((k, f"{k} of the force lost") for k in t.BREAKPOINTS)),
+    Field(
+        "breakpoint",
+        "choice",
+        "Force breakpoint",
+        "1/2",
+        choices=tuple((k, f"{k} of the force lost") for k in t.BREAKPOINTS),
+    ),
     Field("reshuffle_card", "bool", "Reshuffle card in the deck", True),
     Field("cards_per_unit", "int", "Cards per unit", 1, 1, 4),
     Field("held_cards", "bool", "Units may hold a card", False),
@@ -89,8 +157,9 @@ _OPTION_FIELDS = (
 def check_options(options: Mapping[str, Any]) -> None:
     """Refuse prompt care by default in a hazardous campaign: they exclude each other."""
     if options.get("prompt_care") and options.get("hazard"):
-        raise ValidationError({"prompt_care": "prompt care and a hazardous aftermath "
-                                              "exclude each other"})
+        raise ValidationError(
+            {"prompt_care": "prompt care and a hazardous aftermath exclude each other"}
+        )
 
 
 def _clean_options(values: dict[str, Any]) -> dict[str, Any]:

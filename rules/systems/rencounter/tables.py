@@ -10,7 +10,12 @@ from typing import Any
 
 #: Experience ratings: value -> name (the text's alternates in brackets on the sheet).
 EXPERIENCE_NAMES: dict[int, str] = {
-    1: "Scum", 2: "Raw", 3: "Green", 4: "Average", 5: "Veteran", 6: "Master",
+    1: "Scum",
+    2: "Raw",
+    3: "Green",
+    4: "Average",
+    5: "Veteran",
+    6: "Master",
 }
 MASTER = 6
 #: An action roll of 8+ is a permanent morale failure; better troops hold out longer.
@@ -39,8 +44,11 @@ class Armour:
 
 
 ARMOUR: tuple[Armour, ...] = (
-    Armour(0, "No armour"), Armour(1, "Light armour"), Armour(2, "Half armour"),
-    Armour(3, "Nearly full armour"), Armour(4, "Full armour"),
+    Armour(0, "No armour"),
+    Armour(1, "Light armour"),
+    Armour(2, "Half armour"),
+    Armour(3, "Nearly full armour"),
+    Armour(4, "Full armour"),
 )
 #: Armour from this rating on adds to melee damage and slows low-velocity firearms.
 HEAVY_ARMOUR_FROM = 3
@@ -63,7 +71,10 @@ SHIELD_MAKES: dict[str, tuple[str, int]] = {
 
 #: Modified d12 damage roll -> result: (highest roll, result); above the last row, no effect.
 DAMAGE_TABLE: tuple[tuple[int, str], ...] = (
-    (2, "dead"), (4, "crippling"), (7, "serious"), (12, "minor"),
+    (2, "dead"),
+    (4, "crippling"),
+    (7, "serious"),
+    (12, "minor"),
 )
 DAMAGE_RESULTS: tuple[str, ...] = ("no_effect", "minor", "serious", "crippling", "dead")
 #: A hit that succeeded by at least this much (need - roll) is a better hit.
@@ -77,7 +88,12 @@ EXTREME_RANGE_DAMAGE = 1
 
 #: Optional hit locations, by d6 rolled after damage.
 HIT_LOCATIONS: dict[int, str] = {
-    1: "left leg", 2: "right leg", 3: "left arm", 4: "right arm", 5: "body", 6: "head",
+    1: "left leg",
+    2: "right leg",
+    3: "left arm",
+    4: "right arm",
+    5: "body",
+    6: "head",
 }
 
 # --- fire ---------------------------------------------------------------------------------
@@ -88,7 +104,11 @@ FIRE_AUTO_MISS = 12
 
 RANGE_BANDS: tuple[str, ...] = ("too_close", "short", "medium", "long", "extreme")
 RANGE_TO_HIT: dict[str, int] = {
-    "too_close": -2, "short": 0, "medium": -2, "long": -4, "extreme": -6,
+    "too_close": -2,
+    "short": 0,
+    "medium": -2,
+    "long": -4,
+    "extreme": -6,
 }
 
 #: Cover -> (to-hit modifier, solid): a miss that only the solid cover caused may duck back.
@@ -105,8 +125,8 @@ COVER: dict[str, tuple[int, bool, str]] = {
 #: The other fire modifiers, for the reference sheet (they reach checks through `modifier`).
 FIRE_MODIFIERS: tuple[tuple[str, int], ...] = (
     ("Mounted target", 1),
-    ("Kneeling target (ignored at 2\" or less)", -1),
-    ("Prone target (ignored at 2\" or less)", -2),
+    ('Kneeling target (ignored at 2" or less)', -1),
+    ('Prone target (ignored at 2" or less)', -2),
     ("Aimed half a turn", 0),
     ("Aimed one turn", 2),
     ("Aimed two or more turns", 3),
@@ -114,9 +134,9 @@ FIRE_MODIFIERS: tuple[tuple[str, int], ...] = (
     ("Snap fire combined with another action", -2),
     ("Snap fire while moving fast (bows on horseback, firearms, crossbows)", -4),
     ("Each shot after the first in a turn (cumulative)", -1),
-    ("Target moving 3.5-6\"", -1),
-    ("Target moving 6.5-12\"", -2),
-    ("Target moving 12.5-18\"", -3),
+    ('Target moving 3.5-6"', -1),
+    ('Target moving 6.5-12"', -2),
+    ('Target moving 12.5-18"', -3),
     ("Target first seen in its own preceding activation", -1),
     ("Target first seen in this activation", -2),
     ("Target in melee with a friend", -2),
@@ -146,69 +166,169 @@ class MissileWeapon:
     kind: str
 
 
-def _mw(key: str, name: str, ranges: tuple[int, int, int, int], damage: int | None,
-        reload: float, shots: str, repeat: str, kind: str) -> MissileWeapon:
+def _mw(
+    key: str,
+    name: str,
+    ranges: tuple[int, int, int, int],
+    damage: int | None,
+    reload: float,
+    shots: str,
+    repeat: str,
+    kind: str,
+) -> MissileWeapon:
     return MissileWeapon(key, name, ranges, damage, reload, shots, repeat, kind)
 
 
 # kind: thrown/bow/crossbow add target armour and shield to the to-hit; low_velocity firearms
 # take -1 against armour 3-4; other firearms ignore armour.
-MISSILE_WEAPONS: dict[str, MissileWeapon] = {w.key: w for w in (
-    _mw("javelin", "Javelin", (3, 6, 9, 12), 1, 1, "1", "N", "thrown"),
-    _mw("weak_bow", "Weak bow", (4, 8, 12, 20), 1, 1, "1", "N", "bow"),
-    _mw("short_bow", "Short bow", (8, 16, 24, 40), 1, 1, "1", "N", "bow"),
-    _mw("long_bow", "Long bow", (12, 24, 36, 60), 0, 1, "1", "N", "bow"),
-    _mw("light_crossbow", "Light crossbow", (10, 20, 30, 50), 1, 3, "1", "N", "crossbow"),
-    _mw("heavy_crossbow", "Heavy crossbow", (15, 30, 40, 60), 0, 6, "1", "N", "crossbow"),
-    _mw("matchlock_musket", "Matchlock musket", (10, 18, 26, 45), -1, 4, "1", "N",
-        "low_velocity"),
-    _mw("flintlock_musket", "Flintlock musket", (10, 20, 30, 50), -1, 2, "1", "N",
-        "low_velocity"),
-    _mw("flintlock_rifle", "Flintlock rifle", (18, 36, 48, 72), 0, 4, "1", "N", "firearm"),
-    _mw("cap_and_ball_rifle", "Cap and ball rifle", (18, 36, 48, 72), 0, 3, "1", "N",
-        "firearm"),
-    _mw("breechloader", "Breechloader", (20, 40, 60, 80), 0, 0.5, "1", "N", "firearm"),
-    _mw("breechloader_carbine", "Single shot breechloader carbine", (16, 32, 48, 60), 0, 0.5,
-        "1", "N", "firearm"),
-    _mw("magazine_rifle", "Magazine rifle", (20, 40, 60, 80), 0, 1, "5-17", "S", "firearm"),
-    _mw("magazine_carbine", "Magazine carbine", (16, 32, 48, 60), 0, 1, "5-17", "S",
-        "firearm"),
-    _mw("flintlock_pistol", "Flintlock pistol", (3, 6, 9, 12), 0, 2, "1", "N", "low_velocity"),
-    _mw("cap_and_ball_pistol", "Cap & ball pistol", (4, 8, 12, 18), 0, 2, "1", "N",
-        "low_velocity"),
-    _mw("cap_and_ball_revolver", "Cap & ball revolver", (5, 10, 15, 25), 0, 6, "6", "S",
-        "firearm"),
-    _mw("small_da_revolver", "Small double action revolver", (5, 10, 15, 25), 1, 2, "6", "F",
-        "firearm"),
-    _mw("large_da_revolver", "Large double action revolver", (5, 10, 15, 25), 0, 2, "6", "F",
-        "firearm"),
-    _mw("small_sa_revolver", "Small single action revolver", (5, 10, 15, 25), 1, 2, "6", "S",
-        "firearm"),
-    _mw("large_sa_revolver", "Large single action revolver", (5, 10, 15, 25), 0, 2, "6", "S",
-        "firearm"),
-    _mw("blunderbuss", "Blunderbuss", (4, 8, 12, 18), None, 2.5, "1", "N", "low_velocity"),
-    _mw("double_shotgun", "Double barrel shotgun", (5, 10, 15, 25), None, 1.5, "2", "S",
-        "low_velocity"),
-    _mw("machine_pistol", "Machine pistol", (5, 10, 15, 25), 1, 1, "20", "Fx2", "firearm"),
-    _mw("submachinegun", "Submachinegun", (7, 14, 21, 35), 0, 1, "20", "Fx3", "firearm"),
-    _mw("lmg_unbraced", "Light MG, unbraced", (16, 32, 48, 60), 0, 2, "30", "Fx3", "firearm"),
-    _mw("lmg_braced", "Light MG, braced", (25, 50, 75, 125), 0, 2, "30", "Fx3", "firearm"),
-)}
+MISSILE_WEAPONS: dict[str, MissileWeapon] = {
+    w.key: w
+    for w in (
+        _mw("javelin", "Javelin", (3, 6, 9, 12), 1, 1, "1", "N", "thrown"),
+        _mw("weak_bow", "Weak bow", (4, 8, 12, 20), 1, 1, "1", "N", "bow"),
+        _mw("short_bow", "Short bow", (8, 16, 24, 40), 1, 1, "1", "N", "bow"),
+        _mw("long_bow", "Long bow", (12, 24, 36, 60), 0, 1, "1", "N", "bow"),
+        _mw("light_crossbow", "Light crossbow", (10, 20, 30, 50), 1, 3, "1", "N", "crossbow"),
+        _mw("heavy_crossbow", "Heavy crossbow", (15, 30, 40, 60), 0, 6, "1", "N", "crossbow"),
+        _mw(
+            "matchlock_musket",
+            "Matchlock musket",
+            (10, 18, 26, 45),
+            -1,
+            4,
+            "1",
+            "N",
+            "low_velocity",
+        ),
+        _mw(
+            "flintlock_musket",
+            "Flintlock musket",
+            (10, 20, 30, 50),
+            -1,
+            2,
+            "1",
+            "N",
+            "low_velocity",
+        ),
+        _mw("flintlock_rifle", "Flintlock rifle", (18, 36, 48, 72), 0, 4, "1", "N", "firearm"),
+        _mw(
+            "cap_and_ball_rifle", "Cap and ball rifle", (18, 36, 48, 72), 0, 3, "1", "N", "firearm"
+        ),
+        _mw("breechloader", "Breechloader", (20, 40, 60, 80), 0, 0.5, "1", "N", "firearm"),
+        _mw(
+            "breechloader_carbine",
+            "Single shot breechloader carbine",
+            (16, 32, 48, 60),
+            0,
+            0.5,
+            "1",
+            "N",
+            "firearm",
+        ),
+        _mw("magazine_rifle", "Magazine rifle", (20, 40, 60, 80), 0, 1, "5-17", "S", "firearm"),
+        _mw("magazine_carbine", "Magazine carbine", (16, 32, 48, 60), 0, 1, "5-17", "S", "firearm"),
+        _mw("flintlock_pistol", "Flintlock pistol", (3, 6, 9, 12), 0, 2, "1", "N", "low_velocity"),
+        _mw(
+            "cap_and_ball_pistol",
+            "Cap & ball pistol",
+            (4, 8, 12, 18),
+            0,
+            2,
+            "1",
+            "N",
+            "low_velocity",
+        ),
+        _mw(
+            "cap_and_ball_revolver",
+            "Cap & ball revolver",
+            (5, 10, 15, 25),
+            0,
+            6,
+            "6",
+            "S",
+            "firearm",
+        ),
+        _mw(
+            "small_da_revolver",
+            "Small double action revolver",
+            (5, 10, 15, 25),
+            1,
+            2,
+            "6",
+            "F",
+            "firearm",
+        ),
+        _mw(
+            "large_da_revolver",
+            "Large double action revolver",
+            (5, 10, 15, 25),
+            0,
+            2,
+            "6",
+            "F",
+            "firearm",
+        ),
+        _mw(
+            "small_sa_revolver",
+            "Small single action revolver",
+            (5, 10, 15, 25),
+            1,
+            2,
+            "6",
+            "S",
+            "firearm",
+        ),
+        _mw(
+            "large_sa_revolver",
+            "Large single action revolver",
+            (5, 10, 15, 25),
+            0,
+            2,
+            "6",
+            "S",
+            "firearm",
+        ),
+        _mw("blunderbuss", "Blunderbuss", (4, 8, 12, 18), None, 2.5, "1", "N", "low_velocity"),
+        _mw(
+            "double_shotgun",
+            "Double barrel shotgun",
+            (5, 10, 15, 25),
+            None,
+            1.5,
+            "2",
+            "S",
+            "low_velocity",
+        ),
+        _mw("machine_pistol", "Machine pistol", (5, 10, 15, 25), 1, 1, "20", "Fx2", "firearm"),
+        _mw("submachinegun", "Submachinegun", (7, 14, 21, 35), 0, 1, "20", "Fx3", "firearm"),
+        _mw("lmg_unbraced", "Light MG, unbraced", (16, 32, 48, 60), 0, 2, "30", "Fx3", "firearm"),
+        _mw("lmg_braced", "Light MG, braced", (25, 50, 75, 125), 0, 2, "30", "Fx3", "firearm"),
+    )
+}
 #: Most shots in one turn by repeat rate.
 REPEAT_SHOTS: dict[str, int] = {"N": 1, "S": 2, "F": 4, "Fx2": 8, "Fx3": 12}
 REPEAT_NAMES: dict[str, str] = {
-    "N": "single shot", "S": "slow repeater", "F": "fast repeater",
-    "Fx2": "automatic, up to 8", "Fx3": "automatic, up to 12",
+    "N": "single shot",
+    "S": "slow repeater",
+    "F": "fast repeater",
+    "Fx2": "automatic, up to 8",
+    "Fx3": "automatic, up to 12",
 }
 #: Shotguns and blunderbusses: to-hit bonus from short to long range, damage by range band.
 SHOTGUN_TO_HIT: dict[str, int] = {"short": 2, "medium": 2, "long": 2}
 SHOTGUN_DAMAGE: dict[str, int] = {
-    "too_close": -2, "short": -1, "medium": 0, "long": 1, "extreme": 2,
+    "too_close": -2,
+    "short": -1,
+    "medium": 0,
+    "long": 1,
+    "extreme": 2,
 }
 #: Targets a shotgun may roll against, by range band (for the sheet).
 SHOTGUN_SPREAD: dict[str, str] = {
-    "short": "two adjacent targets", "medium": "two targets within 1\"",
-    "long": "targets up to 2\" apart and any between", "extreme": "all in a 4\" wide area",
+    "short": "two adjacent targets",
+    "medium": 'two targets within 1"',
+    "long": 'targets up to 2" apart and any between',
+    "extreme": 'all in a 4" wide area',
 }
 ARMOUR_KINDS = frozenset({"thrown", "bow", "crossbow"})
 LOW_VELOCITY_HEAVY_ARMOUR = -1
@@ -234,22 +354,25 @@ class MeleeWeapon:
     shield: bool
 
 
-MELEE_WEAPONS: dict[str, MeleeWeapon] = {w.key: w for w in (
-    MeleeWeapon("sword", "Sword", 1, 0, 1, True),
-    MeleeWeapon("spear", "Spear/Bayonet", 0, 0, 2, True),
-    MeleeWeapon("pike", "Pike", -1, 0, 4, False),
-    MeleeWeapon("axe", "Axe/Mace", -1, -1, 1, True),
-    MeleeWeapon("halberd", "Halberd", 0, -1, 2, False),
-    MeleeWeapon("knife", "Knife", -1, 1, 1, True),
-    MeleeWeapon("unarmed", "Unarmed", -2, 2, 1, True),
-    MeleeWeapon("club", "Improvised club", -2, 1, 1, True),
-    MeleeWeapon("javelin", "Javelin", 0, 0, 1, True),
-)}
+MELEE_WEAPONS: dict[str, MeleeWeapon] = {
+    w.key: w
+    for w in (
+        MeleeWeapon("sword", "Sword", 1, 0, 1, True),
+        MeleeWeapon("spear", "Spear/Bayonet", 0, 0, 2, True),
+        MeleeWeapon("pike", "Pike", -1, 0, 4, False),
+        MeleeWeapon("axe", "Axe/Mace", -1, -1, 1, True),
+        MeleeWeapon("halberd", "Halberd", 0, -1, 2, False),
+        MeleeWeapon("knife", "Knife", -1, 1, 1, True),
+        MeleeWeapon("unarmed", "Unarmed", -2, 2, 1, True),
+        MeleeWeapon("club", "Improvised club", -2, 1, 1, True),
+        MeleeWeapon("javelin", "Javelin", 0, 0, 1, True),
+    )
+}
 #: Melee situation modifiers (to the skill) for the sheet; checks take them as modifiers.
 MELEE_MODIFIERS: tuple[tuple[str, int], ...] = (
     ("Above opponent (cavalry vs foot, foot vs prone)", 1),
-    ("Charging at 4\"+ with a thrusting weapon", 1),
-    ("Mounted charge at 7-18\"", 1),
+    ('Charging at 4"+ with a thrusting weapon', 1),
+    ('Mounted charge at 7-18"', 1),
     ("Drawing or switching weapon in the same turn", -2),
     ("Wounded attacker (per wound point)", -1),
     ("Target half covered", -2),
@@ -274,7 +397,7 @@ BREAKAGE_AT = 2
 
 MORALE_TRIGGERS: tuple[str, ...] = (
     "A man of the unit killed or crippled since its last activation",
-    "The unit saw a friendly unit eliminated within 24\"",
+    'The unit saw a friendly unit eliminated within 24"',
     "In its last activation a man was overcome by wounds (8+)",
     "In its last activation a man ran away (8+)",
 )
@@ -297,7 +420,7 @@ ORDER_BASE = 7
 #: Weapons stuck optional rule: a natural 12 on the unsticking roll means it broke.
 STUCK_BROKEN_ON = 12
 #: Horse collision into foot: speed band -> damage modifier.
-TRAMPLE_DAMAGE: tuple[tuple[str, int], ...] = (("over 12\"", 2), ("7-12\"", 4))
+TRAMPLE_DAMAGE: tuple[tuple[str, int], ...] = (('over 12"', 2), ('7-12"', 4))
 GRENADE_DAMAGE = 1
 #: An unwounding grenade roll at or under this still tests for knock down.
 GRENADE_KNOCKDOWN_UP_TO = 14
@@ -307,18 +430,25 @@ GRENADE_DUD = 12
 
 #: Canister and grape by range (inches): (band, to-hit modifier, damage modifier).
 CANISTER: dict[int, tuple[str, int, int]] = {
-    5: ("too_close", 3, -6), 12: ("short", 0, -5), 24: ("medium", -2, -4),
-    48: ("long", -4, -3), 96: ("extreme", -6, -2),
+    5: ("too_close", 3, -6),
+    12: ("short", 0, -5),
+    24: ("medium", -2, -4),
+    48: ("long", -4, -3),
+    96: ("extreme", -6, -2),
 }
 GRAPE_TO_HIT: dict[str, int] = {
-    "too_close": -1, "short": -1, "medium": -1, "long": -2, "extreme": -2,
+    "too_close": -1,
+    "short": -1,
+    "medium": -1,
+    "long": -2,
+    "extreme": -2,
 }
 GUN_SIZE_TO_HIT: dict[str, int] = {"3lb": -1, "6lb": 0, "9lb": 1, "12lb": 2}
 GROUND_TO_HIT: dict[str, int] = {"normal": 0, "hard": 2, "soft": -2}
 ARTILLERY_SKILL = 9
 #: Misfire and accident table on a d12: (highest roll, key, description).
 MISFIRES: tuple[tuple[int, str, str], ...] = (
-    (2, "explodes", "Gun explodes: damage to all within 6\", +1 per inch away"),
+    (2, "explodes", 'Gun explodes: damage to all within 6", +1 per inch away'),
     (3, "premature_two_crew", "Fires early, unaimed; damage rolls for 2 crew"),
     (4, "premature_one_crew", "Fires early, unaimed; damage roll for 1 crew"),
     (5, "premature", "Fires early, unaimed; no crew hurt"),
