@@ -102,6 +102,17 @@ def test_the_table_shows_figures_by_side_and_the_seed_hash(client, muster):
     assert battle.seed not in html
 
 
+def test_the_table_links_the_game_night_packet_and_it_prints(client, muster):
+    battle = _battle(muster)
+    client.force_login(muster.alice)
+
+    html = client.get(f"/battles/{battle.pk}/").content.decode()
+    packet = client.get(f"/api/battles/{battle.pk}/packet.pdf")
+
+    assert f'href="/api/battles/{battle.pk}/packet.pdf"' in html
+    assert packet.status_code == 200 and packet.content.startswith(b"%PDF-")
+
+
 def test_the_check_form_is_filled_from_the_actor_and_target(client, muster):
     battle = _battle(muster)
     actor, target = _figure(battle, "Red man 2"), _figure(battle, "Blue man 1")

@@ -35,6 +35,16 @@ def test_members_see_the_forces_and_members(client, muster):
     assert "olivia" in html and "organiser" in html
 
 
+def test_members_get_the_campaign_report_and_it_prints(client, muster):
+    client.force_login(muster.bob)
+
+    html = client.get(f"/campaigns/{muster.campaign.pk}/").content.decode()
+    report = client.get(f"/api/campaigns/{muster.campaign.pk}/report.pdf")
+
+    assert f'href="/api/campaigns/{muster.campaign.pk}/report.pdf"' in html
+    assert report.status_code == 200 and report.content.startswith(b"%PDF-")
+
+
 def test_a_confirmed_result_counts_in_the_standings_and_the_round(client, muster):
     _round_with_result(muster)
     client.force_login(muster.alice)
