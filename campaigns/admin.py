@@ -457,7 +457,7 @@ def _save_memberships(request: HttpRequest, campaign: Campaign, formset: Any) ->
 def _save_membership(request: HttpRequest, campaign: Campaign, form: Any) -> None:
     data = form.cleaned_data
     if form.instance.pk is None:
-        member = services.membership_create(campaign=campaign, user=data["user"], role=data["role"])
+        member = _add_member(request, campaign, data)
     else:
         member = Membership.objects.get(pk=form.instance.pk)
         if "role" in form.changed_data:
@@ -471,6 +471,22 @@ def _save_membership(request: HttpRequest, campaign: Campaign, form: Any) -> Non
             request,
             f"{member.player_name} withdrawn: {len(forfeits)} game(s) forfeited to their opponents",
         )
+
+
+def _add_member(request: HttpRequest, campaign: Campaign, data: dict[str, Any]) -> Membership:
+    """Add a member; a player added once rounds exist joins the league late (seat, catch-up)."""
+    from_round = selectors.late_join_round(campaign)
+    if data["role"] != Membership.Role.PLAYER or from_round is None:
+        return services.membership_create(campaign=campaign, user=data["user"], role=data["role"])
+    joined = services.league_join(
+        campaign=campaign, user=data["user"], from_round=from_round, by=request.user
+    )
+    messages.info(
+        request,
+        f"{joined.membership.player_name} joins the league from round {from_round}; "
+        f"{len(joined.catch_up)} catch-up game(s) to arrange by hand.",
+    )
+    return joined.membership
 
 
 def _save_adjustments(request: HttpRequest, campaign: Campaign, formset: Any) -> None:

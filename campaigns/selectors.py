@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 
 from campaigns.league import (
     Adjustment,
@@ -201,6 +201,19 @@ def current_round(campaign: Campaign) -> Round | None:
         rounds.filter(status=Round.Status.OPEN).order_by("number").first()
         or rounds.order_by("-number").first()
     )
+
+
+def late_join_round(campaign: Campaign) -> int | None:
+    """The round a player added now would join from: the first open round with no game played.
+
+    None while the league has no rounds yet (the newcomer is then an ordinary player).
+    """
+    rounds = Round.objects.filter(campaign_id=campaign.pk)
+    if not rounds.exists():
+        return None
+    untouched = rounds.filter(status=Round.Status.OPEN).exclude(pairings__winner__gt="")
+    first = untouched.order_by("number").values_list("number", flat=True).first()
+    return first if first is not None else (rounds.aggregate(n=Max("number"))["n"] or 0) + 1
 
 
 def round_pairings(round_: Round) -> QuerySet[Pairing]:

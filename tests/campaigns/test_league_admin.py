@@ -225,3 +225,25 @@ def test_the_export_action_downloads_the_standings_csv(client, two_leagues):
     assert response["Content-Type"] == "text/csv"
     lines = response.content.decode().splitlines()
     assert lines[0].startswith("Rank,Player") and len(lines) == 3
+
+
+def test_a_player_added_in_the_admin_mid_season_joins_the_league_late(client):
+    campaign, olivia, _players = make_league(["ann", "ben", "cat"])
+    services.round_robin_generate(campaign=campaign)
+    settle_round(campaign, 1, olivia)
+    admin = UserFactory(username="admin", is_staff=True, is_superuser=True)
+    newcomer = UserFactory(username="zed")
+    client.force_login(admin)
+    url = f"/admin/campaigns/campaign/{campaign.pk}/change/"
+    data = form_data(client.get(url))
+    index = int(data["memberships-TOTAL_FORMS"])
+    data["memberships-TOTAL_FORMS"] = str(index + 1)
+    data.update({f"memberships-{index}-user": newcomer.pk, f"memberships-{index}-role": "PLAYER"})
+
+    response = client.post(url, data, follow=True)
+
+    assert "joins the league from round 2" in response.content.decode()
+    seated = Pairing.objects.filter(round__campaign=campaign, home__user=newcomer) | (
+        Pairing.objects.filter(round__campaign=campaign, away__user=newcomer)
+    )
+    assert sorted(p.round.number for p in seated) == [2, 3]
