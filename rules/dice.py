@@ -152,6 +152,30 @@ class SeededDice(Dice):
         self.rolls.append(DieRoll(face.name, value, label))
         return value
 
+    def roll_many(self, count: int, die: Die | int, label: str = "") -> tuple[int, ...]:
+        """Roll `count` dice of one kind: the same values as `count` single rolls, in one loop.
+
+        Pools of up to a dozen dice are what Escarmouche and volley fire roll on every check,
+        so the per-die call overhead is worth saving here.
+        """
+        face = d(die) if die.__class__ is int else die
+        assert isinstance(face, Die)
+        faces, name, sides = face.faces, face.name, len(face.faces)
+        limit = _LIMITS.get(sides) or (1 << 64) - ((1 << 64) % sides)
+        record = self.rolls.append
+        values = []
+        for _ in range(count):
+            while True:
+                if not self._words:
+                    self._refill()
+                word = self._words.pop()
+                if word < limit:
+                    break
+            value = faces[word % sides]
+            values.append(value)
+            record(DieRoll(name, value, label))
+        return tuple(values)
+
 
 _WORDS = struct.Struct(">4Q")
 _BLOCKS_PER_REFILL = 4

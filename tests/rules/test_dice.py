@@ -96,3 +96,13 @@ def test_parse_given_accepts_commas_and_spaces_and_rejects_words():
     assert parse_given("6,6, 2 1") == [6, 6, 2, 1]
     with pytest.raises(DiceError):
         parse_given("six")
+
+
+@given(st.text(max_size=10), st.integers(min_value=0, max_value=30))
+def test_rolling_many_at_once_gives_the_same_dice_as_one_at_a_time(context, count):
+    batch, single = SeededDice("s", context), SeededDice("s", context)
+
+    values = batch.roll_many(count, D6, "pool")
+
+    assert values == tuple(single.roll(D6, "pool") for _ in range(count))
+    assert batch.rolls == single.rolls
