@@ -1,6 +1,5 @@
 """d12 skirmish: exact odds agree with seeded resolves; properties of every check."""
 
-import math
 from fractions import Fraction
 
 import pytest
@@ -10,6 +9,7 @@ from hypothesis import strategies as st
 from rules.dice import GivenDice, SeededDice
 from rules.errors import ValidationError
 from rules.systems.d12_skirmish import SYSTEM
+from tests.rules.agreement import odds_agree, params_strategy
 
 CASES = [
     ("shoot", {}),
@@ -29,16 +29,7 @@ CASES = [
 
 
 def agree_within(check_name, params, rolls, sigmas):
-    check = SYSTEM.checks[check_name]
-    values = check.params.validate(params)
-    odds = check.odds(values).probabilities
-    dice = SeededDice("odds-agree", f"{check_name}/{sorted(values.items())}")
-    counts = dict.fromkeys(odds, 0)
-    for _ in range(rolls):
-        counts[check.resolver(values, dice).key] += 1
-    for key, p in odds.items():
-        error = math.sqrt(float(p) * (1 - float(p)) / rolls)
-        assert abs(counts[key] / rolls - float(p)) <= sigmas * error + 1e-12, key
+    odds_agree(SYSTEM.checks[check_name], params, rolls, sigmas)
 
 
 @pytest.mark.parametrize(("check", "params"), CASES)
@@ -59,19 +50,7 @@ def test_shoot_odds_for_a_regular_are_seven_twelfths():
 
 
 def params_for(check_name):
-    fields = SYSTEM.checks[check_name].params.fields
-    return st.fixed_dictionaries(
-        {
-            f.name: (
-                st.sampled_from(f.choice_values())
-                if f.kind == "choice"
-                else st.booleans()
-                if f.kind == "bool"
-                else st.integers(f.min, f.max)
-            )
-            for f in fields
-        }
-    )
+    return params_strategy(SYSTEM.checks[check_name])
 
 
 any_check = st.sampled_from(sorted(SYSTEM.checks))

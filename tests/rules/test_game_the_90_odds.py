@@ -1,6 +1,5 @@
 """Game the 90%: exact odds agree with seeded resolves; properties of every check."""
 
-import math
 
 import pytest
 from hypothesis import given, settings
@@ -9,6 +8,7 @@ from hypothesis import strategies as st
 from rules.dice import GivenDice, SeededDice
 from rules.errors import ValidationError
 from rules.systems.game_the_90 import SYSTEM
+from tests.rules.agreement import odds_agree, params_strategy
 
 CASES = [
     ("shoot", {}),
@@ -22,16 +22,7 @@ CASES = [
 
 
 def agree_within(check_name, params, rolls, sigmas):
-    check = SYSTEM.checks[check_name]
-    values = check.params.validate(params)
-    odds = check.odds(values).probabilities
-    dice = SeededDice("odds-agree", f"{check_name}/{sorted(values.items())}")
-    counts = dict.fromkeys(odds, 0)
-    for _ in range(rolls):
-        counts[check.resolver(values, dice).key] += 1
-    for key, p in odds.items():
-        error = math.sqrt(float(p) * (1 - float(p)) / rolls)
-        assert abs(counts[key] / rolls - float(p)) <= sigmas * error + 1e-12, key
+    odds_agree(SYSTEM.checks[check_name], params, rolls, sigmas)
 
 
 @pytest.mark.parametrize(("check", "params"), CASES)
@@ -46,19 +37,7 @@ def test_odds_agree_with_200000_seeded_resolves(check, params):
 
 
 def params_for(check_name):
-    fields = SYSTEM.checks[check_name].params.fields
-    return st.fixed_dictionaries(
-        {
-            f.name: (
-                st.sampled_from(f.choice_values())
-                if f.kind == "choice"
-                else st.booleans()
-                if f.kind == "bool"
-                else st.integers(f.min, f.max)
-            )
-            for f in fields
-        }
-    )
+    return params_strategy(SYSTEM.checks[check_name])
 
 
 any_check = st.sampled_from(sorted(SYSTEM.checks))
