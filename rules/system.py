@@ -16,6 +16,11 @@ from rules.simulate import Simulator
 LabelText = Callable[[str, Mapping[str, Any]], tuple[str, ...]]
 Tables = Callable[[Mapping[str, Any]], dict[str, Any]]
 InitialState = Callable[[Mapping[str, Any]], dict[str, Any]]
+SettleState = Callable[[dict[str, Any]], None]
+
+
+def _nothing_to_settle(state: dict[str, Any]) -> None:
+    """The default: a system whose checks set every consequence themselves."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,9 @@ class RuleSystem:
     simulate: Simulator | None = None
     statuses: tuple[str, ...] = ("unhurt", "wounded", "out", "dead", "routed")
     description: str = ""
+    #: Applies what a figure's accumulated state implies once a check's effects are in (a check
+    #: sees one hit, not the total: six Rencounter wound points kill, 15 Hits remove a unit).
+    settle_state: SettleState = _nothing_to_settle
 
     def check(self, name: str) -> Check:
         try:

@@ -25,6 +25,7 @@ from rules.checks import Check, Resolution
 from rules.dice import Dice, GivenDice, SeededDice
 from rules.errors import DiceError
 from rules.errors import ValidationError as RulesValidationError
+from rules.system import RuleSystem
 
 #: Statuses that count as a kill for the figure that put the target there.
 KILLED = frozenset({"dead", "out"})
@@ -68,13 +69,20 @@ def _snapshot(figures: Sequence[BattleFigure]) -> dict[str, Any]:
 
 
 def _apply(
-    resolution: Resolution, actor: BattleFigure, target: BattleFigure | None, skill: str | None
+    system: RuleSystem,
+    resolution: Resolution,
+    actor: BattleFigure,
+    target: BattleFigure | None,
+    skill: str | None,
 ) -> None:
     if target is None and any(e.who == "target" for e in resolution.effects):
         raise ValidationError({"target": [f"{resolution.check} affects a target: name one"]})
     was_down = target is not None and target.state.get("status") in KILLED
     for effect in resolution.effects:
         effect.apply((actor if effect.who == "actor" else target).state)  # type: ignore[union-attr]
+    for figure in (actor, target):
+        if figure is not None:
+            system.settle_state(figure.state)
     if skill and skill not in actor.skills_used:
         actor.skills_used = [*actor.skills_used, skill]
     if target is not None and not was_down and target.state.get("status") in KILLED:
@@ -114,8 +122,9 @@ def battle_resolve(
     """Resolve a check for `actor` (against `target`), rolling or with the dice given."""
     battle = locked(battle.pk)
     require_status(battle, PLAYABLE, "resolve a check")
+    system = system_of(battle)
     with as_validation("check"):
-        checker = system_of(battle).check(check)
+        checker = system.check(check)
     acting = figure_in(battle, actor, "actor")
     targeted = figure_in(battle, target, "target") if target not in (None, "") else None
     seq = next_seq(battle)
@@ -123,7 +132,7 @@ def battle_resolve(
     resolution = _resolve(checker, params or {}, source)
     touched = [f for f in (acting, targeted) if f is not None]
     before = _snapshot(touched)
-    _apply(resolution, acting, targeted, checker.skill)
+    _apply(system, resolution, acting, targeted, checker.skill)
     BattleFigure.objects.bulk_update(touched, FIGURE_FIELDS)
     event = _check_event(
         battle, seq, resolution, acting, targeted, before, user, given=dice is not None

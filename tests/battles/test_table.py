@@ -50,6 +50,26 @@ def test_typed_in_dice_decide_the_outcome_and_wound_the_target(battle: Battle) -
     assert Battle.objects.get(pk=battle.pk).status == BattleStatus.IN_PROGRESS
 
 
+def test_wound_points_that_add_up_to_six_kill_and_count_as_a_kill(battle: Battle) -> None:
+    red, blue = _pair(battle)
+    target = battle.figures.get(pk=blue)
+    target.state = {**target.state, "wounds": 4, "status": "wounded"}
+    target.save(update_fields=["state"])
+
+    # the same serious hit as above (2 points) brings him to six: dead, whatever the hit alone
+    services.battle_resolve(
+        battle=battle,
+        check="melee",
+        actor=red,
+        target=blue,
+        params={"attack_skill": 7, "parry_skill": 7},
+        dice=[1, 12, 9],
+    )
+
+    assert battle.figures.get(pk=blue).state["status"] == "dead"
+    assert battle.figures.get(pk=red).kills == 1
+
+
 def test_voiding_the_last_event_restores_the_state_and_keeps_the_event(battle: Battle) -> None:
     red, blue = _pair(battle)
     before = battle.figures.get(pk=blue).state

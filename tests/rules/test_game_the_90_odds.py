@@ -1,6 +1,5 @@
 """Game the 90%: exact odds agree with seeded resolves; properties of every check."""
 
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -84,3 +84,14 @@ def test_every_status_a_system_puts_in_battle_state_is_one_of_its_statuses(key):
         result = system.simulate(sides, system.options.validate({}), SeededDice("st", str(run)))
         for state in result.states.values():
             assert state.get("status", "unhurt") in system.statuses
+
+
+def test_six_rencounter_wound_points_kill_and_fifteen_hits_remove_a_unit():
+    rencounter, ninety = get_system("rencounter"), get_system("game_the_90")
+    dying, hurt, broken = {"wounds": 6, "status": "wounded"}, {"wounds": 5}, {"hits": 15}
+
+    rencounter.settle_state(dying)
+    rencounter.settle_state(hurt)
+    ninety.settle_state(broken)
+
+    assert dying["status"] == "dead" and "status" not in hurt and broken["status"] == "removed"

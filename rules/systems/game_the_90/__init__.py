@@ -8,7 +8,7 @@ from rules.systems.game_the_90.activation import TURN_SEQUENCE
 from rules.systems.game_the_90.campaign import post_battle
 from rules.systems.game_the_90.checks import CHECKS
 from rules.systems.game_the_90.simulate import simulate
-from rules.systems.game_the_90.stats import CARD, STATS, initial_state, label_text
+from rules.systems.game_the_90.stats import CARD, STATS, initial_state, label_text, settle_state
 from rules.systems.game_the_90.tables import DIE_CHOICES, reference_tables
 
 OPTIONS = Schema(
@@ -36,6 +36,7 @@ SYSTEM = register(
         tables=reference_tables,
         label_text=label_text,
         initial_state=initial_state,
+        settle_state=settle_state,
         card=CARD,
         piece="unit",
         post_battle=post_battle,

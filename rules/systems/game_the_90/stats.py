@@ -85,6 +85,12 @@ CARD = CardLayout(
 )
 
 
+def settle_state(state: dict[str, Any]) -> None:
+    """A unit with 15 or more Hits is removed, whichever check took it there."""
+    if int(state.get("hits") or 0) >= REMOVED_AT:
+        state["status"] = "removed"
+
+
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Return a unit's battle state at the start of a battle."""
     return {

@@ -12,7 +12,14 @@ from rules.systems.rencounter.campaign import post_battle
 from rules.systems.rencounter.checks import CHECKS
 from rules.systems.rencounter.combat import permanent_failure_number
 from rules.systems.rencounter.simulate import simulate
-from rules.systems.rencounter.stats import CARD, OPTIONS, STATS, initial_state, label_text
+from rules.systems.rencounter.stats import (
+    CARD,
+    OPTIONS,
+    STATS,
+    initial_state,
+    label_text,
+    settle_state,
+)
 
 
 def _combat_tables() -> dict[str, Any]:
@@ -90,6 +97,7 @@ RENCOUNTER = register(
         tables=reference_tables,
         label_text=label_text,
         initial_state=initial_state,
+        settle_state=settle_state,
         card=CARD,
         post_battle=post_battle,
         activation=METHODS,

@@ -192,6 +192,12 @@ def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def settle_state(state: dict[str, Any]) -> None:
+    """Six wound points kill, however many hits they took to add up."""
+    if int(state.get("wounds") or 0) >= t.DEATH_POINTS:
+        state["status"] = "dead"
+
+
 CARD = CardLayout(
     sections=(
         ("Figure", ("experience", "fire", "melee", "horsemanship")),
