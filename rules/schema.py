@@ -165,6 +165,19 @@ def _as_list(raw: Any) -> list[Any]:
 
 Cleaner = Callable[[dict[str, Any]], dict[str, Any]]
 
+#: How `Schema.validate` accepts an already-canonical value without calling `normalise`.
+_INT, _CHOICE, _BOOL, _OTHER = "int", "choice", "bool", "other"
+_CHOICE_TYPES = (str, int)
+#: (fast kind, canonical choices, lowest int, highest int, the field)
+_Step = tuple[str, frozenset[Any], float, float, Field]
+
+
+def _step(f: Field) -> _Step:
+    kind = {"int": _INT, "choice": _CHOICE, "die": _CHOICE, "bool": _BOOL}.get(f.kind, _OTHER)
+    low = float("-inf") if f.min is None else f.min
+    high = float("inf") if f.max is None else f.max
+    return (kind, f._canonical, low, high, f)
+
 
 @dataclass(frozen=True)
 class Schema:
@@ -179,9 +192,15 @@ class Schema:
     clean: Cleaner | None = None
     description: str = ""
     _index: dict[str, Field] = field(init=False, repr=False, compare=False)
+    _plan: dict[str, _Step] = field(init=False, repr=False, compare=False)
+    _defaults: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _required: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {f.name: f for f in self.fields})
+        object.__setattr__(self, "_plan", {f.name: _step(f) for f in self.fields})
+        object.__setattr__(self, "_defaults", self.defaults())
+        object.__setattr__(self, "_required", tuple(f.name for f in self.fields if f.required))
 
     def __getitem__(self, name: str) -> Field:
         return self._index[name]
@@ -198,24 +217,31 @@ class Schema:
 
     def validate(self, data: Mapping[str, Any] | None) -> dict[str, Any]:
         """Return normalised values (defaults filled in) or raise naming every bad field."""
-        data = data or {}
-        index = self._index
+        values = self._defaults.copy()  # in field order; given values overwrite
         errors: dict[str, str] = {}
-        for name in data:
-            if name not in index:
+        plan = self._plan
+        # Every check resolved validates its parameters, so a value that is already canonical
+        # is accepted inline by its field's precomputed step; anything else is `normalise`d.
+        for name, raw in (data or {}).items():
+            step = plan.get(name)
+            if step is None:
                 errors[name] = f"unknown field; expected one of {', '.join(self.names)}"
-        values: dict[str, Any] = {}
-        for f in self.fields:
-            raw = data.get(f.name)
-            if raw is None:
-                if f.required:
-                    errors[f.name] = "is required"
-                values[f.name] = f.default
-                continue
-            try:
-                values[f.name] = f.normalise(raw)
-            except ValueError as exc:
-                errors[f.name] = str(exc)
+            elif raw is not None:
+                kind, accept, low, high, f = step
+                if (
+                    (kind is _INT and raw.__class__ is int and low <= raw <= high)
+                    or (kind is _CHOICE and raw.__class__ in _CHOICE_TYPES and raw in accept)
+                    or (kind is _BOOL and raw.__class__ is bool)
+                ):
+                    values[name] = raw
+                    continue
+                try:
+                    values[name] = f.normalise(raw)
+                except ValueError as exc:
+                    errors[name] = str(exc)
+        for name in self._required:
+            if values[name] is None:
+                errors[name] = "is required"
         if errors:
             raise ValidationError(errors)
         return self.clean(values) if self.clean else values
