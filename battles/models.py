@@ -132,6 +132,15 @@ class BattleFigure(models.Model):
     )
     name = models.CharField(max_length=120)
     unit_name = models.CharField(max_length=120, blank=True)
+    # Part of the post-battle dice context, fixed when the battle is set up (the character's
+    # id then) and carried verbatim by a campaign export, so an imported battle's ledger can
+    # still be re-derived by the audit although its characters have new ids.
+    dice_key = models.CharField(
+        max_length=40,
+        blank=True,
+        editable=False,
+        help_text="Post-battle dice derive from (seed, this key); empty for unnamed extras.",
+    )
     stats = models.JSONField(help_text="Snapshot at the start: permanent wounds applied.")
     state = models.JSONField(default=dict, help_text="Battle state, keys per rule system.")
     skills_used = models.JSONField(default=list, blank=True)
@@ -153,6 +162,11 @@ class BattleFigure(models.Model):
                 fields=["battle", "character"],
                 condition=Q(character__isnull=False),
                 name="battle_figure_character_once",
+            ),
+            models.UniqueConstraint(
+                fields=["battle", "dice_key"],
+                condition=~Q(dice_key=""),
+                name="battle_figure_dice_key_once",
             ),
         ]
 

@@ -35,7 +35,10 @@ from campaigns.models import Campaign, Club, League, LeagueAdjustment, Membershi
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 
 FORMAT = "muster.campaign"
-VERSION = 1
+#: Version 2 added each battle figure's `dice_key`. Version-1 documents still import; their
+#: figures have no key, and the audit says their post-battle rolls cannot be re-derived.
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 RESTORED = (
     Campaign,
     League,
@@ -250,8 +253,8 @@ class _Users:
 def _problems(document: Any, club: Club) -> list[str]:
     if not isinstance(document, Mapping) or document.get("format") != FORMAT:
         return [f"not a {FORMAT} document"]
-    if document.get("version") != VERSION:
-        return [f"version must be {VERSION}"]
+    if document.get("version") not in READABLE_VERSIONS:
+        return [f"version must be one of {', '.join(map(str, READABLE_VERSIONS))}"]
     slug = document["campaign"].get("slug")
     if Campaign.objects.filter(club=club, slug=slug).exists():
         return [f"{club} already has a campaign {slug!r}; import into another club or slug"]

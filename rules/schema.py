@@ -240,7 +240,7 @@ class Schema:
                 except ValueError as exc:
                     errors[name] = str(exc)
         for name in self._required:
-            if values[name] is None:
+            if values[name] is None and name not in errors:
                 errors[name] = "is required"
         if errors:
             raise ValidationError(errors)

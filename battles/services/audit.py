@@ -1,8 +1,11 @@
 """The audit: re-derive every roll of a processed battle from its revealed seed.
 
 For each ledger row it re-runs the system's procedure on the stored record with
-SeededDice(seed, "post/<character>/<procedure>/<index>") and compares the whole roll; a row the
-procedure does not produce (or produces differently) is reported by id. Server-rolled events are
+SeededDice(seed, "post/<figure dice key>/<procedure>/<index>") and compares the whole roll; a row
+the procedure does not produce (or produces differently) is reported by id. The dice key is the
+figure's character id when the battle was set up and travels with a campaign export, so an
+imported battle audits too; only a figure imported from a version-1 document has no key, and
+its rows say they cannot be re-derived. Server-rolled events are
 re-derived from "event/<seq>" the same way; typed-in dice cannot be re-derived and say so.
 """
 
@@ -39,14 +42,24 @@ def _row_report(row: Any, expected: dict[str, Any] | None) -> dict[str, Any]:
     return report
 
 
+NO_DICE_KEY = "imported without its dice key (a version-1 export): cannot be re-derived"
+
+
 def _ledger_report(battle: Battle, system: RuleSystem) -> list[dict[str, Any]]:
     derived: dict[tuple[int, str, int], dict[str, Any]] = {}
+    keyless: set[int] = set()
     for figure in battle.figures.filter(character__isnull=False, record__isnull=False):
+        if not figure.dice_key:
+            keyless.add(figure.character_id)
+            continue
         for roll in derive_rolls(system, battle, figure):
             derived[(figure.character_id, roll.procedure, roll.index)] = roll.as_json()
     rows = battle.ledger.order_by("character_id", "procedure", "index")
     reports = [
-        _row_report(r, derived.pop((r.character_id, r.procedure, r.index), None)) for r in rows
+        _keyless_report(r)
+        if r.character_id in keyless
+        else _row_report(r, derived.pop((r.character_id, r.procedure, r.index), None))
+        for r in rows
     ]
     reports += [
         {
@@ -61,6 +74,12 @@ def _ledger_report(battle: Battle, system: RuleSystem) -> list[dict[str, Any]]:
         for key, roll in derived.items()
     ]
     return reports
+
+
+def _keyless_report(row: Any) -> dict[str, Any]:
+    report = _row_report(row, None)
+    del report["expected"]
+    return {**report, "matches": None, "note": NO_DICE_KEY}
 
 
 def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dict[str, Any]:
@@ -85,7 +104,7 @@ def battle_audit(*, battle: Battle) -> dict[str, Any]:
     seed_ok = hashlib.sha256(battle.seed.encode()).hexdigest() == battle.seed_sha256
     ledger = _ledger_report(battle, system)
     events = [_event_report(battle, system, e) for e in battle.events.order_by("seq")]
-    mismatched = [r for r in ledger if not r["matches"]]
+    mismatched = [r for r in ledger if r["matches"] is False]
     bad_events = [e for e in events if e["matches"] is False]
     return {
         "battle": battle.pk,

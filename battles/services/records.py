@@ -15,9 +15,13 @@ from rules.dice import SeededDice
 from rules.system import RuleSystem
 
 
-def dice_for(seed: str, character_id: int) -> DiceFor:
-    """Return the dice source per (procedure, index) for one character of a battle."""
-    return lambda procedure, index: SeededDice(seed, f"post/{character_id}/{procedure}/{index}")
+def dice_for(seed: str, dice_key: str) -> DiceFor:
+    """Return the dice source per (procedure, index) for one figure of a battle.
+
+    `dice_key` is the figure's `BattleFigure.dice_key` (its character's id when the battle was
+    set up), so the context survives a campaign export and import.
+    """
+    return lambda procedure, index: SeededDice(seed, f"post/{dice_key}/{procedure}/{index}")
 
 
 def wounds_taken(system: RuleSystem, figure: BattleFigure) -> int:

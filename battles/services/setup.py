@@ -117,6 +117,7 @@ def _figure(
         battle=battle,
         side=side,
         character=character,
+        dice_key=str(character.pk) if character else "",
         name=name,
         unit_name=unit,
         stats=stats,

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from battles.models import BattleStatus
-from battles.services import battle_finish
+from battles.services import battle_audit, battle_finish
 from campaigns.models import Campaign, League, LeagueAdjustment, Pairing, Round
 from rosters.campaign_export import campaign_export, campaign_import, documents_equal
 from rosters.models import Character, ServiceRecordEntry
@@ -138,3 +138,44 @@ def test_the_commands_refuse_bad_input_with_one_clear_line(tmp_path):
         call_command("export_campaign", "999")
     with pytest.raises(CommandError, match=r"not a muster\.campaign document"):
         call_command("import_campaign", str(bad), "--club", "x")
+
+
+def test_an_imported_battle_is_re_derived_by_the_audit_like_the_original(campaign):
+    original = campaign.battles.get()
+    restored = campaign_import(document=campaign_export(campaign=campaign), club_slug="restored")
+    battle = restored.battles.get()
+
+    report = battle_audit(battle=battle)
+
+    assert set(battle.ledger.values_list("character_id", flat=True)).isdisjoint(
+        original.ledger.values_list("character_id", flat=True)
+    )  # new ids, yet the dice re-derive
+    assert report["ledger"] and report["all_match"] and report["mismatched"] == []
+    assert all(row["matches"] is True for row in report["ledger"])
+
+
+def test_a_version_1_document_imports_and_its_rolls_say_they_cannot_be_re_derived(campaign):
+    document = campaign_export(campaign=campaign)
+    document["version"] = 1
+    for battle in document["battles"]:
+        for figure in battle["figures"]:
+            del figure["dice_key"]
+
+    restored = campaign_import(document=document, club_slug="restored")
+    report = battle_audit(battle=restored.battles.get())
+
+    assert report["ledger"] and all(row["matches"] is None for row in report["ledger"])
+    assert all("cannot be re-derived" in row["note"] for row in report["ledger"])
+    assert report["mismatched"] == []
+
+
+def test_a_tampered_imported_roll_is_still_caught(campaign):
+    restored = campaign_import(document=campaign_export(campaign=campaign), club_slug="restored")
+    battle = restored.battles.get()
+    row = battle.ledger.order_by("pk").first()
+    row.outcome = "tampered"
+    row.save(update_fields=["outcome"])
+
+    report = battle_audit(battle=battle)
+
+    assert report["mismatched"] == [row.pk] and not report["all_match"]

@@ -73,6 +73,7 @@ def test_a_one_for_a_bool_becomes_true_not_one() -> None:
         ({"range": 3, "name": "Jo"}, "range", "unknown field; expected one of shots"),
         ({}, "name", "is required"),
         ({"name": None}, "name", "is required"),
+        ({"name": ["a list"]}, "name", "must be text"),
     ],
 )
 def test_a_bad_value_is_named_with_what_was_wrong(
