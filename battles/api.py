@@ -104,12 +104,16 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return battle
 
     def answer(self, battle: Battle, code: int = status.HTTP_200_OK) -> Response:
-        fresh = self.get_queryset().get(pk=battle.pk)
-        context = {"request": self.request, "breakpoints_tracked": fresh.system in BREAKPOINTS}
-        return Response(BattleSerializer(fresh, context=context).data, status=code)
+        """Serialize the battle as it is now in the database (after a change: reloaded)."""
+        return self.serialized(self.get_queryset().get(pk=battle.pk), code)
+
+    def serialized(self, battle: Battle, code: int = status.HTTP_200_OK) -> Response:
+        context = {"request": self.request, "breakpoints_tracked": battle.system in BREAKPOINTS}
+        return Response(BattleSerializer(battle, context=context).data, status=code)
 
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
-        return self.answer(self.get_object())
+        # get_object() already loaded it with its sides and figures: no second load.
+        return self.serialized(self.get_object())
 
     @extend_schema(request=BattleInputSerializer, responses={201: BattleSerializer})
     def create(self, request: Request) -> Response:

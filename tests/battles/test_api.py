@@ -171,13 +171,12 @@ def test_only_an_organiser_may_requeue_processing(cast: Cast) -> None:
     assert cast.client(cast.olive).post(_url(battle, "requeue")).status_code == 202
 
 
-def test_a_battle_detail_takes_a_constant_number_of_queries(
-    cast: Cast, django_assert_max_num_queries: Any
-) -> None:
+def test_a_battle_detail_loads_the_battle_once(cast: Cast, django_assert_num_queries: Any) -> None:
     battle = start_battle(cast)
     client = cast.client(cast.alice)
 
-    with django_assert_max_num_queries(6):
+    # the battle (scoped), its sides with their forces, its figures
+    with django_assert_num_queries(3):
         assert client.get(_url(battle)).status_code == 200
 
 
