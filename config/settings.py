@@ -103,7 +103,10 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'muster.sqlite3'}"),
 }
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+# Persistent connections save a PostgreSQL connect (several ms) per request; production sets
+# CONN_MAX_AGE (docker-compose.yml), and a connection is checked before each request reuses it.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["CONN_MAX_AGE"] != 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -92,6 +92,10 @@ def test_database_and_broker_urls_point_at_the_compose_services():
     assert env["REDIS_URL"].startswith("redis://redis:6379/")
 
 
+def test_app_services_keep_their_database_connections_between_requests():
+    assert int(COMPOSE["x-app"]["environment"]["CONN_MAX_AGE"]) > 0
+
+
 # --- consistency with the settings and the code (issue 9) -----------------------------------
 
 
