@@ -10,12 +10,11 @@ Python's `random` module, so the same seed gives the same dice on any machine an
 from __future__ import annotations
 
 import hashlib
-import hmac
 import struct
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rules.errors import DiceError
 
@@ -118,17 +117,23 @@ class SeededDice(Dice):
     def __init__(self, seed: str | bytes, context: str = "") -> None:
         super().__init__()
         key = seed.encode() if isinstance(seed, str) else seed
-        # The keyed state is computed once and copied per block: the key schedule is the cost.
-        self._mac = hmac.new(key, context.encode() + b"\x00", hashlib.sha256)
+        # HMAC by its definition, H((K^opad) || H((K^ipad) || message)), with both keyed
+        # SHA-256 states computed once and copied per block: the same bytes as `hmac.new`
+        # (a test compares them) at about 60% of its per-block cost, which was half of a die's.
+        self._inner, self._outer = _keyed_states(key)
+        self._inner.update(context.encode() + b"\x00")
         self._block = 0
         self._words: list[int] = []
 
     def _refill(self) -> None:
         # Four blocks at a time: the same words, in the same order, as one block at a time.
         words: list[int] = []
+        inner, outer = self._inner, self._outer
         for _ in range(_BLOCKS_PER_REFILL):
-            mac = self._mac.copy()
-            mac.update(str(self._block).encode())
+            message = inner.copy()
+            message.update(str(self._block).encode())
+            mac = outer.copy()
+            mac.update(message.digest())
             self._block += 1
             words.extend(_WORDS.unpack(mac.digest()))
         words.reverse()
@@ -149,7 +154,7 @@ class SeededDice(Dice):
         face = d(die) if die.__class__ is int else die
         assert isinstance(face, Die)  # narrows for mypy; `python -O` drops it from the hot path
         value = self._face(face, label)
-        self.rolls.append(DieRoll(face.name, value, label))
+        self.rolls.append(_new_roll(DieRoll, (face.name, value, label)))
         return value
 
     def roll_many(self, count: int, die: Die | int, label: str = "") -> tuple[int, ...]:
@@ -173,10 +178,25 @@ class SeededDice(Dice):
                     break
             value = faces[word % sides]
             values.append(value)
-            record(DieRoll(name, value, label))
+            record(_new_roll(DieRoll, (name, value, label)))
         return tuple(values)
 
 
+def _keyed_states(key: bytes) -> tuple[Any, Any]:
+    """Return SHA-256 states that have absorbed K^ipad and K^opad (RFC 2104)."""
+    if len(key) > _SHA256_BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(_SHA256_BLOCK, b"\x00")
+    inner = hashlib.sha256(key.translate(_IPAD))
+    outer = hashlib.sha256(key.translate(_OPAD))
+    return inner, outer
+
+
+_SHA256_BLOCK = 64
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+#: A DieRoll built as a plain tuple: NamedTuple's generated __new__ is a Python call per die.
+_new_roll = tuple.__new__
 _WORDS = struct.Struct(">4Q")
 _BLOCKS_PER_REFILL = 4
 _LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(2, 101)}

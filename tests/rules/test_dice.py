@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.dice import AVERAGE_DIE, D6, D12, GivenDice, SeededDice, parse_given
+from rules.dice import AVERAGE_DIE, D6, D12, DieRoll, GivenDice, SeededDice, parse_given
 from rules.errors import DiceError
 
 
@@ -106,3 +106,37 @@ def test_rolling_many_at_once_gives_the_same_dice_as_one_at_a_time(context, coun
 
     assert values == tuple(single.roll(D6, "pool") for _ in range(count))
     assert batch.rolls == single.rolls
+
+
+@given(st.binary(max_size=200), st.text(max_size=20), st.integers(0, 40))
+def test_seeded_words_are_hmac_sha256_blocks_for_any_key_length(key, context, count):
+    """The precomputed keyed states give exactly `hmac.new`'s bytes (keys over 64 bytes too)."""
+    import hashlib
+    import hmac
+
+    dice = SeededDice(key, context)
+    words = []
+    while len(words) < count:
+        if not dice._words:
+            dice._refill()
+        words.append(dice._words.pop())
+    expected = []
+    for block in range(count // 4 + 1):
+        message = context.encode() + b"\x00" + str(block).encode()
+        digest = hmac.new(key, message, hashlib.sha256).digest()
+        expected += [int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)]
+    assert words == expected[:count]
+
+
+def test_a_recorded_roll_is_a_die_roll_with_its_fields():
+    dice = SeededDice("muster", "pin")
+    dice.roll_many(2, D6, "active")
+    dice.roll(D12, "wound")
+
+    assert all(type(r) is DieRoll for r in dice.rolls)
+    assert [(r.die, r.label) for r in dice.rolls] == [
+        ("d6", "active"),
+        ("d6", "active"),
+        ("d12", "wound"),
+    ]
+    assert dice.rolls[2].as_json() == {"die": "d12", "value": dice.rolls[2].value, "label": "wound"}
