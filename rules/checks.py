@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
@@ -134,17 +134,21 @@ class Check:
     description: str = ""
     dice_order: str = ""
     skill: str | None = None
+    _keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # `resolve` checks every outcome key: a set lookup, not a scan of the tuple.
+        object.__setattr__(self, "_keys", frozenset(self.outcomes))
 
     def resolve(self, params: Mapping[str, Any], dice: Dice) -> Resolution:
         """Validate `params`, resolve with `dice` and return the result with its dice."""
         values = self.params.validate(params)
-        start = len(dice.rolls)
-        outcome = self.resolver(values, dice)
-        if outcome.key not in self.outcomes:
-            raise RulesError(f"{self.name} produced unknown outcome {outcome.key!r}")
-        return Resolution(
-            self.name, values, outcome.key, dice.since(start), outcome.details, outcome.effects
-        )
+        rolls = dice.rolls
+        start = len(rolls)
+        key, details, effects = self.resolver(values, dice)
+        if key not in self._keys:
+            raise RulesError(f"{self.name} produced unknown outcome {key!r}")
+        return Resolution(self.name, values, key, tuple(rolls[start:]), details, effects)
 
     def odds(self, params: Mapping[str, Any]) -> Odds:
         """Validate `params` and return the distribution over every outcome key."""

@@ -13,7 +13,7 @@ import hashlib
 import struct
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from rules.errors import DiceError
@@ -25,6 +25,12 @@ class Die:
 
     name: str
     faces: tuple[int, ...]
+    #: Words at or above this are rejected so every face is equally likely (see SeededDice).
+    limit: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.faces)
+        object.__setattr__(self, "limit", (1 << 64) - ((1 << 64) % n) if n else 0)
 
     @property
     def sides(self) -> int:
@@ -140,8 +146,7 @@ class SeededDice(Dice):
         self._words = words
 
     def _face(self, die: Die, label: str) -> int:
-        n = len(die.faces)
-        limit = _LIMITS.get(n) or (1 << 64) - ((1 << 64) % n)
+        n, limit = len(die.faces), die.limit
         while True:
             if not self._words:
                 self._refill()
@@ -165,8 +170,8 @@ class SeededDice(Dice):
         """
         face = d(die) if die.__class__ is int else die
         assert isinstance(face, Die)
-        faces, name, sides = face.faces, face.name, len(face.faces)
-        limit = _LIMITS.get(sides) or (1 << 64) - ((1 << 64) % sides)
+        faces, name, limit = face.faces, face.name, face.limit
+        sides = len(faces)
         record = self.rolls.append
         values = []
         for _ in range(count):
@@ -199,7 +204,6 @@ _OPAD = bytes(x ^ 0x5C for x in range(256))
 _new_roll = tuple.__new__
 _WORDS = struct.Struct(">4Q")
 _BLOCKS_PER_REFILL = 4
-_LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(2, 101)}
 
 
 class GivenDice(Dice):
