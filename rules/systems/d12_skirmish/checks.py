@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
+from operator import itemgetter
 from typing import Any
 
 from rules.checks import Check, Effect, Outcome
@@ -315,23 +316,40 @@ H2H_PARAMS = Schema(
 )
 
 
+_SIDE_FIELDS = (
+    "troop",
+    "combat_expertise",
+    "weapon",
+    "wounds",
+    "charged",
+    "cavalry",
+    "in_cover",
+    "extra_attackers",
+    "combat_expert",
+    "modifier",
+)
+#: One side's hand-to-hand fields in the order above, read in one C call per side (a hot path).
+_SIDE_VALUES = {
+    prefix: itemgetter(*(prefix + name for name in _SIDE_FIELDS)) for prefix in ("", "enemy_")
+}
+
+
 def h2h_modifier(params: Mapping[str, Any], prefix: str) -> int:
     """Sum one side's hand-to-hand modifiers (prefix "" for us, "enemy_" for them)."""
-
-    def p(name: str) -> Any:
-        return params[prefix + name]
-
+    troop, expertise, weapon, wounds, charged, cavalry, cover, extra, expert, modifier = (
+        _SIDE_VALUES[prefix](params)
+    )
     return int(
-        TROOP_MODIFIER[p("troop")]
-        - (p("combat_expertise") == "shooting")
-        + MELEE_WEAPONS.get(p("weapon"), 0)
-        + PER_WOUND * p("wounds")
-        + H2H_CHARGED * p("charged")
-        + H2H_CAVALRY * p("cavalry")
-        + H2H_COVER * p("in_cover")
-        + H2H_PER_ATTACKER * p("extra_attackers")
-        + COMBAT_EXPERT * p("combat_expert")
-        + p("modifier")
+        TROOP_MODIFIER[troop]
+        - (expertise == "shooting")
+        + MELEE_WEAPONS.get(weapon, 0)
+        + PER_WOUND * wounds
+        + H2H_CHARGED * charged
+        + H2H_CAVALRY * cavalry
+        + H2H_COVER * cover
+        + H2H_PER_ATTACKER * extra
+        + COMBAT_EXPERT * expert
+        + modifier
     )
 
 
@@ -342,17 +360,21 @@ def wounds_for_difference(difference: int) -> int | None:
     return next(w for low, high, w in H2H_EFFECTS if low <= difference <= high)
 
 
-def _h2h_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    ours = faces[0] + h2h_modifier(params, "")
-    theirs = faces[1] + h2h_modifier(params, "enemy_")
-    if ours == theirs:
+@cache
+def h2h_outcome(lead: int, defend_only: bool, deadly_roll: int) -> str:
+    """Return the outcome of our total beating theirs by `lead` (negative: they win).
+
+    `deadly_roll` is the d12 rolled on a difference of exactly 5 (0 if none). The outcome
+    depends on these three alone, so each is worked out once and then looked up.
+    """
+    if lead == 0:
         return "draw"
-    if ours > theirs and params["defend_only"]:
+    if lead > 0 and defend_only:
         return "blocks"
-    difference = abs(ours - theirs)
+    difference = abs(lead)
     wounds = wounds_for_difference(difference)
-    deadly = difference == H2H_DEADLY_DIFFERENCE and faces[2] >= H2H_DEADLY_ON
-    if ours > theirs:
+    deadly = difference == H2H_DEADLY_DIFFERENCE and deadly_roll >= H2H_DEADLY_ON
+    if lead > 0:
         return "kills" if wounds is None or deadly else f"inflicts_{wounds}"
     return "killed" if wounds is None or deadly else f"suffers_{wounds}"
 
@@ -369,15 +391,20 @@ def _h2h_effects(key: str) -> tuple[Effect, ...]:
     return ()
 
 
+#: Built once: effects are immutable, so every fight with the same outcome shares them.
+H2H_EFFECTS_BY_OUTCOME = {key: _h2h_effects(key) for key in H2H_OUTCOMES}
+
+
 @lru_cache(maxsize=4096)
 def _h2h_odds_cached(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
     params = dict(items)
+    modifiers = h2h_modifier(params, "") - h2h_modifier(params, "enemy_")
     deadly = Fraction(len([f for f in FACES if f >= H2H_DEADLY_ON]), len(FACES))
     odds: dict[str, Fraction] = {}
     # Only a difference of exactly 5 rolls the third die, so weigh its two results directly.
     for ours, theirs in product(FACES, repeat=2):
         for third, weight in ((H2H_DEADLY_ON, deadly), (1, 1 - deadly)):
-            key = _h2h_key(params, (ours, theirs, third))
+            key = h2h_outcome(ours - theirs + modifiers, params["defend_only"], third)
             odds[key] = odds.get(key, Fraction(0)) + weight / 144
     return odds
 
@@ -390,12 +417,12 @@ def resolve_h2h(params: Mapping[str, Any], dice: Dice) -> Outcome:
     ours, theirs = dice.roll(D12, "our hand to hand"), dice.roll(D12, "enemy hand to hand")
     ours_total = ours + h2h_modifier(params, "")
     theirs_total = theirs + h2h_modifier(params, "enemy_")
+    lead = ours_total - theirs_total
+    defend_only = params["defend_only"]
     deadly = 0
-    if abs(ours_total - theirs_total) == H2H_DEADLY_DIFFERENCE and not (
-        params["defend_only"] and ours_total > theirs_total
-    ):
+    if abs(lead) == H2H_DEADLY_DIFFERENCE and not (defend_only and lead > 0):
         deadly = dice.roll(D12, "won by 5: dead on 6+")
-    key = _h2h_key(params, (ours, theirs, deadly))
+    key = h2h_outcome(lead, defend_only, deadly)
     details = {
         "our_roll": ours,
         "enemy_roll": theirs,
@@ -403,7 +430,7 @@ def resolve_h2h(params: Mapping[str, Any], dice: Dice) -> Outcome:
         "enemy_total": theirs_total,
         "deadly_roll": deadly or None,
     }
-    return Outcome(key, details, _h2h_effects(key))
+    return Outcome(key, details, H2H_EFFECTS_BY_OUTCOME[key])
 
 
 # --- morale ------------------------------------------------------------------------------

@@ -8,24 +8,23 @@ size, so no check enumerates dice.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from rules.checks import Check, Effect, Outcome, Who
-from rules.dice import Dice
+from rules.dice import D6, Dice
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.escarmouche.pool import (
     INITIATIVE_OUTCOMES,
     MAX_POOL,
     ONES_CAP,
-    PoolRoll,
     initiative,
     pool_weights,
     roll_defence,
     roll_pool,
+    score_of,
     score_weights,
 )
 from rules.systems.escarmouche.tables import (
@@ -46,24 +45,33 @@ MAX_FIGURES = 10
 NOT_AT_STAKE = "not_at_stake"
 
 
-@dataclass(frozen=True)
-class Pool:
+class Pool(NamedTuple):
     """How many active and passive dice the acting figure rolls."""
 
     active: int
     passive: int
 
 
+#: (active, passive) as a plain tuple: shots and fights make one on every check.
+PoolDice = tuple[int, int]
+
+
 def penalised(active: int, *, replaced: int = 0, added: int = 0, skill: int = 0) -> Pool:
+    """Apply the text's order: penalties replace active dice, then skill turns passive back."""
+    return Pool(*swap_dice(active, replaced, added, skill))
+
+
+def swap_dice(active: int, replaced: int, added: int, skill: int) -> PoolDice:
     """Apply the text's order: penalties replace active dice, then skill turns passive back.
 
     A replacement never adds dice: once every active die is passive, further penalties have
     nothing left to replace. Each skill point rolls one passive die (any kind) as active.
+    Positional and without min(): every shot and fight calls it.
     """
-    swapped = min(replaced, active)
+    swapped = replaced if replaced < active else active
     passive = swapped + added
-    back = min(skill, passive)
-    return Pool(active - swapped + back, passive - back)
+    back = skill if skill < passive else passive
+    return active - swapped + back, passive - back
 
 
 # --- parameters --------------------------------------------------------------------------
@@ -135,14 +143,16 @@ def base_pool(params: Params) -> int:
     return 1 if params.get("reserved") else params["active"] + 1
 
 
-def initiative_of(params: Params, roll: PoolRoll) -> str:
-    return NOT_AT_STAKE if params.get("reserved") else initiative(roll.ones, params["ones_before"])
+def initiative_of(params: Params, ones: int) -> str:
+    return NOT_AT_STAKE if params.get("reserved") else initiative(ones, params["ones_before"])
+
+
+#: Built once: effects are immutable, so every check spending its reserved die shares them.
+SPENT_RESERVE = (Effect("actor", "reserved", "set", False, "reserved die spent"),)
 
 
 def spent_reserve(params: Params) -> tuple[Effect, ...]:
-    if not params.get("reserved"):
-        return ()
-    return (Effect("actor", "reserved", "set", False, "reserved die spent"),)
+    return SPENT_RESERVE if params.get("reserved") else ()
 
 
 # --- the pool itself -----------------------------------------------------------------------
@@ -310,7 +320,7 @@ def _resolve_initiative_roll(
         pool = pool_of(params)
         roll = roll_pool(dice, pool.active, pool.passive)
         return Outcome(
-            initiative_of(params, roll),
+            initiative_of(params, roll.ones),
             {"roll": roll.as_json(), "score": roll.score},
             effects_of(params),
         )
@@ -499,30 +509,31 @@ def loser_effects(row: EffectRow, hits: int, loser: Who) -> tuple[Effect, ...]:
     return tuple(effects)
 
 
-class Contest(NamedTuple):
-    """A resolved opposed roll: the actor's pool, the defence and who won by how much."""
+def roll_contest(
+    dice: Dice, values: Params, pool: PoolDice, rating: int, defence_dice: int, defence_rating: int
+) -> dict[str, Any]:
+    """Roll the actor's pool, then the defence, and return the details of who won by how much.
 
-    roll: PoolRoll
-    defence: int
-    winner: str | None
-    diff: int
-
-    def details(self, initiative_result: str) -> dict[str, Any]:
-        return {
-            "roll": self.roll.as_json(),
-            "score": self.roll.score,
-            "defender_score": self.defence,
-            "winner": self.winner,
-            "diff": self.diff,
-            "initiative": initiative_result,
-        }
-
-
-def run_contest(
-    dice: Dice, pool: Pool, rating: int, defence_dice: int, defence_rating: int
-) -> Contest:
-    """Roll the actor's pool, then the defence, and compare."""
-    roll = roll_pool(dice, pool.active, pool.passive)
+    Every shot and fight runs through here, so it is kept flat: the pool is rolled and scored
+    and the details dict (its `roll` shaped as `PoolRoll.as_json`) built directly, with no roll
+    or contest objects in between. A lone active die (the usual first action) is one `roll`,
+    cheaper than `roll_many` for the same value and record; an empty passive pool is not rolled.
+    """
+    active_dice, passive_dice = pool
+    if active_dice == 1:
+        active: tuple[int, ...] = (dice.roll(D6, "active"),)
+    else:
+        active = dice.roll_many(active_dice, D6, "active")
+    passive = dice.roll_many(passive_dice, D6, "passive") if passive_dice else ()
     defence = roll_defence(dice, defence_dice)
-    winner, diff = contest(roll.score, rating, defence, defence_rating)
-    return Contest(roll, defence, winner, diff)
+    score = score_of(active)
+    ones = active.count(1) + passive.count(1)
+    winner, diff = contest(score, rating, defence, defence_rating)
+    return {
+        "roll": {"active": list(active), "passive": list(passive), "score": score, "ones": ones},
+        "score": score,
+        "defender_score": defence,
+        "winner": winner,
+        "diff": diff,
+        "initiative": initiative_of(values, ones),
+    }

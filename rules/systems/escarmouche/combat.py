@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from rules.checks import Check, Effect, Outcome, Who
@@ -23,34 +23,32 @@ from rules.systems.escarmouche.checks import (
     RATING,
     RESERVED,
     SHAKEN,
-    Contest,
     Params,
-    Pool,
+    PoolDice,
     base_pool,
     bool_field,
     contest_weights,
     fold,
-    initiative_of,
     int_field,
     loser_effects,
-    penalised,
     rating_field,
-    run_contest,
+    roll_contest,
     skill_field,
     spent_reserve,
+    swap_dice,
     weapon_field,
 )
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 from rules.systems.escarmouche.tables import (
+    CANNON,
     FIGHTING_EFFECTS,
     SHOOTING_EFFECTS,
     WEAPON_BY_KEY,
-    EffectRow,
     effect_row,
     hits_for,
 )
 
-PoolOf = Callable[[Params], Pool]
+PoolOf = Callable[[Params], PoolDice]
 DefenceOf = Callable[[Params], int]
 
 
@@ -72,20 +70,29 @@ def cached_odds(
 # --- shooting -----------------------------------------------------------------------------
 
 NO_EFFECT = "no_effect"
+#: Weapon -> the passive dice it adds to a shot (a plain dict: read on every shot).
+WEAPON_PASSIVE = {key: row.passive for key, row in WEAPON_BY_KEY.items()}
 SHOT_OUTCOMES = (NO_EFFECT, *(row.key for row in SHOOTING_EFFECTS))
 TARGET_RATING = rating_field("target_rating", "Target's rating")
 
 
-def _shot_key(winner: str | None, diff: int) -> str:
+@cache
+def shot_verdict(winner: str | None, diff: int) -> tuple[str, int, tuple[Effect, ...]]:
+    """Return a shot's outcome key, hits and effects on the target.
+
+    They depend on the winner and difference alone, a few dozen pairs, so each is built once
+    and shared (effects are immutable) instead of on every shot.
+    """
     # Only a shooter who beats the target (or ties it with a higher rating) has any effect.
-    return effect_row(SHOOTING_EFFECTS, diff).key if winner == "attacker" else NO_EFFECT
+    if winner != "attacker":
+        return NO_EFFECT, 0, ()
+    row = effect_row(SHOOTING_EFFECTS, diff)
+    hits = hits_for(SHOOTING_EFFECTS, diff)
+    return row.key, hits, loser_effects(row, hits, "target")
 
 
-def _shot_effects(contest: Contest) -> tuple[tuple[Effect, ...], int]:
-    if contest.winner != "attacker":
-        return (), 0
-    hits = hits_for(SHOOTING_EFFECTS, contest.diff)
-    return loser_effects(effect_row(SHOOTING_EFFECTS, contest.diff), hits, "target"), hits
+def _shot_key(winner: str | None, diff: int) -> str:
+    return shot_verdict(winner, diff)[0]
 
 
 def shot_check(
@@ -94,19 +101,16 @@ def shot_check(
     """Build a shooting check from the way it makes up the shooter's pool."""
 
     def resolve(values: Params, dice: Dice) -> Outcome:
-        pool = pool_of(values)
         rating = values["target_rating"]
-        contest = run_contest(dice, pool, values["rating"], rating, rating)
-        effects, hits = _shot_effects(contest)
-        details = {**contest.details(initiative_of(values, contest.roll)), "hits": hits}
-        return Outcome(
-            _shot_key(contest.winner, contest.diff), details, effects + spent_reserve(values)
-        )
+        details = roll_contest(dice, values, pool_of(values), values["rating"], rating, rating)
+        key, hits, effects = shot_verdict(details["winner"], details["diff"])
+        details["hits"] = hits
+        return Outcome(key, details, effects + spent_reserve(values))
 
     def odds(values: Params) -> dict[str, Fraction]:
-        pool = pool_of(values)
+        active, _ = pool_of(values)
         rating = values["target_rating"]
-        weights = contest_weights(pool.active, values["rating"], rating, rating)
+        weights = contest_weights(active, values["rating"], rating, rating)
         return fold(weights, _shot_key, SHOT_OUTCOMES)
 
     return Check(
@@ -124,16 +128,15 @@ def shot_check(
 
 
 def _replaced_in_shot(values: Params) -> int:
-    return int(values["shaken"]) + int(values["cover"])
+    """Each Shaken marker and the target's cover (a bool: 0 or 1) replace one active die."""
+    replaced: int = values["shaken"] + values["cover"]
+    return replaced
 
 
-def _shoot_pool(values: Params) -> Pool:
-    return penalised(
-        base_pool(values),
-        replaced=_replaced_in_shot(values),
-        added=WEAPON_BY_KEY[values["weapon"]].passive,
-        skill=values["skill"],
-    )
+def _shoot_pool(values: Params) -> PoolDice:
+    active = base_pool(values)
+    weapon = WEAPON_PASSIVE[values["weapon"]]
+    return swap_dice(active, _replaced_in_shot(values), weapon, values["skill"])
 
 
 SHOOT = shot_check(
@@ -159,14 +162,10 @@ SHOOT = shot_check(
 )
 
 
-def _volley_pool(values: Params) -> Pool:
+def _volley_pool(values: Params) -> PoolDice:
     active = values["active"] + 1 + values["shooters"]
-    return penalised(
-        active,
-        replaced=_replaced_in_shot(values),
-        added=WEAPON_BY_KEY[values["weapon"]].passive,
-        skill=values["leader"],
-    )
+    weapon = WEAPON_PASSIVE[values["weapon"]]
+    return swap_dice(active, _replaced_in_shot(values), weapon, values["leader"])
 
 
 VOLLEY = shot_check(
@@ -199,13 +198,11 @@ VOLLEY = shot_check(
 )
 
 
-def _artillery_pool(values: Params) -> Pool:
+def _artillery_pool(values: Params) -> PoolDice:
     # The Artillerist bonus is the cannon's own rule: it adds active dice and is not also
     # used to swap passive dice (that would count the same skill twice).
     active = base_pool(values) + values["artillerist"]
-    return penalised(
-        active, replaced=_replaced_in_shot(values), added=WEAPON_BY_KEY["cannon"].passive
-    )
+    return swap_dice(active, _replaced_in_shot(values), WEAPON_PASSIVE[CANNON], 0)
 
 
 ARTILLERY = shot_check(
@@ -282,49 +279,56 @@ def fight_fields(skill_label: str, defence_label: str) -> tuple[Field, ...]:
     )
 
 
-def fight_pool(values: Params, bonus: int = 0) -> Pool:
+def fight_pool(values: Params, bonus: int = 0) -> PoolDice:
     """The attacker's pool: the action, outnumbering and any bonus, then penalties and skill."""
     active = base_pool(values) + values["attackers"] - 1 + bonus
-    replaced = (
-        int(values["uphill"]) + int(values["cover"]) + int(values["weaponless"]) + values["shaken"]
-    )
-    return penalised(active, replaced=replaced, skill=values["skill"])
+    # Booleans add as 0 or 1: each penalty that applies replaces one active die.
+    replaced = values["uphill"] + values["cover"] + values["weaponless"] + values["shaken"]
+    return swap_dice(active, replaced, 0, values["skill"])
 
 
 def defence_dice(values: Params, bonus: int = 0) -> int:
     """The defender's dice: rating or a better skill, plus outnumbering and any bonus."""
-    best = max(int(values["defender_rating"]), int(values["defender_skill"]))
-    return best + int(values["defenders"]) - 1 + bonus
+    rating: int = values["defender_rating"]
+    skill: int = values["defender_skill"]
+    defenders: int = values["defenders"]
+    # A conditional, not max(): every fight calls this.
+    return (rating if rating > skill else skill) + defenders - 1 + bonus
+
+
+#: The losing side of a fight, by its winner: the side the effects table pushes back.
+_LOSING_SIDE = {"attacker": "defender", "defender": "attacker"}
+
+
+@cache
+def fight_verdict(winner: str | None, diff: int) -> tuple[str, int, tuple[Effect, ...], str | None]:
+    """Return a fight's outcome key, hits, effects on the loser and who is pushed back.
+
+    They depend on the winner and difference alone, so each is built once and shared (effects
+    are immutable) instead of on every fight.
+    """
+    if winner is None:
+        return STAND_OFF, 0, (), None
+    row = effect_row(FIGHTING_EFFECTS, diff)
+    hits = hits_for(FIGHTING_EFFECTS, diff)
+    side = _LOSING_SIDE[winner]
+    loser: Who = "target" if winner == "attacker" else "actor"
+    return f"{side}_{row.key}", hits, loser_effects(row, hits, loser), side
 
 
 def _fight_key(winner: str | None, diff: int) -> str:
-    if winner is None:
-        return STAND_OFF
-    loser = "defender" if winner == "attacker" else "attacker"
-    return f"{loser}_{effect_row(FIGHTING_EFFECTS, diff).key}"
+    return fight_verdict(winner, diff)[0]
 
 
-def fight_result(contest: Contest) -> tuple[EffectRow | None, int, Who | None]:
-    """Return the effects row, hits and losing figure ('target' = defender) of a fight."""
-    if contest.winner is None:
-        return None, 0, None
-    loser: Who = "target" if contest.winner == "attacker" else "actor"
-    return (
-        effect_row(FIGHTING_EFFECTS, contest.diff),
-        hits_for(FIGHTING_EFFECTS, contest.diff),
-        loser,
-    )
-
-
-def fight_details(values: Params, contest: Contest) -> dict[str, Any]:
-    """Details of a fight: the contest, hits, who is pushed back."""
-    row, hits, loser = fight_result(contest)
-    pushed = {"actor": "attacker", "target": "defender", None: None}[loser] if row else None
-    return {
-        **contest.details(initiative_of(values, contest.roll)),
-        "hits": hits,
-        "pushed_back": pushed,
-    }
+def roll_fight(
+    dice: Dice, values: Params, pool: PoolDice, defence: int
+) -> tuple[dict[str, Any], str, tuple[Effect, ...]]:
+    """Roll a fight: its details (the contest, hits, who is pushed back), key and effects."""
+    details = roll_contest(dice, values, pool, values["rating"], defence, values["defender_rating"])
+    key, hits, effects, pushed = fight_verdict(details["winner"], details["diff"])
+    details["hits"] = hits
+    details["pushed_back"] = pushed
+    return details, key, effects
 
 
 def fight_check(
@@ -334,28 +338,19 @@ def fight_check(
     *,
     skill: str,
     description: str,
-    after: Callable[[Params, Contest], dict[str, Any]],
+    after: Callable[[dict[str, Any]], None] | None = None,
 ) -> Check:
-    """Build an ordinary fight check; `after` adds the variant's own details."""
+    """Build an ordinary fight check; `after` adds the variant's own details to the fight's."""
 
     def resolve(values: Params, dice: Dice) -> Outcome:
-        contest = run_contest(
-            dice,
-            fight_pool(values),
-            values["rating"],
-            defence_dice(values),
-            values["defender_rating"],
-        )
-        row, hits, loser = fight_result(contest)
-        effects = loser_effects(row, hits, loser) if row and loser else ()
-        details = {**fight_details(values, contest), **after(values, contest)}
-        return Outcome(
-            _fight_key(contest.winner, contest.diff), details, effects + spent_reserve(values)
-        )
+        details, key, effects = roll_fight(dice, values, fight_pool(values), defence_dice(values))
+        if after:
+            after(details)
+        return Outcome(key, details, effects + spent_reserve(values))
 
     def odds(values: Params) -> dict[str, Fraction]:
         weights = contest_weights(
-            fight_pool(values).active,
+            fight_pool(values)[0],
             values["rating"],
             defence_dice(values),
             values["defender_rating"],
@@ -380,16 +375,15 @@ FIGHT = fight_check(
     "Fight",
     fight_fields("Fighter", "Fighter"),
     skill="fighter",
-    after=lambda values, contest: {},
     description="Pool so far plus one, plus one per extra attacker; uphill, cover, weaponless "
     "and Shaken swap active for passive dice; the winner applies the table.",
 )
 
 
-def _fencing_details(values: Params, contest: Contest) -> dict[str, Any]:
-    won = contest.winner == "attacker"
-    keeps = initiative_of(values, contest.roll) == KEEPS_INITIATIVE
-    return {"may_fight_on_without_pikes": won and keeps}
+def _fencing_details(details: dict[str, Any]) -> None:
+    won = details["winner"] == "attacker"
+    keeps = details["initiative"] == KEEPS_INITIATIVE
+    details["may_fight_on_without_pikes"] = won and keeps
 
 
 PIKE_FENCING = fight_check(

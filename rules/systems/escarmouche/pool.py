@@ -70,12 +70,18 @@ def initiative(ones: int, ones_before: int = 0) -> str:
 
 
 def roll_pool(dice: Dice, active: int, passive: int, who: str = "") -> PoolRoll:
-    """Roll `active` then `passive` d6s, labelled by colour (and by whose pool, if given)."""
-    prefix = f"{who} " if who else ""
-    return PoolRoll.of(
-        dice.roll_many(active, D6, f"{prefix}active"),
-        dice.roll_many(passive, D6, f"{prefix}passive"),
-    )
+    """Roll `active` then `passive` d6s, labelled by colour (and by whose pool, if given).
+
+    Every check rolls a pool, so this is kept flat: no prefix built for an anonymous pool, and
+    no call for an empty passive pool (it would roll and record nothing).
+    """
+    active_label, passive_label = (f"{who} active", f"{who} passive") if who else _LABELS
+    rolled = dice.roll_many(active, D6, active_label)
+    penalty = dice.roll_many(passive, D6, passive_label) if passive else ()
+    return PoolRoll(rolled, penalty, score_of(rolled), rolled.count(1) + penalty.count(1))
+
+
+_LABELS = ("active", "passive")
 
 
 def roll_defence(dice: Dice, count: int) -> int:

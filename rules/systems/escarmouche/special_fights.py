@@ -8,32 +8,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from functools import cache
 
 from rules.checks import Check, Effect, Outcome, Who
 from rules.dice import Dice
 from rules.schema import Field, Schema
 from rules.systems.escarmouche.checks import (
-    Contest,
     Params,
+    PoolDice,
     bool_field,
     contest_weights,
     fold,
-    initiative_of,
     int_field,
-    loser_effects,
-    run_contest,
     spent_reserve,
 )
 from rules.systems.escarmouche.combat import (
     STAND_OFF,
     cached_odds,
     defence_dice,
-    fight_details,
     fight_fields,
     fight_pool,
-    fight_result,
+    fight_verdict,
     one_side_outnumbers,
+    roll_fight,
 )
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 from rules.systems.escarmouche.tables import FIGHTING_EFFECTS, effect_row
@@ -58,55 +55,27 @@ class FirstStrike:
         rows = tuple(f"{self.other}_{row.key}" for row in FIGHTING_EFFECTS)
         return (STAND_OFF, *rows, f"{self.other}_win_ignored")
 
-    def striker_attacks(self, values: Params) -> bool:
-        return bool(values[self.attacks_field])
-
-    def support(self, values: Params) -> int:
-        return int(values.get("supporting", 0))
-
-    def pool_bonus(self, values: Params) -> int:
-        return self.support(values) if self.striker_attacks(values) else 0
-
-    def defence_bonus(self, values: Params) -> int:
-        return 0 if self.striker_attacks(values) else self.support(values)
-
-    def striker_won(self, values: Params, winner: str | None) -> bool:
-        return winner is not None and (winner == "attacker") == self.striker_attacks(values)
-
-    def other_is(self, values: Params) -> Who:
-        return "target" if self.striker_attacks(values) else "actor"
+    def verdict(
+        self, attacks: bool, winner: str | None, diff: int
+    ) -> tuple[str, tuple[Effect, ...], bool]:
+        """Return the outcome key, the effects and whether the other side's win is ignored."""
+        if winner is None:
+            return STAND_OFF, (), False
+        if (winner == "attacker") != attacks:
+            return f"{self.other}_win_ignored", (), True
+        # The striker won, so the other side is the fight's loser.
+        other: Who = "target" if attacks else "actor"
+        _, _, effects, _ = fight_verdict(winner, diff)
+        held_off = Effect(other, "kept_away", "set", True, f"held off by the {self.striker}")
+        return f"{self.other}_{effect_row(FIGHTING_EFFECTS, diff).key}", (*effects, held_off), False
 
 
-def _key(rule: FirstStrike, values: Params, winner: str | None, diff: int) -> str:
-    if winner is None:
-        return STAND_OFF
-    if rule.striker_won(values, winner):
-        return f"{rule.other}_{effect_row(FIGHTING_EFFECTS, diff).key}"
-    return f"{rule.other}_win_ignored"
-
-
-def _effects(rule: FirstStrike, values: Params, contest: Contest) -> tuple[Effect, ...]:
-    if not rule.striker_won(values, contest.winner):
-        return ()
-    row, hits, _ = fight_result(contest)
-    other = rule.other_is(values)
-    held_off = Effect(other, "kept_away", "set", True, f"held off by the {rule.striker}")
-    return (*loser_effects(row, hits, other), held_off) if row else (held_off,)
-
-
-def _details(rule: FirstStrike, values: Params, contest: Contest) -> dict[str, Any]:
-    details = fight_details(values, contest)
-    ignored = contest.winner is not None and not rule.striker_won(values, contest.winner)
-    keeps = initiative_of(values, contest.roll) == KEEPS_INITIATIVE
-    # The other side's win is ignored this round; attacking and keeping the initiative, it
-    # fights the next round as an ordinary fight.
-    next_normal = ignored and not rule.striker_attacks(values) and keeps
-    return {
-        **details,
-        "pushed_back": None if ignored else details["pushed_back"],
-        "first_strike": rule.striker,
-        "next_round_normal": next_normal,
-    }
+def pool_and_defence(values: Params, attacks: bool) -> tuple[PoolDice, int]:
+    """The attacker's pool and the defender's dice: supporting pikemen join the striker's side."""
+    support = values.get("supporting", 0)
+    if attacks:
+        return fight_pool(values, support), defence_dice(values)
+    return fight_pool(values), defence_dice(values, support)
 
 
 def _fields(rule: FirstStrike, skill_label: str, defence_label: str) -> tuple[Field, ...]:
@@ -143,26 +112,28 @@ def first_strike_check(
     description: str,
 ) -> Check:
     """Build a first-strike fight check."""
+    attacks_field = rule.attacks_field
+    # A verdict depends on who attacked, the winner and the difference alone: built once each.
+    verdict = cache(rule.verdict)
 
     def resolve(values: Params, dice: Dice) -> Outcome:
-        contest = run_contest(
-            dice,
-            fight_pool(values, rule.pool_bonus(values)),
-            values["rating"],
-            defence_dice(values, rule.defence_bonus(values)),
-            values["defender_rating"],
-        )
-        return Outcome(
-            _key(rule, values, contest.winner, contest.diff),
-            _details(rule, values, contest),
-            _effects(rule, values, contest) + spent_reserve(values),
-        )
+        attacks = values[attacks_field]
+        details, _, _ = roll_fight(dice, values, *pool_and_defence(values, attacks))
+        key, effects, ignored = verdict(attacks, details["winner"], details["diff"])
+        if ignored:
+            details["pushed_back"] = None
+        details["first_strike"] = rule.striker
+        # The other side's win is ignored this round; attacking and keeping the initiative, it
+        # fights the next round as an ordinary fight.
+        keeps = details["initiative"] == KEEPS_INITIATIVE
+        details["next_round_normal"] = ignored and not attacks and keeps
+        return Outcome(key, details, effects + spent_reserve(values))
 
     def odds(values: Params) -> dict[str, Fraction]:
-        pool = fight_pool(values, rule.pool_bonus(values))
-        defence = defence_dice(values, rule.defence_bonus(values))
-        weights = contest_weights(pool.active, values["rating"], defence, values["defender_rating"])
-        return fold(weights, lambda winner, diff: _key(rule, values, winner, diff), rule.outcomes)
+        attacks = values[attacks_field]
+        (active, _), defence = pool_and_defence(values, attacks)
+        weights = contest_weights(active, values["rating"], defence, values["defender_rating"])
+        return fold(weights, lambda winner, diff: verdict(attacks, winner, diff)[0], rule.outcomes)
 
     params = Schema(_fields(rule, skill_label, defence_label), clean=one_side_outnumbers)
     return Check(
