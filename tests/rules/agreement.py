@@ -32,7 +32,7 @@ def params_strategy(check: Check) -> st.SearchStrategy[dict[str, Any]]:
         {
             f.name: (
                 st.sampled_from(f.choice_values())
-                if f.kind == "choice"
+                if f.kind in ("choice", "die")
                 else st.booleans()
                 if f.kind == "bool"
                 else st.integers(f.min, f.max)

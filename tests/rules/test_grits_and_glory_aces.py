@@ -6,13 +6,15 @@ from itertools import product
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.dice import GivenDice
+from rules.dice import GivenDice, SeededDice
 from rules.systems.grits_and_glory.aces import (
     ace_mass,
     ace_tail,
     best_tail,
     grade,
     raises,
+    roll_aced,
+    roll_aced_pool,
     roll_trait,
     sum_tail,
 )
@@ -71,3 +73,41 @@ def test_every_four_points_over_the_target_number_is_a_raise():
 def test_a_wild_card_keeps_the_better_of_trait_and_wild_die():
     roll = roll_trait(GivenDice([2, 6, 3]), 8, 1, 0, "trait")
     assert (roll.trait, roll.wild, roll.total) == (2, (9,), 9)
+
+
+@given(
+    SIDES,
+    st.integers(0, 8),
+    st.lists(st.integers(1, 12), max_size=40),
+)
+def test_a_pool_of_aced_dice_draws_exactly_what_rolling_them_one_by_one_draws(sides, count, faces):
+    values = [min(face, sides) for face in faces] + [1] * count  # top faces ace often
+    pooled, one_by_one = GivenDice(values), GivenDice(values)
+
+    totals = roll_aced_pool(pooled, sides, count, "shooting")
+    expected = tuple(one_by_one.roll_exploding(sides, "shooting") for _ in range(count))
+
+    assert totals == expected
+    assert pooled.rolls == one_by_one.rolls
+
+
+@given(SIDES, st.integers(1, 8), st.text(max_size=8))
+def test_seeded_pools_leave_the_dice_where_single_rolls_would(sides, count, seed):
+    pooled, one_by_one = SeededDice(seed, "pool"), SeededDice(seed, "pool")
+
+    totals = roll_aced_pool(pooled, sides, count, "volley: wild die")
+    expected = tuple(one_by_one.roll_exploding(sides, "volley: wild die") for _ in range(count))
+
+    assert totals == expected
+    assert pooled.rolls == one_by_one.rolls
+    assert pooled.roll(20) == one_by_one.roll(20)
+
+
+def test_an_ace_chain_stops_where_roll_exploding_stops():
+    values = [6] * 101 + [3]
+
+    pooled = roll_aced_pool(GivenDice(values), 6, 2, "wild die")
+    single = roll_aced(GivenDice(values), 6, "wild die")
+
+    assert pooled == (600, 9)  # the 101st six starts the second die
+    assert single == 600 == GivenDice(values).roll_exploding(6)

@@ -59,3 +59,56 @@ def test_tables_prints_the_scenarios(capsys):
 
     assert code == 0
     assert len(json.loads(out)["tables"]["scenarios"]) == 12
+
+
+NEW_CHECKS = (
+    "interrupt",
+    "set_weapons",
+    "intimidate",
+    "taunt",
+    "notice",
+    "difficult_ground",
+    "area_effect",
+    "into_melee",
+    "reload",
+    "benny_reroll",
+)
+
+
+def test_systems_lists_the_opposed_rolls_and_procedures_with_their_dice_order(capsys):
+    _, out, _ = _run(capsys, "systems")
+
+    system = next(s for s in json.loads(out)["systems"] if s["key"] == "grits_and_glory")
+    for name in NEW_CHECKS:
+        assert system["checks"][name]["dice_order"]
+        assert system["checks"][name]["outcomes"]
+
+
+def test_an_opposed_roll_resolves_from_given_dice_and_prints_exact_odds(capsys):
+    code, out, _ = _run(capsys, "roll", "grits_and_glory", "intimidate", "die=10", "--dice", "9,4")
+    odds_code, odds_out, _ = _run(capsys, "odds", "grits_and_glory", "interrupt")
+
+    assert (code, json.loads(out)["outcome"]) == (0, "shaken")
+    assert odds_code == 0
+    assert json.loads(odds_out)["exact"] == {
+        "interrupts": "3/7",
+        "simultaneous": "1/7",
+        "acts_after": "3/7",
+    }
+
+
+def test_difficult_ground_running_rolls_three_dice_from_the_cli(capsys):
+    code, out, _ = _run(
+        capsys, "roll", "grits_and_glory", "difficult_ground", "running=true", "--dice", "5,2,4"
+    )
+
+    result = json.loads(out)
+    assert code == 0
+    assert (result["outcome"], result["details"]["inches"]) == ("slowed", 6)
+
+
+def test_a_bad_foe_die_is_one_line_and_exit_two(capsys):
+    code, _, err = _run(capsys, "odds", "grits_and_glory", "taunt", "foe_die=7")
+
+    assert code == 2
+    assert err.startswith("error:") and "foe_die" in err

@@ -1,8 +1,9 @@
 """Auto-resolve: a seeded abstract battle between two forces of units."""
 
-from rules.dice import SeededDice
+from rules.dice import GivenDice, SeededDice
 from rules.simulate import SimFigure
 from rules.systems.grits_and_glory import SYSTEM
+from rules.systems.grits_and_glory.simulate import _setup, _shoot
 
 POSSE = [
     SimFigure(
@@ -50,3 +51,28 @@ def test_every_seed_gives_a_result_within_the_turn_limit():
         result = _battle(f"many{seed}")
         assert result.winner in (0, 1, None)
         assert 1 <= result.turns <= 40
+
+
+def test_a_jammed_musket_spends_three_actions_reloading_before_it_fires_again():
+    musketeers = SimFigure("muskets", "Musketeers", {"figures": 2, "weapons": ["musket"]})
+    battle = _setup([[musketeers], [SimFigure("foe", "Foe", {})]])
+    battle.states["muskets"]["loaded"] = False  # jammed last action
+    dice = GivenDice([])  # reloading rolls nothing
+
+    for _ in range(3):
+        _shoot(battle, "muskets", "foe", "musket", False, dice)
+
+    assert [e.resolution.outcome for e in battle.events] == ["reloading", "reloading", "loaded"]
+    assert battle.states["muskets"]["loaded"] is True
+    assert battle.states["muskets"]["reloading"] == 0
+
+
+def test_a_jammed_rifle_reloads_in_one_action():
+    riflemen = SimFigure("rifles", "Riflemen", {"weapons": ["rifle"]})
+    battle = _setup([[riflemen], [SimFigure("foe", "Foe", {})]])
+    battle.states["rifles"]["loaded"] = False
+
+    _shoot(battle, "rifles", "foe", "rifle", False, GivenDice([]))
+
+    assert [e.resolution.check for e in battle.events] == ["reload"]
+    assert battle.states["rifles"]["loaded"] is True

@@ -8,6 +8,8 @@ from typing import Any
 from rules.schema import Field, Schema
 from rules.system import CardLayout, RuleSystem, register
 from rules.systems.grits_and_glory import checks as c
+from rules.systems.grits_and_glory import opposed as o
+from rules.systems.grits_and_glory import procedures as pr
 from rules.systems.grits_and_glory import table_rolls as r
 from rules.systems.grits_and_glory.campaign import post_battle
 from rules.systems.grits_and_glory.deck import ACTION_DECK
@@ -65,6 +67,16 @@ CHECKS = {
         r.LINE_OF_SIGHT,
         r.OBSTACLE,
         r.SWIM,
+        o.INTERRUPT,
+        o.SET_WEAPONS,
+        o.INTIMIDATE,
+        o.TAUNT,
+        o.NOTICE,
+        pr.DIFFICULT_GROUND,
+        pr.AREA_EFFECT,
+        pr.INTO_MELEE,
+        pr.RELOAD,
+        pr.BENNY_REROLL,
     )
 }
 

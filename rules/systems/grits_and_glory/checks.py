@@ -25,6 +25,8 @@ from rules.systems.grits_and_glory.aces import (
     grade,
     grade_odds,
     raises,
+    roll_aced,
+    roll_aced_pool,
     roll_sum,
     roll_trait,
     sum_tail,
@@ -362,17 +364,26 @@ def _autofire_modifier(p: Params) -> int:
     )
 
 
+#: Any natural 1 on an automatic weapon's Shooting dice: one immutable Effect for every jam.
+_AUTOFIRE_JAM_EFFECTS = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),)
+
+
 def _autofire_resolve(p: Params, dice: Dice) -> Outcome:
     sides, modifier = skill_dice(p["die"], _autofire_modifier(p))
-    shots = tuple(dice.roll_exploding(sides, "shooting") for _ in range(p["shots"]))
-    wild = dice.roll_exploding(6, "shooting: wild die") if p["wild_card"] else None
-    hits = sum(1 for s in shots if s + modifier >= p["tn"])
-    if wild is not None and wild + modifier >= p["tn"] and hits < len(shots):
+    shots = roll_aced_pool(dice, sides, p["shots"], "shooting")
+    wild = roll_aced(dice, t.WILD_DIE, "shooting: wild die") if p["wild_card"] else None
+    need = p["tn"] - modifier
+    hits = sum(1 for s in shots if s >= need)
+    if wild is not None and wild >= need and hits < len(shots):
         hits += 1  # the Wild Die stands in for one missing Shooting die
-    details = {"shooting_dice": list(shots), "wild_die": wild, "modifier": modifier}
     jammed = 1 in shots
-    effects = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),) if jammed else ()
-    return Outcome(f"hits_{hits}", {**details, "jammed": jammed}, effects)
+    details = {
+        "shooting_dice": list(shots),
+        "wild_die": wild,
+        "modifier": modifier,
+        "jammed": jammed,
+    }
+    return Outcome(HIT_COUNTS[hits], details, _AUTOFIRE_JAM_EFFECTS if jammed else ())
 
 
 def _autofire_odds(p: Params) -> dict[str, Fraction]:
@@ -431,17 +442,29 @@ def _volley_modifier(p: Params) -> int:
     return int(p["modifier"]) + t.RANGE_MODIFIERS[p["range"]] + t.COVER_MODIFIERS[p["cover"]]
 
 
+#: A hit by a volley forces a Spirit test; Effects are immutable, so one serves every hit.
+_VOLLEY_HIT_EFFECTS = (
+    Effect("target", "spirit_test", "set", True, "hit by a volley: pass Spirit or Shaken"),
+)
+
+
 def _volley_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = _roll(dice, p["die"], _volley_wild_dice(p), _volley_modifier(p), "volley")
-    key = _HIT_OF[grade(roll.total, p["tn"])]
-    effects = (
-        ()
-        if key == "miss"
-        else (
-            Effect("target", "spirit_test", "set", True, "hit by a volley: pass Spirit or Shaken"),
-        )
+    # Flat on purpose (the slowest check of the system): the Wild Dice are rolled as one pool
+    # and the total is worked out once, with the same dice, labels and details as `roll_trait`.
+    trait = roll_aced(dice, p["die"], "volley")
+    wild = roll_aced_pool(dice, t.WILD_DIE, _volley_wild_dice(p), "volley: wild die")
+    return _volley_outcome(p, trait, wild)
+
+
+def _volley_outcome(p: Params, trait: int, wild: tuple[int, ...]) -> Outcome:
+    modifier = _volley_modifier(p)
+    total = max(trait, *wild) + modifier
+    details = {"trait_die": trait, "wild_dice": list(wild), "modifier": modifier, "total": total}
+    if total < p["tn"]:
+        return Outcome("miss", details)
+    return Outcome(
+        "hit" if total < p["tn"] + t.RAISE_STEP else "raise", details, _VOLLEY_HIT_EFFECTS
     )
-    return Outcome(key, roll.as_json(), effects)
 
 
 def _volley_odds(p: Params) -> dict[str, Fraction]:
@@ -508,28 +531,49 @@ def _damage_result(p: Params, scored: int) -> tuple[str, int]:
     return ("removed" if over else "wounded"), wounds
 
 
+#: Effects are immutable, so each damage result's effects are built once (they are most of a
+#: damage check's Python time otherwise).
+_SHAKEN_BY_DAMAGE = (Effect("target", "shaken", "add", 1, "Shaken"),)
+_FIGURE_REMOVED = Effect("target", "figures", "add", -1, "figure removed")
+_WAS_SHAKEN = Effect("target", "shaken", "add", -1)
+_UNIT_OUT = Effect("target", "status", "set", "out")
+#: (the target unit's last figure, the target was Shaken) -> effects of removing a figure.
+_REMOVAL = {
+    (last, shaken): (
+        _FIGURE_REMOVED,
+        *((_WAS_SHAKEN,) if shaken else ()),
+        *((_UNIT_OUT,) if last else ()),
+    )
+    for last in (False, True)
+    for shaken in (False, True)
+}
+
+
+@lru_cache(maxsize=64)
+def _wounding(wounds: int) -> tuple[Effect, ...]:
+    return (Effect("target", "wounds", "add", wounds), Effect("target", "shaken", "set", 1))
+
+
 def _damage_effects(p: Params, key: str, wounds: int) -> tuple[Effect, ...]:
     if key == "no_effect":
         return ()
     if key == "shaken":
-        return (Effect("target", "shaken", "add", 1, "Shaken"),)
+        return _SHAKEN_BY_DAMAGE
     if key == "wounded":
-        return (Effect("target", "wounds", "add", wounds), Effect("target", "shaken", "set", 1))
-    last = p["target_figures"] == 1
-    shaken = (Effect("target", "shaken", "add", -1),) if p["target_shaken"] else ()
-    status = (Effect("target", "status", "set", "out"),) if last else ()
-    return (Effect("target", "figures", "add", -1, "figure removed"), *shaken, *status)
+        return _wounding(wounds)
+    return _REMOVAL[p["target_figures"] == 1, bool(p["target_shaken"])]
 
 
 def _damage_resolve(p: Params, dice: Dice) -> Outcome:
     rolled = roll_sum(dice, _damage_dice(p), "damage")
-    total = sum(rolled) + _damage_bonus(p)
-    key, wounds = _damage_result(p, raises(total, _toughness(p)))
+    bonus, toughness = _damage_bonus(p), _toughness(p)
+    total = sum(rolled) + bonus
+    key, wounds = _damage_result(p, raises(total, toughness))
     details = {
         "dice": list(rolled),
-        "bonus": _damage_bonus(p),
+        "bonus": bonus,
         "total": total,
-        "toughness": _toughness(p),
+        "toughness": toughness,
         "wounds": wounds,
     }
     return Outcome(key, details, _damage_effects(p, key, wounds))

@@ -1,10 +1,11 @@
 """Auto-resolve: an abstract Grits & Glory battle between units (no terrain, no distances).
 
 Units act in action-deck order. A Shaken unit rolls to recover first. A unit with a ranged
-weapon shoots (reloading after a jam), otherwise its figures close and fight, ganging up on one
-target. Hits roll damage with the real checks. A force is Broken when it has lost half its
-units; the battle stops when a force breaks, or when the end-of-game d10 says so after turn 6
-(then the side that lost the smaller share of its units wins).
+weapon shoots (after a jam it spends its actions reloading: one, plus the weapon's Reload N),
+otherwise its figures close and fight, ganging up on one target. Hits roll damage with the real
+checks. A force is Broken when it has lost half its units; the battle stops when a force breaks,
+or when the end-of-game d10 says so after turn 6 (then the side that lost the smaller share of
+its units wins).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from rules.dice import Dice
 from rules.simulate import SimEvent, SimFigure, SimResult
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory.checks import DAMAGE_CHECK, FIGHTING, RECOVER, SHOOTING
+from rules.systems.grits_and_glory.procedures import RELOAD
 from rules.systems.grits_and_glory.stats import STATS, initial_state
 from rules.systems.grits_and_glory.table_rolls import END_GAME
-from rules.systems.grits_and_glory.tables import GANG_UP_MAX, MELEE_KEYS, RANGED_KEYS
+from rules.systems.grits_and_glory.tables import GANG_UP_MAX, MELEE_KEYS, RANGED_KEYS, WEAPONS
 
 MAX_TURNS = 40
 #: Battle statuses of a unit still fighting (the rest are out, ko, dead or routed).
@@ -93,7 +95,8 @@ def _damage(
 def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
     if not state["loaded"]:
-        state["loaded"] = True  # spends the action reloading
+        reload = {"reload": WEAPONS[weapon].reload, "reloading": state["reloading"]}
+        b.run(RELOAD, reload, dice, actor, None)  # the whole action goes on reloading
         return
     for _ in range(state["figures"]):
         if b.states[target]["status"] not in IN_PLAY:

@@ -57,6 +57,24 @@ SITUATION_MODIFIERS = {
 }
 SWIMMING_MODIFIERS = {"light": 1, "armour_or_packs": -1, "heavy_load": -2}
 STEALTH_RANGE_BRACKETS = (5, 10, 20)
+#: Bonuses to the hidden unit's Stealth against Notice: the range brackets above and cover, read
+#: as the shooting modifiers turned round; the Dark of Night adds +2 to all Stealth.
+STEALTH_RANGE_BONUS = {"short": 0, "medium": 2, "long": 4}
+STEALTH_COVER_BONUS = {"none": 0, "minor": 2, "substantial": 4}
+DARK_STEALTH_BONUS = 2
+#: A success on Intimidation or Taunt: this much on the next action against that foe.
+TEST_OF_WILL_BONUS = 2
+#: Setting weapons: +2 Agility per point of Reach; the winner adds +4 to damage.
+SET_WEAPON_REACH_BONUS = 2
+SET_WEAPON_DAMAGE_BONUS = 4
+#: Difficult ground: 2d6 keep the lowest; running, 3d6 keep the lowest two.
+DIFFICULT_GROUND_DICE = 2
+DIFFICULT_GROUND_RUN_DICE = 3
+#: Area-effect deviation: a d6 (thrown) or d10 (fired) times the range multiplier, a d12 clock
+#: direction, never more than half the distance to the aiming point.
+DEVIATION_DIE = {"thrown": 6, "fired": 10}
+DEVIATION_RANGE_MULTIPLIER = {"short": 1, "medium": 2, "long": 3}
+DEVIATION_DIRECTION_DIE = 12
 
 
 @dataclass(frozen=True)
@@ -424,6 +442,19 @@ def reference_tables() -> dict[str, Any]:
         "stealth": {
             "reveals": list(STEALTH_REVEALS),
             "range_brackets": list(STEALTH_RANGE_BRACKETS),
+            "range_bonus": STEALTH_RANGE_BONUS,
+            "cover_bonus": STEALTH_COVER_BONUS,
+            "dark_bonus": DARK_STEALTH_BONUS,
+        },
+        "area_effect_deviation": {
+            "die": {key: f"d{sides}" for key, sides in DEVIATION_DIE.items()},
+            "range_multiplier": DEVIATION_RANGE_MULTIPLIER,
+            "direction": f"d{DEVIATION_DIRECTION_DIE} read as a clock",
+            "most": "half the distance to the aiming point",
+        },
+        "difficult_ground": {
+            "walking": f"{DIFFICULT_GROUND_DICE}d6, the lowest (never above Pace)",
+            "running": f"{DIFFICULT_GROUND_RUN_DICE}d6, the lowest two; a 1 Shakes the unit",
         },
         "victory_points": VICTORY_POINTS,
         "scenarios": [s.as_json() for s in SCENARIOS],

@@ -1,0 +1,343 @@
+"""Grits & Glory's opposed rolls, each one check: interrupting from Hold, setting weapons against
+a charge, Intimidation, Taunt, and Notice against Stealth.
+
+Both sides roll aced trait dice (a Wild Die for Wild Cards and group rolls); the side making the
+roll rolls first, then the side opposing it (the text: "The acting figure gets his trait total
+first"). `contest.py` gives the exact odds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from rules.checks import Check, Effect, Outcome
+from rules.dice import Dice
+from rules.schema import Field, Schema
+from rules.systems.grits_and_glory import tables as t
+from rules.systems.grits_and_glory.aces import ONE, roll_aced
+from rules.systems.grits_and_glory.checks import int_field, skill_dice
+from rules.systems.grits_and_glory.contest import Side, over
+from rules.systems.grits_and_glory.stats import DIE_CHOICES, SKILL_CHOICES
+
+Params = Mapping[str, Any]
+
+
+# --- the two sides ------------------------------------------------------------------------
+
+
+class SideKeys(NamedTuple):
+    """The parameter names of one side of an opposed roll."""
+
+    die: str
+    modifier: str
+    wild_card: str
+
+
+OURS = SideKeys("die", "modifier", "wild_card")
+FOES = SideKeys("foe_die", "foe_modifier", "foe_wild_card")
+
+
+def _side_fields(keys: SideKeys, trait: str, whose: str, skill: bool) -> tuple[Field, ...]:
+    """Die, modifier and Wild Die for one side; a skill may be untrained (die 0: d4-2)."""
+    untrained = " (untrained: d4-2)" if skill else ""
+    return (
+        Field(
+            keys.die,
+            "die",
+            default=6,
+            choices=SKILL_CHOICES if skill else DIE_CHOICES,
+            help=f"{whose} {trait} die{untrained}.",
+        ),
+        int_field(keys.modifier, 0, -20, 20, f"{whose} modifiers, summed."),
+        Field(
+            keys.wild_card,
+            "bool",
+            default=False,
+            help=f"{whose} a Wild Card, or a unit of two or more rolling as a group, adds a "
+            "Wild Die.",
+        ),
+    )
+
+
+def _side(p: Params, keys: SideKeys, bonus: int = 0) -> tuple[int, int, int]:
+    """Return (sides, Wild Dice, modifier) of one side; die 0 is an untrained d4-2."""
+    sides, modifier = skill_dice(p[keys.die], p[keys.modifier] + bonus)
+    return sides, 1 if p[keys.wild_card] else 0, modifier
+
+
+def _odds_side(p: Params, keys: SideKeys, bonus: int = 0) -> Side:
+    sides, wild, modifier = _side(p, keys, bonus)
+    return Side((sides,) + (t.WILD_DIE,) * wild, modifier)
+
+
+def _labels(trait: str) -> tuple[str, str]:
+    """The labels of a side's trait die and Wild Die (as `roll_trait` writes them)."""
+    return trait, f"{trait}: wild die"
+
+
+Labels = tuple[tuple[str, str], tuple[str, str]]
+Rolled = tuple[int, tuple[int, ...], int, int]
+
+
+def _roll_side(
+    p: Params, dice: Dice, keys: SideKeys, bonus: int, labels: tuple[str, str]
+) -> Rolled:
+    """Return (trait die, Wild Dice, modifier, total) of one side, each die with its aces."""
+    sides, wild, modifier = _side(p, keys, bonus)
+    trait = roll_aced(dice, sides, labels[0])
+    if not wild:
+        return trait, (), modifier, trait + modifier
+    wild_die = roll_aced(dice, t.WILD_DIE, labels[1])
+    return trait, (wild_die,), modifier, max(trait, wild_die) + modifier
+
+
+def _contest(
+    p: Params, dice: Dice, labels: Labels, bonus: int = 0, foe_bonus: int = 0
+) -> tuple[int, int, dict[str, Any]]:
+    """Roll the side making the roll, then the side opposing it: both totals and the details."""
+    # Flat rather than two TraitRolls: an opposed roll is two trait tests in one budget.
+    trait, wild, modifier, total = _roll_side(p, dice, OURS, bonus, labels[0])
+    foe_trait, foe_wild, foe_modifier, foe_total = _roll_side(p, dice, FOES, foe_bonus, labels[1])
+    details = {
+        "trait_die": trait,
+        "wild_dice": list(wild),
+        "modifier": modifier,
+        "total": total,
+        "foe_trait_die": foe_trait,
+        "foe_wild_dice": list(foe_wild),
+        "foe_modifier": foe_modifier,
+        "foe_total": foe_total,
+    }
+    return total, foe_total, details
+
+
+# --- who goes first: interrupting from Hold, setting weapons ------------------------------
+
+#: Interrupting uses the held action whatever the roll: a Held action lasts until it is used.
+_HOLD_SPENT = (Effect("actor", "on_hold", "set", False, "the held action is used"),)
+
+
+def _who_first(total: int, foe_total: int, keys: tuple[str, str, str]) -> str:
+    if total == foe_total:
+        return keys[1]
+    return keys[0] if total > foe_total else keys[2]
+
+
+def _first_odds(ours: Side, theirs: Side, keys: tuple[str, str, str]) -> dict[str, Fraction]:
+    ahead, level = over(ours, theirs, 1), over(ours, theirs, 0)
+    return {keys[0]: ahead, keys[1]: level - ahead, keys[2]: ONE - level}
+
+
+INTERRUPT_KEYS = ("interrupts", "simultaneous", "acts_after")
+_INTERRUPT_LABELS = (_labels("agility (holding)"), _labels("agility (acting)"))
+
+
+def _interrupt_resolve(p: Params, dice: Dice) -> Outcome:
+    total, foe_total, details = _contest(p, dice, _INTERRUPT_LABELS)
+    return Outcome(_who_first(total, foe_total, INTERRUPT_KEYS), details, _HOLD_SPENT)
+
+
+def _interrupt_odds(p: Params) -> dict[str, Fraction]:
+    return _first_odds(_odds_side(p, OURS), _odds_side(p, FOES), INTERRUPT_KEYS)
+
+
+INTERRUPT = Check(
+    "interrupt",
+    "Interrupting from Hold",
+    Schema(
+        (
+            *_side_fields(OURS, "Agility", "The unit on Hold:", skill=False),
+            *_side_fields(FOES, "Agility", "The unit acting:", skill=False),
+        )
+    ),
+    INTERRUPT_KEYS,
+    _interrupt_resolve,
+    _interrupt_odds,
+    "A unit on Hold interrupts with an opposed Agility roll: the higher total acts first, a tie "
+    "acts simultaneously. No TN: someone has to go first. A Joker interrupts without a roll.",
+    "the holding unit's Agility die (and its aces) and Wild Die (and its aces), then the acting "
+    "unit's Agility die and Wild Die",
+    skill="agility",
+)
+
+SET_WEAPON_KEYS = ("set_first", "simultaneous", "charge_first")
+#: The winner adds the +4 charge bonus to damage, the loser none; a tie has no winner.
+_SET_WEAPON_DAMAGE = {
+    "set_first": (t.SET_WEAPON_DAMAGE_BONUS, 0),
+    "simultaneous": (0, 0),
+    "charge_first": (0, t.SET_WEAPON_DAMAGE_BONUS),
+}
+
+
+def _set_bonus(p: Params) -> int:
+    return t.SET_WEAPON_REACH_BONUS * int(p["reach"])
+
+
+_SET_WEAPON_LABELS = (_labels("agility (set weapon)"), _labels("agility (rider)"))
+
+
+def _set_weapons_resolve(p: Params, dice: Dice) -> Outcome:
+    total, foe_total, details = _contest(p, dice, _SET_WEAPON_LABELS, bonus=_set_bonus(p))
+    key = _who_first(total, foe_total, SET_WEAPON_KEYS)
+    details["damage_bonus"], details["foe_damage_bonus"] = _SET_WEAPON_DAMAGE[key]
+    return Outcome(key, details, _HOLD_SPENT)
+
+
+def _set_weapons_odds(p: Params) -> dict[str, Fraction]:
+    ours = _odds_side(p, OURS, _set_bonus(p))
+    return _first_odds(ours, _odds_side(p, FOES), SET_WEAPON_KEYS)
+
+
+SET_WEAPONS = Check(
+    "set_weapons",
+    "Setting weapons against a charge",
+    Schema(
+        (
+            *_side_fields(OURS, "Agility", "The figure on Hold with a Reach weapon:", skill=False),
+            int_field("reach", 1, 1, 3, "The weapon's Reach (spear 1, lance 2): +2 Agility each."),
+            *_side_fields(FOES, "Agility", "The charging rider:", skill=False),
+        )
+    ),
+    SET_WEAPON_KEYS,
+    _set_weapons_resolve,
+    _set_weapons_odds,
+    "The interrupt roll of a figure on Hold charged by a mount, +2 Agility per point of Reach: "
+    "the winner attacks first with +4 damage (damage `modifier=4`, and the rider rolls no "
+    "charge d6), the loser gains no bonus; a tie strikes at once with no bonus.",
+    "the set weapon's Agility die (and its aces) and Wild Die (and its aces), then the rider's "
+    "Agility die and Wild Die",
+    skill="agility",
+)
+
+
+# --- Tests of Wills: Intimidation and Taunt; Notice against Stealth ------------------------
+
+WILL_KEYS = ("resisted", "upper_hand", "shaken")
+_UPPER_HAND = Effect(
+    "actor", "upper_hand", "set", t.TEST_OF_WILL_BONUS, "+2 to the next action against that foe"
+)
+#: A Test of Wills Shakes but never wounds: a second Shaken from it does nothing more.
+_WILL_EFFECTS = {
+    "resisted": (),
+    "upper_hand": (_UPPER_HAND,),
+    "shaken": (_UPPER_HAND, Effect("target", "shaken", "add", 1, "Shaken by a Test of Wills")),
+}
+
+
+def _contest_key(total: int, foe_total: int, keys: tuple[str, str, str]) -> str:
+    """Failure unless the total reaches 4 and beats the foe; a raise is 4 over the better."""
+    if total < t.STANDARD_TN or total <= foe_total:
+        return keys[0]
+    return keys[2] if total >= max(t.STANDARD_TN, foe_total) + t.RAISE_STEP else keys[1]
+
+
+def _contest_odds(ours: Side, theirs: Side, keys: tuple[str, str, str]) -> dict[str, Fraction]:
+    wins = over(ours, theirs, 1, t.STANDARD_TN)
+    raises = over(ours, theirs, t.RAISE_STEP, t.STANDARD_TN + t.RAISE_STEP)
+    return {keys[0]: ONE - wins, keys[1]: wins - raises, keys[2]: raises}
+
+
+def _will_check(name: str, skill: str, resisted_by: str, help_text: str) -> Check:
+    labels = (_labels(skill.lower()), _labels(resisted_by.lower()))
+
+    def resolve(p: Params, dice: Dice) -> Outcome:
+        total, foe_total, details = _contest(p, dice, labels)
+        key = _contest_key(total, foe_total, WILL_KEYS)
+        return Outcome(key, details, _WILL_EFFECTS[key])
+
+    def odds(p: Params) -> dict[str, Fraction]:
+        return _contest_odds(_odds_side(p, OURS), _odds_side(p, FOES), WILL_KEYS)
+
+    return Check(
+        name,
+        f"{skill} (a Test of Wills)",
+        Schema(
+            (
+                *_side_fields(OURS, skill, f"The figure using {skill}:", skill=False),
+                *_side_fields(FOES, resisted_by, 'The foe within 8":', skill=False),
+            )
+        ),
+        WILL_KEYS,
+        resolve,
+        odds,
+        help_text,
+        f"the {skill} die (and its aces) and Wild Die (and its aces), then the foe's "
+        f"{resisted_by} die and Wild Die",
+        skill=skill.lower(),
+    )
+
+
+INTIMIDATE = _will_check(
+    "intimidate",
+    "Intimidation",
+    "Spirit",
+    "Opposed Intimidation against Spirit (needs the skill): beating the foe with 4 or more "
+    "gives +2 to the next action against that foe; a raise also Shakes the foe. Ties resist.",
+)
+TAUNT = _will_check(
+    "taunt",
+    "Taunt",
+    "Smarts",
+    "Opposed Taunt against Smarts (needs the ability): beating the foe with 4 or more gives "
+    "+2 to the next action against that foe; a raise also Shakes the foe. Ties resist.",
+)
+
+#: Failure, success, raise: any win spots the hidden unit.
+NOTICE_GRADES = ("unseen", "spotted", "spotted")
+
+
+def _stealth_bonus(p: Params) -> int:
+    dark = t.DARK_STEALTH_BONUS if p["dark"] else 0
+    return t.STEALTH_RANGE_BONUS[p["range"]] + t.STEALTH_COVER_BONUS[p["cover"]] + dark
+
+
+_NOTICE_LABELS = (_labels("notice"), _labels("stealth"))
+
+
+def _notice_resolve(p: Params, dice: Dice) -> Outcome:
+    total, foe_total, details = _contest(p, dice, _NOTICE_LABELS, foe_bonus=_stealth_bonus(p))
+    return Outcome(_contest_key(total, foe_total, NOTICE_GRADES), details)
+
+
+def _notice_odds(p: Params) -> dict[str, Fraction]:
+    ours, theirs = _odds_side(p, OURS), _odds_side(p, FOES, _stealth_bonus(p))
+    spotted = over(ours, theirs, 1, t.STANDARD_TN)
+    return {"unseen": ONE - spotted, "spotted": spotted}
+
+
+def _bonus_choice(name: str, bonuses: Mapping[str, int], meaning: str) -> Field:
+    """A choice whose label shows the bonus it gives the hidden unit's Stealth."""
+    return Field(
+        name,
+        "choice",
+        default=next(iter(bonuses)),
+        choices=tuple((key, f"{key} ({value:+d} Stealth)") for key, value in bonuses.items()),
+        help=meaning,
+    )
+
+
+NOTICE = Check(
+    "notice",
+    "Notice against Stealth",
+    Schema(
+        (
+            *_side_fields(OURS, "Notice", "The figure looking:", skill=True),
+            *_side_fields(FOES, "Stealth", "The hidden unit:", skill=True),
+            _bonus_choice(
+                "range", t.STEALTH_RANGE_BONUS, 'Range to the hidden unit: up to 5", 10", 20".'
+            ),
+            _bonus_choice("cover", t.STEALTH_COVER_BONUS, "The hidden unit's cover."),
+            Field("dark", "bool", default=False, help="The Dark of Night: +2 to Stealth."),
+        )
+    ),
+    ("unseen", "spotted"),
+    _notice_resolve,
+    _notice_odds,
+    "Opposed Notice against Stealth (a sentry's test, or any unit looking): a Notice total of "
+    '4 or more that beats the Stealth total reveals the unit. Beyond 20" there is no roll.',
+    "the Notice die (and its aces) and Wild Die (and its aces), then the hidden unit's Stealth "
+    "die and Wild Die",
+    skill="notice",
+)

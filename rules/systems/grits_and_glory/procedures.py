@@ -1,0 +1,354 @@
+"""Grits & Glory's procedures as checks: difficult ground, area-effect deviation, firing into a
+melee, Reload N and Bennies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from typing import Any
+
+from rules.checks import Check, Effect, Outcome, distribution
+from rules.dice import D6, Dice, d
+from rules.schema import Field, Schema
+from rules.systems.grits_and_glory import tables as t
+from rules.systems.grits_and_glory.aces import ONE, ZERO, grade, roll_trait
+from rules.systems.grits_and_glory.checks import (
+    GRADES,
+    JOKER,
+    MODIFIER,
+    TN,
+    UNTRAINED,
+    WILD_CARD,
+    WOUNDS,
+    cached_grade_odds,
+    die_field,
+    flag_field,
+    int_field,
+    skill_dice,
+)
+from rules.systems.grits_and_glory.stats import SKILL_CHOICES
+
+Params = Mapping[str, Any]
+
+
+# --- difficult ground ---------------------------------------------------------------------
+
+GROUND_KEYS = ("full_pace", "slowed", "hindered")
+
+
+def _ground_move(pace: int, running: bool, rolled: tuple[int, ...]) -> tuple[str, int]:
+    """Return (outcome, inches): the lowest die caps the Pace, running adds the second lowest."""
+    low, *rest = sorted(rolled)
+    inches = min(low, pace) + (rest[0] if running else 0)
+    if running and low == 1:
+        return "hindered", inches
+    return ("full_pace" if low >= pace else "slowed"), inches
+
+
+def _ground_resolve(p: Params, dice: Dice) -> Outcome:
+    count = t.DIFFICULT_GROUND_RUN_DICE if p["running"] else t.DIFFICULT_GROUND_DICE
+    rolled = dice.roll_many(count, D6, "difficult ground")
+    key, inches = _ground_move(p["pace"], p["running"], rolled)
+    effects: tuple[Effect, ...] = ()
+    if key == "hindered":
+        effects = (Effect("actor", "shaken", "set", p["figures"], "hindered by the terrain"),)
+    return Outcome(key, {"dice": list(rolled), "inches": inches, "pace": p["pace"]}, effects)
+
+
+@lru_cache(maxsize=128)
+def _ground_odds_for(pace: int, running: bool) -> dict[str, Fraction]:
+    count = t.DIFFICULT_GROUND_RUN_DICE if running else t.DIFFICULT_GROUND_DICE
+    faces = range(1, 7)
+    odds = distribution(
+        dict.fromkeys(product(faces, repeat=count), 1),
+        lambda rolled: _ground_move(pace, running, rolled)[0],
+    )
+    return {key: odds.get(key, ZERO) for key in GROUND_KEYS}
+
+
+DIFFICULT_GROUND = Check(
+    "difficult_ground",
+    "Moving on difficult ground",
+    Schema(
+        (
+            int_field("pace", 6, 1, 24, "The unit's Pace."),
+            flag_field("running", "Running: a third d6, the lowest two count."),
+            int_field("figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures in the unit (all Shaken)."),
+        )
+    ),
+    GROUND_KEYS,
+    _ground_resolve,
+    lambda p: _ground_odds_for(p["pace"], p["running"]),
+    "Entering or starting on difficult ground: 2d6, the lowest is the most inches moved (never "
+    "more than Pace). Running: 3d6, the lowest two (the lowest still capped by Pace); a 1 among "
+    "them Shakes the unit. full_pace: the lowest die reached the Pace.",
+    "two d6 (three when running)",
+)
+
+
+# --- area effect ---------------------------------------------------------------------------
+
+AREA_KEYS = ("on_target", "deviates")
+
+
+def _area_roll(p: Params) -> tuple[int, int]:
+    modifier = p["modifier"] + t.RANGE_MODIFIERS[p["range"]] - p["wounds"]
+    return skill_dice(p["die"], modifier + (t.JOKER_BONUS if p["joker"] else 0))
+
+
+def _half(distance: int) -> int | float:
+    return distance // 2 if distance % 2 == 0 else distance / 2
+
+
+def _deviation(p: Params, dice: Dice) -> dict[str, Any]:
+    rolled = dice.roll(t.DEVIATION_DIE[p["delivery"]], "deviation")
+    direction = dice.roll(t.DEVIATION_DIRECTION_DIE, "deviation direction (clock)")
+    inches = rolled * t.DEVIATION_RANGE_MULTIPLIER[p["range"]]
+    capped = 2 * inches > p["distance"]
+    return {
+        "deviation_die": rolled,
+        "inches": _half(p["distance"]) if capped else inches,
+        "capped": capped,
+        "direction": f"{direction} o'clock",
+    }
+
+
+def _area_resolve(p: Params, dice: Dice) -> Outcome:
+    sides, modifier = _area_roll(p)
+    roll = roll_trait(dice, sides, 1 if p["wild_card"] else 0, modifier, "area attack")
+    jammed = p["delivery"] == "fired" and roll.all_ones
+    effects = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),) if jammed else ()
+    details: dict[str, Any] = {**roll.as_json(), "jammed": jammed}
+    if roll.total >= p["tn"]:
+        return Outcome("on_target", details, effects)
+    return Outcome("deviates", {**details, **_deviation(p, dice)}, effects)
+
+
+def _area_odds(p: Params) -> dict[str, Fraction]:
+    sides, modifier = _area_roll(p)
+    odds = cached_grade_odds(sides, 1 if p["wild_card"] else 0, modifier, p["tn"])
+    return {"on_target": ONE - odds["failure"], "deviates": odds["failure"]}
+
+
+AREA_EFFECT = Check(
+    "area_effect",
+    "Area-effect attack",
+    Schema(
+        (
+            Field(
+                "die",
+                "die",
+                default=6,
+                choices=SKILL_CHOICES,
+                help="Throwing (thrown) or Shooting (fired) die (untrained: d4-2).",
+            ),
+            WILD_CARD,
+            Field(
+                "delivery",
+                "choice",
+                default="thrown",
+                choices=(("thrown", 'thrown: deviates d6"'), ("fired", 'fired: deviates d10"')),
+                help="Thrown (a grenade) or fired (a launched projectile).",
+            ),
+            Field(
+                "range",
+                "choice",
+                default="short",
+                choices=tuple(
+                    (key, f"{key} ({t.RANGE_MODIFIERS[key]:+d}, deviation x{mult})")
+                    for key, mult in t.DEVIATION_RANGE_MULTIPLIER.items()
+                ),
+                help="Range bracket of the aiming point.",
+            ),
+            int_field("distance", 12, 1, 200, "Inches to the aiming point (caps the deviation)."),
+            JOKER,
+            WOUNDS,
+            TN,
+            MODIFIER,
+        )
+    ),
+    AREA_KEYS,
+    _area_resolve,
+    _area_odds,
+    "Place the template and roll Shooting or Throwing: success centres it. Failure deviates "
+    'd6" (thrown) or d10" (fired) times 1/2/3 for Short/Medium/Long, in the direction of a d12 '
+    "read as a clock, never more than half the distance to the aiming point. Cover counts as "
+    "Armour against the blast (add it to the damage check's toughness).",
+    "the Shooting/Throwing die (and its aces), the Wild Die (and its aces); on a failure the "
+    "deviation die (d6 thrown, d10 fired), then the d12 direction",
+)
+
+
+# --- firing into a melee -------------------------------------------------------------------
+
+MELEE_HIT_KEYS = ("hits_target", "hits_other_foe", "hits_friend")
+
+
+def _melee_hit(p: Params, face: int) -> str:
+    """Face 1 is the intended target, then the other foes in contact, then the friends."""
+    if face == 1:
+        return "hits_target"
+    return "hits_other_foe" if face <= 1 + p["foes"] else "hits_friend"
+
+
+def _into_melee_resolve(p: Params, dice: Dice) -> Outcome:
+    figures = 1 + p["foes"] + p["friends"]
+    face = dice.roll(d(figures), "which figure is hit") if figures > 1 else 1
+    return Outcome(_melee_hit(p, face), {"roll": face, "figures": figures})
+
+
+def _into_melee_odds(p: Params) -> dict[str, Fraction]:
+    figures = 1 + p["foes"] + p["friends"]
+    return {
+        "hits_target": Fraction(1, figures),
+        "hits_other_foe": Fraction(p["foes"], figures),
+        "hits_friend": Fraction(p["friends"], figures),
+    }
+
+
+INTO_MELEE = Check(
+    "into_melee",
+    "Firing into a melee",
+    Schema(
+        (
+            int_field("foes", 0, 0, 8, "Other enemy figures in base contact with the target."),
+            int_field("friends", 1, 0, 8, "Your figures in base contact with the target."),
+        )
+    ),
+    MELEE_HIT_KEYS,
+    _into_melee_resolve,
+    _into_melee_odds,
+    "Each hit is given at random to the target or any figure in base contact with it, friend "
+    "or foe alike; then roll damage as usual against the figure hit.",
+    "one die with a face per figure (1 the target, then the other foes, then the friends); "
+    "none when nobody else is in contact",
+)
+
+
+# --- Reload N ------------------------------------------------------------------------------
+
+RELOAD_KEYS = ("loaded", "reloading", "cannot_reload")
+_RELOADED = (
+    Effect("actor", "loaded", "set", True, "reloaded"),
+    Effect("actor", "reloading", "set", 0),
+)
+
+
+def _reload_resolve(p: Params, dice: Dice) -> Outcome:
+    if p["limited_ammunition"]:
+        return Outcome("cannot_reload", {"rounds_left": None})
+    # A reload not yet begun (`reloading` 0) takes one action plus Reload N more rounds.
+    left = (p["reloading"] if p["reloading"] else 1 + p["reload"]) - 1
+    details = {"rounds_left": left, "sole_action": p["reload"] > 0}
+    if left:
+        return Outcome("reloading", details, (Effect("actor", "reloading", "set", left),))
+    return Outcome("loaded", details, _RELOADED)
+
+
+def _reload_odds(p: Params) -> dict[str, Fraction]:
+    if p["limited_ammunition"]:
+        return {"cannot_reload": ONE}
+    started = p["reloading"] if p["reloading"] else 1 + p["reload"]
+    return {"loaded" if started == 1 else "reloading": ONE}
+
+
+RELOAD = Check(
+    "reload",
+    "Reloading (Reload N)",
+    Schema(
+        (
+            int_field("reload", 0, 0, 6, "The weapon's Reload N (musket 2; most firearms 0)."),
+            int_field(
+                "reloading",
+                0,
+                0,
+                7,
+                "The unit's `reloading` battle state: rounds still to spend (0: not begun).",
+            ),
+            flag_field("limited_ammunition", "The scenario's Limited Ammunition: no reloads."),
+        )
+    ),
+    RELOAD_KEYS,
+    _reload_resolve,
+    _reload_odds,
+    "Reloading takes an action; Reload N adds N rounds, and such a reload is the unit's only "
+    "action those rounds. Counts down the `reloading` battle state, then loads the weapon.",
+    "no dice",
+)
+
+
+# --- Bennies -------------------------------------------------------------------------------
+
+BENNY_GOALS = ("success", "raise")
+
+
+def _benny_dice(p: Params) -> tuple[int, int, int]:
+    sides, modifier = (
+        (t.UNTRAINED_DIE, p["modifier"] + t.UNTRAINED_PENALTY)
+        if p["untrained"]
+        else (p["die"], p["modifier"])
+    )
+    return sides, 1 if p["wild_card"] else 0, modifier
+
+
+def _benny_resolve(p: Params, dice: Dice) -> Outcome:
+    sides, wild, modifier = _benny_dice(p)
+    goal, best, tries = GRADES.index(p["goal"]), 0, []
+    for attempt in range(1 + p["bennies"]):
+        label = "trait" if attempt == 0 else f"benny {attempt}"
+        roll = roll_trait(dice, sides, wild, modifier, label)
+        tries.append(roll.total)
+        best = max(best, GRADES.index(grade(roll.total, p["tn"])))
+        if best >= goal:
+            break
+    details = {"totals": tries, "bennies_spent": len(tries) - 1, "best": max(tries)}
+    return Outcome(GRADES[best], details)
+
+
+def _benny_odds(p: Params) -> dict[str, Fraction]:
+    sides, wild, modifier = _benny_dice(p)
+    one = cached_grade_odds(sides, wild, modifier, p["tn"])
+    tries = 1 + p["bennies"]
+    failure = one["failure"] ** tries
+    if p["goal"] == "raise":
+        # Reroll anything short of a raise: the best of every try counts.
+        raised = ONE - (ONE - one["raise"]) ** tries
+        return {"failure": failure, "success": ONE - raised - failure, "raise": raised}
+    # Stop at the first success or raise: it is the best roll, earlier ones all failed.
+    reached = sum((one["failure"] ** k for k in range(tries)), ZERO)
+    return {
+        "failure": failure,
+        "success": one["success"] * reached,
+        "raise": one["raise"] * reached,
+    }
+
+
+BENNY_REROLL = Check(
+    "benny_reroll",
+    "Trait test with Bennies to spend",
+    Schema(
+        (
+            die_field(),
+            MODIFIER,
+            WILD_CARD,
+            TN,
+            UNTRAINED,
+            int_field("bennies", 1, 1, 5, "Bennies the player will spend at most."),
+            Field(
+                "goal",
+                "choice",
+                default="success",
+                choices=(("success", "reroll failures"), ("raise", "reroll until a raise")),
+                help="The result the player keeps spending Bennies for.",
+            ),
+        )
+    ),
+    GRADES,
+    _benny_resolve,
+    _benny_odds,
+    "A trait test rerolled with a Benny each time it falls short of the goal, until it is "
+    "reached or the Bennies run out; the best roll counts. Not for damage or table rolls.",
+    "the first roll's trait die and Wild Die (with aces), then each Benny's reroll in turn",
+)
