@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Prefetch
+from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -44,6 +44,7 @@ from campaigns.serializers import (
     standing_row,
 )
 from campaigns.services.results import is_organiser_of, side_of
+from config.orm import count_of
 
 
 class Conflict(APIException):
@@ -156,7 +157,7 @@ class CampaignViewSet(
         return (
             campaigns_visible_to(self.request.user)
             .select_related("club")
-            .annotate(member_count=Count("memberships"))
+            .annotate(member_count=count_of(Membership, "campaign"))
         )
 
     @extend_schema(request=CampaignInputSerializer, responses={201: CampaignSerializer})

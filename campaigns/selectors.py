@@ -40,9 +40,13 @@ def campaign_ids_for(
     return Membership.objects.filter(user_id=user.pk, role__in=roles).values("campaign_id")
 
 
-def _runs(user: User) -> Q:
+def _club_admin(user: User) -> Q:
     admins = Club.admins.through.objects.filter(club_id=OuterRef("club_id"), user_id=user.pk)
-    return Q(Exists(admins)) | Q(pk__in=campaign_ids_for(user, roles=(Role.ORGANISER,)))
+    return Q(Exists(admins))
+
+
+def _runs(user: User) -> Q:
+    return _club_admin(user) | Q(pk__in=campaign_ids_for(user, roles=(Role.ORGANISER,)))
 
 
 def campaigns_visible_to(user: User) -> QuerySet[Campaign]:
@@ -51,7 +55,9 @@ def campaigns_visible_to(user: User) -> QuerySet[Campaign]:
         return Campaign.objects.none()
     if user.is_superuser:
         return Campaign.objects.all()
-    return Campaign.objects.filter(Q(pk__in=campaign_ids_for(user)) | _runs(user))
+    # Organisers are members already: no separate organiser subquery, which every scoped
+    # API request (forces, characters, battles) would compile and run nested.
+    return Campaign.objects.filter(Q(pk__in=campaign_ids_for(user)) | _club_admin(user))
 
 
 def campaigns_managed_by(user: User) -> QuerySet[Campaign]:

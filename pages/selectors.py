@@ -27,6 +27,7 @@ from campaigns.league.errors import LeagueError
 from campaigns.league.standings import StandingRow
 from campaigns.models import Campaign, Membership, Pairing, Round
 from campaigns.selectors import current_round, league_standings, round_pairings
+from config.orm import count_of
 from pages.charts import StepChart, step_chart
 from pages.display import Stat, equipment, stat_block, stat_line
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
@@ -355,7 +356,7 @@ def campaign_overview(campaign: Campaign) -> CampaignOverview:
     members = tuple(campaign.memberships.select_related("user").order_by("role", "user__username"))
     forces = tuple(
         campaign.forces.select_related("owner")
-        .annotate(character_count=Count("characters"))
+        .annotate(character_count=count_of(Character, "force"))
         .order_by("name", "pk")
     )
     battles = tuple(campaign_battles(campaign)[:RECENT_BATTLES])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -22,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaigns.selectors import campaigns_managed_by
+from config.orm import count_of
 from rosters import interchange, selectors, services
 from rosters.filters import CharacterFilter, ForceFilter, ServiceRecordFilter, UnitFilter
 from rosters.models import Character, Force, ServiceRecordEntry
@@ -90,7 +90,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         return (
             selectors.forces_visible_to(self.request.user)
             .select_related("owner", "campaign")
-            .annotate(character_count=Count("characters"))
+            .annotate(character_count=count_of(Character, "force"))
         )
 
     @extend_schema(request=ForceInputSerializer, responses={201: ForceSerializer})

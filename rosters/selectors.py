@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Q, QuerySet
 
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
+from config.orm import count_of
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 
 User = AbstractBaseUser | AnonymousUser
@@ -51,22 +51,10 @@ def force_is_editable_by(force: Force, user: User) -> bool:
     return forces_editable_by(user).filter(pk=force.pk).exists()
 
 
-def _record_count() -> Coalesce:
-    # A correlated subquery, not Count() over a join: no GROUP BY over the page's wide rows.
-    entries = (
-        ServiceRecordEntry.objects.filter(character=OuterRef("pk"))
-        .order_by()
-        .values("character")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return Coalesce(Subquery(entries, output_field=IntegerField()), Value(0))
-
-
 def character_roster(queryset: QuerySet[Character]) -> QuerySet[Character]:
     """Return characters with force, unit, campaign and service-record count in one query."""
     return queryset.select_related("force__campaign", "unit").annotate(
-        service_record_count=_record_count()
+        service_record_count=count_of(ServiceRecordEntry, "character")
     )
 
 
@@ -79,4 +67,6 @@ def force_roster(force: Force) -> QuerySet[Character]:
 
 def unit_list(queryset: QuerySet[Unit]) -> QuerySet[Unit]:
     """Return units with their force, leader and head count."""
-    return queryset.select_related("force", "leader").annotate(character_count=Count("characters"))
+    return queryset.select_related("force", "leader").annotate(
+        character_count=count_of(Character, "unit")
+    )
