@@ -82,6 +82,9 @@ class Resolution(NamedTuple):
         }
 
 
+_new_resolution = tuple.__new__
+
+
 @dataclass(frozen=True)
 class Odds:
     """A distribution over a check's outcome keys.
@@ -148,7 +151,10 @@ class Check:
         key, details, effects = self.resolver(values, dice)
         if key not in self._keys:
             raise RulesError(f"{self.name} produced unknown outcome {key!r}")
-        return Resolution(self.name, values, key, tuple(rolls[start:]), details, effects)
+        # Built as a plain tuple: a NamedTuple's generated __new__ is a Python call per check.
+        return _new_resolution(
+            Resolution, (self.name, values, key, tuple(rolls[start:]), details, effects)
+        )
 
     def odds(self, params: Mapping[str, Any]) -> Odds:
         """Validate `params` and return the distribution over every outcome key."""
