@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from rules.dice import CURRENT_SCHEME
+
 
 class BattleStatus(models.TextChoices):
     SETUP = "SETUP", "Setting up"
@@ -51,6 +53,13 @@ class Battle(models.Model):
     )
     seed = models.CharField(max_length=64, editable=False)
     seed_sha256 = models.CharField(max_length=64, editable=False)
+    # How the seed becomes dice (rules.dice.SCHEMES): fixed when the battle is set up, so a
+    # battle's audit keeps re-deriving its dice after a newer scheme becomes the default.
+    dice_scheme = models.PositiveSmallIntegerField(
+        default=CURRENT_SCHEME,
+        editable=False,
+        help_text="1: HMAC-SHA256 blocks; 2: SHAKE-256 blocks (rules/dice.py).",
+    )
     activation_method = models.CharField(max_length=40, blank=True)
     activation_state = models.JSONField(default=dict, blank=True)
     auto_resolved = models.BooleanField(default=False)

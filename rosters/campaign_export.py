@@ -33,10 +33,12 @@ from django.db import models, transaction
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from campaigns.models import Campaign, Club, League, LeagueAdjustment, Membership, Pairing, Round
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
+from rules.dice import HMAC_SHA256
 
 FORMAT = "muster.campaign"
-#: Version 2 added each battle figure's `dice_key`. Version-1 documents still import; their
-#: figures have no key, and the audit says their post-battle rolls cannot be re-derived.
+#: Version 2 added each battle's `dice_scheme` and each battle figure's `dice_key`. Version-1
+#: documents still import: their battles are scheme 1, their figures have no key, and the audit
+#: says those post-battle rolls cannot be re-derived.
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
 RESTORED = (
@@ -327,7 +329,8 @@ class _Importer:
         battle = Battle.objects.create(
             campaign=self.campaign,
             created_by=self.user(data["created_by"]),
-            **_values(Battle, data),
+            # Version-1 documents predate dice schemes: every battle then was rolled with 1.
+            **{"dice_scheme": HMAC_SHA256, **_values(Battle, data)},
         )
         sides = {
             s["index"]: BattleSide.objects.create(

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rules.dice import Dice, GivenDice, SeededDice, parse_given
+from rules.dice import CURRENT_SCHEME, SCHEMES, Dice, GivenDice, SeededDice, parse_given
 from rules.errors import RulesError
 from rules.schema import parse_assignments
 from rules.system import all_systems, get_system
@@ -36,6 +36,14 @@ def _parser() -> argparse.ArgumentParser:
     source = roll.add_mutually_exclusive_group()
     source.add_argument("--seed", help="seed for reproducible dice (default: a fresh random one)")
     source.add_argument("--dice", help="dice rolled at the table, in order, e.g. 6,6,2,1")
+    roll.add_argument(
+        "--scheme",
+        type=int,
+        choices=SCHEMES,
+        default=CURRENT_SCHEME,
+        help=f"how --seed becomes dice (default {CURRENT_SCHEME}; 1 for battles set up before "
+        "2026-11-22)",
+    )
     tables = sub.add_parser("tables", help="a system's reference tables")
     tables.add_argument("system")
     tables.add_argument(
@@ -66,13 +74,14 @@ def _roll(args: argparse.Namespace) -> dict[str, Any]:
         dice = GivenDice(parse_given(args.dice))
     else:
         seed = args.seed if args.seed is not None else _fresh_seed()
-        dice = SeededDice(seed, f"cli/{args.system}/{args.check}")
+        dice = SeededDice(seed, f"cli/{args.system}/{args.check}", args.scheme)
     resolution = check.resolve(parse_assignments(args.params), dice)
     if isinstance(dice, GivenDice):
         dice.ensure_all_used()
     result = {"system": args.system, **resolution.as_json()}
     if seed is not None:
         result["seed"] = seed  # pass it back with --seed to reproduce these dice
+        result["scheme"] = args.scheme
     return result
 
 

@@ -110,29 +110,58 @@ class Dice(ABC):
         return tuple(self.rolls[start:])
 
 
+#: The ways seeded dice are derived. A battle records the scheme it was rolled with, so its
+#: audit re-derives the same dice whatever the current scheme is; each is pinned by a test.
+#: 1: HMAC-SHA256(seed, context NUL block), four 64-bit words a block (battles before 2026-11-22).
+HMAC_SHA256 = 1
+#: 2: SHAKE-256(len(seed) as 4 bytes, seed, context NUL block) squeezed to 256 bytes, 32 words a
+#: block: about a quarter of the hashing cost per die, which was half of what a die cost.
+SHAKE_256 = 2
+SCHEMES = (HMAC_SHA256, SHAKE_256)
+CURRENT_SCHEME = SHAKE_256
+
+
 class SeededDice(Dice):
     """Deterministic dice derived from a secret seed and a context string.
 
-    Two sources with the same seed and context produce the same sequence; a different context
-    (another battle event, another character) gives an independent sequence. Each block
-    HMAC-SHA256(seed, context NUL block-number) yields 32 bytes, read as four big-endian 64-bit
-    words that are used in order; a word in the top sliver of the range is rejected so every
-    face is exactly equally likely.
+    Two sources with the same seed, context and scheme produce the same sequence; a different
+    context (another battle event, another character) gives an independent sequence. Each
+    block of the scheme's keyed hash (see `SCHEMES`) is read as big-endian 64-bit words used
+    in order; a word in the top sliver of the range is rejected so every face is exactly
+    equally likely.
     """
 
-    def __init__(self, seed: str | bytes, context: str = "") -> None:
+    def __init__(self, seed: str | bytes, context: str = "", scheme: int = CURRENT_SCHEME) -> None:
         super().__init__()
+        if scheme not in SCHEMES:
+            raise DiceError(f"unknown dice scheme {scheme!r}; known: {SCHEMES}")
+        self.scheme = scheme
         key = seed.encode() if isinstance(seed, str) else seed
-        # HMAC by its definition, H((K^opad) || H((K^ipad) || message)), with both keyed
-        # SHA-256 states computed once and copied per block: the same bytes as `hmac.new`
-        # (a test compares them) at about 60% of its per-block cost, which was half of a die's.
-        self._inner, self._outer = _keyed_states(key)
-        self._inner.update(context.encode() + b"\x00")
+        message = context.encode() + b"\x00"
+        if scheme == HMAC_SHA256:
+            # HMAC by its definition, H((K^opad) || H((K^ipad) || message)), with both keyed
+            # SHA-256 states computed once and copied per block: the same bytes as `hmac.new`
+            # (a test compares them) at about 60% of its per-block cost.
+            self._inner, self._outer = _keyed_states(key)
+            self._inner.update(message)
+        else:
+            # The seed's length first, so no seed and context can pass for another pair.
+            self._prefix = len(key).to_bytes(4, "big") + key + message
         self._block = 0
         self._words: list[int] = []
 
     def _refill(self) -> None:
-        # Four blocks at a time: the same words, in the same order, as one block at a time.
+        # Several blocks at a time: the same words, in the same order, as one block at a time.
+        if self.scheme == SHAKE_256:
+            data = hashlib.shake_256(self._prefix + str(self._block).encode()).digest(256)
+            self._block += 1
+            words = list(_SHAKE_WORDS.unpack(data))
+        else:
+            words = self._hmac_words()
+        words.reverse()
+        self._words = words
+
+    def _hmac_words(self) -> list[int]:
         words: list[int] = []
         inner, outer = self._inner, self._outer
         for _ in range(_BLOCKS_PER_REFILL):
@@ -142,8 +171,7 @@ class SeededDice(Dice):
             mac.update(message.digest())
             self._block += 1
             words.extend(_WORDS.unpack(mac.digest()))
-        words.reverse()
-        self._words = words
+        return words
 
     def _face(self, die: Die, label: str) -> int:
         n, limit = len(die.faces), die.limit
@@ -203,6 +231,7 @@ _OPAD = bytes(x ^ 0x5C for x in range(256))
 #: A DieRoll built as a plain tuple: NamedTuple's generated __new__ is a Python call per die.
 _new_roll = tuple.__new__
 _WORDS = struct.Struct(">4Q")
+_SHAKE_WORDS = struct.Struct(">32Q")
 _BLOCKS_PER_REFILL = 4
 
 

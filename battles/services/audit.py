@@ -1,12 +1,13 @@
 """The audit: re-derive every roll of a processed battle from its revealed seed.
 
 For each ledger row it re-runs the system's procedure on the stored record with
-SeededDice(seed, "post/<figure dice key>/<procedure>/<index>") and compares the whole roll; a row
-the procedure does not produce (or produces differently) is reported by id. The dice key is the
-figure's character id when the battle was set up and travels with a campaign export, so an
-imported battle audits too; only a figure imported from a version-1 document has no key, and
-its rows say they cannot be re-derived. Server-rolled events are
-re-derived from "event/<seq>" the same way; typed-in dice cannot be re-derived and say so.
+SeededDice(seed, "post/<figure dice key>/<procedure>/<index>", the battle's dice scheme) and
+compares the whole roll; a row the procedure does not produce (or produces differently) is
+reported by id. The dice key is the figure's character id when the battle was set up and
+travels with a campaign export, so an imported battle audits too; only a figure imported from
+a version-1 document has no key, and its rows say they cannot be re-derived. Server-rolled
+events are re-derived from "event/<seq>" the same way; typed-in dice cannot be re-derived and
+say so.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ def battle_audit(*, battle: Battle) -> dict[str, Any]:
         "seed": battle.seed,
         "seed_sha256": battle.seed_sha256,
         "seed_matches_hash": seed_ok,
+        "dice_scheme": battle.dice_scheme,
         "all_match": seed_ok and not mismatched and not bad_events,
         "ledger": ledger,
         "mismatched": [r["id"] for r in mismatched],

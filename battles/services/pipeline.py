@@ -180,7 +180,9 @@ def _locked_characters(figures: Sequence[BattleFigure]) -> dict[int, Character]:
 def derive_rolls(system: RuleSystem, battle: Battle, figure: BattleFigure) -> tuple[Roll, ...]:
     """Run the system's procedure on the figure's stored record with the battle's seed."""
     record = record_from_json(figure.record or {})
-    return system.post_battle(record, battle.options, dice_for(battle.seed, figure.dice_key))
+    return system.post_battle(
+        record, battle.options, dice_for(battle.seed, figure.dice_key, battle.dice_scheme)
+    )
 
 
 def _ledger_rows(

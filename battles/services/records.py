@@ -15,13 +15,13 @@ from rules.dice import SeededDice
 from rules.system import RuleSystem
 
 
-def dice_for(seed: str, dice_key: str) -> DiceFor:
+def dice_for(seed: str, dice_key: str, scheme: int) -> DiceFor:
     """Return the dice source per (procedure, index) for one figure of a battle.
 
     `dice_key` is the figure's `BattleFigure.dice_key` (its character's id when the battle was
-    set up), so the context survives a campaign export and import.
+    set up), so the context survives a campaign export and import; `scheme` is the battle's.
     """
-    return lambda procedure, index: SeededDice(seed, f"post/{dice_key}/{procedure}/{index}")
+    return lambda procedure, index: SeededDice(seed, f"post/{dice_key}/{procedure}/{index}", scheme)
 
 
 def wounds_taken(system: RuleSystem, figure: BattleFigure) -> int:

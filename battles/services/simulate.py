@@ -128,7 +128,7 @@ def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None)
         )
     sides = sim_sides(battle)
     result = _simulator(system_of(battle), sides)(
-        sides, battle.options, SeededDice(battle.seed, "simulate")
+        sides, battle.options, SeededDice(battle.seed, "simulate", battle.dice_scheme)
     )
     figures = {str(f.pk): f for f in battle.figures.all()}
     states = {ref: dict(f.state) for ref, f in figures.items()}

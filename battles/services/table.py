@@ -1,8 +1,8 @@
 """The table assistant: resolve checks, void the last event, draw activations.
 
 Every write locks the battle row, so two players tapping at once get consecutive event numbers.
-Server dice for event N come from SeededDice(battle.seed, "event/N"): anyone can re-derive them
-once the seed is revealed.
+Server dice for event N come from SeededDice(battle.seed, "event/N", battle.dice_scheme):
+anyone can re-derive them once the seed is revealed.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ FIGURE_FIELDS = ["state", "skills_used", "kills"]
 
 def event_dice(battle: Battle, seq: int) -> SeededDice:
     """Return the server's dice for event `seq` of the battle."""
-    return SeededDice(battle.seed, f"event/{seq}")
+    return SeededDice(battle.seed, f"event/{seq}", battle.dice_scheme)
 
 
 def next_seq(battle: Battle) -> int:

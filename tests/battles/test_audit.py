@@ -7,6 +7,7 @@ import pytest
 from battles import services
 from battles.errors import BattleConflict
 from battles.models import Battle
+from rules.dice import CURRENT_SCHEME, HMAC_SHA256, SCHEMES, SHAKE_256
 from tests.battles.conftest import Cast, finished, start_battle
 
 
@@ -74,3 +75,43 @@ def test_the_audit_waits_until_the_seed_is_revealed(cast: Cast) -> None:
 
     with pytest.raises(BattleConflict, match="revealed"):
         services.battle_audit(battle=battle)
+
+
+def _played_with_scheme(cast: Cast, scheme: int) -> Battle:
+    """A battle rolled at the table and processed with the given dice scheme throughout."""
+    battle = start_battle(cast)
+    Battle.objects.filter(pk=battle.pk).update(dice_scheme=scheme)
+    battle.refresh_from_db()
+    red, blue = (battle.figures.filter(side__index=i).first() for i in (0, 1))
+    services.battle_resolve(
+        battle=battle, check="fire", actor=red.pk, target=blue.pk, params={"skill": 8}
+    )
+    services.battle_record_result(
+        battle=battle, sides=[{"side": s.pk, "result": "DRAW"} for s in battle.sides.all()]
+    )
+    services.battle_finish(battle=battle)
+    services.battle_process(battle_id=battle.pk)
+    return Battle.objects.get(pk=battle.pk)
+
+
+def test_a_new_battle_is_rolled_with_the_current_dice_scheme(cast: Cast) -> None:
+    assert start_battle(cast).dice_scheme == CURRENT_SCHEME
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_battle_audits_with_the_scheme_it_was_rolled_with(cast: Cast, scheme: int) -> None:
+    battle = _played_with_scheme(cast, scheme)
+
+    report = services.battle_audit(battle=battle)
+
+    assert report["dice_scheme"] == scheme and report["all_match"]
+    assert report["events"][0]["matches"] is True
+
+
+def test_the_audit_really_uses_the_battles_scheme(cast: Cast) -> None:
+    battle = _played_with_scheme(cast, HMAC_SHA256)
+    Battle.objects.filter(pk=battle.pk).update(dice_scheme=SHAKE_256)  # a forged scheme
+
+    report = services.battle_audit(battle=Battle.objects.get(pk=battle.pk))
+
+    assert not report["all_match"] and report["events"][0]["matches"] is False

@@ -1,7 +1,8 @@
-"""Migration 0003 gives every existing figure its character's id as its dice key.
+"""Migrations 0003 and 0004 keep every battle processed before them auditable.
 
-That is the context the figure's ledger was rolled with, so battles processed before the key
-existed still pass the audit after the upgrade.
+0003 gives every existing figure its character's id as its dice key, and 0004 marks every
+existing battle as rolled with dice scheme 1: together, exactly the contexts and derivation
+its dice were rolled with.
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from battles.models import BattleFigure, BattleStatus
+from battles.models import Battle, BattleFigure, BattleStatus
 from battles.services import battle_audit, battle_finish
+from rules.dice import HMAC_SHA256
 from tests.battles.conftest import fought_battle, make_cast
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("battles", "0002_event_log_append_only")]
-AFTER = [("battles", "0003_battlefigure_dice_key")]
+LATEST = [("battles", "0004_battle_dice_scheme")]
 
 
 def _migrate(targets: list[tuple[str, str]]) -> None:
@@ -26,21 +28,24 @@ def _migrate(targets: list[tuple[str, str]]) -> None:
     executor.migrate(targets)
 
 
-def test_upgrading_keys_each_figure_by_its_character_and_the_old_ledger_still_audits(
+def test_upgrading_keeps_the_keys_and_scheme_an_old_battle_was_rolled_with(
     django_capture_on_commit_callbacks,
 ):
     cast = make_cast()
     battle = fought_battle(cast)
+    Battle.objects.filter(pk=battle.pk).update(dice_scheme=HMAC_SHA256)  # as before 0004
     with django_capture_on_commit_callbacks(execute=True):
         battle_finish(battle=battle, user=cast.alice)
     battle.refresh_from_db()
     assert battle.status == BattleStatus.PROCESSED
 
-    _migrate(BEFORE)  # the column goes, as on a database from before the key
-    _migrate(AFTER)
+    _migrate(BEFORE)  # the columns go, as on a database from before the key and the scheme
+    _migrate(LATEST)
 
+    battle.refresh_from_db()
     figures = BattleFigure.objects.filter(battle=battle)
     assert figures.exists()
     assert all(f.dice_key == str(f.character_id) for f in figures if f.character_id)
+    assert battle.dice_scheme == HMAC_SHA256
     report = battle_audit(battle=battle)
-    assert report["ledger"] and report["all_match"]
+    assert report["ledger"] and report["all_match"] and report["dice_scheme"] == HMAC_SHA256

@@ -17,6 +17,7 @@ from battles.services import battle_audit, battle_finish
 from campaigns.models import Campaign, League, LeagueAdjustment, Pairing, Round
 from rosters.campaign_export import campaign_export, campaign_import, documents_equal
 from rosters.models import Character, ServiceRecordEntry
+from rules.dice import HMAC_SHA256
 from tests.battles.conftest import fought_battle, make_cast
 
 pytestmark = pytest.mark.django_db
@@ -147,6 +148,7 @@ def test_an_imported_battle_is_re_derived_by_the_audit_like_the_original(campaig
 
     report = battle_audit(battle=battle)
 
+    assert battle.dice_scheme == original.dice_scheme
     assert set(battle.ledger.values_list("character_id", flat=True)).isdisjoint(
         original.ledger.values_list("character_id", flat=True)
     )  # new ids, yet the dice re-derive
@@ -158,11 +160,14 @@ def test_a_version_1_document_imports_and_its_rolls_say_they_cannot_be_re_derive
     document = campaign_export(campaign=campaign)
     document["version"] = 1
     for battle in document["battles"]:
+        del battle["dice_scheme"]
         for figure in battle["figures"]:
             del figure["dice_key"]
 
     restored = campaign_import(document=document, club_slug="restored")
     report = battle_audit(battle=restored.battles.get())
+
+    assert restored.battles.get().dice_scheme == HMAC_SHA256  # every battle then was scheme 1
 
     assert report["ledger"] and all(row["matches"] is None for row in report["ledger"])
     assert all("cannot be re-derived" in row["note"] for row in report["ledger"])

@@ -4,19 +4,50 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.dice import AVERAGE_DIE, D6, D12, DieRoll, GivenDice, SeededDice, parse_given
+from rules.dice import (
+    AVERAGE_DIE,
+    CURRENT_SCHEME,
+    D6,
+    D12,
+    HMAC_SHA256,
+    SCHEMES,
+    SHAKE_256,
+    DieRoll,
+    GivenDice,
+    SeededDice,
+    parse_given,
+)
 from rules.errors import DiceError
 
 
 def test_seeded_dice_pin_known_values_so_every_machine_agrees():
-    dice = SeededDice("muster", "pin")
-    assert dice.roll_many(10, D6) == PINNED_D6
+    assert SeededDice("muster", "pin", HMAC_SHA256).roll_many(10, D6) == PINNED_D6
+    assert SeededDice("muster", "pin", SHAKE_256).roll_many(10, D6) == PINNED_SHAKE_D6
 
 
-# Pinned once and never regenerated: if these change, every stored battle seed would re-derive
-# different rolls and audits would fail. The first word of HMAC-SHA256(b"muster", b"pin\x000")
-# is 6 mod 6 + 1 == 6 (test below); the rest follow from the same blocks.
+# Pinned once per scheme and never regenerated: if these change, every stored battle seed of
+# that scheme would re-derive different rolls and audits would fail. The first word of
+# HMAC-SHA256(b"muster", b"pin\x000") is 6 mod 6 + 1 == 6 (test below); the rest follow from
+# the same blocks. Scheme 2 likewise from SHAKE-256 (test below).
 PINNED_D6 = (6, 4, 3, 4, 1, 4, 1, 5, 2, 6)
+PINNED_SHAKE_D6 = (4, 3, 6, 3, 2, 4, 3, 1, 1, 4)
+
+
+def test_new_dice_use_the_current_scheme_and_an_unknown_scheme_is_refused():
+    assert SeededDice("muster", "pin").scheme == CURRENT_SCHEME == SHAKE_256
+    with pytest.raises(DiceError, match="unknown dice scheme 9"):
+        SeededDice("muster", "pin", 9)
+
+
+def test_scheme_2_words_are_shake_256_of_the_length_seed_context_and_block():
+    import hashlib
+
+    data = hashlib.shake_256(b"\x00\x00\x00\x06muster" + b"pin\x00" + b"0").digest(256)
+    words = [int.from_bytes(data[i : i + 8], "big") for i in range(0, 256, 8)]
+    dice = SeededDice("muster", "pin", SHAKE_256)
+
+    assert dice.roll_many(32, D6) == tuple(w % 6 + 1 for w in words)
+    assert dice.roll_many(1, D6) == (SeededDice("muster", "pin", SHAKE_256).roll_many(33, D6)[32],)
 
 
 def test_first_seeded_value_is_the_first_word_of_the_first_hmac_block():
@@ -26,7 +57,7 @@ def test_first_seeded_value_is_the_first_word_of_the_first_hmac_block():
     word = int.from_bytes(hmac.new(b"muster", b"pin\x000", hashlib.sha256).digest()[:8], "big")
     limit = (1 << 64) - ((1 << 64) % 6)
     assert word < limit
-    assert SeededDice("muster", "pin").roll(D6) == word % 6 + 1
+    assert SeededDice("muster", "pin", HMAC_SHA256).roll(D6) == word % 6 + 1
 
 
 @given(st.text(max_size=20), st.text(max_size=20))
@@ -39,8 +70,9 @@ def test_different_contexts_give_independent_sequences():
     assert SeededDice("s", "a").roll_many(20, D12) != SeededDice("s", "b").roll_many(20, D12)
 
 
-def test_seeded_faces_are_uniform_over_many_rolls():
-    dice = SeededDice("uniform", "d6")
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_seeded_faces_are_uniform_over_many_rolls(scheme):
+    dice = SeededDice("uniform", "d6", scheme)
     counts = [0] * 6
     for value in dice.roll_many(60_000, D6):
         counts[value - 1] += 1
@@ -98,9 +130,9 @@ def test_parse_given_accepts_commas_and_spaces_and_rejects_words():
         parse_given("six")
 
 
-@given(st.text(max_size=10), st.integers(min_value=0, max_value=30))
-def test_rolling_many_at_once_gives_the_same_dice_as_one_at_a_time(context, count):
-    batch, single = SeededDice("s", context), SeededDice("s", context)
+@given(st.text(max_size=10), st.integers(min_value=0, max_value=40), st.sampled_from(SCHEMES))
+def test_rolling_many_at_once_gives_the_same_dice_as_one_at_a_time(context, count, scheme):
+    batch, single = SeededDice("s", context, scheme), SeededDice("s", context, scheme)
 
     values = batch.roll_many(count, D6, "pool")
 
@@ -114,7 +146,7 @@ def test_seeded_words_are_hmac_sha256_blocks_for_any_key_length(key, context, co
     import hashlib
     import hmac
 
-    dice = SeededDice(key, context)
+    dice = SeededDice(key, context, HMAC_SHA256)
     words = []
     while len(words) < count:
         if not dice._words:
