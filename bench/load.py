@@ -9,7 +9,8 @@ What it does, all on 127.0.0.1 and all bounded:
    with API tokens;
 4. stops gunicorn, drops the database, prints requests/s, p50/p95/p99 per kind and errors.
 
-Budget (issue 9): zero errors, p95 <= 150 ms for reads. `--seconds`/`--clients` shorten a run.
+Budget (issue 9): zero errors, p95 <= 150 ms for reads. `--seconds`/`--clients` shorten a run;
+`--threads N` runs gthread workers with N threads each, to compare with the synchronous default.
 PG_URL overrides the server (default postgres://postgres@127.0.0.1:5432/).
 """
 
@@ -152,7 +153,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _start_gunicorn(port: int) -> subprocess.Popen[bytes]:
+def _start_gunicorn(port: int, threads: int) -> subprocess.Popen[bytes]:
     command = [
         str(GUNICORN),
         "config.wsgi:application",
@@ -160,6 +161,7 @@ def _start_gunicorn(port: int) -> subprocess.Popen[bytes]:
         f"127.0.0.1:{port}",
         "--workers",
         "2",
+        *(["--worker-class", "gthread", "--threads", str(threads)] if threads > 1 else []),
         "--access-logfile",
         "/dev/null",
         "--timeout",
@@ -304,6 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads per worker (gthread when > 1)"
+    )
     args = parser.parse_args(argv)
     try:
         world = _prepare()
@@ -311,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"benchmark": "load", "skipped": f"no PostgreSQL to load: {exc}"}))
         return 0
     port = _free_port()
-    server = _start_gunicorn(port)
+    server = _start_gunicorn(port, args.threads)
     try:
         result = _load(port, world, args.clients, args.seconds)
     finally:
