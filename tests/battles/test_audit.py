@@ -50,26 +50,6 @@ def test_a_deleted_ledger_row_is_reported_missing(cast: Cast) -> None:
     assert [(r["procedure"], r["index"]) for r in missing] == [(row.procedure, row.index)]
 
 
-def test_server_rolled_events_are_re_derived_from_the_seed(cast: Cast) -> None:
-    battle = start_battle(cast)
-    red, blue = (
-        battle.figures.filter(side__index=0).first(),
-        battle.figures.filter(side__index=1).first(),
-    )
-    services.battle_resolve(
-        battle=battle, check="fire", actor=red.pk, target=blue.pk, params={"skill": 8}
-    )
-    services.battle_record_result(
-        battle=battle, sides=[{"side": s.pk, "result": "DRAW"} for s in battle.sides.all()]
-    )
-    services.battle_finish(battle=battle)
-    services.battle_process(battle_id=battle.pk)
-
-    report = services.battle_audit(battle=Battle.objects.get(pk=battle.pk))
-
-    assert report["events"][0]["matches"] is True
-
-
 def test_the_audit_waits_until_the_seed_is_revealed(cast: Cast) -> None:
     battle = finished(cast)
 
@@ -99,7 +79,9 @@ def test_a_new_battle_is_rolled_with_the_current_dice_scheme(cast: Cast) -> None
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_a_battle_audits_with_the_scheme_it_was_rolled_with(cast: Cast, scheme: int) -> None:
+def test_server_rolled_events_and_the_ledger_re_derive_with_the_battles_scheme(
+    cast: Cast, scheme: int
+) -> None:
     battle = _played_with_scheme(cast, scheme)
 
     report = services.battle_audit(battle=battle)

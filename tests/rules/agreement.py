@@ -40,3 +40,16 @@ def params_strategy(check: Check) -> st.SearchStrategy[dict[str, Any]]:
             for f in check.params.fields
         }
     )
+
+
+Case = tuple[str, dict[str, Any]]
+
+
+def first_case_of_each(cases: list[Case]) -> list[Case]:
+    """The first case of each check: what the fast run checks (the statistical run takes all)."""
+    return list({name: (name, params) for name, params in reversed(cases)}.values())
+
+
+def case_id(case: Case) -> str:
+    """Name a (check, params) case for pytest: `check-name=value-...`."""
+    return f"{case[0]}-{'-'.join(f'{k}={v}' for k, v in case[1].items())}"

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rules.dice import GivenDice, SeededDice
 from rules.errors import ValidationError
 from rules.systems.grits_and_glory import SYSTEM
+from tests.rules.agreement import case_id, first_case_of_each
 
 #: One or two telling parameter sets per check (wild cards, untrained, big modifiers ...).
 CASES = [
@@ -55,10 +56,6 @@ CASES = [
 ]
 
 
-def _ids(case):
-    return f"{case[0]}-{'-'.join(f'{k}={v}' for k, v in case[1].items())}"
-
-
 def _agrees(check_name, params, rolls, sigmas):
     check = SYSTEM.check(check_name)
     odds = check.odds(params).probabilities
@@ -73,21 +70,21 @@ def _agrees(check_name, params, rolls, sigmas):
 
 
 #: The fast run takes the first case of each check; the statistical run takes them all.
-FAST_CASES = list({name: (name, params) for name, params in reversed(CASES)}.values())
+FAST_CASES = first_case_of_each(CASES)
 
 
-@pytest.mark.parametrize("case", FAST_CASES, ids=_ids)
+@pytest.mark.parametrize("case", FAST_CASES, ids=case_id)
 def test_odds_agree_with_ten_thousand_seeded_rolls(case):
     _agrees(*case, rolls=10_000, sigmas=5)
 
 
 @pytest.mark.statistical
-@pytest.mark.parametrize("case", CASES, ids=_ids)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_odds_agree_with_two_hundred_thousand_seeded_rolls(case):
     _agrees(*case, rolls=200_000, sigmas=4)
 
 
-@pytest.mark.parametrize("case", CASES, ids=_ids)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_odds_are_exact_fractions_over_every_outcome_key(case):
     check = SYSTEM.check(case[0])
 
@@ -99,7 +96,7 @@ def test_odds_are_exact_fractions_over_every_outcome_key(case):
     assert all(isinstance(p, Fraction) and p >= 0 for p in odds.probabilities.values())
 
 
-@pytest.mark.parametrize("case", CASES, ids=_ids)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_given_dice_reproduce_a_seeded_result(case):
     check = SYSTEM.check(case[0])
     seeded = check.resolve(case[1], SeededDice("replay", case[0]))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rules.dice import GivenDice, SeededDice
 from rules.systems.grits_and_glory import SYSTEM
 from rules.systems.grits_and_glory.contest import Side, over
-from tests.rules.agreement import odds_agree, params_strategy
+from tests.rules.agreement import case_id, first_case_of_each, odds_agree, params_strategy
 
 INTERRUPT = SYSTEM.check("interrupt")
 SET_WEAPONS = SYSTEM.check("set_weapons")
@@ -30,24 +30,20 @@ CASES = [
     ("notice", {"die": 6, "foe_die": 8, "foe_wild_card": True, "dark": True}),
     ("notice", {"die": 0, "wild_card": True, "foe_die": 0, "range": "long", "cover": "minor"}),
 ]
-FAST_CASES = list({name: (name, params) for name, params in reversed(CASES)}.values())
+FAST_CASES = first_case_of_each(CASES)
 
 
 def _params(name):
     return params_strategy(SYSTEM.check(name))
 
 
-def _ids(case):
-    return f"{case[0]}-{'-'.join(f'{k}={v}' for k, v in case[1].items())}"
-
-
-@pytest.mark.parametrize("case", FAST_CASES, ids=_ids)
+@pytest.mark.parametrize("case", FAST_CASES, ids=case_id)
 def test_odds_agree_with_ten_thousand_seeded_rolls(case):
     odds_agree(SYSTEM.check(case[0]), case[1], 10_000, 5)
 
 
 @pytest.mark.statistical
-@pytest.mark.parametrize("case", CASES, ids=_ids)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_odds_agree_with_two_hundred_thousand_seeded_rolls(case):
     odds_agree(SYSTEM.check(case[0]), case[1], 200_000, 4)
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rules.dice import GivenDice, SeededDice
 from rules.errors import DiceError
 from rules.systems.grits_and_glory import SYSTEM
-from tests.rules.agreement import odds_agree, params_strategy
+from tests.rules.agreement import case_id, first_case_of_each, odds_agree, params_strategy
 
 GROUND = SYSTEM.check("difficult_ground")
 AREA = SYSTEM.check("area_effect")
@@ -30,24 +30,20 @@ CASES = [
     ("benny_reroll", {"die": 8, "wild_card": True, "bennies": 3, "goal": "raise", "tn": 6}),
     ("benny_reroll", {"die": 10, "untrained": True, "bennies": 1, "goal": "raise"}),
 ]
-FAST_CASES = list({name: (name, params) for name, params in reversed(CASES)}.values())
+FAST_CASES = first_case_of_each(CASES)
 
 
 def _params(name):
     return params_strategy(SYSTEM.check(name))
 
 
-def _ids(case):
-    return f"{case[0]}-{'-'.join(f'{k}={v}' for k, v in case[1].items())}"
-
-
-@pytest.mark.parametrize("case", FAST_CASES, ids=_ids)
+@pytest.mark.parametrize("case", FAST_CASES, ids=case_id)
 def test_odds_agree_with_ten_thousand_seeded_rolls(case):
     odds_agree(SYSTEM.check(case[0]), case[1], 10_000, 5)
 
 
 @pytest.mark.statistical
-@pytest.mark.parametrize("case", CASES, ids=_ids)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_odds_agree_with_two_hundred_thousand_seeded_rolls(case):
     odds_agree(SYSTEM.check(case[0]), case[1], 200_000, 4)
 
