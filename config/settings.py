@@ -132,6 +132,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production serves what the image's collectstatic gathered into STATIC_ROOT; anywhere else
+# (`make demo`, tests) WhiteNoise finds the files where they live, so no collectstatic step
+# is needed and the pages are styled even with DEBUG off.
+WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=not PRODUCTION)
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
 STORAGES = {

@@ -77,3 +77,11 @@ def test_production_settings_turn_on_hsts_secure_cookies_and_the_https_redirect(
         "['https://muster.example.org']",
         "False",
     ], result.stderr
+
+
+def test_production_serves_only_collected_static_files():
+    probe = "from django.conf import settings as s; print(s.WHITENOISE_USE_FINDERS)"
+
+    result = _manage("shell", "--verbosity", "0", "-c", probe, **PRODUCTION)
+
+    assert result.stdout.split() == ["False"], result.stderr
