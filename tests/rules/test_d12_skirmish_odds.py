@@ -3,13 +3,10 @@
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from rules.dice import GivenDice, SeededDice
 from rules.errors import ValidationError
 from rules.systems.d12_skirmish import SYSTEM
-from tests.rules.agreement import odds_agree, params_strategy
+from tests.rules.agreement import odds_agree
 
 CASES = [
     ("shoot", {}),
@@ -47,39 +44,6 @@ def test_shoot_odds_for_a_regular_are_seven_twelfths():
     odds = SYSTEM.checks["shoot"].odds({"troop": "regular"}).probabilities
 
     assert odds == {"hit": Fraction(7, 12), "miss": Fraction(4, 12), "misfire": Fraction(1, 12)}
-
-
-def params_for(check_name):
-    return params_strategy(SYSTEM.checks[check_name])
-
-
-any_check = st.sampled_from(sorted(SYSTEM.checks))
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_odds_sum_to_one_over_the_outcome_keys(data):
-    name = data.draw(any_check)
-    odds = SYSTEM.checks[name].odds(data.draw(params_for(name)))
-
-    assert sum(odds.probabilities.values()) == 1
-    assert set(odds.probabilities) == set(SYSTEM.checks[name].outcomes)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.data(), st.text(max_size=8))
-def test_given_dice_reproduce_a_seeded_result(data, seed):
-    name = data.draw(any_check)
-    params = data.draw(params_for(name))
-    check = SYSTEM.checks[name]
-    seeded = check.resolve(params, SeededDice(seed, name))
-
-    given_dice = GivenDice([r.value for r in seeded.dice])
-    replay = check.resolve(params, given_dice)
-
-    assert replay.outcome == seeded.outcome in check.outcomes
-    assert replay.details == seeded.details
-    assert given_dice.unused == 0
 
 
 @pytest.mark.parametrize(
