@@ -99,6 +99,12 @@ class Membership(models.Model):
 # --- the league --------------------------------------------------------------------------------
 
 
+class PairingMethod(models.TextChoices):
+    SWISS = "SWISS", "Swiss, one round at a time"
+    ROUND_ROBIN = "ROUND_ROBIN", "Round robin, the whole season at once"
+    MANUAL = "MANUAL", "By hand"
+
+
 def default_tie_breakers() -> list[str]:
     return list(DEFAULT_TIE_BREAKERS)
 
@@ -134,11 +140,21 @@ class League(models.Model):
     )
     season_start = models.DateField(null=True, blank=True)
     season_end = models.DateField(null=True, blank=True)
+    pairing_method = models.CharField(
+        max_length=12,
+        choices=PairingMethod.choices,
+        default=PairingMethod.SWISS,
+        help_text="How the dashboard pairs the next round.",
+    )
 
     class Meta:
         constraints = [
             models.CheckConstraint(
                 condition=Q(max_games_per_pair__gte=1), name="league_max_games_at_least_one"
+            ),
+            models.CheckConstraint(
+                condition=Q(pairing_method__in=PairingMethod.values),
+                name="league_pairing_method_valid",
             ),
             models.CheckConstraint(
                 condition=Q(season_start__isnull=True)
@@ -199,6 +215,9 @@ class Round(models.Model):
     status = models.CharField(max_length=8, choices=RoundStatus.choices, default=RoundStatus.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
     locked_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateField(
+        null=True, blank=True, help_text="The last day to play and report this round's games."
+    )
 
     class Meta:
         constraints = [

@@ -34,12 +34,19 @@ from campaigns.services.results import (
     pairing_link_battle,
     pairing_report,
 )
+from campaigns.services.season import (
+    RowResult,
+    round_deadline_set,
+    round_next_pair,
+    round_results_record,
+)
 
 __all__ = [
     "ORGANISERS_GROUP",
     "Claim",
     "LateJoin",
     "ManualRound",
+    "RowResult",
     "adjustment_create",
     "campaign_create",
     "campaign_update",
@@ -59,7 +66,10 @@ __all__ = [
     "pairing_report",
     "round_check",
     "round_create_manual",
+    "round_deadline_set",
     "round_lock",
+    "round_next_pair",
+    "round_results_record",
     "round_robin_generate",
     "round_swap_players",
     "swiss_round_generate",

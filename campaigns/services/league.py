@@ -55,6 +55,7 @@ LEAGUE_FIELDS = (
     "late_joiner_points",
     "season_start",
     "season_end",
+    "pairing_method",
 )
 
 
