@@ -22,6 +22,9 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from campaigns import selectors, services
+from campaigns.desk import dashboard as desk_dashboard
+from campaigns.desk import results as desk_results
+from campaigns.desk import season as desk_season
 from campaigns.errors import LeagueConflict
 from campaigns.forms import PLACE_FIELDS, LeagueForm, PairingForm, tie_breaker_slot
 from campaigns.league import TIE_BREAKERS, LeagueError
@@ -328,6 +331,18 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
     def get_urls(self) -> list:
         view = self.admin_site.admin_view
         return [
+            path("dashboard/", view(self.dashboard_view), name="campaigns_dashboard"),
+            path("<int:campaign_id>/act/", view(self.act_view), name="campaigns_campaign_act"),
+            path(
+                "<int:campaign_id>/season/",
+                view(self.season_view),
+                name="campaigns_campaign_season",
+            ),
+            path(
+                "<int:campaign_id>/season/preview/",
+                view(self.season_preview_view),
+                name="campaigns_campaign_season_preview",
+            ),
             path(
                 "<int:campaign_id>/standings/",
                 view(self.standings_view),
@@ -360,6 +375,31 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
 
     def standings_csv_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
         return standings_response(self._viewable(request, campaign_id))
+
+    # --- the organiser's desk: dashboard and season settings -------------------------------------
+
+    def _run(self, request: HttpRequest, campaign_id: int) -> Campaign:
+        """Return a campaign the user runs; anyone else's is a 404, as if it did not exist."""
+        campaign = get_object_or_404(self.get_queryset(request), pk=campaign_id)
+        if not self.has_change_permission(request, campaign):
+            raise PermissionDenied
+        return campaign
+
+    def _desk_context(self, request: HttpRequest) -> dict[str, Any]:
+        return {**self.admin_site.each_context(request), "opts": self.model._meta}
+
+    def dashboard_view(self, request: HttpRequest) -> HttpResponse:
+        return desk_dashboard.dashboard_view(request, self._desk_context(request))
+
+    def act_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
+        return desk_dashboard.act_view(request, self._run(request, campaign_id))
+
+    def season_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
+        campaign = self._run(request, campaign_id)
+        return desk_season.season_view(request, campaign, self._desk_context(request))
+
+    def season_preview_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
+        return desk_season.preview_view(request, self._run(request, campaign_id))
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -619,6 +659,33 @@ class RoundAdmin(CampaignScoped, admin.ModelAdmin):
                 _save_pairing(request, round_, inline_form)
         for warning in services.round_check(round_=round_):
             messages.warning(request, warning.message)
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view
+        return [
+            path(
+                "<int:round_id>/results/",
+                view(self.results_view),
+                name="campaigns_round_results",
+            ),
+            path("<int:round_id>/sheet/", view(self.sheet_view), name="campaigns_round_sheet"),
+            *super().get_urls(),
+        ]
+
+    def _run(self, request: HttpRequest, round_id: int) -> Round:
+        round_ = get_object_or_404(
+            self.get_queryset(request).select_related("campaign"), pk=round_id
+        )
+        if not self.has_change_permission(request, round_):
+            raise PermissionDenied
+        return round_
+
+    def results_view(self, request: HttpRequest, round_id: int) -> HttpResponse:
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta}
+        return desk_results.results_view(request, self._run(request, round_id), context)
+
+    def sheet_view(self, request: HttpRequest, round_id: int) -> HttpResponse:
+        return desk_results.sheet_view(request, self._run(request, round_id))
 
     @admin.action(description="Lock selected rounds", permissions=["change"])
     def lock_rounds(self, request: HttpRequest, queryset: QuerySet) -> None:

@@ -189,9 +189,11 @@ def league_adjustments(campaign: Campaign) -> tuple[Adjustment, ...]:
     return tuple(Adjustment(a.player_id, a.points, a.reason) for a in rows)
 
 
-def league_standings(campaign: Campaign) -> Standings:
-    """Compute the table from settled results and adjustments: four queries at any size."""
-    settings = league_settings(league_of(campaign))
+def league_standings(campaign: Campaign, league: League | None = None) -> Standings:
+    """Compute the table from settled results and adjustments: four queries at any size.
+
+    `league` overrides the saved settings: the season page previews unsaved ones with it."""
+    settings = league_settings(league if league is not None else league_of(campaign))
     players = list(league_players(campaign))
     results = [core_result(p) for p in counted(list(league_pairings(campaign)))]
     rows = compute_standings(

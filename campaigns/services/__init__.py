@@ -36,9 +36,11 @@ from campaigns.services.results import (
 )
 from campaigns.services.season import (
     RowResult,
+    SeasonChanges,
     round_deadline_set,
     round_next_pair,
     round_results_record,
+    season_update,
 )
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "LateJoin",
     "ManualRound",
     "RowResult",
+    "SeasonChanges",
     "adjustment_create",
     "campaign_create",
     "campaign_update",
@@ -72,5 +75,6 @@ __all__ = [
     "round_results_record",
     "round_robin_generate",
     "round_swap_players",
+    "season_update",
     "swiss_round_generate",
 ]

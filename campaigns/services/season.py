@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.errors import LeagueConflict
-from campaigns.models import Campaign, Pairing, PairingMethod, Round
+from campaigns.models import Campaign, Membership, Pairing, PairingMethod, Round
 from campaigns.selectors import league_of
-from campaigns.services.league import round_robin_generate, swiss_round_generate
+from campaigns.services.league import (
+    league_update,
+    membership_withdraw,
+    round_robin_generate,
+    swiss_round_generate,
+)
 from campaigns.services.results import Claim, pairing_confirm
 
 
@@ -73,3 +78,30 @@ def round_next_pair(*, campaign: Campaign) -> int:
     if method == PairingMethod.SWISS:
         return swiss_round_generate(campaign=campaign).number
     raise ValidationError("this league is paired by hand: add the round on the rounds page")
+
+
+@dataclass(frozen=True)
+class SeasonChanges:
+    """What the season settings page changed: league settings, round deadlines, drop-outs."""
+
+    league: dict = field(default_factory=dict)
+    deadlines: dict[int, datetime.date | None] = field(default_factory=dict)
+    withdrawals: dict[int, int] = field(default_factory=dict)
+
+
+@transaction.atomic
+def season_update(*, campaign: Campaign, user: AbstractBaseUser, changes: SeasonChanges) -> int:
+    """Apply the season page in one go (all or nothing); return the games forfeited."""
+    if changes.league:
+        league_update(campaign=campaign, **changes.league)
+    for round_ in Round.objects.filter(campaign_id=campaign.pk, pk__in=list(changes.deadlines)):
+        round_deadline_set(round_=round_, deadline=changes.deadlines[round_.pk])
+    forfeited = 0
+    members = Membership.objects.filter(campaign_id=campaign.pk, pk__in=list(changes.withdrawals))
+    for member in members.select_related("campaign"):
+        forfeited += len(
+            membership_withdraw(
+                membership=member, from_round=changes.withdrawals[member.pk], user=user
+            )
+        )
+    return forfeited
