@@ -16,7 +16,8 @@ from battles import services
 from battles.errors import BattleConflict
 from battles.forms import FigureResultForm, SideResultForm, figure_initial
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-from campaigns.admin import CampaignScoped
+from campaigns.admin import CampaignScoped, SystemListFilter
+from campaigns.dashboard import system_name
 from rules.system import get_system
 
 
@@ -82,12 +83,12 @@ class LedgerInline(ReadOnlyInline):
 
 @admin.register(Battle)
 class BattleAdmin(CampaignScoped, admin.ModelAdmin):
-    list_display = ["__str__", "campaign", "system", "campaign_date", "status", "created_at"]
-    list_filter = ["status", "system", ("campaign", admin.RelatedOnlyFieldListFilter)]
+    list_display = ["__str__", "campaign", "rule_system", "campaign_date", "status", "created_at"]
+    list_filter = ["status", SystemListFilter, ("campaign", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["scenario"]
     readonly_fields = [
         "campaign",
-        "system",
+        "rule_system",
         "status",
         "seed_sha256",
         "revealed_seed",
@@ -108,6 +109,10 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # battles start from forces: the API or the table assistant
+
+    @admin.display(description="rule system", ordering="system")
+    def rule_system(self, battle: Battle) -> str:
+        return system_name(battle.system)
 
     @admin.display(description="Seed (revealed once processed)")
     def revealed_seed(self, battle: Battle) -> str:

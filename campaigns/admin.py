@@ -13,6 +13,8 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -22,9 +24,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from campaigns import selectors, services
+from campaigns.dashboard import pairing_state as dash_state
+from campaigns.dashboard import system_name
 from campaigns.desk import dashboard as desk_dashboard
 from campaigns.desk import results as desk_results
 from campaigns.desk import season as desk_season
+from campaigns.desk.words import winner_name
 from campaigns.errors import LeagueConflict
 from campaigns.forms import PLACE_FIELDS, LeagueForm, PairingForm, tie_breaker_slot
 from campaigns.league import TIE_BREAKERS, LeagueError
@@ -87,6 +92,10 @@ def runs(request: HttpRequest, campaign_id: int | None) -> bool:
     return request.user.is_superuser or campaign_id in managed_ids(request)
 
 
+#: Selects in the league admins that show no related-object widgets (edit, add, delete).
+PLAIN_SELECTS = (Membership, get_user_model(), Round)
+
+
 class CampaignScoped:
     """Mixin for admins and inlines of rows that belong to a campaign through `campaign_path`."""
 
@@ -128,7 +137,29 @@ class CampaignScoped:
         scoped = _scoped_choices(db_field.related_model, request)
         if scoped is not None:
             kwargs["queryset"] = scoped
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+        if field is not None and db_field.related_model is Membership:
+            field.label_from_instance = _player_label  # "alice", not "alice in ... (Player)"
+        return field
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
+        if db_field.is_relation and db_field.related_model in PLAIN_SELECTS and field is not None:
+            _plain_select(field)
+        return field
+
+
+def _player_label(membership: Membership) -> str:
+    return membership.player_name
+
+
+def _plain_select(field: Any) -> None:
+    """Drop the related-object widgets (edit, add, delete, view) from a select: on a player
+    select the red cross deleted the membership itself, not the choice."""
+    widget = field.widget
+    if isinstance(widget, RelatedFieldWidgetWrapper):
+        widget.can_add_related = widget.can_change_related = False
+        widget.can_delete_related = widget.can_view_related = False
 
 
 def _scoped_choices(model: Any, request: HttpRequest) -> QuerySet | None:
@@ -147,6 +178,20 @@ def _scoped_choices(model: Any, request: HttpRequest) -> QuerySet | None:
     if model._meta.label == "battles.Battle":
         return model.objects.filter(campaign_id__in=ids)
     return None
+
+
+class SystemListFilter(admin.SimpleListFilter):
+    """Filter by rule system, listed by the system's name rather than its key."""
+
+    title = "rule system"
+    parameter_name = "system"
+    field = "system"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> Any:
+        return system_choices()
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        return queryset.filter(**{self.field: self.value()}) if self.value() else queryset
 
 
 def _report(request: HttpRequest, exc: Exception) -> None:
@@ -232,8 +277,8 @@ class ClubAdmin(admin.ModelAdmin):
 @admin.register(Campaign)
 class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
     campaign_path = "pk"
-    list_display = ["name", "club", "system", "status", "calendar_date", "player_count"]
-    list_filter = ["status", "system", ("club", admin.RelatedOnlyFieldListFilter)]
+    list_display = ["name", "club", "rule_system", "status", "calendar_date", "player_count"]
+    list_filter = ["status", SystemListFilter, ("club", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["club"]
     search_fields = ["name", "slug", "club__name"]
     prepopulated_fields = {"slug": ["name"]}
@@ -252,6 +297,10 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
             player_count=Count("memberships", filter=Q(memberships__role=Role.PLAYER))
         )
 
+    @admin.display(description="rule system", ordering="system")
+    def rule_system(self, obj: Campaign) -> str:
+        return system_name(obj.system)
+
     @admin.display(description="players", ordering="player_count")
     def player_count(self, obj: Campaign) -> int:
         return obj.player_count  # type: ignore[attr-defined]
@@ -269,14 +318,15 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
         if obj is None:
             return []
         # the system: forces' stats depend on it; the club: only a superuser moves a campaign
-        return ["system"] if request.user.is_superuser else ["system", "club"]
+        return ["rule_system"] if request.user.is_superuser else ["rule_system", "club"]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list:
         system = self._system_of(request, obj)
         options = campaign_form(system)().schema_names()
         note = "" if system else "Pick the system and save to set house rules; defaults apply."
+        system_field = "rule_system" if obj is not None else "system"
         return [
-            (None, {"fields": ["club", "name", "slug", "system", "status", "calendar_date"]}),
+            (None, {"fields": ["club", "name", "slug", system_field, "status", "calendar_date"]}),
             ("House rules and options", {"fields": options, "description": note}),
         ]
 
@@ -466,10 +516,20 @@ def league_context(campaign: Campaign) -> dict[str, Any]:
     return {
         "standings_rows": rows,
         "current_round": round_,
-        "round_pairings": pairings,
+        "round_pairings": [(p, winner_name(p), STATE_WORDS[dash_state(p)]) for p in pairings],
         "separation_labels": {"points": "points", **TIE_BREAKERS},
         "standings_csv_url": reverse("admin:campaigns_campaign_standings_csv", args=[campaign.pk]),
     }
+
+
+STATE_WORDS = {
+    "bye": "bye",
+    "confirmed": "confirmed",
+    "agreed": "agreed by both players",
+    "reported": "reported by one player",
+    "disputed": "disputed",
+    "missing": "not reported",
+}
 
 
 def standings_response(campaign: Campaign) -> HttpResponse:
@@ -616,6 +676,7 @@ class RoundAdmin(CampaignScoped, admin.ModelAdmin):
     search_fields = ["campaign__name", "number"]
     inlines = [PairingInline]
     actions = ["lock_rounds"]
+    change_form_template = "admin/campaigns/round/change_form.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         settled = (
@@ -792,7 +853,7 @@ class PairingAdmin(CampaignScoped, admin.ModelAdmin):
 
     @admin.display(description="score")
     def score(self, obj: Pairing) -> str:
-        return "" if obj.is_bye else f"{obj.home_vp}-{obj.away_vp} ({obj.winner or '?'})"
+        return "Bye" if obj.is_bye else f"{obj.home_vp}–{obj.away_vp} ({winner_name(obj)})"
 
     @admin.display(description="state")
     def result_state(self, obj: Pairing) -> str:

@@ -14,9 +14,11 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from campaigns.admin import CampaignScoped
+from campaigns.dashboard import system_name
 from rosters import interchange, services
 from rosters.forms import (
     CharacterAdminForm,
@@ -24,6 +26,7 @@ from rosters.forms import (
     UnitAdminForm,
     schema_form_class,
 )
+from rosters.history_text import change_lines
 from rosters.models import Character, EntryCause, Force, ServiceRecordEntry, Unit
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system, system_choices
@@ -104,9 +107,21 @@ class ForceSystemFilter(SystemFilter):
     field = "system"
 
 
+@admin.display(description="changes")
+def entry_changes(entry: ServiceRecordEntry) -> str:
+    """Show an entry's changes as "Fire skill: 6 → 7" lines, in the system's own words."""
+    lines = change_lines(entry.character.force.system, entry.before or {}, entry.after or {})
+    if not lines:
+        return "—"
+    return format_html(
+        '<ul class="changes">{}</ul>',
+        format_html_join("", "<li>{}: {} → {}</li>", lines),
+    )
+
+
 class ServiceRecordInline(admin.TabularInline):
     model = ServiceRecordEntry
-    fields = ["created_at", "cause", "before", "after", "note", "user", "battle_id"]
+    fields = ["created_at", "cause", "changes", "note", "user", "battle_id"]
     readonly_fields = fields
     ordering = ["-created_at", "-id"]
     extra = 0
@@ -117,6 +132,13 @@ class ServiceRecordInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("character__force", "user")
+
+    @admin.display(description="changes")
+    def changes(self, entry: ServiceRecordEntry) -> str:
+        return entry_changes(entry)
 
 
 class CharacterInline(admin.TabularInline):
@@ -176,7 +198,7 @@ class JsonUploadForm(forms.Form):
 @admin.register(Force)
 class ForceAdmin(CampaignScoped, admin.ModelAdmin):
     form = ForceAdminForm
-    list_display = ["name", "owner", "campaign", "system", "faction"]
+    list_display = ["name", "owner", "campaign", "rule_system", "faction"]
     # Related-only filters: an organiser sees only the campaigns his scoped rows belong to.
     list_filter = [ForceSystemFilter, ("campaign", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["owner", "campaign"]
@@ -186,7 +208,15 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
     change_list_template = "admin/rosters/force/change_list.html"
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return ["system"] if obj else []  # stats depend on it: a force keeps its system
+        return ["rule_system"] if obj else []  # stats depend on it: a force keeps its system
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = ["name", "owner", "campaign", "system", "faction", "notes"]
+        return [("rule_system" if f == "system" and obj else f) for f in fields]
+
+    @admin.display(description="rule system", ordering="system")
+    def rule_system(self, obj: Force) -> str:
+        return system_name(obj.system)
 
     def save_model(self, request: HttpRequest, obj: Force, form: Any, change: bool) -> None:
         if not change:
@@ -342,9 +372,9 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
     inlines = [ServiceRecordInline]
     actions = ["retire"]
 
-    @admin.display(ordering="force__system")
+    @admin.display(description="rule system", ordering="force__system")
     def system(self, obj: Character) -> str:
-        return obj.force.system
+        return system_name(obj.force.system)
 
     @admin.display(ordering="force__campaign__name")
     def campaign(self, obj: Character) -> Any:
@@ -402,6 +432,12 @@ class ServiceRecordEntryAdmin(admin.ModelAdmin):
     list_filter = ["cause"]
     list_select_related = ["character", "user"]
     search_fields = ["character__name", "note"]
+    fields = ["character", "created_at", "cause", "changes", "note", "user", "battle_id"]
+    readonly_fields = fields
+
+    @admin.display(description="changes")
+    def changes(self, entry: ServiceRecordEntry) -> str:
+        return entry_changes(entry)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
