@@ -15,8 +15,16 @@ from campaigns.services import claim_from
 COUNTS = ("home_vp", "away_vp", "home_figures_lost", "away_figures_lost")
 
 
+class CountField(forms.IntegerField):
+    """A whole number of at least 0; left empty, it is 0 (nothing scored, nobody lost)."""
+
+    def to_python(self, value: Any) -> int:
+        number = super().to_python(value)
+        return 0 if number is None else number
+
+
 def _count(label: str) -> forms.IntegerField:
-    return forms.IntegerField(
+    return CountField(
         label=label,
         min_value=0,
         required=False,
