@@ -24,7 +24,7 @@ def page_data(response) -> dict:
     for row in response.context["rows"]:
         if row.form is None:
             continue
-        for name, field in row.form.fields.items():
+        for name in row.form.fields:
             value = row.form[name].value()
             if value is None or value is False:
                 continue
