@@ -41,7 +41,7 @@ def test_the_campaign_page_names_the_winner_and_shows_a_bye(client):
     from campaigns.models import Pairing
     from tests.campaigns.league_helpers import make_league, settle
 
-    campaign, olivia, players = make_league(["alice", "bob", "carol"])
+    campaign, olivia, _ = make_league(["alice", "bob", "carol"])
     round_ = services.swiss_round_generate(campaign=campaign)
     game = Pairing.objects.get(round=round_, away__isnull=False)
     settle(game, olivia, winner="AWAY", away_vp=2)
