@@ -63,7 +63,10 @@ class RoundResultForm(forms.Form):
         ]
         for side, name in (("home", home), ("away", away)):
             for field in (f"{side}_vp", f"{side}_figures_lost", f"{side}_no_show"):
-                self.fields[field].label = f"{name}: {self.fields[field].label}"
+                # the page shows a short label beside the player's name; readers hear both
+                label = f"{name}: {self.fields[field].label}"
+                self.fields[field].label = label
+                self.fields[field].widget.attrs["aria-label"] = label
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
