@@ -811,7 +811,7 @@ def _save_place(round_: Round, form: PairingForm) -> Pairing:
 class PairingAdmin(CampaignScoped, admin.ModelAdmin):
     campaign_path = "round__campaign"
     form = PairingForm
-    list_display = ["__str__", "campaign", "home", "away", "score", "result_state"]
+    list_display = ["__str__", "campaign", "home_player", "away_player", "score", "result_state"]
     list_filter = [
         "disputed",
         "confirmed_by_organiser",
@@ -851,6 +851,14 @@ class PairingAdmin(CampaignScoped, admin.ModelAdmin):
     def campaign(self, obj: Pairing) -> Campaign:
         return obj.round.campaign
 
+    @admin.display(description="home", ordering="home__user__username")
+    def home_player(self, obj: Pairing) -> str:
+        return obj.home.player_name
+
+    @admin.display(description="away", ordering="away__user__username")
+    def away_player(self, obj: Pairing) -> str:
+        return obj.away.player_name if obj.away else "Bye"
+
     @admin.display(description="score")
     def score(self, obj: Pairing) -> str:
         return "Bye" if obj.is_bye else f"{obj.home_vp}–{obj.away_vp} ({winner_name(obj)})"
@@ -885,11 +893,15 @@ class PairingAdmin(CampaignScoped, admin.ModelAdmin):
 
 @admin.register(LeagueAdjustment)
 class LeagueAdjustmentAdmin(CampaignScoped, admin.ModelAdmin):
-    list_display = ["player", "campaign", "points", "reason", "created_by", "created_at"]
+    list_display = ["player_name", "campaign", "points", "reason", "created_by", "created_at"]
     list_filter = [("campaign", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["player__user", "campaign", "created_by"]
     search_fields = ["reason", "player__user__username", "campaign__name"]
     fields = ["campaign", "player", "points", "reason"]
+
+    @admin.display(description="player", ordering="player__user__username")
+    def player_name(self, obj: LeagueAdjustment) -> str:
+        return obj.player.player_name
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change:
