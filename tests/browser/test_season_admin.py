@@ -165,6 +165,8 @@ def test_an_organiser_runs_a_round_from_the_dashboard_to_the_standings(page, liv
     winners = page.get_by_test_id("round-winner").all_inner_texts()
     assert sorted(winners) == sorted([away, games[1].home.player_name, games[2].home.player_name])
     photograph(page, "standings")
+    page.goto(f"{live_server.url}/admin/campaigns/campaign/{campaign.pk}/change/")
+    photograph(page, "campaign")
 
     # The season settings: the preview follows an unsaved change of the points for a win.
     page.goto(f"{live_server.url}/admin/campaigns/campaign/{campaign.pk}/season/")
