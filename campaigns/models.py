@@ -89,7 +89,8 @@ class Membership(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.campaign} ({self.get_role_display()})"
+        # Short: the admin shows memberships inside their campaign, where "alice" is enough.
+        return self.player_name
 
     @property
     def player_name(self) -> str:
