@@ -665,7 +665,7 @@ def pairing_state(pairing: Pairing) -> str:
 
 @admin.register(Round)
 class RoundAdmin(CampaignScoped, admin.ModelAdmin):
-    list_display = ["__str__", "campaign", "kind", "status", "games", "settled_games"]
+    list_display = ["__str__", "campaign", "kind", "status", "deadline", "games", "settled_games"]
     list_filter = [
         "status",
         "kind",

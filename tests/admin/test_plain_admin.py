@@ -67,3 +67,13 @@ def test_a_characters_service_record_lists_field_changes_in_the_systems_words(cl
 
     assert f"<li>Fire skill: {old} → {old + 1}</li>" in page
     assert '{"stats"' not in page
+
+
+def test_the_campaign_pages_membership_rows_name_the_player_alone(client):
+    season = seeded_season()
+    client.force_login(season.olivia)
+
+    page = client.get(f"/admin/campaigns/campaign/{season.campaign.pk}/change/").content.decode()
+
+    assert "alice in Winter League" not in page
+    assert "delete_id_memberships" not in page
