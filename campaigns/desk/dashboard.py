@@ -81,10 +81,16 @@ def _resolve(request: HttpRequest, campaign: Campaign) -> str:
         pairing=pairing,
         user=request.user,
         claim=Claim(**claim),
-        expected_version=int(request.POST.get("version", -1)),
+        expected_version=_version(request),
     )
     player = pairing.home.player_name if side == "home" else pairing.away.player_name
     return f"table {pairing.table} settled with {player}'s report"
+
+
+def _version(request: HttpRequest) -> int:
+    """Return the version the button was drawn with (-1, always stale, if it is garbled)."""
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdigit() else -1
 
 
 def _confirm(request: HttpRequest, campaign: Campaign) -> str:

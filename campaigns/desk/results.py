@@ -91,13 +91,12 @@ def _record(request: HttpRequest, round_: Round, rows: list[Row], deadline: Dead
             rows=[
                 services.RowResult(f.pairing, f.claim, f.cleaned_data["version"]) for f in changed
             ],
+            **({"deadline": deadline.cleaned_data["deadline"]} if deadline.has_changed() else {}),
         )
     except ValidationError as exc:
         _errors_on_rows(forms, exc)
         messages.error(request, "Nothing was saved: correct the games marked below.")
         return False
-    if deadline.has_changed():
-        services.round_deadline_set(round_=round_, deadline=deadline.cleaned_data["deadline"])
     messages.success(request, _saved_message(round_, len(changed)))
     return True
 

@@ -32,11 +32,21 @@ class RowResult:
     expected_version: int | None = None
 
 
-@transaction.atomic
-def round_results_record(*, round_: Round, user: AbstractBaseUser, rows: Sequence[RowResult]):
-    """Confirm every row's result, or none: a refused row rolls the whole round back.
+#: `round_results_record(deadline=...)` left out: the round keeps its deadline.
+KEEP = object()
 
-    The error dict is keyed by pairing id, so the page can show each refusal on its row.
+
+@transaction.atomic
+def round_results_record(
+    *,
+    round_: Round,
+    user: AbstractBaseUser,
+    rows: Sequence[RowResult],
+    deadline: datetime.date | object | None = KEEP,
+) -> list[Pairing]:
+    """Confirm every row's result (and set the deadline), or none: a refused row rolls the
+    whole round back. The error dict is keyed by pairing id, so the page can show each
+    refusal on its row.
     """
     errors: dict[str, list[str]] = {}
     saved = []
@@ -59,6 +69,8 @@ def round_results_record(*, round_: Round, user: AbstractBaseUser, rows: Sequenc
             errors[str(row.pairing.pk)] = [str(exc)]
     if errors:
         raise ValidationError(errors)  # leaving the atomic block undoes the rows already saved
+    if deadline is not KEEP:
+        round_deadline_set(round_=round_, deadline=deadline)  # type: ignore[arg-type]
     return saved
 
 
