@@ -111,6 +111,36 @@ def test_a_stale_dispute_button_is_refused_with_a_message(client):
     assert Pairing.objects.get(pk=season.disputed.pk).winner == "HOME"
 
 
+def test_a_missing_game_is_auto_resolved_as_a_no_show_from_the_dashboard(client, monkeypatch):
+    from battles.services import pipeline
+    from tests.factories import CharacterFactory, ForceFactory
+
+    monkeypatch.setattr(pipeline, "queue_processing", lambda battle_id: None)
+    season = seeded_season()
+    for member in (season.missing.home, season.missing.away):
+        CharacterFactory.create_batch(
+            3, force=ForceFactory(owner=member.user, campaign=season.campaign)
+        )
+    client.force_login(season.olivia)
+
+    response = act(client, season, action="auto_resolve", pairing=season.missing.pk)
+
+    assert "auto-resolved by the abstract simulation" in response.content.decode()
+    resolved = Pairing.objects.get(pk=season.missing.pk)
+    assert resolved.battle.auto_resolved and resolved.confirmed_by_organiser
+
+
+def test_auto_resolving_without_forces_says_who_has_none(client):
+    season = seeded_season()
+    client.force_login(season.olivia)
+
+    response = act(client, season, action="auto_resolve", pairing=season.missing.pk)
+
+    home = season.missing.home.player_name
+    assert f"{home} has no force in this campaign" in response.content.decode()
+    assert not Pairing.objects.get(pk=season.missing.pk).is_settled
+
+
 def test_a_stuck_battle_is_queued_again_from_the_dashboard(client, monkeypatch):
     from battles.services import pipeline
 
