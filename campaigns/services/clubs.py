@@ -32,7 +32,7 @@ ORGANISER_PERMISSIONS = (
         for action in ("view", "add", "change", "delete")
     ),
 )
-CAMPAIGN_FIELDS = ("name", "status", "options", "calendar_date")
+CAMPAIGN_FIELDS = ("name", "status", "options", "calendar_date", "approve_joiners")
 
 
 @transaction.atomic
@@ -80,7 +80,7 @@ def campaign_create(
 
 @transaction.atomic
 def campaign_update(*, campaign: Campaign, **changes: Any) -> Campaign:
-    """Change a campaign's name, status, house-rule options or calendar date.
+    """Change a campaign's name, status, house rules, calendar date or joining by approval.
 
     The rule system is fixed once the campaign exists: its forces' stats depend on it.
     """
