@@ -165,6 +165,7 @@ def next_free_number(stem: str, taken: set[str]) -> int:
 
 
 class MoveForm(forms.Form):
+    prefix = "move"  # the edit page holds the character's own unit field too
     unit = forms.ModelChoiceField(
         queryset=Unit.objects.none(), required=False, empty_label="Not in a unit", label="Unit"
     )
@@ -183,6 +184,7 @@ STATUS_ACTIONS = (
 
 
 class StatusForm(forms.Form):
+    prefix = "mark"
     status = forms.ChoiceField(choices=STATUS_ACTIONS, widget=forms.RadioSelect, label="Now")
     reason = forms.CharField(
         max_length=300,
