@@ -126,6 +126,7 @@ class NewForceForm(ForceForm):
 
 
 class NewUnitForm(forms.Form):
+    prefix = "unit"  # the force's own name field is on the same page
     name = forms.CharField(max_length=120, label="Unit name")
 
 

@@ -129,11 +129,18 @@ def _check_leader(unit: Unit, leader: Character | None) -> None:
         raise ValidationError({"leader": [f"{leader} is not in {unit}"]})
 
 
+def _check_unit_name(force_id: int, name: str, unit_pk: int | None = None) -> None:
+    clash = Unit.objects.filter(force_id=force_id, name=name).exclude(pk=unit_pk)
+    if clash.exists():
+        raise ValidationError({"name": [f"the force already has a unit called {name}"]})
+
+
 @transaction.atomic
 def unit_create(
     *, force: Force, name: str, order: int = 0, stats: Mapping[str, Any] | None = None
 ) -> Unit:
     """Create a unit in a force (unit stats only for systems whose piece is the unit)."""
+    _check_unit_name(force.pk, name)
     unit = Unit(force=force, name=name, order=order, stats=_unit_stats(force, stats))
     unit.full_clean()
     unit.save()
@@ -150,6 +157,8 @@ def unit_update(*, unit: Unit, **changes: Any) -> Unit:
         changes["stats"] = _unit_stats(unit.force, changes["stats"])
     if "leader" in changes:
         _check_leader(unit, changes["leader"])
+    if "name" in changes:
+        _check_unit_name(unit.force_id, changes["name"], unit.pk)
     for name, value in changes.items():
         setattr(unit, name, value)
     unit.full_clean()

@@ -24,7 +24,7 @@ EDIT_PAGES = {
     "unit edit": lambda m: f"/units/{m.red.units.first().pk}/edit/",
 }
 POSTS = {
-    "add a unit": (lambda m: f"/forces/{m.red.pk}/units/new/", {"name": "Intruders"}),
+    "add a unit": (lambda m: f"/forces/{m.red.pk}/units/new/", {"unit-name": "Intruders"}),
     "shift a unit": (lambda m: f"/units/{m.red.units.last().pk}/shift/", {"direction": "up"}),
     "delete a unit": (lambda m: f"/units/{m.red.units.first().pk}/delete/", {}),
     "archive": (lambda m: f"/forces/{m.red.pk}/archive/", {}),
