@@ -55,6 +55,15 @@ class SignInForm(LoginForm):
             else:
                 kwargs["data"] = data
         super().__init__(*args, **kwargs)
+        # allauth draws these unlabelled, with placeholders; our page labels every field.
+        login = self.fields["login"]
+        login.label = "Username or e-mail address"
+        login.widget.attrs.update(autocomplete="username", autocapitalize="none")
+        login.widget.attrs.pop("placeholder", None)
+        self.fields["password"].widget.attrs.pop("placeholder", None)
+        self.fields["password"].help_text = ""
+        if "remember" in self.fields:
+            self.fields["remember"].label = "Keep me signed in on this device"
 
 
 class ProfileForm(forms.Form):
