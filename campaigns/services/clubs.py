@@ -60,6 +60,7 @@ def campaign_create(
     options: Mapping[str, Any] | None = None,
     calendar_date: date | None = None,
     organiser: User | None = None,
+    approve_joiners: bool = False,
 ) -> Campaign:
     """Create a campaign under a registered rule system; the organiser joins it as such."""
     campaign = Campaign(
@@ -70,6 +71,7 @@ def campaign_create(
         status=status,
         options=_clean_options(system, options),
         calendar_date=calendar_date,
+        approve_joiners=approve_joiners,
     )
     campaign.full_clean()
     campaign.save()
