@@ -25,6 +25,7 @@ from pages.character_forms import (
     many_form_class,
 )
 from pages.creation import DiceTyped, apply_recipe, creation_note, recipe, recipes_for
+from pages.display import Stat, value_text
 from pages.roster_access import editable_character, editable_force
 from pages.roster_forms import errors_onto, stats_initial
 from rosters import services
@@ -32,11 +33,17 @@ from rosters.forms import STAT_PREFIX
 from rosters.models import Character, CharacterStatus, Force
 from rosters.recruits import characters_create_many
 from rosters.stats import starting_stats
+from rules.schema import Field
 from rules.system import RuleSystem, get_system
 
 
 def _new_initial(request: HttpRequest, system: RuleSystem) -> dict[str, Any]:
-    initial = stats_initial(system.stats, starting_stats(system.stats))
+    # Values the schema derives (horsemanship from experience, Parry from Fighting) start
+    # empty, so they follow what the player chooses instead of the defaults'.
+    schema = system.stats
+    fresh = starting_stats(schema)
+    derived = {f.name for f in schema.fields if f.default is None and not f.required}
+    initial = stats_initial(schema, {k: v for k, v in fresh.items() if k not in derived})
     if request.GET.get("unit", "").isdigit():
         initial["unit"] = int(request.GET["unit"])
     return initial
@@ -70,6 +77,20 @@ def _rolled_form(request: HttpRequest, force: Force, system: RuleSystem, form_cl
             initial.update(stats_initial(system.stats, rolled.values))
             initial["rolled"] = rolled.token
     return form_class(force=force, initial=initial), rolled, problem
+
+
+def _said(field: Field, value: Any) -> str:
+    named = dict(field.choices).get(value) if field.kind == "int" else None
+    return named or value_text(field, value)
+
+
+def _shown(system: RuleSystem, values: dict[str, Any]) -> tuple[Stat, ...]:
+    """Return what a roll filled in, in the game's words ("Troop type Veteran")."""
+    return tuple(
+        Stat(name, system.stats[name].title, _said(system.stats[name], value))
+        for name, value in values.items()
+        if value is not None
+    )
 
 
 def _create(request: HttpRequest, force: Force, form) -> Character:  # type: ignore[no-untyped-def]
@@ -116,6 +137,7 @@ def character_new(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "recipes": recipes_for(system.key),
         "rolled": rolled,
+        "rolled_values": _shown(system, rolled.values) if rolled else (),
         "dice_problem": problem,
     }
     status = 400 if (form.is_bound and form.errors) or problem else 200

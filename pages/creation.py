@@ -20,7 +20,6 @@ from django.core import signing
 from rules.dice import Dice, GivenDice, SeededDice, parse_given
 from rules.errors import DiceError
 from rules.systems.d12_skirmish.chargen import ABILITY, TROOP_TYPE
-from rules.systems.d12_skirmish.stats import default_wounds
 from rules.systems.rencounter.squads import roll_figure
 
 Maker = Callable[[Dice, Mapping[str, Any]], dict[str, Any]]
@@ -46,11 +45,6 @@ def _squad_leader(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
     return {k: stats[k] for k in ("experience", "fire", "melee")}
 
 
-def _d12_wounds(current: Mapping[str, Any], ability: str) -> int:
-    officer = str(current.get("officer", "")).lower() in ("true", "on", "1")
-    return default_wounds(officer=officer, ability=ability)
-
-
 def _d12_troop_and_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
     troop = TROOP_TYPE.resolve({}, dice)
     ability = ABILITY.resolve({}, dice).outcome
@@ -58,7 +52,7 @@ def _d12_troop_and_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, 
         "troop": troop.outcome,
         "expertise": troop.details["expertise"],
         "ability": ability,
-        "wounds": _d12_wounds(current, ability),
+        "wounds": None,  # left empty: the schema counts them from rank and ability
     }
 
 
@@ -69,7 +63,7 @@ def _d12_troop(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
 
 def _d12_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
     ability = ABILITY.resolve({}, dice).outcome
-    return {"ability": ability, "wounds": _d12_wounds(current, ability)}
+    return {"ability": ability, "wounds": None}
 
 
 def _wild_card(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:

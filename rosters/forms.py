@@ -31,6 +31,11 @@ def schema_form_field(field: Field) -> forms.Field:
         "help_text": field.help,
         "required": field.required,
     }
+    if field.kind == "int" and field.choices:
+        # Named values ("3 Novice", "1 Leather") read better than a bare number.
+        return forms.TypedChoiceField(
+            choices=[("", "—"), *_choices(field)], coerce=int, empty_value=None, **common
+        )
     if field.kind == "int":
         return forms.IntegerField(min_value=field.min, max_value=field.max, **common)
     if field.kind == "bool":

@@ -91,6 +91,16 @@ def test_an_out_of_range_stat_is_shown_beside_its_field_and_nothing_is_saved(cli
     assert not ServiceRecordEntry.objects.filter(character__name="Tom").exists()
 
 
+def test_a_derived_stat_starts_empty_and_follows_the_players_choice(client, muster):
+    client.force_login(muster.alice)
+    html = client.get(new_url(muster.red)).content.decode()
+
+    client.post(new_url(muster.red), {**MUSKETEER, "name": "Tom", "stat_experience": "5"})
+
+    assert 'name="stat_horsemanship" min="1"' in html or 'name="stat_horsemanship"' in html
+    assert Character.objects.get(name="Tom").stats["horsemanship"] == 7  # experience + 2
+
+
 def test_a_shield_without_a_weapon_that_allows_one_is_refused_on_the_shield(client, muster):
     client.force_login(muster.alice)
 
@@ -140,9 +150,11 @@ def test_rolling_a_man_fills_the_form_and_saves_nothing(client, muster):
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert 'name="stat_experience" value="3"' in html and 'name="stat_fire" value="6"' in html
+    assert '<option value="3" selected>3 Green</option>' in html
+    assert 'name="stat_fire" value="6"' in html
     assert 'value="Recruit"' in html
     assert "Roll a man (your dice: man experience d6 1)" in html
+    assert "Experience 3 Green · Fire skill 6 · Melee skill 6" in html
     assert Character.objects.count() == before
 
 
@@ -179,6 +191,7 @@ def test_d12_rolls_troop_type_expertise_and_ability_on_its_tables(client, muster
     assert response.status_code == 200
     assert form.initial["stat_troop"] == "elite"
     assert form.initial["stat_expertise"] == "shooting"
+    assert "Troop type Elite" in response.content.decode()
 
 
 def test_unusable_typed_dice_are_explained_and_nothing_is_filled(client, muster):
