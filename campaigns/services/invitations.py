@@ -46,6 +46,17 @@ def invitation_create(
 
 
 @transaction.atomic
+def invitation_standing(*, campaign: Campaign, user: User) -> Invitation:
+    """Return the campaign's open link that never expires, making one if there is none."""
+    standing = (
+        campaign.invitations.filter(revoked_at__isnull=True, expires_at__isnull=True)
+        .order_by("created_at", "pk")
+        .first()
+    )
+    return standing or invitation_create(campaign=campaign, user=user)
+
+
+@transaction.atomic
 def invitation_revoke(*, invitation: Invitation, user: User) -> Invitation:
     """Stop a link working; revoking it again keeps the first revocation time."""
     _require_organiser(invitation.campaign, user)
