@@ -62,7 +62,7 @@ def unit_edit(request: HttpRequest, pk: int) -> HttpResponse:
             return _back_to_units(unit.force_id)
     status = 400 if form.errors else 200
     context = {"unit": unit, "force": unit.force, "form": form}
-    return render(request, "pages/units/edit.html", context, status=status)
+    return render(request, "pages/forces/unit_edit.html", context, status=status)
 
 
 def _clash(unit: Unit) -> ValidationError:
