@@ -120,3 +120,52 @@ def test_a_new_player_signs_up_joins_and_reports_a_result_the_opponent_confirms(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_account_and_organiser_pages_read_well_on_a_phone(browser, live_server):
+    """Every page around accounts and joining, photographed and held to the basics."""
+    from campaigns.services import claim_from, invitation_create, pairing_report
+
+    muster = make_muster(size=2)
+    players = Membership.objects.filter(campaign=muster.campaign)
+    round_create_manual(
+        campaign=muster.campaign,
+        pairings=[(players.get(user__username="alice"), players.get(user__username="bob"))],
+    )
+    pairing = Pairing.objects.get(round__campaign=muster.campaign)
+    pairing_report(pairing=pairing, user=muster.alice, claim=claim_from({"winner": "HOME"}))
+    pairing_report(pairing=pairing, user=muster.bob, claim=claim_from({"winner": "AWAY"}))
+    invitation_create(campaign=muster.campaign, user=muster.olivia)
+    context, page = _context(browser)
+    try:
+        screens = Screens(page)
+        url = live_server.url
+        page.goto(f"{url}/accounts/login/")
+        screens("account-sign-in")
+        page.goto(f"{url}/accounts/password/reset/")
+        screens("account-password-reset")
+        page.get_by_label("Email").fill("olivia@example.org")
+        page.get_by_role("button", name="Reset my password").click()
+        page.wait_for_url("**/password/reset/done/")
+        screens("account-password-reset-sent")
+
+        _sign_in(page, url, "olivia")
+        for name, path in (
+            ("account-profile", "/accounts/profile/"),
+            ("account-password-change", "/accounts/password/change/"),
+            ("account-email", "/accounts/email/"),
+            ("campaign-organiser", f"/campaigns/{muster.campaign.pk}/"),
+            ("campaign-disputes", f"/campaigns/{muster.campaign.pk}/disputes/"),
+        ):
+            page.goto(f"{url}{path}")
+            screens(name)
+        page.get_by_role("button", name="alice's result stands").click()
+        page.get_by_text("No disputed results").wait_for()
+        page.goto(f"{url}/campaigns/{muster.campaign.pk}/")
+        page.get_by_role("link", name="Remove bob").click()
+        screens("campaign-member-remove")
+        page.get_by_role("button", name="Remove bob").click()
+        page.get_by_text("has league games").wait_for()
+        screens("campaign-member-remove-refused")
+    finally:
+        context.close()
