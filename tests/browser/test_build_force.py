@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from campaigns.models import Role
 from rosters.models import Character, EntryCause, Force
@@ -51,6 +52,14 @@ def test_a_player_builds_a_rencounter_force_and_prints_its_labels(page, live_ser
     force = create_force(page, live_server, campaign, "Hampden's Greencoats")
     add_unit(page, "Musketeers")
     add_unit(page, "Pikemen")
+    page.get_by_role("button", name="Down Musketeers").click()
+    expect(page.locator(".unit-row").first).to_contain_text("Pikemen")
+    page.get_by_role("button", name="Up Musketeers").click()
+    expect(page.locator(".unit-row").first).to_contain_text("Musketeers")
+    assert list(force.units.order_by("order").values_list("name", flat=True)) == [
+        "Musketeers",
+        "Pikemen",
+    ]
     screens("build-force-units")
 
     # Six musketeers at once: F 7 M 6 Ex 3, matchlock musket.
@@ -93,6 +102,7 @@ def test_a_player_builds_a_rencounter_force_and_prints_its_labels(page, live_ser
     timeline = page.get_by_test_id("timeline")
     timeline.get_by_text("Edited by hand").wait_for()
     assert "Fire skill: 7 → 9" in timeline.inner_text()
+    assert "Edited by hand by paula" in timeline.inner_text()
     entry = Character.objects.get(name="Musketeer 2").service_record.latest("pk")
     assert (entry.cause, entry.user_id) == (EntryCause.HAND_EDIT, player.pk)
     screens("build-force-service-record")

@@ -296,7 +296,8 @@ def test_editing_the_fire_skill_is_a_hand_edit_by_the_owner_on_the_character_pag
     assert (entry.cause, entry.user) == (EntryCause.HAND_EDIT, muster.alice)
     assert entry.before == {"stats": {"fire": 6}} and entry.after == {"stats": {"fire": 9}}
     page = client.get(f"/characters/{character.pk}/").content.decode()
-    assert "Edited by hand" in page and "Fire skill: <del>6</del> → <ins>9</ins>" in page
+    assert "Edited by hand" in page and "by alice" in page
+    assert "Fire skill: <del>6</del> → <ins>9</ins>" in page
 
 
 def test_saving_an_unchanged_form_twice_records_nothing(client, muster):
@@ -364,3 +365,33 @@ def test_dead_captured_and_retired_land_in_the_record_with_the_reason(client, mu
     assert [statuses[c.pk] for c in (gone, taken, old)] == ["DEAD", "CAPTURED", "RETIRED"]
     assert gone.service_record.get().note == "Ball to the chest"
     assert old.service_record.get().cause == EntryCause.RETIRED
+
+
+# --- every system ---------------------------------------------------------------------------
+
+
+def _as_sent(form) -> dict:
+    """Return the data a browser would send for the form's initial values."""
+    data = {}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if value is None or value is False:
+            continue
+        data[name] = [str(v) for v in value] if isinstance(value, list) else str(value)
+    return data
+
+
+@pytest.mark.parametrize(
+    "system", ["rencounter", "grits_and_glory", "escarmouche", "game_the_90", "d12_skirmish"]
+)
+def test_every_system_adds_a_figure_from_the_forms_own_starting_values(client, muster, system):
+    force = other_force(muster, system)
+    client.force_login(muster.alice)
+    page = client.get(new_url(force))
+
+    response = client.post(new_url(force), {**_as_sent(page.context["form"]), "name": "Newcomer"})
+
+    assert page.status_code == 200
+    assert response.status_code == 302, response.context["form"].errors
+    newcomer = force.characters.get(name="Newcomer")
+    assert newcomer.service_record.get().cause == EntryCause.CREATED
