@@ -79,6 +79,10 @@ def force_update(*, force: Force, **changes: Any) -> Force:
     return force
 
 
+class ForceHasFought(ValidationError):
+    """A force that took a side in a battle: its history is kept, so it is archived instead."""
+
+
 def force_has_fought(force: Force) -> bool:
     """Say whether the force took a side in any battle (its history must then be kept)."""
     return force.battle_sides.exists()
@@ -88,7 +92,7 @@ def force_has_fought(force: Force) -> bool:
 def force_delete(*, force: Force) -> None:
     """Delete a force that never fought, with its units, characters and their record."""
     if force_has_fought(force):
-        raise ValidationError(
+        raise ForceHasFought(
             {"force": [f"{force} has fought battles: archive it to keep its history"]}
         )
     force.delete()

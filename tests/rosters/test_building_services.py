@@ -127,3 +127,14 @@ def test_marking_a_character_dead_needs_a_reason_and_records_it_as_a_hand_edit()
     assert entry.cause == EntryCause.HAND_EDIT
     assert entry.note == "Fell at the ford" and entry.user == alice
     assert entry.after == {"status": CharacterStatus.DEAD}
+
+
+def test_the_api_answers_409_for_deleting_a_force_that_fought(client):
+    force = fought(ForceFactory())
+    client.force_login(force.owner)
+
+    response = client.delete(f"/api/forces/{force.pk}/")
+
+    assert response.status_code == 409
+    assert "archive it" in response.json()["force"][0]
+    assert Force.objects.filter(pk=force.pk).exists()
