@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 
 from campaigns.models import Pairing
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
-from pages.league import ReportForm, initial_from, my_game, my_report
+from pages.league import MyGame, ReportForm, initial_from, my_game, my_report
 from pages.selectors import campaign_overview
 from rules.system import get_system
 
@@ -39,7 +39,7 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "pages/campaign.html", context)
 
 
-def _report_form(game):  # type: ignore[no-untyped-def]
+def _report_form(game: MyGame | None) -> ReportForm | None:
     if game is None or not game.open:
         return None
     report = my_report(game)

@@ -7,7 +7,7 @@ Who may do what is the API's: organisers manage, members read, strangers get 404
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlencode
 
 import segno
@@ -53,7 +53,7 @@ class InvitationForm(forms.Form):
         help_text="Revoke it at any time below.",
     )
 
-    def expires_at(self):  # type: ignore[no-untyped-def]
+    def expires_at(self) -> datetime | None:
         days = self.cleaned_data.get("expires_in")
         return timezone.now() + timedelta(days=int(days)) if days else None
 
