@@ -337,3 +337,21 @@ def test_the_campaign_page_member_list_costs_the_same_queries_at_any_size(
 #: The player's page (tests/pages/test_campaign_page.py) plus the waiting players and the
 #: count of disputed results.
 ORGANISER_CAMPAIGN_QUERIES = 15
+
+
+def test_an_anonymous_visitor_changes_nothing_on_the_organisers_pages(client, muster, invitation):
+    dora = type(muster.alice).objects.create(username="dora")
+    waiting = JoinRequest.objects.create(campaign=muster.campaign, user=dora)
+    base = f"/campaigns/{muster.campaign.pk}"
+
+    answers = [
+        client.post(f"{base}/invitations/{invitation.pk}/revoke/"),
+        client.post(f"{base}/waiting/{waiting.pk}/", {"decision": "approve"}),
+        client.post(_remove(muster, muster.bob)),
+        client.post(f"{base}/joining/", {"approve_joiners": "on"}),
+    ]
+
+    assert all(a["Location"].startswith("/accounts/login/") for a in answers)
+    assert Invitation.objects.get(pk=invitation.pk).revoked_at is None
+    assert JoinRequest.objects.filter(pk=waiting.pk).exists()
+    assert Membership.objects.filter(campaign=muster.campaign, user=muster.bob).exists()

@@ -321,3 +321,24 @@ def test_home_labels_forces_with_system_and_campaign(client, muster):
     html = client.get("/").content.decode()
 
     assert "Red — Rencounter — Brandywine" in html
+
+
+@pytest.mark.parametrize("actor", ["alice", "bob"])
+def test_each_player_opens_the_report_page_from_their_own_side(client, muster, game, actor):
+    client.force_login(getattr(muster, actor))
+
+    html = client.get(f"/pairings/{game.pk}/report/").content.decode()
+
+    opponent = "bob" if actor == "alice" else "alice"
+    assert f"You v {opponent}" in html
+    assert f"{opponent} won" in html and "I won" in html
+
+
+def test_an_anonymous_visitor_is_sent_to_sign_in_from_the_disputes(client, muster, dispute):
+    page = client.get(_disputes(muster))
+    settle = client.post(f"/pairings/{dispute.pk}/settle/", {"stands": "home"})
+
+    assert page["Location"].startswith("/accounts/login/")
+    assert settle["Location"].startswith("/accounts/login/")
+    dispute.refresh_from_db()
+    assert dispute.disputed
