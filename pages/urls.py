@@ -56,6 +56,7 @@ urlpatterns = [
     path("forces/<int:pk>/archive/", force_edit.force_archive, name="force-archive"),
     path("forces/<int:pk>/delete/", force_edit.force_delete, name="force-delete"),
     path("forces/<int:pk>/units/new/", units.unit_add, name="unit-add"),
+    path("forces/<int:pk>/units/squad/", units.squad_roll, name="squad-roll"),
     path("forces/<int:pk>/characters/new/", character_edit.character_new, name="character-new"),
     path("forces/<int:pk>/characters/many/", character_edit.character_many, name="character-many"),
     path("units/<int:pk>/edit/", units.unit_edit, name="unit-edit"),
