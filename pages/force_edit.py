@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from pages.roster_access import editable_force
-from pages.roster_forms import ForceForm, NewForceForm, NewUnitForm, errors_onto
+from pages.roster_forms import ForceForm, NewForceForm, NewUnitForm, SquadForm, errors_onto
 from rosters import services
 from rosters.models import Force
 from rosters.selectors import unit_head_counts
@@ -63,6 +63,7 @@ def edit_context(request: HttpRequest, force: Force, **extra: object) -> dict[st
         "fought": services.force_has_fought(force),
         "form": _force_form(force),
         "new_unit": NewUnitForm(),
+        "squad_form": SquadForm() if system.key == "rencounter" else None,
         **extra,
     }
 

@@ -130,6 +130,14 @@ class NewUnitForm(forms.Form):
     name = forms.CharField(max_length=120, label="Unit name")
 
 
+class SquadForm(forms.Form):
+    prefix = "squad"
+    name = forms.CharField(max_length=110, label="Name of the new unit")
+    varied = forms.BooleanField(
+        required=False, label="Vary each man's fire and melee (a d6 each: −2 to +2)"
+    )
+
+
 class UnitFormBase(StatsForm):
     name = forms.CharField(max_length=120, label="Name")
     leader = forms.ModelChoiceField(

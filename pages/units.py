@@ -15,11 +15,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from pages.creation import dice_for
 from pages.force_edit import edit_context
 from pages.roster_access import editable_force, editable_unit
-from pages.roster_forms import NewUnitForm, errors_onto, unit_form_class
+from pages.roster_forms import NewUnitForm, SquadForm, errors_onto, unit_form_class
 from rosters import services
 from rosters.models import Unit
+from rosters.recruits import squad_create
 from rules.system import get_system
 
 
@@ -43,6 +45,32 @@ def unit_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{name} is added to {force.name}.")
             return _back_to_units(force.pk)
     context = edit_context(request, force, new_unit=form)
+    return render(request, "pages/forces/edit.html", context, status=400)
+
+
+@login_required
+@require_POST
+def squad_roll(request: HttpRequest, pk: int) -> HttpResponse:
+    """Roll a whole Rencounter unit with the squad creator (Muster's dice)."""
+    force = editable_force(request, pk)
+    form = SquadForm(request.POST)
+    if form.is_valid():
+        try:
+            unit = squad_create(
+                force=force,
+                name=form.cleaned_data["name"],
+                dice=dice_for(""),
+                varied=form.cleaned_data["varied"],
+                order=services.unit_next_order(force),
+                user=request.user,
+            )
+        except ValidationError as exc:
+            errors_onto(form, exc)
+        else:
+            count = unit.characters.count()
+            messages.success(request, f"The squad creator rolled {unit.name}: {count} figures.")
+            return _back_to_units(force.pk)
+    context = edit_context(request, force, squad_form=form)
     return render(request, "pages/forces/edit.html", context, status=400)
 
 

@@ -237,3 +237,26 @@ def test_the_force_edit_page_lists_units_with_head_counts(client, muster):
 
     assert "Red unit 1" in html and "3 figures" in html
     assert Campaign.objects.count() == 1
+
+
+def test_the_owner_rolls_a_whole_squad_with_the_squad_creator(client, muster):
+    client.force_login(muster.alice)
+
+    page = client.get(f"/forces/{muster.red.pk}/edit/").content.decode()
+    response = client.post(f"/forces/{muster.red.pk}/units/squad/", {"squad-name": "Forlorn Hope"})
+
+    unit = muster.red.units.get(name="Forlorn Hope")
+    assert "Roll the squad" in page
+    assert response.status_code == 302
+    assert 5 <= unit.characters.count() <= 10  # a d6 + 4
+    assert unit.leader.name == "Forlorn Hope 1"
+
+
+def test_a_squad_needs_a_name_and_nothing_is_rolled_without_one(client, muster):
+    client.force_login(muster.alice)
+
+    response = client.post(f"/forces/{muster.red.pk}/units/squad/", {"squad-name": ""})
+
+    assert response.status_code == 400
+    assert 'id="id_squad-name_error"' in response.content.decode()
+    assert muster.red.units.count() == 2

@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 from battles.models import Battle, BattleSide
 from rosters import services
 from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry
-from rosters.recruits import characters_create_many
+from rosters.recruits import characters_create_many, squad_create
+from rules.dice import GivenDice
 from tests.factories import CharacterFactory, ForceFactory, UnitFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def test_archiving_and_restoring_a_force_keeps_its_history():
 
 def test_shifting_a_unit_up_swaps_it_with_the_one_above_and_renumbers():
     force = ForceFactory()
-    first, second, third = (
+    *_, third = (
         UnitFactory(force=force, name=n, order=o)
         for n, o in (("First", 3), ("Second", 7), ("Third", 9))
     )
@@ -138,3 +139,28 @@ def test_the_api_answers_409_for_deleting_a_force_that_fought(client):
     assert response.status_code == 409
     assert "archive it" in response.json()["force"][0]
     assert Force.objects.filter(pk=force.pk).exists()
+
+
+def test_the_squad_creator_rolls_a_unit_led_by_its_first_figure():
+    force = ForceFactory(system="rencounter")
+    alice = UserFactory()
+    dice = GivenDice([1, 6, 1, 2, 5, 6])  # group of 1+4; a Hero leads; Green, Green, Vet, Vet
+
+    unit = squad_create(force=force, name="Forlorn Hope", dice=dice, user=alice)
+
+    men = list(unit.characters.order_by("name"))
+    assert [c.name for c in men] == [f"Forlorn Hope {n}" for n in range(1, 6)]
+    assert [c.stats["experience"] for c in men] == [6, 3, 3, 5, 5]
+    assert [c.stats["fire"] for c in men] == [12, 6, 6, 10, 10]
+    assert unit.leader == men[0] and men[0].rank == "Leader"
+    entry = men[0].service_record.get()
+    assert entry.user == alice and "squad creator: a group of 5" in entry.note
+
+
+def test_the_squad_creator_is_refused_outside_rencounter_and_makes_nothing():
+    force = ForceFactory(system="d12_skirmish")
+
+    with pytest.raises(ValidationError):
+        squad_create(force=force, name="Company A", dice=GivenDice([1] * 12))
+
+    assert not force.units.exists() and not force.characters.exists()
