@@ -166,7 +166,11 @@ def apply_recipe(chosen: Recipe, current: Mapping[str, Any], typed_dice: str = "
         except DiceError as exc:
             raise DiceTyped(str(exc)) from None
     source = "your dice" if isinstance(dice, GivenDice) else "Muster's dice"
-    note = f"{chosen.label} ({source}: {_dice_words(dice)})" if chosen.rolls else chosen.label
+    note = (
+        f"{chosen.label} ({source}: {_dice_words(dice)})"
+        if chosen.rolls
+        else f"Started as {chosen.label}"
+    )
     token = signing.dumps({"values": values, "note": note}, salt=SIGNING_SALT)
     return Rolled(values, note, token)
 

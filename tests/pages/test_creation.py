@@ -58,7 +58,7 @@ def test_grits_and_glory_offers_wild_card_and_extras_without_dice():
 
     assert keys == ["wild_card", "extras"]
     assert wild.values == {"wild_card": True, "figures": 1}
-    assert wild.note == "Wild Card"
+    assert wild.note == "Started as Wild Card"
 
 
 def test_the_record_says_a_roll_was_kept_or_changed_and_ignores_a_forged_token():
