@@ -395,3 +395,17 @@ def test_every_system_adds_a_figure_from_the_forms_own_starting_values(client, m
     assert response.status_code == 302, response.context["form"].errors
     newcomer = force.characters.get(name="Newcomer")
     assert newcomer.service_record.get().cause == EntryCause.CREATED
+
+
+def test_the_uploaded_photo_shows_on_the_character_page_through_the_checked_view(client, muster):
+    client.force_login(muster.alice)
+    client.post(new_url(muster.red), {**MUSKETEER, "name": "Sgt. Gridley", "photo": png()})
+    gridley = Character.objects.get(name="Sgt. Gridley")
+
+    html = client.get(f"/characters/{gridley.pk}/").content.decode()
+    picture = client.get(gridley.photo.url)
+
+    assert f'src="{gridley.photo.url}"' in html
+    assert picture.status_code == 200 and picture["Content-Type"] == "image/jpeg"
+    client.force_login(muster.charlie)
+    assert client.get(gridley.photo.url).status_code == 404
