@@ -418,12 +418,13 @@ def battle_with_sides(queryset: QuerySet[Battle]) -> QuerySet[Battle]:
 
 
 def forces_for_battle(forces: QuerySet[Force]) -> tuple[Force, ...]:
-    """Return forces to offer when setting up a battle, with their fit characters (2 queries)."""
+    """Return forces to offer for a battle (not archived), with their fit characters (2 queries)."""
     fit = Character.objects.filter(
         status__in=(CharacterStatus.ACTIVE, CharacterStatus.RECOVERING)
     ).order_by("name", "pk")
     return tuple(
-        forces.select_related("owner", "campaign")
+        forces.filter(archived_at=None)  # an archived force is kept, not fielded
+        .select_related("owner", "campaign")
         .prefetch_related(Prefetch("characters", queryset=fit, to_attr="fit"))
         .order_by("name", "pk")
     )

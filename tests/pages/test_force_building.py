@@ -260,3 +260,13 @@ def test_a_squad_needs_a_name_and_nothing_is_rolled_without_one(client, muster):
     assert response.status_code == 400
     assert 'id="id_squad-name_error"' in response.content.decode()
     assert muster.red.units.count() == 2
+
+
+def test_an_archived_force_is_not_offered_for_a_new_battle(client, muster):
+    client.force_login(muster.alice)
+    client.post(f"/forces/{muster.red.pk}/archive/")
+
+    html = client.get(f"/battles/new/?campaign={muster.campaign.pk}").content.decode()
+
+    assert f'<option value="{muster.blue.pk}"' in html
+    assert f'<option value="{muster.red.pk}"' not in html
