@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from campaigns.models import Campaign, Membership, Pairing, PairingMethod, Role, Round
+from campaigns.models import Campaign, JoinRequest, Membership, Pairing, PairingMethod, Role, Round
 from campaigns.selectors import campaigns_managed_by
 from rules.errors import UnknownSystem
 from rules.system import get_system
@@ -73,6 +73,7 @@ class Desk:
     failed_jobs: list = field(default_factory=list)
     players: int = 0
     withdrawn: int = 0
+    waiting_to_join: int = 0
     overdue: bool = False
     next_action: NextAction | None = None
 
@@ -84,7 +85,7 @@ class Desk:
     def pending(self) -> int:
         """Count what waits for the organiser (the figure the admin index shows)."""
         waiting = len(self.disputed) + len(self.reported) + len(self.stuck_battles)
-        return waiting + len(self.missing) + len(self.failed_jobs)
+        return waiting + len(self.missing) + len(self.failed_jobs) + self.waiting_to_join
 
 
 def system_name(key: str) -> str:
@@ -215,8 +216,7 @@ def _attach(desks: list[Desk], name: str, rows: list) -> None:
 
 
 def _count_members(desks: list[Desk], ids: list[int]) -> None:
-    """Count players and drop-outs. Muster has no membership approval: members join directly
-    (an organiser adds them, or a player follows the campaign's invitation link)."""
+    """Count players, drop-outs and players waiting for approval (two queries at any size)."""
     counts = (
         Membership.objects.filter(campaign_id__in=ids, role=Role.PLAYER)
         .values("campaign_id")
@@ -229,6 +229,14 @@ def _count_members(desks: list[Desk], ids: list[int]) -> None:
     for desk in desks:
         row = by_campaign.get(desk.campaign.pk, {})
         desk.players, desk.withdrawn = row.get("players", 0), row.get("withdrawn", 0)
+    waiting = (
+        JoinRequest.objects.filter(campaign_id__in=ids)
+        .values("campaign_id")
+        .annotate(n=Count("pk"))
+    )
+    by_campaign = {row["campaign_id"]: row["n"] for row in waiting}
+    for desk in desks:
+        desk.waiting_to_join = by_campaign.get(desk.campaign.pk, 0)
 
 
 def next_action(desk: Desk) -> NextAction | None:

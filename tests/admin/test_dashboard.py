@@ -4,11 +4,12 @@ nothing of anyone else's, in the same number of queries at 8 and 64 players."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from battles.models import BattleStatus
-from campaigns.models import Pairing, Round
+from campaigns.models import JoinRequest, Pairing, Round
 from printing.models import PrintJob
 from tests.admin.season import seeded_season
 from tests.campaigns.league_helpers import make_league
@@ -170,6 +171,23 @@ def test_a_failed_print_job_of_a_member_shows_on_the_dashboard(client):
     (desk,) = client.get(DASHBOARD).context["desks"]
 
     assert [j.error for j in desk.failed_jobs] == ["WeasyPrint ran out of memory"]
+
+
+def test_players_waiting_for_approval_show_on_the_dashboard_with_a_way_to_let_them_in(client):
+    season = seeded_season()
+    season.campaign.approve_joiners = True
+    season.campaign.save(update_fields=["approve_joiners"])
+    pia = User.objects.create_user("pia")
+    JoinRequest.objects.create(campaign=season.campaign, user=pia)
+    client.force_login(season.olivia)
+
+    response = client.get(DASHBOARD)
+
+    (desk,) = response.context["desks"]
+    assert desk.waiting_to_join == 1
+    page = response.content.decode()
+    assert "1 player waiting to join" in page
+    assert f"/campaigns/{season.campaign.pk}/#members-title" in page
 
 
 def test_when_every_game_is_settled_the_next_action_locks_the_round_then_pairs_the_next(client):
