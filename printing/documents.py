@@ -16,7 +16,7 @@ from printing.figures import (
     weapon_index,
 )
 from printing.labels import LabelSpec, SheetOptions, label_sheet_context
-from printing.reference import options_summary, reference_context
+from printing.reference import reference_context
 from printing.sheets import Calibration, SheetPreset
 from rules.system import RuleSystem
 
@@ -136,17 +136,10 @@ def cards_document(
 
 
 def reference_document(
-    system: RuleSystem, options: Mapping[str, Any], campaign: str = ""
+    system: RuleSystem, options: Mapping[str, Any], campaign: str = "", page: str = "A4"
 ) -> Document:
     """Return the system's quick-reference sheet under the campaign's options."""
-    context = reference_context(
-        system_name=system.name,
-        source=system.source,
-        tables=system.tables(options),
-        options=options_summary(system.options, options),
-        campaign=campaign,
-        house_rules=system.house_rules,
-    )
+    context = reference_context(system=system, options=options, campaign=campaign, page=page)
     return Document("reference", (context,), f"{system.key}-reference.pdf")
 
 

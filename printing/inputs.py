@@ -93,6 +93,7 @@ class StickersInput(SheetInput):
 
 class ReferenceInput(serializers.Serializer):
     campaign = serializers.IntegerField(required=False, min_value=1)
+    page = serializers.ChoiceField(choices=list(PAGE_SIZES), default="A4")
 
 
 class FigureInput(serializers.Serializer):

@@ -119,7 +119,9 @@ def _reference(params: Mapping[str, Any]) -> Document:
     system = get_system(params["system"])
     campaign = Campaign.objects.filter(pk=params.get("campaign")).first()
     options = system.options.validate(campaign.options if campaign else params.get("options", {}))
-    return reference_document(system, options, campaign.name if campaign else "")
+    return reference_document(
+        system, options, campaign.name if campaign else "", page=params.get("page", "A4")
+    )
 
 
 def _packet_sides(forces: list[Force]) -> list[PacketSide]:
