@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from printing.fit import PT_PER_MM, shorten_to, wrap_to
-from printing.labels import css_number
+from printing.fit import PT_PER_MM, wrap_to
+from printing.labels import css_number, qr_data_uri
 from printing.sheets import PAGE_SIZES, SheetError
 
 CARD_SIZES: dict[str, tuple[float, float]] = {
@@ -73,6 +73,9 @@ class CardSpec:
     track_marked: int = 0
     footer: str = ""
     blank: bool = False
+    legend: str = ""  # what the stat line's abbreviations stand for
+    weapon_legend: str = ""  # what the weapon columns mean
+    qr_url: str = ""  # a QR code to the figure's page, in the header's corner
 
     @property
     def track_text(self) -> str:
@@ -163,6 +166,10 @@ class TabBlock:
     def body_lines(self) -> int:
         return self.body.count("\n") + 1 if self.body else 0
 
+    @property
+    def head_lines(self) -> int:
+        return self.head.count("\n") + 1 if self.head else 0
+
 
 @dataclass(frozen=True)
 class PrintedWeapon:
@@ -182,6 +189,7 @@ class PrintedCard:
     rules: str
     slot: int
     font: int
+    qr_uri: str = ""
 
 
 def column_width(grid: CardGrid, columns: int) -> float:
@@ -189,22 +197,25 @@ def column_width(grid: CardGrid, columns: int) -> float:
     return int((grid.width - CARD_INSET) / columns * PX_PER_MM) / PX_PER_MM
 
 
+def _tabbed(columns: list[list[str]]) -> str:
+    depth = max((len(lines) for lines in columns), default=0)
+    return "\n".join(
+        "\t".join(lines[i] if i < len(lines) else "" for lines in columns).rstrip("\t")
+        for i in range(depth)
+    )
+
+
 def tab_block(
     cells: tuple[StatCell, ...], width: float, font_pt: float, blank: bool, head: bool = True
 ) -> TabBlock:
-    """Fit cells into equal columns: labels shortened with "…", values wrapped in their column."""
+    """Fit cells into equal columns: labels and values wrapped in their column, never cut."""
     if not cells:
         return TabBlock(1, "", "")
     room = width - CELL_GAP
-    labels = "\t".join(shorten_to(c.label, room, font_pt * 0.8) for c in cells) if head else ""
+    labels = _tabbed([wrap_to(c.label, room, font_pt * 0.8) for c in cells]) if head else ""
     if blank:
         return TabBlock(len(cells), labels, "")
-    wrapped = [wrap_to(c.value, room, font_pt, bold=True) for c in cells]
-    depth = max(len(lines) for lines in wrapped)
-    body = "\n".join(
-        "\t".join(lines[i] if i < len(lines) else "" for lines in wrapped).rstrip("\t")
-        for i in range(depth)
-    )
+    body = _tabbed([wrap_to(c.value, room, font_pt, bold=True) for c in cells])
     return TabBlock(len(cells), labels, body)
 
 
@@ -237,15 +248,26 @@ def _rules_text(card: CardSpec) -> str:
     return "\n".join(f"• {rule}" for rule in card.rules) if not card.blank else ""
 
 
-def printed_card(
-    card: CardSpec, grid: CardGrid, font_pt: float, slot: int, font: int
-) -> PrintedCard:
-    """Fit every text of the card to its place at the chosen font size."""
+def qr_size(grid: CardGrid) -> float:
+    """Return the QR code's side (mm): big enough for a phone, small beside the name."""
+    return round(min(grid.width * 0.2, 14.0), 2)
+
+
+def _header_width(card: CardSpec, grid: CardGrid) -> float:
     inner = grid.width - CARD_INSET
+    return inner - (qr_size(grid) + 1.0 if card.qr_url else 0.0)
+
+
+def printed_card(
+    card: CardSpec, grid: CardGrid, font_pt: float, slot: int, font: int, qr_uri: str = ""
+) -> PrintedCard:
+    """Fit every text of the card to its place at the chosen font size: what does not fit a
+    line wraps onto the next, nothing is cut."""
+    head = _header_width(card, grid)
     return PrintedCard(
         spec=card,
-        title=shorten_to(card.title, inner, font_pt * 1.45, bold=True),
-        subtitle=shorten_to(card.subtitle, inner, font_pt * 0.9),
+        title="\n".join(wrap_to(card.title, head, font_pt * 1.45, bold=True)),
+        subtitle="\n".join(wrap_to(card.subtitle, head, font_pt * 0.9)),
         sections=tuple(
             (s.heading, _section_blocks(s, grid, font_pt, card.blank)) for s in card.sections
         ),
@@ -253,6 +275,7 @@ def printed_card(
         rules=_rules_text(card),
         slot=slot,
         font=font,
+        qr_uri=qr_uri,
     )
 
 
@@ -260,14 +283,16 @@ def estimated_height(card: CardSpec, grid: CardGrid, font_pt: float) -> float:
     """Estimate the card's content height (mm) at a font size, counting its printed lines."""
     printed = printed_card(card, grid, font_pt, 0, 0)
     write_in = 2.0 if card.blank else 1.0  # blank cards leave a pen's height per entry
-    lines = 1.45 + 0.9 + 0.8 * len(card.sections)  # name, subtitle, section headings
+    title_lines = printed.title.count("\n") + 1
+    sub_lines = printed.subtitle.count("\n") + 1 if printed.subtitle else 0
+    lines = 1.45 * title_lines + 0.9 * sub_lines + 0.8 * len(card.sections)
     blocks = [b for _, section in printed.sections for b in section]
-    lines += sum(0.8 + max(b.body_lines, 1) * write_in for b in blocks)
+    lines += sum(0.8 * max(b.head_lines, 1) + max(b.body_lines, 1) * write_in for b in blocks)
     lines += (
         (
             0.8
             + sum(
-                w.name.count("\n") + 1 + 0.8 * bool(w.block.head) + w.block.body_lines
+                w.name.count("\n") + 1 + 0.8 * w.block.head_lines + w.block.body_lines
                 for w in printed.weapons
             )
         )
@@ -278,25 +303,41 @@ def estimated_height(card: CardSpec, grid: CardGrid, font_pt: float) -> float:
     lines += sum(
         _wrapped_lines(f"• {r}", inner, font_pt * 0.9) * 0.9 * write_in for r in card.rules
     )
+    for legend in (card.weapon_legend, card.legend):
+        lines += _wrapped_lines(legend, inner, font_pt * 0.75) * 0.75 if legend else 0
     lines += 2.1 if card.track_boxes else 0
+    lines += 0.8 if card.footer else 0
     photo = grid.height * 0.28 + 1.0 if card.photo_url else 0.0
     padding = 2.2 + 1.0 * (len(blocks) + bool(card.weapons) + bool(card.rules)) + 2.0
-    return lines * LINE_HEIGHT * font_pt / PT_PER_MM + photo + padding
+    qr = max(qr_size(grid) - (1.45 * title_lines + 0.9 * sub_lines) * font_pt / PT_PER_MM, 0.0)
+    return (
+        lines * LINE_HEIGHT * font_pt / PT_PER_MM + photo + padding + (qr if card.qr_url else 0.0)
+    )
+
+
+def _wraps_a_heading(card: CardSpec, grid: CardGrid, font_pt: float) -> bool:
+    """Whether the name or a column heading would need a second line at this size."""
+    printed = printed_card(card, grid, font_pt, 0, 0)
+    blocks = [b for _, section in printed.sections for b in section]
+    blocks += [w.block for w in printed.weapons]
+    return "\n" in printed.title or any(b.head_lines > 1 for b in blocks)
 
 
 def card_font(card: CardSpec, grid: CardGrid) -> float:
-    """Return the largest font step at which the card's content fits its height.
+    """Return the font size: text that does not fit shrinks first, then wraps.
 
-    The steps scale with the card's width (a mini card's text is smaller than a poker card's);
-    what still does not fit at the smallest step is cut off at the card's edge, never printed
-    over the next card.
+    The largest step at which the card fits its height with every heading on one line; else
+    the largest at which it fits with headings wrapped. The steps scale with the card's width
+    (a mini card's text is smaller than a poker card's); what still does not fit at the
+    smallest step is clipped at the card's own edge, never printed over the next card.
     """
     scale = min(grid.width / CARD_SIZES["poker"][0], 1.15)
     steps = [round(step * scale * 4) / 4 for step in CARD_FONT_STEPS]
-    for size in steps:
-        if estimated_height(card, grid, size) <= grid.height:
+    fitting = [size for size in steps if estimated_height(card, grid, size) <= grid.height]
+    for size in fitting:
+        if not _wraps_a_heading(card, grid, size):
             return size
-    return steps[-1]
+    return fitting[0] if fitting else steps[-1]
 
 
 def _positions(grid: CardGrid) -> list[dict[str, str]]:
@@ -329,7 +370,7 @@ def card_sheet_context(
     fonts = [card_font(card, grid) for card in cards]
     sizes = sorted(set(fonts), reverse=True)
     placed = [
-        printed_card(card, grid, font, i % grid.per_page, sizes.index(font))
+        printed_card(card, grid, font, i % grid.per_page, sizes.index(font), _qr(card.qr_url))
         for i, (card, font) in enumerate(zip(cards, fonts, strict=True))
     ]
     pages = [placed[i : i + grid.per_page] for i in range(0, len(placed), grid.per_page)]
@@ -348,4 +389,9 @@ def card_sheet_context(
         "tab_stops": _tab_stops(grid),
         "cut_marks": [{**mark, "index": i} for i, mark in enumerate(marks)],
         "photo_height": css_number(grid.height * 0.28),
+        "qr_size": css_number(qr_size(grid)),
     }
+
+
+def _qr(url: str) -> str:
+    return qr_data_uri(url) if url else ""

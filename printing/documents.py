@@ -13,7 +13,6 @@ from printing.figures import (
     blank_system_card,
     figure_card,
     figure_label,
-    weapon_index,
 )
 from printing.labels import LabelSpec, SheetOptions, label_sheet_context
 from printing.reference import reference_context
@@ -118,6 +117,24 @@ def stickers_document(
     return Document("labels", tuple(parts), "wound-stickers.pdf")
 
 
+# Which figures a card deck holds unless asked otherwise: those who take the field.
+DEFAULT_STATES = ("ACTIVE",)
+FIT_STATES = ("ACTIVE", "RECOVERING")  # who may be set up for a battle (a packet's cards)
+
+
+def chosen_figures(
+    figures: list[FigureData],
+    states: tuple[str, ...] = DEFAULT_STATES,
+    unit: int | None = None,
+    ids: tuple[int, ...] = (),
+) -> list[FigureData]:
+    """Return the figures to print: hand-picked ids if any, else those in the given states
+    (and unit)."""
+    if ids:
+        return [f for f in figures if f.character_id in ids]
+    return [f for f in figures if f.state in states and (unit is None or f.unit_id == unit)]
+
+
 def cards_document(
     system: RuleSystem,
     figures: list[FigureData],
@@ -126,11 +143,11 @@ def cards_document(
     size: str,
     page: str,
     blanks: int = 0,
+    qr: bool = False,
 ) -> Document:
     """Return unit cards for the figures (and blank cards to fill in by hand)."""
     tables = system.tables(options)
-    index = weapon_index(tables)
-    cards = [figure_card(system, figure, tables, index) for figure in figures]
+    cards = [figure_card(system, figure, tables, qr=qr) for figure in figures]
     cards += [blank_system_card(system) for _ in range(blanks)]
     return Document("cards", (card_sheet_context(cards, size, page),), "cards.pdf")
 
@@ -201,7 +218,8 @@ def packet_document(
     sections: list[tuple[str, dict[str, Any]]] = []
     for side in sides:
         sections.append(_single(roster_document(system, side.force, list(side.figures))))
-        cards = cards_document(system, list(side.figures), options, size="poker", page="A4")
+        fit = chosen_figures(list(side.figures), FIT_STATES)
+        cards = cards_document(system, fit, options, size="poker", page="A4")
         sections.append(_single(cards))
     sections.append(_single(reference_document(system, options, campaign)))
     labelled: tuple[int, ...] = ()

@@ -210,21 +210,22 @@ def qr_bottom(diameter: float, qr: float) -> float:
 
 
 def _pieces(text: str) -> list[str]:
-    # Break points: after spaces, and after "/" so ranges like 10/18/26/45 wrap between values.
+    # Break points: after spaces, after "/" so ranges like 10/18/26/45 wrap between values,
+    # and after a hyphen, so a double-barrelled name breaks where a reader expects.
     pieces, current = [], ""
     for char in text:
         current += char
-        if char in " /":
+        if char in " /-":
             pieces.append(current)
             current = ""
     return [*pieces, current] if current else pieces
 
 
 def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> list[str]:
-    """Break `text` into lines no wider than `width_mm`, between words (and after "/").
+    """Break `text` into lines no wider than `width_mm`, between words (and after "/", "-").
 
-    A single word wider than the width is shortened with "…" rather than broken letter by
-    letter. Returns at least one line (empty for empty text).
+    A single word wider than the width is broken between letters: nothing is ever cut off or
+    shortened. Returns at least one line (empty for empty text).
     """
     room = width_mm * PT_PER_MM / font_pt
     lines: list[str] = []
@@ -235,4 +236,15 @@ def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> l
             current = ""
         current += piece
     lines.append(current.rstrip())
-    return [shorten_to(line, width_mm, font_pt, bold) for line in lines]
+    return [part for line in lines for part in _split_letters(line, room, bold)]
+
+
+def _split_letters(line: str, room_em: float, bold: bool) -> list[str]:
+    parts: list[str] = []
+    while text_width_em(line, bold) > room_em and len(line) > 1:
+        cut = len(line) - 1
+        while cut > 1 and text_width_em(line[:cut], bold) > room_em:
+            cut -= 1
+        parts.append(line[:cut])
+        line = line[cut:]
+    return [*parts, line]

@@ -51,9 +51,10 @@ def _band(value: int | None) -> str:
 
 
 def weapon_profile(
-    key: str, tables: Mapping[str, Any], loading: str = "muzzle"
+    key: str, tables: Mapping[str, Any], stats: Mapping[str, Any] | None = None
 ) -> tuple[tuple[str, str], ...] | None:
     """Return a firearm's range bands (inches) and reload, or a melee weapon's bonus."""
+    loading = (stats or {}).get("loading") or "muzzle"
     if key in t.FIREARMS:
         close, medium, extreme = t.FIREARMS[key]
         reload = "every turn" if loading in t.FIRES_EVERY_TURN else "a turn"
@@ -159,7 +160,8 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                             ],
                             ["Crawl", movement["crawl"], movement["crawl"]],
                             [
-                                f"Run or charge (at most {movement['run_turns_in_a_row']} turns in a row)",
+                                "Run or charge (at most "
+                                f"{movement['run_turns_in_a_row']} turns in a row)",
                                 movement["run_or_charge"],
                                 movement["run_or_charge"],
                             ],

@@ -50,7 +50,7 @@ SKILLS = (
     "driving",
     "lockpicking",
 )
-WEAPON_HEAD = ('Range S/M/L "', "Damage", "RoF", "Reload")
+WEAPON_HEAD = ('Range "', "Damage", "RoF", "Reload")
 
 
 def _by_key(tables: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

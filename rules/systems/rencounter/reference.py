@@ -25,7 +25,7 @@ ABBREVIATIONS = {
 }
 
 RANGE_BANDS = "Short / Medium / Long / Extreme"
-MISSILE_HEAD = ('Range S/M/L/X "', "Dmg", "Reload", "Shots")
+MISSILE_HEAD = ('Range "', "Dmg", "Reload", "Shots")
 MELEE_HEAD = ("To hit", "Dmg", "Ranks", "Shield")
 
 
