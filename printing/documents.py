@@ -120,6 +120,13 @@ def stickers_document(
 # Which figures a card deck holds unless asked otherwise: those who take the field.
 DEFAULT_STATES = ("ACTIVE",)
 FIT_STATES = ("ACTIVE", "RECOVERING")  # who may be set up for a battle (a packet's cards)
+# Statuses a force's unit cards may include besides the active figures, by option name.
+EXTRA_STATES = (
+    ("recovering", "RECOVERING"),
+    ("dead", "DEAD"),
+    ("retired", "RETIRED"),
+    ("captured", "CAPTURED"),
+)
 
 
 def chosen_figures(

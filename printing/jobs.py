@@ -15,9 +15,12 @@ from campaigns.league import LeagueError
 from campaigns.models import Campaign, Pairing
 from campaigns.selectors import current_round, league_standings, round_pairings
 from printing.documents import (
+    DEFAULT_STATES,
+    EXTRA_STATES,
     Document,
     PacketSide,
     cards_document,
+    chosen_figures,
     labels_document,
     packet_document,
     reference_document,
@@ -100,6 +103,12 @@ def _stickers(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
 
 def _cards(params: Mapping[str, Any]) -> Document:
     system, figures, force = _source(params)
+    if force is not None:
+        extra = dict(EXTRA_STATES)
+        states = (*DEFAULT_STATES, *(extra[name] for name in params.get("include", ())))
+        figures = chosen_figures(
+            figures, states, params.get("unit"), tuple(params.get("figures", ()))
+        )
     return cards_document(
         system,
         figures,
@@ -107,6 +116,7 @@ def _cards(params: Mapping[str, Any]) -> Document:
         size=params.get("size", "poker"),
         page=params.get("page", "A4"),
         blanks=int(params.get("blanks", 0)),
+        qr=bool(params.get("qr", False)),
     )
 
 
