@@ -7,12 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from printing.cards import card_sheet_context
+from printing.cards import WeaponRow, card_sheet_context
 from printing.figures import (
     FigureData,
     blank_system_card,
     figure_card,
     figure_label,
+    stat_legend,
 )
 from printing.labels import LabelSpec, SheetOptions, label_sheet_context
 from printing.reference import reference_context
@@ -167,23 +168,66 @@ def reference_document(
     return Document("reference", (context,), f"{system.key}-reference.pdf")
 
 
-def roster_document(
-    system: RuleSystem, force: Mapping[str, str], figures: list[FigureData]
-) -> Document:
-    """Return a force's roster: every figure with its stats, wounds and service record."""
-    rows = [
-        {
-            "figure": figure,
-            "lines": figure_label(system, figure).lines[1:],
-            "weapons": ", ".join(w.name for w in figure_card(system, figure, {}).weapons),
-        }
-        for figure in figures
+# How a roster counts figures: fit to fight, recovering, dead, and away (retired or captured).
+ROSTER_TOTALS = (
+    ("fit", "fit", ("ACTIVE",)),
+    ("recovering", "recovering", ("RECOVERING",)),
+    ("dead", "dead", ("DEAD",)),
+    ("away", "retired or captured", ("RETIRED", "CAPTURED")),
+)
+
+
+def _totals(figures: list[FigureData]) -> list[tuple[str, int]]:
+    return [
+        (label, sum(1 for f in figures if f.state in states)) for _, label, states in ROSTER_TOTALS
     ]
+
+
+def _weapon_text(weapon: WeaponRow) -> str:
+    profile = ", ".join(f"{c.label} {c.value}" for c in weapon.columns if c.value != "–")
+    return f"{weapon.name} ({profile})" if profile else weapon.name
+
+
+def _roster_row(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]) -> dict:
+    card = figure_card(system, figure, tables)
+    # A roster row is read, not marked up: values that say "none" ("–") are left out.
+    stats = " · ".join(
+        f"{c.label} {c.value}" for s in card.sections for c in s.cells if c.value != "–"
+    )
+    weapons = "; ".join(_weapon_text(w) for w in card.weapons)
+    status = figure.status or "Active"
+    if figure.recovers_on:
+        status += f" until {figure.recovers_on}"
+    return {"figure": figure, "stats": stats, "weapons": weapons, "status": status}
+
+
+def roster_document(
+    system: RuleSystem,
+    force: Mapping[str, str],
+    figures: list[FigureData],
+    options: Mapping[str, Any] | None = None,
+) -> Document:
+    """Return a force's roster: by unit, each figure's full stat line, equipment, status,
+    permanent wounds, recovery date, battles and kills; unit and force totals."""
+    tables = system.tables(options if options is not None else system.options.validate({}))
+    units: dict[str, list[FigureData]] = {}
+    for figure in figures:
+        units.setdefault(figure.unit or "Not in a unit", []).append(figure)
     context = {
         "title": f"{force['name']} — roster",
         "force": force,
         "system": system.name,
-        "rows": rows,
+        "legend": stat_legend(system),
+        "units": [
+            {
+                "name": name,
+                "rows": [_roster_row(system, f, tables) for f in members],
+                "totals": _totals(members),
+            }
+            for name, members in units.items()
+        ],
+        "totals": _totals(figures),
+        "count": len(figures),
     }
     return Document("roster", (context,), "roster.pdf")
 
@@ -224,7 +268,7 @@ def packet_document(
     sheet under the campaign's options, and base labels for figures that have none yet."""
     sections: list[tuple[str, dict[str, Any]]] = []
     for side in sides:
-        sections.append(_single(roster_document(system, side.force, list(side.figures))))
+        sections.append(_single(roster_document(system, side.force, list(side.figures), options)))
         fit = chosen_figures(list(side.figures), FIT_STATES)
         cards = cards_document(system, fit, options, size="poker", page="A4")
         sections.append(_single(cards))

@@ -250,7 +250,9 @@ def figure_card(
     """
     module = _reference(system)
     marker = "\u2605 Wild Card" if figure.stats.get("wild_card") else ""
-    parts = (marker, figure.rank, figure.unit, figure.status)
+    # "Active" is every printed card's status by default: only say it when it is not.
+    status = figure.status if figure.state != "ACTIVE" else ""
+    parts = (marker, figure.rank, figure.unit, status)
     subtitle = " · ".join(part for part in parts if part)
     track_label, boxes = module.track(figure.stats)
     weapons = _weapons(system, figure.stats, tables)

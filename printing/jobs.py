@@ -80,10 +80,12 @@ def _campaign_options(system: RuleSystem, force: Force | None) -> dict[str, Any]
 def _force_header(force: Force | None, system: RuleSystem) -> dict[str, str]:
     if force is None:
         return {"name": "Roster", "faction": "", "campaign": "", "owner": ""}
+    date = force.campaign.calendar_date if force.campaign else None
     return {
         "name": force.name,
         "faction": force.faction,
         "campaign": force.campaign.name if force.campaign else "",
+        "campaign_date": date.isoformat() if date else "",
         "owner": force.owner.get_username(),
     }
 
@@ -122,7 +124,8 @@ def _cards(params: Mapping[str, Any]) -> Document:
 
 def _roster(params: Mapping[str, Any]) -> Document:
     system, figures, force = _source(params)
-    return roster_document(system, _force_header(force, system), figures)
+    options = _campaign_options(system, force)
+    return roster_document(system, _force_header(force, system), figures, options)
 
 
 def _reference(params: Mapping[str, Any]) -> Document:
