@@ -152,21 +152,39 @@ def fit_text(lines: tuple[str, ...], area: Area) -> FittedText:
     return _placed(shortened, MIN_FONT_PT, area, shortened=True)
 
 
+def largest_size(lines: tuple[str, ...], area: Area) -> float | None:
+    """Return the largest size (0.25 pt steps) at which every line fits, None if none does."""
+    return _largest_size(tuple(line for line in lines if line) or ("",), area)
+
+
+def fit_text_at(lines: tuple[str, ...], area: Area, size: float) -> FittedText:
+    """Return the lines at a given font size (a sheet's one size), shortened with "…" where
+    they do not fit at it: every label of the sheet is shortened by the same rule."""
+    lines = tuple(line for line in lines if line) or ("",)
+    if _fits(lines, size, area):
+        return _placed(lines, size, area, shortened=False)
+    kept = _drop_lines_to_height(lines, area, size)
+    shortened = tuple(_shorten(line, i, len(kept), area, size) for i, line in enumerate(kept))
+    return _placed(shortened, size, area, shortened=True)
+
+
 def _placed(lines: tuple[str, ...], size: float, area: Area, shortened: bool) -> FittedText:
     return FittedText(lines, size, _line_bands(len(lines), size, area)[0][0], shortened)
 
 
-def _drop_lines_to_height(lines: tuple[str, ...], area: Area) -> tuple[str, ...]:
-    fit_count = max(1, int((area.band[1] - area.band[0]) / line_height_mm(MIN_FONT_PT)))
+def _drop_lines_to_height(
+    lines: tuple[str, ...], area: Area, size: float = MIN_FONT_PT
+) -> tuple[str, ...]:
+    fit_count = max(1, int((area.band[1] - area.band[0]) / line_height_mm(size)))
     if fit_count >= len(lines):
         return lines
     kept = lines[:fit_count]
     return (*kept[:-1], kept[-1].rstrip() + ELLIPSIS)
 
 
-def _shorten(line: str, index: int, count: int, area: Area) -> str:
-    band = _line_bands(count, MIN_FONT_PT, area)[index]
-    room = area.width_at(*band) * PT_PER_MM / MIN_FONT_PT  # in em
+def _shorten(line: str, index: int, count: int, area: Area, size: float = MIN_FONT_PT) -> str:
+    band = _line_bands(count, size, area)[index]
+    room = area.width_at(*band) * PT_PER_MM / size  # in em
     bold = index == 0
     if text_width_em(line, bold) <= room:
         return line
