@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from printing.fit import PT_PER_MM, wrap_to
+from printing.fit import PT_PER_MM, text_width_em, wrap_to
 from printing.labels import css_number, qr_data_uri
 from printing.sheets import PAGE_SIZES, SheetError
 
@@ -21,7 +21,9 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
 MIN_MARGIN = 5.0  # mm of paper kept round the grid: printers cannot reach the edge
 CUT_MARK_GAP = 1.0  # mm between a cut mark and the card edge, so a mark never shows on a card
 CUT_MARK_LENGTH = 4.0
-CARD_FONT_STEPS = (7.0, 6.5, 6.0, 5.5, 5.0)  # pt; the first whose estimated height fits wins
+# pt; the first whose estimated height fits wins (a card with little on it reads larger)
+CARD_FONT_STEPS = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5, 5.0)
+HEADING_SHRINK_STEPS = 3
 BLANK_WEAPON_ROWS = 3
 MAX_CELLS_PER_ROW = 6
 EMPTY_BOX, FILLED_BOX = "\u25a1", "\u25a0"  # □ ■, both in DejaVu Sans (Condensed)
@@ -82,7 +84,10 @@ class CardSpec:
         """Return the track as box glyphs, the marked ones filled: one text run, not a box
         element per wound (which a 90-card deck pays for in thousands of boxes)."""
         marked = min(self.track_marked, self.track_boxes)
-        return FILLED_BOX * marked + EMPTY_BOX * (self.track_boxes - marked)
+        boxes = FILLED_BOX * marked + EMPTY_BOX * (self.track_boxes - marked)
+        # Groups of five, a space between: easy to count, and a long track (fifteen Hits)
+        # wraps between groups instead of running off the card.
+        return " ".join(boxes[i : i + 5] for i in range(0, len(boxes), 5))
 
 
 @dataclass(frozen=True)
@@ -197,26 +202,60 @@ def column_width(grid: CardGrid, columns: int) -> float:
     return int((grid.width - CARD_INSET) / columns * PX_PER_MM) / PX_PER_MM
 
 
-def _tabbed(columns: list[list[str]]) -> str:
+def _tabbed(
+    columns: list[list[str]], wide_first: bool = False, stop_em: float = 0.0, bold: bool = False
+) -> str:
+    """Join wrapped cells into tab-separated lines. A wide first cell spans two tab stops: it
+    is followed by two tabs when its text ends before the first stop, one when past it."""
     depth = max((len(lines) for lines in columns), default=0)
-    return "\n".join(
-        "\t".join(lines[i] if i < len(lines) else "" for lines in columns).rstrip("\t")
-        for i in range(depth)
-    )
+    out = []
+    for i in range(depth):
+        cells = [lines[i] if i < len(lines) else "" for lines in columns]
+        line = "\t".join(cells[1:]) if len(cells) > 1 else ""
+        if wide_first:
+            gap = "\t" if text_width_em(cells[0], bold) >= stop_em else "\t\t"
+            line = cells[0] + (gap + line if line.strip("\t") else "")
+        else:
+            line = "\t".join(cells)
+        out.append(line.rstrip("\t"))
+    return "\n".join(out)
 
 
 def tab_block(
-    cells: tuple[StatCell, ...], width: float, font_pt: float, blank: bool, head: bool = True
+    cells: tuple[StatCell, ...],
+    width: float,
+    font_pt: float,
+    blank: bool,
+    head: bool = True,
+    wide_first: bool = False,
 ) -> TabBlock:
-    """Fit cells into equal columns: labels and values wrapped in their column, never cut."""
+    """Fit cells into equal columns: labels and values wrapped in their column, never cut.
+
+    With `wide_first`, the first cell takes two columns' width (a weapon's range bands)."""
     if not cells:
         return TabBlock(1, "", "")
     room = width - CELL_GAP
-    labels = _tabbed([wrap_to(c.label, room, font_pt * 0.8) for c in cells]) if head else ""
+    rooms = [room * 2 + CELL_GAP if wide_first and n == 0 else room for n in range(len(cells))]
+    columns = len(cells) + (1 if wide_first else 0)
+    stop_pt = width * PT_PER_MM
+    labels = (
+        _tabbed(
+            [wrap_to(c.label, r, font_pt * 0.8) for c, r in zip(cells, rooms, strict=True)],
+            wide_first,
+            stop_pt / (font_pt * 0.8),
+        )
+        if head
+        else ""
+    )
     if blank:
-        return TabBlock(len(cells), labels, "")
-    body = _tabbed([wrap_to(c.value, room, font_pt, bold=True) for c in cells])
-    return TabBlock(len(cells), labels, body)
+        return TabBlock(columns, labels, "")
+    body = _tabbed(
+        [wrap_to(c.value, r, font_pt, bold=True) for c, r in zip(cells, rooms, strict=True)],
+        wide_first,
+        stop_pt / font_pt,
+        bold=True,
+    )
+    return TabBlock(columns, labels, body)
 
 
 def _section_blocks(
@@ -235,9 +274,16 @@ def _printed_weapons(
     for weapon in weapons:
         name = "\n".join(wrap_to(weapon.name, inner, font_pt, bold=True)) if weapon.name else ""
         heads = [c.label for c in weapon.columns]
-        columns = max(len(weapon.columns), 1)
+        # Range bands ("10/18/26/45") get a double column, so they stay on one line.
+        wide = 2 <= len(heads) < MAX_CELLS_PER_ROW and heads[0].startswith("Range")
+        columns = max(len(weapon.columns) + wide, 1)
         block = tab_block(
-            weapon.columns, column_width(grid, columns), font_pt, False, head=heads != last_head
+            weapon.columns,
+            column_width(grid, columns),
+            font_pt,
+            False,
+            head=heads != last_head,
+            wide_first=wide,
         )
         printed.append(PrintedWeapon(name, block))
         last_head = heads
@@ -305,10 +351,13 @@ def estimated_height(card: CardSpec, grid: CardGrid, font_pt: float) -> float:
     )
     for legend in (card.weapon_legend, card.legend):
         lines += _wrapped_lines(legend, inner, font_pt * 0.75) * 0.75 if legend else 0
-    lines += 2.1 if card.track_boxes else 0
+    # The track: a line of boxes at 2.1 em, more when it wraps (groups of five boxes).
+    box_em = 2.1 * 0.7  # a box glyph is about 0.7 em wide at the boxes' size
+    per_line = max(int((inner - 16.0) * PT_PER_MM / font_pt / box_em / 5), 1) * 5
+    lines += 2.1 * -(-card.track_boxes // per_line) if card.track_boxes else 0
     lines += 0.8 if card.footer else 0
     photo = grid.height * 0.28 + 1.0 if card.photo_url else 0.0
-    padding = 2.2 + 1.0 * (len(blocks) + bool(card.weapons) + bool(card.rules)) + 2.0
+    padding = 2.2 + 1.0 * (len(blocks) + bool(card.weapons) + bool(card.rules)) + 3.0
     qr = max(qr_size(grid) - (1.45 * title_lines + 0.9 * sub_lines) * font_pt / PT_PER_MM, 0.0)
     return (
         lines * LINE_HEIGHT * font_pt / PT_PER_MM + photo + padding + (qr if card.qr_url else 0.0)
@@ -334,7 +383,9 @@ def card_font(card: CardSpec, grid: CardGrid) -> float:
     scale = min(grid.width / CARD_SIZES["poker"][0], 1.15)
     steps = [round(step * scale * 4) / 4 for step in CARD_FONT_STEPS]
     fitting = [size for size in steps if estimated_height(card, grid, size) <= grid.height]
-    for size in fitting:
+    # Shrinking keeps a heading on one line, but only by two steps: a long name is better
+    # on two lines than the whole card in small print.
+    for size in fitting[:HEADING_SHRINK_STEPS]:
         if not _wraps_a_heading(card, grid, size):
             return size
     return fitting[0] if fitting else steps[-1]

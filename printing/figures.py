@@ -177,7 +177,8 @@ def stat_legend(system: RuleSystem, stats: Mapping[str, Any] | None = None) -> s
         if stats is not None and name in skills and not stats.get(name):
             continue
         short = _abbreviation(module, spec)
-        if short != spec.title:
+        # "Troop" needs no gloss as "Troop type"; "Agi" does as "Agility".
+        if short.lower() not in spec.title.lower().split():
             parts.append(f"{short} {spec.title}")
     return " · ".join(parts)
 
@@ -208,13 +209,20 @@ def _weapons(
 ) -> tuple[WeaponRow, ...]:
     """Return each weapon with its profile from the system's weapon tables."""
     module = _reference(system)
+    fields = _fields(system)
     rows = []
-    for spec in _listing_fields(system):
-        if spec.kind != "multichoice":
+    singles = [fields[n] for n in getattr(module, "WEAPON_CHOICES", ()) if n in fields]
+    for spec in [*_listing_fields(system), *singles]:
+        if spec.kind not in ("multichoice", "choice"):
             continue
         labels = dict(spec.choices)
-        for key in stats.get(spec.name) or ():
+        chosen = stats.get(spec.name) if spec.kind == "multichoice" else [stats.get(spec.name)]
+        for key in chosen or ():
+            if key in (None, "", "none"):
+                continue
             profile = _weapon_profile(module, key, tables, stats) or ()
+            if spec.kind == "choice" and not profile:
+                continue
             cells = tuple(StatCell(head, value) for head, value in profile)
             rows.append(WeaponRow(_weapon_name(labels.get(key, str(key))), cells))
     return tuple(rows)

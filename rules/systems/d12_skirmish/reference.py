@@ -67,9 +67,8 @@ def weapon_profile(
 
 def weapon_legend() -> str:
     return (
-        "To hit: d12 + troop + modifiers, 6 or more; medium range \u22121, extreme \u22122. "
-        "A natural 1 misfires: d12, 1 explodes, 2\u20134 out of ammunition, 5\u20138 jammed, "
-        "9\u201312 bad powder."
+        "Ranges in inches. To hit: d12 + troop + modifiers, 6 or more; medium range "
+        "\u22121, extreme \u22122."
     )
 
 

@@ -22,7 +22,7 @@ ABBREVIATIONS = {
     "leader": "Ldr",
     "mounted": "Mtd",
 }
-WEAPON_HEAD = ("Class", "Passive dice")
+WEAPON_HEAD = ("Passive dice",)
 MELEE_WORDS = {
     "hand": "Hand weapon: fights normally.",
     "pike": "Pike: in the first round against cavalry only the pike's win counts.",
@@ -31,10 +31,11 @@ MELEE_WORDS = {
 
 
 def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
-    """Return the weapon's class and the passive dice it adds to a shot."""
+    """Return the passive dice the weapon's class adds to a shot (the card's weapon name is
+    the class: "Musket, heavy crossbow")."""
     for row in tables.get("weapons", []):
         if row["key"] == key:
-            return (("Class", row["label"]), ("Passive dice", f"+{row['passive_dice']}"))
+            return (("Passive dice", f"+{row['passive_dice']}"),)
     return None
 
 

@@ -21,6 +21,8 @@ ABBREVIATIONS = {
     "out_of_missiles": "Out",
 }
 WEAPON_HEAD = ('Range "', "Shooting")
+# Stats that name a weapon although they are a single choice (a unit's missiles).
+WEAPON_CHOICES = ("missiles",)
 
 
 def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:

@@ -82,8 +82,8 @@ def _melee_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str]
 
 def weapon_legend() -> str:
     return (
-        "Range S/M/L/X: the longest distance in inches of each band (short, medium, long, "
-        "extreme); Dmg: added to the damage roll; Reload: turns to reload."
+        "Range: the longest distance in inches of each band, short/medium/long/extreme. "
+        "Dmg: added to the damage roll."
     )
 
 
