@@ -105,6 +105,31 @@ def _bands(rows: Any) -> list[list[str]]:
     return out
 
 
+def _result_on(rows: Any, face: int) -> str:
+    for row in rows:
+        if row["low"] <= face <= row["high"]:
+            return RESULT_WORDS.get(row["result"], row["result"])
+    return "–"
+
+
+def _wound_rows(wounding: Mapping[str, Any]) -> list[list[str]]:
+    """Foot and cavalry side by side, faces grouped where both tables agree."""
+    rows: list[list[str]] = []
+    start, last = 12, None
+    for face in range(12, 0, -1):
+        pair = (_result_on(wounding["foot"], face), _result_on(wounding["cavalry"], face))
+        if last is not None and pair != last:
+            rows.append([_face_band(face + 1, start), *last])
+            start = face
+        last = pair
+    rows.append([_face_band(1, start), *last])  # type: ignore[misc]
+    return rows
+
+
+def _face_band(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}\u2013{high}"
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
@@ -218,22 +243,16 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             "items": [
                 {
                     "table": {
-                        "caption": "Foot",
-                        "header": ["d12", "Result"],
-                        "rows": _bands(tables["wounding"]["foot"]),
-                    }
-                },
-                {
-                    "table": {
-                        "caption": "Cavalry",
-                        "header": ["d12", "Result"],
-                        "rows": _bands(tables["wounding"]["cavalry"]),
+                        "caption": "",
+                        "header": ["d12", "Foot", "Cavalry"],
+                        "rows": _wound_rows(tables["wounding"]),
                     }
                 },
                 {
                     "text": f"Close range +{tables['wounding']['close range']} to the roll; a "
-                    "natural 12 always kills. A cavalryman on 10 or more is thrown: 10\u201311 "
-                    "dead, 5\u20139 one more wound."
+                    "natural 12 always kills. A cavalryman wounded on 5\u201311 rolls another "
+                    "d12: on 10 or more he is thrown (after 10\u201311: dead; after 5\u20139: "
+                    "one more wound)."
                 },
             ],
         },

@@ -117,6 +117,19 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             ],
         },
         {
+            "title": "Moving (Dx inches)",
+            "items": [
+                {
+                    "steps": [
+                        "A move is Dx inches; a Fast move adds the type's bonus (table above).",
+                        "A charge reaches its target only if the move roll covers the distance "
+                        "to contact.",
+                        "Measuring may be done at any time.",
+                    ]
+                }
+            ],
+        },
+        {
             "title": "Shooting (Dx Hits)",
             "items": [
                 {
@@ -132,7 +145,10 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                         "header": ["Situation", "Hits"],
                         "rows": [
                             *[[k, _signed(v)] for k, v in shooting["modifiers"].items()],
-                            *[[f"Target: {h}", "halved"] for h in shooting["halve"]],
+                            *[
+                                [f"Target: {h.removeprefix('target ')}", "halved"]
+                                for h in shooting["halve"]
+                            ],
                             *[[d[:1].upper() + d[1:], "doubled"] for d in shooting["double"]],
                         ],
                     }
@@ -156,7 +172,10 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                                 [f"Attacker: {k}", _signed(v)]
                                 for k, v in melee["modifiers"].items()
                             ],
-                            *[[f"Target: {h}", "halved"] for h in melee["halve"]],
+                            *[
+                                [f"Target: {h.removeprefix('target ')}", "halved"]
+                                for h in melee["halve"]
+                            ],
                             *[[d[:1].upper() + d[1:], "doubled"] for d in melee["double"]],
                         ],
                     }
