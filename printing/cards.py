@@ -195,6 +195,7 @@ class PrintedCard:
     slot: int
     font: int
     qr_uri: str = ""
+    legend: str = ""
 
 
 def column_width(grid: CardGrid, columns: int) -> float:
@@ -290,8 +291,22 @@ def _printed_weapons(
     return tuple(printed)
 
 
-def _rules_text(card: CardSpec) -> str:
-    return "\n".join(f"• {rule}" for rule in card.rules) if not card.blank else ""
+def _rules_text(card: CardSpec, width: float, font_pt: float) -> str:
+    """Return the notes as lines wrapped in Python (printed under white-space: pre, so
+    WeasyPrint breaks no lines itself), continuation lines indented under the bullet."""
+    if card.blank:
+        return ""
+    lines = []
+    for rule in card.rules:
+        wrapped = wrap_to(f"• {rule}", width - 2.0, font_pt * 0.9)
+        lines += [wrapped[0], *(f"  {line}" for line in wrapped[1:])]
+    return "\n".join(lines)
+
+
+def _legend_text(card: CardSpec, width: float, font_pt: float) -> str:
+    """Return what the weapon columns and the abbreviations mean, wrapped in Python."""
+    texts = [t for t in (card.weapon_legend, card.legend) if t]
+    return "\n".join(line for t in texts for line in wrap_to(t, width, font_pt * 0.75))
 
 
 def qr_size(grid: CardGrid) -> float:
@@ -318,10 +333,11 @@ def printed_card(
             (s.heading, _section_blocks(s, grid, font_pt, card.blank)) for s in card.sections
         ),
         weapons=_printed_weapons(card.weapons, grid, font_pt),
-        rules=_rules_text(card),
+        rules=_rules_text(card, grid.width - CARD_INSET, font_pt),
         slot=slot,
         font=font,
         qr_uri=qr_uri,
+        legend=_legend_text(card, grid.width - CARD_INSET, font_pt),
     )
 
 
@@ -346,11 +362,11 @@ def estimated_height(card: CardSpec, grid: CardGrid, font_pt: float) -> float:
         else 0
     )
     inner = grid.width - CARD_INSET
-    lines += sum(
-        _wrapped_lines(f"• {r}", inner, font_pt * 0.9) * 0.9 * write_in for r in card.rules
-    )
-    for legend in (card.weapon_legend, card.legend):
-        lines += _wrapped_lines(legend, inner, font_pt * 0.75) * 0.75 if legend else 0
+    if card.blank:
+        lines += len(card.rules) * 0.9 * write_in
+    else:
+        lines += (printed.rules.count("\n") + 1) * 0.9 if printed.rules else 0
+    lines += (printed.legend.count("\n") + 1) * 0.75 if printed.legend else 0
     # The track: a line of boxes at 2.1 em, more when it wraps (groups of five boxes).
     box_em = 2.1 * 0.7  # a box glyph is about 0.7 em wide at the boxes' size
     per_line = max(int((inner - 16.0) * PT_PER_MM / font_pt / box_em / 5), 1) * 5
@@ -441,6 +457,9 @@ def card_sheet_context(
         "cut_marks": [{**mark, "index": i} for i, mark in enumerate(marks)],
         "photo_height": css_number(grid.height * 0.28),
         "qr_size": css_number(qr_size(grid)),
+        # The header band is at least as tall as the QR code in its corner (less its padding),
+        # so the first stat line never runs under the code.
+        "qr_header": css_number(qr_size(grid) - 1.4),
     }
 
 

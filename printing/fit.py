@@ -240,6 +240,12 @@ def _pieces(text: str) -> list[str]:
 
 
 def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> list[str]:
+    """Break `text` into lines no wider than `width_mm` (see `_wrapped`); a new list."""
+    return list(_wrapped(text, width_mm, font_pt, bold))
+
+
+@lru_cache(maxsize=8192)
+def _wrapped(text: str, width_mm: float, font_pt: float, bold: bool) -> tuple[str, ...]:
     """Break `text` into lines no wider than `width_mm`, between words (and after "/", "-").
 
     A single word wider than the width is broken between letters: nothing is ever cut off or
@@ -254,7 +260,7 @@ def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> l
             current = ""
         current += piece
     lines.append(current.rstrip())
-    return [part for line in lines for part in _split_letters(line, room, bold)]
+    return tuple(part for line in lines for part in _split_letters(line, room, bold))
 
 
 def _split_letters(line: str, room_em: float, bold: bool) -> list[str]:

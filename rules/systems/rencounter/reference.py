@@ -55,8 +55,11 @@ def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str]
 def _missile_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
     missile = tables.get("missile_weapons", {}).get(key)
     if missile is not None:
-        repeat = tables.get("repeat", {}).get(missile["repeat"], "")
-        shots = f"{missile['shots']}" + (f" ({repeat})" if missile["repeat"] != "N" else "")
+        # The repeat code (S slow, F fast, Fx2/Fx3 automatic) after the shots, as the text's
+        # own table has it; the legend says what the codes mean.
+        shots = f"{missile['shots']}" + (
+            f" {missile['repeat']}" if missile["repeat"] != "N" else ""
+        )
         values = (
             "/".join(str(r) for r in missile["ranges"]),
             _signed(missile["damage"]),
@@ -83,7 +86,7 @@ def _melee_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str]
 def weapon_legend() -> str:
     return (
         "Range: the longest distance in inches of each band, short/medium/long/extreme. "
-        "Dmg: added to the damage roll."
+        "Dmg: added to the damage roll. Shots: S slow, F fast repeater; Fx2, Fx3 automatic."
     )
 
 
