@@ -100,7 +100,10 @@ class ForceCardsInput(CardsInput):
 
     def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "getlist"):
-            plain = {key: data.get(key) for key in data}
+            # The force page's form sends unit= for "every unit".
+            plain = {
+                key: data.get(key) for key in data if not (key == "unit" and not data.get(key))
+            }
             for key in ("include", "figures"):
                 if key in data:
                     plain[key] = [p for v in data.getlist(key) for p in str(v).split(",") if p]

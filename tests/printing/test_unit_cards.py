@@ -163,3 +163,15 @@ class TestChoosingFigures:
 
         assert by_unit.status_code == 400 and "unit" in by_unit.json()
         assert by_figure.status_code == 400 and "figures" in by_figure.json()
+
+
+@pytest.mark.django_db
+def test_the_force_pages_card_form_fields_are_accepted_by_the_cards_endpoint(story, as_user):
+    CharacterFactory(force=story.force, unit=story.unit, name="Will Cooper", status="DEAD")
+    query = "?size=poker&page=A4&blanks=0&unit=&include=dead&qr=true"
+
+    response = as_user(story.alice).get(f"/api/forces/{story.force.pk}/cards.pdf{query}")
+
+    assert response.status_code == 200, response.content[:300]
+    text = " ".join(page_text(p) for p in open_pdf(response.content).pages)
+    assert "Will Cooper" in text and "Sgt. Gridley" in text
