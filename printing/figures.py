@@ -276,7 +276,8 @@ def figure_card(
         track_marked=figure.wounds,
         footer=system.name,
         legend=stat_legend(system, figure.stats),
-        weapon_legend=module.weapon_legend() if weapons else "",
+        # The weapon columns' legend is on the reference sheet: on every card it cost a deck
+        # of 90 cards a tenth of its render time, and the headings carry their units.
         qr_url=figure.qr_url if qr else "",
     )
 

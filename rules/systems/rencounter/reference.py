@@ -27,6 +27,7 @@ ABBREVIATIONS = {
 RANGE_BANDS = "Short / Medium / Long / Extreme"
 MISSILE_HEAD = ('Range "', "Dmg", "Reload", "Shots")
 MELEE_HEAD = ("To hit", "Dmg", "Ranks", "Shield")
+REPEAT_WORDS = {"S": "slow", "F": "fast", "Fx2": "auto", "Fx3": "auto"}
 
 
 def _signed(value: Any) -> str:
@@ -86,7 +87,8 @@ def _melee_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str]
 def weapon_legend() -> str:
     return (
         "Range: the longest distance in inches of each band, short/medium/long/extreme. "
-        "Dmg: added to the damage roll. Shots: S slow, F fast repeater; Fx2, Fx3 automatic."
+        "Dmg: added to the damage roll. Shots: slow or fast repeater; auto: automatic "
+        "(bursts of up to 8 or 12)."
     )
 
 
