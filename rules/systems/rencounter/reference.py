@@ -56,11 +56,9 @@ def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str]
 def _missile_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
     missile = tables.get("missile_weapons", {}).get(key)
     if missile is not None:
-        # The repeat code (S slow, F fast, Fx2/Fx3 automatic) after the shots, as the text's
-        # own table has it; the legend says what the codes mean.
-        shots = f"{missile['shots']}" + (
-            f" {missile['repeat']}" if missile["repeat"] != "N" else ""
-        )
+        # A repeater's kind in a word after its shots ("6 slow"): the text's codes S, F, Fx2
+        # and Fx3 would need a legend on every card.
+        shots = f"{missile['shots']} {REPEAT_WORDS.get(missile['repeat'], '')}".strip()
         values = (
             "/".join(str(r) for r in missile["ranges"]),
             _signed(missile["damage"]),
