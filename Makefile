@@ -8,7 +8,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/muster
 REDIS_URL_CI ?= redis://127.0.0.1:6379/15
 
 .PHONY: setup demo test test-statistical test-postgres test-integration test-fuzz test-load \
-        test-browser browser-deps lint format bench clean
+        test-browser browser-deps lint format bench print-references clean
 
 setup: $(STAMP)
 
@@ -60,6 +60,11 @@ lint: setup
 format: setup
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+# Regenerate the printed documents' visual references (tests/printing/references/) on purpose,
+# after a layout change: look at every new PNG before committing it.
+print-references: setup
+	$(PY) -m tests.printing.references
 
 bench: setup
 	@for script in bench/*.py; do $(PY) $$script || exit 1; done

@@ -6,8 +6,12 @@ Side by side, each case in its own subprocess (so peak memory is that case's alo
 - weasyprint_bare_1000: a bare WeasyPrint render of the simplest equivalent HTML (inline-block
   labels, two lines of text);
 - reportlab_1000: ReportLab drawing the same labels at the same slots (the speed limit);
-- muster_cards_90: a 90-card deck of poker cards on A4;
-- muster_reference: Rencounter's quick-reference sheet.
+- muster_cards_90: a 90-card deck of poker cards on A4 (Rencounter figures, two weapons each);
+- weasyprint_bare_cards_90: bare WeasyPrint drawing 90 positioned boxes of the same size with
+  a name, a stat line and two weapon lines (the floor for a deck);
+- muster_reference (Rencounter) and muster_reference_<system> for the other four systems:
+  each quick-reference sheet; weasyprint_bare_reference: a bare two-column page of plain
+  tables of about the same text (the floor for a sheet).
 Times are the median of `--repeat` renders after one warm-up render (fonts and stylesheets
 loaded, as in a running web or worker process), wall clock (the budgets) and CPU time (less
 disturbed by other load on the machine); peak memory is the subprocess's max RSS. The report
@@ -141,20 +145,65 @@ def muster_cards(count: int) -> Callable[[], bytes]:
     return run
 
 
-def muster_reference(_: int) -> Callable[[], bytes]:
-    _django()
-    from printing.documents import reference_document
-    from printing.render import render_pdf
-    from rules.system import get_system
+def bare_cards(count: int) -> Callable[[], bytes]:
+    import weasyprint
 
-    system = get_system("rencounter")
-    options = system.options.validate({})
+    card = (
+        '<div class="c" style="left:{x}mm;top:{y}mm"><b>{name}</b><br>Trooper · Musketeers<br>'
+        "Ex 4 F 8 M 8 Hm 6<br>Matchlock musket 10/18/26/45 −1 4 turns 1<br>"
+        "Sword +1 0 1 yes<br>□□□□□</div>"
+    )
+    pages = []
+    for start in range(0, count, 9):
+        cards = "".join(
+            card.format(x=10 + (n % 3) * 63.5, y=15 + (n // 3) * 88.9, name=name)
+            for n, name in enumerate(_names(count)[start : start + 9])
+        )
+        pages.append(f'<section class="p">{cards}</section>')
+    html = (
+        "<style>@page{size:A4;margin:0}body{margin:0;font:7pt sans-serif}"
+        ".p{position:relative;height:297mm;break-after:page}"
+        ".c{position:absolute;width:63.5mm;height:88.9mm;border:0.25mm solid #444}</style>"
+        + "".join(pages)
+    )
+    return lambda: weasyprint.HTML(string=html).write_pdf()
 
-    def run() -> bytes:
-        document = reference_document(system, options, campaign="Autumn League")
-        return render_pdf(document.family, document.parts[0])
 
-    return run
+def _reference_of(key: str) -> Callable[[int], Callable[[], bytes]]:
+    def build(_: int) -> Callable[[], bytes]:
+        _django()
+        from printing.documents import reference_document
+        from printing.render import render_pdf
+        from rules.system import get_system
+
+        system = get_system(key)
+        options = system.options.validate({})
+
+        def run() -> bytes:
+            document = reference_document(system, options, campaign="Autumn League")
+            return render_pdf(document.family, document.parts[0])
+
+        return run
+
+    return build
+
+
+muster_reference = _reference_of("rencounter")
+
+
+def bare_reference(_: int) -> Callable[[], bytes]:
+    import weasyprint
+
+    rows = "".join(f"<tr><td>Situation {n}</td><td>+{n % 4}</td></tr>" for n in range(30))
+    tables = "".join(
+        f"<h2>Section {n}</h2><table><tr><th>Situation</th><th>Modifier</th></tr>{rows}</table>"
+        for n in range(6)
+    )
+    html = (
+        "<style>@page{size:A4;margin:8mm}body{font:8pt sans-serif}main{columns:2}"
+        "table{width:100%;border-collapse:collapse}</style><main>" + tables + "</main>"
+    )
+    return lambda: weasyprint.HTML(string=html).write_pdf()
 
 
 CASES: dict[str, tuple[Callable[[int], Callable[[], bytes]], int, int]] = {
@@ -163,8 +212,17 @@ CASES: dict[str, tuple[Callable[[int], Callable[[], bytes]], int, int]] = {
     "weasyprint_bare_1000": (bare_weasyprint, 1000, 10),
     "reportlab_1000": (reportlab_labels, 1000, 10),
     "muster_cards_90": (muster_cards, 90, 2),
+    "weasyprint_bare_cards_90": (bare_cards, 90, 2),
     "muster_reference": (muster_reference, 1, 1),
+    **{
+        f"muster_reference_{key}": (_reference_of(key), 1, 1)
+        for key in ("grits_and_glory", "escarmouche", "d12_skirmish", "game_the_90")
+    },
+    "weasyprint_bare_reference": (bare_reference, 1, 1),
 }
+# The deck before cards were designed per system (main at 69f6956, `make bench`, 5 renders,
+# load 0.4-1.1): the per-card time a designed card is compared with.
+CARDS_90_BEFORE = {"seconds_median": 1.189, "cpu_seconds_median": 1.098}
 
 
 def _pages(pdf: bytes) -> int:
@@ -219,6 +277,26 @@ def _verdicts(cases: dict[str, dict]) -> dict[str, object]:
         if "peak_mib" in budget:
             verdict[f"{name}_within_memory_budget"] = case["peak_mib"] <= budget["peak_mib"]
     verdict["muster_no_slower_than_bare"] = muster["seconds_median"] <= bare["seconds_median"]
+    verdict["labels_within_1_1x_bare"] = muster["seconds_median"] <= 1.1 * bare["seconds_median"]
+    cards = cases["muster_cards_90"]
+    verdict["cards_per_card_ms"] = round(1000 * cards["seconds_median"] / 90, 2)
+    verdict["cards_vs_before_wall"] = round(
+        cards["seconds_median"] / CARDS_90_BEFORE["seconds_median"], 2
+    )
+    verdict["cards_vs_before_cpu"] = round(
+        cards["cpu_seconds_median"] / CARDS_90_BEFORE["cpu_seconds_median"], 2
+    )
+    verdict["cards_vs_bare_weasyprint"] = round(
+        cards["seconds_median"] / cases["weasyprint_bare_cards_90"]["seconds_median"], 2
+    )
+    bare_sheet = cases["weasyprint_bare_reference"]["seconds_median"]
+    verdict["reference_vs_bare_weasyprint"] = {
+        name.removeprefix("muster_reference_") if name != "muster_reference" else "rencounter": (
+            round(case["seconds_median"] / bare_sheet, 2)
+        )
+        for name, case in cases.items()
+        if name.startswith("muster_reference")
+    }
     return verdict
 
 

@@ -95,8 +95,10 @@ def job_response(request: Request, job: PrintJob) -> Response:
     )
 
 
-def valid(serializer_class: type[serializers.Serializer], data: Any, request: Request) -> dict:
-    serializer = serializer_class(data=data, context={"user": request.user})
+def valid(
+    serializer_class: type[serializers.Serializer], data: Any, request: Request, **context: Any
+) -> dict:
+    serializer = serializer_class(data=data, context={"user": request.user, **context})
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -129,7 +131,7 @@ class ForceDocumentView(APIView):
     def get(self, request: Request, pk: int) -> Any:
         """Render the force's document (more than 200 figures: a print job, 202)."""
         force = get_object_or_404(forces_visible_to(request.user), pk=pk)
-        params = valid(self.input_class, request.query_params, request)
+        params = valid(self.input_class, request.query_params, request, force=force)
         params.update(force=force.pk, version=force_version(force))
         if params.get("qr"):
             params["site"] = request.build_absolute_uri("/")
@@ -150,9 +152,9 @@ class ForceLabelsView(ForceDocumentView):
     kind, input_class = Kind.LABELS, inputs.ForceLabelsInput
 
 
-@_force_schema(inputs.CardsInput)
+@_force_schema(inputs.ForceCardsInput)
 class ForceCardsView(ForceDocumentView):
-    kind, input_class = Kind.CARDS, inputs.CardsInput
+    kind, input_class = Kind.CARDS, inputs.ForceCardsInput
 
 
 @_force_schema(RosterInput)

@@ -7,16 +7,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from printing.cards import card_sheet_context
+from printing.cards import WeaponRow, card_sheet_context
 from printing.figures import (
     FigureData,
     blank_system_card,
     figure_card,
     figure_label,
-    weapon_index,
+    stat_legend,
 )
 from printing.labels import LabelSpec, SheetOptions, label_sheet_context
-from printing.reference import options_summary, reference_context
+from printing.reference import reference_context
 from printing.sheets import Calibration, SheetPreset
 from rules.system import RuleSystem
 
@@ -118,6 +118,31 @@ def stickers_document(
     return Document("labels", tuple(parts), "wound-stickers.pdf")
 
 
+# Which figures a card deck holds unless asked otherwise: those who take the field.
+DEFAULT_STATES = ("ACTIVE",)
+FIT_STATES = ("ACTIVE", "RECOVERING")  # who may be set up for a battle (a packet's cards)
+# Statuses a force's unit cards may include besides the active figures, by option name.
+EXTRA_STATES = (
+    ("recovering", "RECOVERING"),
+    ("dead", "DEAD"),
+    ("retired", "RETIRED"),
+    ("captured", "CAPTURED"),
+)
+
+
+def chosen_figures(
+    figures: list[FigureData],
+    states: tuple[str, ...] = DEFAULT_STATES,
+    unit: int | None = None,
+    ids: tuple[int, ...] = (),
+) -> list[FigureData]:
+    """Return the figures to print: hand-picked ids if any, else those in the given states
+    (and unit)."""
+    if ids:
+        return [f for f in figures if f.character_id in ids]
+    return [f for f in figures if f.state in states and (unit is None or f.unit_id == unit)]
+
+
 def cards_document(
     system: RuleSystem,
     figures: list[FigureData],
@@ -126,47 +151,83 @@ def cards_document(
     size: str,
     page: str,
     blanks: int = 0,
+    qr: bool = False,
 ) -> Document:
     """Return unit cards for the figures (and blank cards to fill in by hand)."""
     tables = system.tables(options)
-    index = weapon_index(tables)
-    cards = [figure_card(system, figure, tables, index) for figure in figures]
+    cards = [figure_card(system, figure, tables, qr=qr) for figure in figures]
     cards += [blank_system_card(system) for _ in range(blanks)]
     return Document("cards", (card_sheet_context(cards, size, page),), "cards.pdf")
 
 
 def reference_document(
-    system: RuleSystem, options: Mapping[str, Any], campaign: str = ""
+    system: RuleSystem, options: Mapping[str, Any], campaign: str = "", page: str = "A4"
 ) -> Document:
     """Return the system's quick-reference sheet under the campaign's options."""
-    context = reference_context(
-        system_name=system.name,
-        source=system.source,
-        tables=system.tables(options),
-        options=options_summary(system.options, options),
-        campaign=campaign,
-        house_rules=system.house_rules,
-    )
+    context = reference_context(system=system, options=options, campaign=campaign, page=page)
     return Document("reference", (context,), f"{system.key}-reference.pdf")
 
 
-def roster_document(
-    system: RuleSystem, force: Mapping[str, str], figures: list[FigureData]
-) -> Document:
-    """Return a force's roster: every figure with its stats, wounds and service record."""
-    rows = [
-        {
-            "figure": figure,
-            "lines": figure_label(system, figure).lines[1:],
-            "weapons": ", ".join(w.name for w in figure_card(system, figure, {}).weapons),
-        }
-        for figure in figures
+# How a roster counts figures: fit to fight, recovering, dead, and away (retired or captured).
+ROSTER_TOTALS = (
+    ("fit", "fit", ("ACTIVE",)),
+    ("recovering", "recovering", ("RECOVERING",)),
+    ("dead", "dead", ("DEAD",)),
+    ("away", "retired or captured", ("RETIRED", "CAPTURED")),
+)
+
+
+def _totals(figures: list[FigureData]) -> list[tuple[str, int]]:
+    return [
+        (label, sum(1 for f in figures if f.state in states)) for _, label, states in ROSTER_TOTALS
     ]
+
+
+def _weapon_text(weapon: WeaponRow) -> str:
+    profile = ", ".join(f"{c.label} {c.value}" for c in weapon.columns if c.value != "–")
+    return f"{weapon.name} ({profile})" if profile else weapon.name
+
+
+def _roster_row(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]) -> dict:
+    card = figure_card(system, figure, tables)
+    # A roster row is read, not marked up: values that say "none" ("–") are left out.
+    stats = " · ".join(
+        f"{c.label} {c.value}" for s in card.sections for c in s.cells if c.value != "–"
+    )
+    weapons = "; ".join(_weapon_text(w) for w in card.weapons)
+    status = figure.status or "Active"
+    if figure.recovers_on:
+        status += f" until {figure.recovers_on}"
+    return {"figure": figure, "stats": stats, "weapons": weapons, "status": status}
+
+
+def roster_document(
+    system: RuleSystem,
+    force: Mapping[str, str],
+    figures: list[FigureData],
+    options: Mapping[str, Any] | None = None,
+) -> Document:
+    """Return a force's roster: by unit, each figure's full stat line, equipment, status,
+    permanent wounds, recovery date, battles and kills; unit and force totals."""
+    tables = system.tables(options if options is not None else system.options.validate({}))
+    units: dict[str, list[FigureData]] = {}
+    for figure in figures:
+        units.setdefault(figure.unit or "Not in a unit", []).append(figure)
     context = {
         "title": f"{force['name']} — roster",
         "force": force,
         "system": system.name,
-        "rows": rows,
+        "legend": stat_legend(system),
+        "units": [
+            {
+                "name": name,
+                "rows": [_roster_row(system, f, tables) for f in members],
+                "totals": _totals(members),
+            }
+            for name, members in units.items()
+        ],
+        "totals": _totals(figures),
+        "count": len(figures),
     }
     return Document("roster", (context,), "roster.pdf")
 
@@ -207,8 +268,9 @@ def packet_document(
     sheet under the campaign's options, and base labels for figures that have none yet."""
     sections: list[tuple[str, dict[str, Any]]] = []
     for side in sides:
-        sections.append(_single(roster_document(system, side.force, list(side.figures))))
-        cards = cards_document(system, list(side.figures), options, size="poker", page="A4")
+        sections.append(_single(roster_document(system, side.force, list(side.figures), options)))
+        fit = chosen_figures(list(side.figures), FIT_STATES)
+        cards = cards_document(system, fit, options, size="poker", page="A4")
         sections.append(_single(cards))
     sections.append(_single(reference_document(system, options, campaign)))
     labelled: tuple[int, ...] = ()

@@ -6,8 +6,12 @@ This is the only place where printing meets `rules`: the system says what a labe
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from printing.cards import BLANK_WEAPON_ROWS, CardSection, CardSpec, StatCell, WeaponRow
@@ -35,6 +39,11 @@ class FigureData:
     permanent_wounds: tuple[str, ...] = ()
     record: tuple[str, ...] = field(default=())
     character_id: int | None = None  # set for stored characters, so label prints are recorded
+    state: str = "ACTIVE"  # the character's status key: which figures a document includes
+    unit_id: int | None = None
+    battles: int = 0
+    kills: int = 0
+    recovers_on: str = ""
 
 
 def figure_label(system: RuleSystem, figure: FigureData) -> LabelSpec:
@@ -126,18 +135,52 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def _reference(system: RuleSystem) -> ModuleType:
+    return importlib.import_module(f"rules.systems.{system.key}.reference")
+
+
+def _abbreviation(module: ModuleType, spec: Field) -> str:
+    return getattr(module, "ABBREVIATIONS", {}).get(spec.name, spec.title)
+
+
 def _sections(system: RuleSystem, stats: Mapping[str, Any], blank: bool) -> tuple[CardSection, ...]:
+    """Return the stat lines. A filled card leaves out skills the unit does not have (a
+    Grits & Glory card lists the trained ones; the notes say the rest roll d4-2)."""
+    module = _reference(system)
     fields = _fields(system)
+    skills = getattr(module, "SKILLS", ())
     sections = []
     for heading, names in system.card.sections:
+        shown = [fields[n] for n in names if n in fields and not _is_listing(fields[n])]
+        if not blank:
+            shown = [f for f in shown if f.name not in skills or stats.get(f.name)]
         cells = tuple(
-            StatCell(fields[n].title, "" if blank else format_value(fields[n], stats.get(n)))
-            for n in names
-            if n in fields and not _is_listing(fields[n])
+            StatCell(_abbreviation(module, f), "" if blank else format_value(f, stats.get(f.name)))
+            for f in shown
         )
         if cells:
             sections.append(CardSection(heading, cells))
     return tuple(sections)
+
+
+def stat_legend(system: RuleSystem, stats: Mapping[str, Any] | None = None) -> str:
+    """Return "Ex Experience · F Fire skill …" for the abbreviations a card prints."""
+    module = _reference(system)
+    fields = _fields(system)
+    names = [n for _, section in system.card.sections for n in section]
+    skills = getattr(module, "SKILLS", ())
+    parts = []
+    for name in names:
+        spec = fields.get(name)
+        if spec is None or _is_listing(spec):
+            continue
+        if stats is not None and name in skills and not stats.get(name):
+            continue
+        short = _abbreviation(module, spec)
+        # "Troop" needs no gloss as "Troop type"; "Agi" does as "Agility".
+        if short.lower() not in spec.title.lower().split():
+            parts.append(f"{short} {spec.title}")
+    return " · ".join(parts)
 
 
 def _listing_fields(system: RuleSystem) -> list[Field]:
@@ -146,70 +189,110 @@ def _listing_fields(system: RuleSystem) -> list[Field]:
     return [fields[n] for n in names if n in fields and _is_listing(fields[n])]
 
 
+def _weapon_name(label: str) -> str:
+    # Choice labels carry a hint for the roster form ("Long bow (missile)"); the card's
+    # profile says the same in numbers.
+    return re.sub(r"\s*\([^()]*\)$", "", label)
+
+
+def _weapon_profile(
+    module: ModuleType, key: Any, tables: Mapping[str, Any], stats: Mapping[str, Any]
+):
+    profile = module.weapon_profile
+    if "stats" in inspect.signature(profile).parameters:
+        return profile(key, tables, stats=stats)
+    return profile(key, tables)
+
+
 def _weapons(
-    system: RuleSystem,
-    stats: Mapping[str, Any],
-    tables: Mapping[str, Any],
-    index: Mapping[tuple[str, Any], Mapping[str, Any]] | None,
+    system: RuleSystem, stats: Mapping[str, Any], tables: Mapping[str, Any]
 ) -> tuple[WeaponRow, ...]:
+    """Return each weapon with its profile from the system's weapon tables."""
+    module = _reference(system)
+    fields = _fields(system)
     rows = []
-    index = weapon_index(tables) if index is None else index
-    for spec in _listing_fields(system):
-        if spec.kind == "multichoice":
-            labels = dict(spec.choices)
-            rows += [
-                weapon_row(tables, v, labels.get(v, str(v)), index)
-                for v in stats.get(spec.name, [])
-            ]
+    singles = [fields[n] for n in getattr(module, "WEAPON_CHOICES", ()) if n in fields]
+    for spec in [*_listing_fields(system), *singles]:
+        if spec.kind not in ("multichoice", "choice"):
+            continue
+        labels = dict(spec.choices)
+        chosen = stats.get(spec.name) if spec.kind == "multichoice" else [stats.get(spec.name)]
+        for key in chosen or ():
+            if key in (None, "", "none"):
+                continue
+            profile = _weapon_profile(module, key, tables, stats) or ()
+            if spec.kind == "choice" and not profile:
+                continue
+            cells = tuple(StatCell(head, value) for head, value in profile)
+            rows.append(WeaponRow(_weapon_name(labels.get(key, str(key))), cells))
     return tuple(rows)
 
 
-def _rules(system: RuleSystem, figure: FigureData) -> tuple[str, ...]:
-    lines: list[str] = []
+def _rules(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return the card's notes: specials in words, free-text fields, permanent wounds."""
+    lines = list(_reference(system).card_notes(figure.stats, tables))
     for spec in _listing_fields(system):
         value = figure.stats.get(spec.name)
         if spec.kind == "list" and value:
             lines += [f"{spec.title}: {item}" for item in value]
         elif spec.kind == "text" and value:
             lines.append(f"{spec.title}: {value}")
-    wounds = [w for w in figure.permanent_wounds if f"{w}" not in " ".join(lines)]
-    return tuple(lines) + tuple(f"Permanent wound: {w}" for w in wounds) + figure.record
+    if figure.permanent_wounds:
+        lines.append("Permanent wounds: " + "; ".join(figure.permanent_wounds))
+    return tuple(lines)
 
 
 def figure_card(
     system: RuleSystem,
     figure: FigureData,
     tables: Mapping[str, Any],
-    index: Mapping[tuple[str, Any], Mapping[str, Any]] | None = None,
+    index: Any = None,
+    *,
+    qr: bool = False,
 ) -> CardSpec:
-    """Return the card for one figure or unit, laid out from the system's CardLayout.
+    """Return the card for one figure or unit, laid out from the system's CardLayout and the
+    system's reference data (abbreviations, weapon profiles, specials, the track's length).
 
-    Pass `index` (from `weapon_index(tables)`) when printing many cards from the same tables.
+    `index` is accepted for older callers and unused: profiles come from the system's own
+    reference module, not a walk of the tables.
     """
-    subtitle = " · ".join(part for part in (figure.rank, figure.unit, figure.status) if part)
+    module = _reference(system)
+    marker = "\u2605 Wild Card" if figure.stats.get("wild_card") else ""
+    # "Active" is every printed card's status by default: only say it when it is not.
+    status = figure.status if figure.state != "ACTIVE" else ""
+    parts = (marker, figure.rank, figure.unit, status)
+    subtitle = " · ".join(part for part in parts if part)
+    track_label, boxes = module.track(figure.stats)
+    weapons = _weapons(system, figure.stats, tables)
     return CardSpec(
         title=figure.name,
         subtitle=subtitle,
         photo_url=figure.photo_url,
         sections=_sections(system, figure.stats, blank=False),
-        weapons=_weapons(system, figure.stats, tables, index),
-        rules=_rules(system, figure),
-        track_label=system.card.track.replace("_", " ").capitalize(),
-        track_boxes=system.card.boxes_for(figure.stats),
+        weapons=weapons,
+        rules=_rules(system, figure, tables),
+        track_label=track_label,
+        track_boxes=boxes,
         track_marked=figure.wounds,
         footer=system.name,
+        legend=stat_legend(system, figure.stats),
+        # The weapon columns' legend is on the reference sheet: on every card it cost a deck
+        # of 90 cards a tenth of its render time, and the headings carry their units.
+        qr_url=figure.qr_url if qr else "",
     )
 
 
 def blank_system_card(system: RuleSystem) -> CardSpec:
     """Return an empty card with the system's headings and boxes, to fill in by hand."""
+    track_label, boxes = _reference(system).track({})
     return CardSpec(
         title="",
         sections=_sections(system, {}, blank=True),
         weapons=tuple(WeaponRow("") for _ in range(BLANK_WEAPON_ROWS)),
         rules=("", "", ""),
-        track_label=system.card.track.replace("_", " ").capitalize(),
-        track_boxes=system.card.track_boxes,
+        track_label=track_label,
+        track_boxes=max(boxes, system.card.track_boxes),
         footer=system.name,
+        legend=stat_legend(system),
         blank=True,
     )

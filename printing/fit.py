@@ -152,21 +152,39 @@ def fit_text(lines: tuple[str, ...], area: Area) -> FittedText:
     return _placed(shortened, MIN_FONT_PT, area, shortened=True)
 
 
+def largest_size(lines: tuple[str, ...], area: Area) -> float | None:
+    """Return the largest size (0.25 pt steps) at which every line fits, None if none does."""
+    return _largest_size(tuple(line for line in lines if line) or ("",), area)
+
+
+def fit_text_at(lines: tuple[str, ...], area: Area, size: float) -> FittedText:
+    """Return the lines at a given font size (a sheet's one size), shortened with "…" where
+    they do not fit at it: every label of the sheet is shortened by the same rule."""
+    lines = tuple(line for line in lines if line) or ("",)
+    if _fits(lines, size, area):
+        return _placed(lines, size, area, shortened=False)
+    kept = _drop_lines_to_height(lines, area, size)
+    shortened = tuple(_shorten(line, i, len(kept), area, size) for i, line in enumerate(kept))
+    return _placed(shortened, size, area, shortened=True)
+
+
 def _placed(lines: tuple[str, ...], size: float, area: Area, shortened: bool) -> FittedText:
     return FittedText(lines, size, _line_bands(len(lines), size, area)[0][0], shortened)
 
 
-def _drop_lines_to_height(lines: tuple[str, ...], area: Area) -> tuple[str, ...]:
-    fit_count = max(1, int((area.band[1] - area.band[0]) / line_height_mm(MIN_FONT_PT)))
+def _drop_lines_to_height(
+    lines: tuple[str, ...], area: Area, size: float = MIN_FONT_PT
+) -> tuple[str, ...]:
+    fit_count = max(1, int((area.band[1] - area.band[0]) / line_height_mm(size)))
     if fit_count >= len(lines):
         return lines
     kept = lines[:fit_count]
     return (*kept[:-1], kept[-1].rstrip() + ELLIPSIS)
 
 
-def _shorten(line: str, index: int, count: int, area: Area) -> str:
-    band = _line_bands(count, MIN_FONT_PT, area)[index]
-    room = area.width_at(*band) * PT_PER_MM / MIN_FONT_PT  # in em
+def _shorten(line: str, index: int, count: int, area: Area, size: float = MIN_FONT_PT) -> str:
+    band = _line_bands(count, size, area)[index]
+    room = area.width_at(*band) * PT_PER_MM / size  # in em
     bold = index == 0
     if text_width_em(line, bold) <= room:
         return line
@@ -210,21 +228,28 @@ def qr_bottom(diameter: float, qr: float) -> float:
 
 
 def _pieces(text: str) -> list[str]:
-    # Break points: after spaces, and after "/" so ranges like 10/18/26/45 wrap between values.
+    # Break points: after spaces, after "/" so ranges like 10/18/26/45 wrap between values,
+    # and after a hyphen, so a double-barrelled name breaks where a reader expects.
     pieces, current = [], ""
     for char in text:
         current += char
-        if char in " /":
+        if char in " /-":
             pieces.append(current)
             current = ""
     return [*pieces, current] if current else pieces
 
 
 def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> list[str]:
-    """Break `text` into lines no wider than `width_mm`, between words (and after "/").
+    """Break `text` into lines no wider than `width_mm` (see `_wrapped`); a new list."""
+    return list(_wrapped(text, width_mm, font_pt, bold))
 
-    A single word wider than the width is shortened with "…" rather than broken letter by
-    letter. Returns at least one line (empty for empty text).
+
+@lru_cache(maxsize=8192)
+def _wrapped(text: str, width_mm: float, font_pt: float, bold: bool) -> tuple[str, ...]:
+    """Break `text` into lines no wider than `width_mm`, between words (and after "/", "-").
+
+    A single word wider than the width is broken between letters: nothing is ever cut off or
+    shortened. Returns at least one line (empty for empty text).
     """
     room = width_mm * PT_PER_MM / font_pt
     lines: list[str] = []
@@ -235,4 +260,15 @@ def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> l
             current = ""
         current += piece
     lines.append(current.rstrip())
-    return [shorten_to(line, width_mm, font_pt, bold) for line in lines]
+    return tuple(part for line in lines for part in _split_letters(line, room, bold))
+
+
+def _split_letters(line: str, room_em: float, bold: bool) -> list[str]:
+    parts: list[str] = []
+    while text_width_em(line, bold) > room_em and len(line) > 1:
+        cut = len(line) - 1
+        while cut > 1 and text_width_em(line[:cut], bold) > room_em:
+            cut -= 1
+        parts.append(line[:cut])
+        line = line[cut:]
+    return [*parts, line]

@@ -11,7 +11,7 @@ from typing import Any
 from rest_framework import serializers
 
 from printing.cards import CARD_SIZES
-from printing.documents import WOUND_CODES
+from printing.documents import EXTRA_STATES, WOUND_CODES
 from printing.selectors import label_preset_for
 from printing.sheets import (
     MAX_CALIBRATION_MM,
@@ -75,6 +75,57 @@ class CardsInput(serializers.Serializer):
     size = serializers.ChoiceField(choices=list(CARD_SIZES), default="poker")
     page = serializers.ChoiceField(choices=list(PAGE_SIZES), default="A4")
     blanks = serializers.IntegerField(default=0, min_value=0, max_value=90)
+    qr = serializers.BooleanField(default=False, help_text="A QR code to each figure's page.")
+
+
+class ForceCardsInput(CardsInput):
+    """A force's cards: active figures by default; others by option, a unit, or picked ones."""
+
+    include = serializers.ListField(
+        child=serializers.ChoiceField(choices=[name for name, _ in EXTRA_STATES]),
+        default=list,
+        help_text="Also print figures who are recovering, dead, retired or captured.",
+    )
+    unit = serializers.IntegerField(required=False, min_value=1, help_text="Only this unit.")
+    figures = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        default=list,
+        max_length=MAX_POSTED_FIGURES,
+        help_text="Only these characters (ids), whatever their status.",
+    )
+
+    def validate_include(self, include: list[str]) -> list[str]:
+        # "include=dead,recovering" reads as naturally as include=dead&include=recovering.
+        return sorted({part for item in include for part in item.split(",") if part})
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "getlist"):
+            # The force page's form sends unit= for "every unit".
+            plain = {
+                key: data.get(key) for key in data if not (key == "unit" and not data.get(key))
+            }
+            for key in ("include", "figures"):
+                if key in data:
+                    plain[key] = [p for v in data.getlist(key) for p in str(v).split(",") if p]
+            data = plain
+        return super().to_internal_value(data)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        force = self.context.get("force")
+        if force is None:
+            return attrs
+        if "unit" in attrs and not force.units.filter(pk=attrs["unit"]).exists():
+            raise serializers.ValidationError({"unit": "this force has no such unit"})
+        picked = set(attrs.get("figures") or ())
+        if picked:
+            found = set(force.characters.filter(pk__in=picked).values_list("pk", flat=True))
+            if picked - found:
+                missing = ", ".join(str(pk) for pk in sorted(picked - found))
+                raise serializers.ValidationError(
+                    {"figures": f"not characters of this force: {missing}"}
+                )
+        return attrs
 
 
 class StickersInput(SheetInput):
@@ -93,6 +144,7 @@ class StickersInput(SheetInput):
 
 class ReferenceInput(serializers.Serializer):
     campaign = serializers.IntegerField(required=False, min_value=1)
+    page = serializers.ChoiceField(choices=list(PAGE_SIZES), default="A4")
 
 
 class FigureInput(serializers.Serializer):

@@ -15,9 +15,12 @@ from campaigns.league import LeagueError
 from campaigns.models import Campaign, Pairing
 from campaigns.selectors import current_round, league_standings, round_pairings
 from printing.documents import (
+    DEFAULT_STATES,
+    EXTRA_STATES,
     Document,
     PacketSide,
     cards_document,
+    chosen_figures,
     labels_document,
     packet_document,
     reference_document,
@@ -77,10 +80,12 @@ def _campaign_options(system: RuleSystem, force: Force | None) -> dict[str, Any]
 def _force_header(force: Force | None, system: RuleSystem) -> dict[str, str]:
     if force is None:
         return {"name": "Roster", "faction": "", "campaign": "", "owner": ""}
+    date = force.campaign.calendar_date if force.campaign else None
     return {
         "name": force.name,
         "faction": force.faction,
         "campaign": force.campaign.name if force.campaign else "",
+        "campaign_date": date.isoformat() if date else "",
         "owner": force.owner.get_username(),
     }
 
@@ -100,6 +105,12 @@ def _stickers(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
 
 def _cards(params: Mapping[str, Any]) -> Document:
     system, figures, force = _source(params)
+    if force is not None:
+        extra = dict(EXTRA_STATES)
+        states = (*DEFAULT_STATES, *(extra[name] for name in params.get("include", ())))
+        figures = chosen_figures(
+            figures, states, params.get("unit"), tuple(params.get("figures", ()))
+        )
     return cards_document(
         system,
         figures,
@@ -107,19 +118,23 @@ def _cards(params: Mapping[str, Any]) -> Document:
         size=params.get("size", "poker"),
         page=params.get("page", "A4"),
         blanks=int(params.get("blanks", 0)),
+        qr=bool(params.get("qr", False)),
     )
 
 
 def _roster(params: Mapping[str, Any]) -> Document:
     system, figures, force = _source(params)
-    return roster_document(system, _force_header(force, system), figures)
+    options = _campaign_options(system, force)
+    return roster_document(system, _force_header(force, system), figures, options)
 
 
 def _reference(params: Mapping[str, Any]) -> Document:
     system = get_system(params["system"])
     campaign = Campaign.objects.filter(pk=params.get("campaign")).first()
     options = system.options.validate(campaign.options if campaign else params.get("options", {}))
-    return reference_document(system, options, campaign.name if campaign else "")
+    return reference_document(
+        system, options, campaign.name if campaign else "", page=params.get("page", "A4")
+    )
 
 
 def _packet_sides(forces: list[Force]) -> list[PacketSide]:

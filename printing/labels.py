@@ -11,7 +11,16 @@ from typing import Any
 
 import segno
 
-from printing.fit import MARGIN, FittedText, fit_text, label_area, qr_top
+from printing.fit import (
+    MARGIN,
+    MIN_FONT_PT,
+    Area,
+    FittedText,
+    fit_text_at,
+    label_area,
+    largest_size,
+    qr_top,
+)
 from printing.sheets import (
     Calibration,
     SheetPreset,
@@ -121,10 +130,27 @@ def _padding(preset: SheetPreset, fitted: FittedText, qr: bool) -> tuple[float, 
     return top, round(left, 2), round(margin, 2)
 
 
-def _place(spec: LabelSpec, slot: int, preset: SheetPreset, classes: _TextClasses) -> PlacedLabel:
+def _area(spec: LabelSpec, preset: SheetPreset) -> Area:
+    qr = qr_size(preset) if spec.qr_url else 0.0
+    return label_area(preset.shape, preset.width, preset.height, qr)
+
+
+def sheet_font(labels: list[LabelSpec], preset: SheetPreset) -> float:
+    """Return the sheet's one font size: the largest at which every label fits.
+
+    A label that does not fit even at the smallest readable size does not drag the whole
+    sheet down to it: it is shortened (with "…") at the size the others share.
+    """
+    sizes = [largest_size(spec.lines, _area(spec, preset)) for spec in labels]
+    fitting = [size for size in sizes if size is not None]
+    return min(fitting) if fitting else MIN_FONT_PT
+
+
+def _place(
+    spec: LabelSpec, slot: int, preset: SheetPreset, classes: _TextClasses, font_pt: float
+) -> PlacedLabel:
     qr = bool(spec.qr_url)
-    area = label_area(preset.shape, preset.width, preset.height, qr_size(preset) if qr else 0.0)
-    fitted = fit_text(spec.lines, area)
+    fitted = fit_text_at(spec.lines, _area(spec, preset), font_pt)
     text_class = classes.name_for((fitted.font_pt, *_padding(preset, fitted, qr)))
     return PlacedLabel(
         slot=slot,
@@ -143,8 +169,9 @@ def label_sheet_context(labels: list[LabelSpec], options: SheetOptions) -> dict[
     preset = options.preset
     classes = _TextClasses()
     specs = iter(labels)
+    font_pt = sheet_font(labels, preset)
     pages = [
-        [_place(next(specs), slot, preset, classes) for slot in page]
+        [_place(next(specs), slot, preset, classes, font_pt) for slot in page]
         for page in paginate(len(labels), preset, options.start_at)
     ]
     page_width, page_height = (css_number(side) for side in preset.page_size)

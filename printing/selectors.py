@@ -5,18 +5,24 @@ Each read is a constant number of queries, whatever the size of the force or cam
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-from django.db.models import Count, F, Max, Prefetch, QuerySet
+from django.db.models import Count, F, Max, Prefetch, Sum
 from django.urls import reverse
 
-from battles.models import Battle, BattleEvent, BattleSide, BattleStatus, PostBattleRoll
+from battles.models import (
+    Battle,
+    BattleEvent,
+    BattleFigure,
+    BattleSide,
+    BattleStatus,
+    PostBattleRoll,
+)
 from campaigns.models import Campaign, Pairing
 from printing.figures import FigureData
 from printing.models import LabelPreset, LabelPrint
 from printing.sheets import SheetError, SheetPreset, get_preset
-from rosters.models import Character, EntryCause, Force, ServiceRecordEntry
+from rosters.models import Character, Force
 from rosters.selectors import force_roster
 
 
@@ -38,18 +44,32 @@ def force_version(force: Force) -> str:
     return max(stamps).isoformat() if stamps else ""
 
 
-def _record_summaries(characters: QuerySet[Character]) -> dict[int, str]:
-    counts: dict[int, Counter[str]] = {}
-    rows = ServiceRecordEntry.objects.filter(character__in=characters).values_list(
-        "character_id", "cause"
+def recovery_dates(character_ids: list[int]) -> dict[int, str]:
+    """Return each recovering character's latest healing date (ISO) from processed rolls."""
+    rows = (
+        PostBattleRoll.objects.filter(
+            character_id__in=character_ids, battle__status=BattleStatus.PROCESSED
+        )
+        .order_by("battle__processed_at", "battle_id", "procedure", "index")
+        .values_list("character_id", "result")
     )
-    for character_id, cause in rows:
-        counts.setdefault(character_id, Counter())[cause] += 1
-    labels = dict(EntryCause.choices)
-    return {
-        pk: ", ".join(f"{labels.get(c, c).lower()} ×{n}" for c, n in sorted(counter.items()))
-        for pk, counter in counts.items()
-    }
+    found: dict[int, str] = {}
+    for character_id, result in rows:
+        for change in (result or {}).get("changes", ()):
+            if change.get("kind") == "recovers_on":
+                found[character_id] = str(change["after"])
+    return found
+
+
+def careers(character_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Return (battles fought, kills) per character, counting battles that were fought."""
+    rows = (
+        BattleFigure.objects.filter(character_id__in=character_ids)
+        .filter(battle__status__in=REPORTED_STATUSES)
+        .values("character_id")
+        .annotate(battles=Count("battle_id", distinct=True), kills=Sum("kills"))
+    )
+    return {row["character_id"]: (row["battles"], row["kills"] or 0) for row in rows}
 
 
 def _photo_url(character: Character) -> str:
@@ -64,8 +84,10 @@ def _qr_url(site: str, character: Character) -> str:
 
 def force_figures(force: Force, *, site: str = "") -> list[FigureData]:
     """Return every figure of the force, in roster order, as printing's plain data."""
-    characters = force_roster(force)
-    records = _record_summaries(force.characters.all())
+    characters = list(force_roster(force))
+    ids = [c.pk for c in characters]
+    healing = recovery_dates([c.pk for c in characters if c.status == "RECOVERING"])
+    fought = careers(ids)
     return [
         FigureData(
             name=c.name,
@@ -76,8 +98,12 @@ def force_figures(force: Force, *, site: str = "") -> list[FigureData]:
             photo_url=_photo_url(c),
             qr_url=_qr_url(site, c),
             permanent_wounds=tuple(str(w) for w in c.permanent_wounds or ()),
-            record=(f"Service record: {records[c.pk]}",) if c.pk in records else (),
             character_id=c.pk,
+            state=c.status,
+            unit_id=c.unit_id,
+            battles=fought.get(c.pk, (0, 0))[0],
+            kills=fought.get(c.pk, (0, 0))[1],
+            recovers_on=healing.get(c.pk, ""),
         )
         for c in characters
     ]

@@ -38,7 +38,7 @@ def test_the_force_admin_offers_printings_actions():
     ("action", "expected"),
     [
         ("print_labels", "Sgt. Gridley"),
-        ("print_cards", "Wounds"),
+        ("print_cards", "Wound points"),
         ("print_roster", "Gridley's Company"),
     ],
 )

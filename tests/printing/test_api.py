@@ -117,7 +117,7 @@ def test_the_reference_sheet_names_the_campaigns_options(story, as_user):
 
     text = _pdf_text(as_user(story.alice).get(url))
 
-    assert story.campaign.name in text and "Options" in text
+    assert story.campaign.name in text and "Campaign options" in text
 
 
 def test_an_unknown_system_has_no_reference_sheet(story, as_user):

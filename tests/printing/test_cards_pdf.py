@@ -117,5 +117,5 @@ def test_cards_from_a_rule_system_quote_the_weapon_table_rows():
     text, cards = page_text(sheet), boxes_mm(sheet, 63.5, 88.9)
 
     assert "Sgt. Gridley" in text and "Javelin" in text and "Experience" in text
-    assert "ranges" in text and "3/6/9/" in text  # the javelin's row of the missile table
+    assert "Range" in text and "3/6/9/12" in text  # the javelin's row of the missile table
     assert len(cards) == 3  # the figure and two blank cards

@@ -96,7 +96,17 @@ def test_wrap_to_breaks_between_words_and_after_slashes_within_the_width():
     assert all(text_width_em(line) * 7.0 / PT_PER_MM <= 8.0 for line in lines)
 
 
-def test_wrap_to_shortens_a_single_word_wider_than_the_column_with_a_mark():
+def test_wrap_to_breaks_a_single_word_wider_than_the_column_between_letters_never_cutting_it():
+    from printing.fit import text_width_em, wrap_to
+
+    lines = wrap_to("Horsemanshipfulness", 5.0, 7.0)
+
+    assert "".join(lines) == "Horsemanshipfulness" and len(lines) > 1
+    assert not any("…" in line for line in lines)
+    assert all(text_width_em(line) * 7.0 / PT_PER_MM <= 5.0 for line in lines)
+
+
+def test_wrap_to_breaks_a_double_barrelled_name_after_its_hyphen():
     from printing.fit import wrap_to
 
-    assert wrap_to("Horsemanshipfulness", 5.0, 7.0)[0].endswith("…")
+    assert wrap_to("Featherstonehaugh-Smythe", 30.0, 9.0) == ["Featherstonehaugh-", "Smythe"]

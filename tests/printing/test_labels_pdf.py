@@ -131,3 +131,41 @@ def test_wound_stickers_print_each_code_as_often_as_asked():
 def test_plain_wound_stickers_have_no_colour():
     assert {s.tone for s in wound_stickers({"MW": 2, "CW": 1}, colour=False)} == {""}
     assert [s.tone for s in wound_stickers({"MW": 1, "CW": 1}, colour=True)] == ["mw", "cw"]
+
+
+def test_every_label_on_a_sheet_shares_one_font_size_the_largest_that_fits_them_all():
+    from printing.fit import label_area, largest_size
+    from printing.labels import LabelSpec, SheetOptions, label_sheet_context
+    from printing.sheets import get_preset
+
+    preset = get_preset("OL1575")
+    specs = [
+        LabelSpec(("Ned", "F 7 M 6")),
+        LabelSpec(("Sgt. Gridley", "F 7 M 6", "Ex 4")),
+        LabelSpec(("Bartholomew Featherstonehaugh-Smythe the Younger of Ditchling", "F 7")),
+    ]
+
+    context = label_sheet_context(specs, SheetOptions(preset))
+
+    assert len({rule["font_pt"] for rule in context["text_classes"]}) == 1
+    area = label_area("round", preset.width, preset.height)
+    expected = min(
+        size for size in (largest_size(s.lines, area) for s in specs) if size is not None
+    )
+    assert float(context["text_classes"][0]["font_pt"]) == expected
+    labels = [label for page in context["pages"] for label in page]
+    assert [label.shortened for label in labels] == [False, False, True]
+    assert labels[2].name.endswith("…")
+
+
+def test_a_name_too_long_for_any_label_is_shortened_the_same_way_on_every_sheet():
+    from printing.labels import LabelSpec, SheetOptions, label_sheet_context
+    from printing.sheets import get_preset
+
+    long = LabelSpec(("Bartholomew Featherstonehaugh-Smythe the Younger of Ditchling", "F 7"))
+    options = SheetOptions(get_preset("OL1575"))
+
+    first = label_sheet_context([long, LabelSpec(("Ned", "F 7"))], options)["pages"][0][0]
+    again = label_sheet_context([long, LabelSpec(("Ned", "F 7"))], options)["pages"][0][0]
+
+    assert first.name == again.name and first.name.endswith("…")

@@ -200,10 +200,9 @@ def settle_state(state: dict[str, Any]) -> None:
 
 CARD = CardLayout(
     sections=(
-        ("Figure", ("experience", "fire", "melee", "horsemanship")),
+        ("Figure", ("experience", "fire", "melee", "horsemanship", "hero_threshold")),
         ("Protection", ("armour", "shield")),
         ("Arms", ("weapons",)),
-        ("Record", ("hero_threshold",)),
     ),
     track="wounds",
     track_size=None,

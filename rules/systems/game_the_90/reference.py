@@ -1,0 +1,220 @@
+"""Game the 90% at the table: the unit card's abbreviations and missiles, and the
+quick-reference sheet's sections, built from the system's tables (see rencounter/reference.py
+for the shape of a section)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.systems.game_the_90.stats import REMOVED_AT
+
+SOURCE = (
+    'Wargame rules "Game the 90%!", a battle game for 1000 warriors a force, A.D. 500\u20131100 '
+    "(its author is not named in the text)"
+)
+
+ABBREVIATIONS = {
+    "type": "Type",
+    "missiles": "Missiles",
+    "hits": "Hits",
+    "out_of_missiles": "Out",
+}
+WEAPON_HEAD = ('Range "', "Shooting")
+# Stats that name a weapon although they are a single choice (a unit's missiles).
+WEAPON_CHOICES = ("missiles",)
+
+
+def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
+    """Return the missiles' range in inches and the shooting roll."""
+    ranges = tables.get("shooting", {}).get("ranges", {})
+    if key not in ranges:
+        return None
+    return (('Range "', str(ranges[key])), ("Shooting", tables["shooting"]["roll"]))
+
+
+def weapon_legend() -> str:
+    return "A natural 5 or 6 on the shooting die: out of missiles."
+
+
+def _unit_type(tables: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
+    return next((u for u in tables.get("unit_types", []) if u["type"] == key), None)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return what the unit type moves and fights like, in words."""
+    unit = _unit_type(tables, str(stats.get("type") or ""))
+    if unit is None:
+        return ()
+    notes = [
+        f'Moves Dx inches, Fast move +{unit["fast_bonus_inches"]}"; '
+        f"{unit['turns']} turn{'s' if unit['turns'] != 1 else ''} a move; "
+        f"melee {_signed(unit['melee_modifier'])}."
+    ]
+    if unit["armoured"]:
+        notes.append("Armoured: Hits on it from shooting and melee are halved.")
+    return tuple(notes)
+
+
+def track(stats: Mapping[str, Any]) -> tuple[str, int]:
+    return f"Hits (removed at {REMOVED_AT})", REMOVED_AT - 1
+
+
+def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the quick-reference sheet's sections, in reading order."""
+    die = tables["die"]
+    shooting, melee, rally = tables["shooting"], tables["melee"], tables["rally"]
+    floor = rally["floor"]
+    return [
+        {
+            "title": "Turn sequence",
+            "items": [
+                {
+                    "steps": [
+                        "Player A (the attacker) takes all four phases with every unit: "
+                        "shoot, move, melee, rally.",
+                        "Then player D (the defender) does the same.",
+                    ]
+                },
+                {
+                    "text": f"Dx is the die the campaign uses for every roll: {die['name']}, "
+                    f"faces {', '.join(str(f) for f in die['faces'])}."
+                },
+            ],
+        },
+        {
+            "title": "Units",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": [
+                            "Type",
+                            "Move class",
+                            'Fast move +"',
+                            "Turns",
+                            "Melee",
+                            "Missiles",
+                        ],
+                        "rows": [
+                            [
+                                u["name"],
+                                str(u["move_class"]),
+                                f"+{u['fast_bonus_inches']}",
+                                str(u["turns"]),
+                                _signed(u["melee_modifier"]),
+                                ", ".join(m.capitalize() for m in u["missiles"]) or "–",
+                            ]
+                            for u in tables["unit_types"]
+                        ],
+                    }
+                },
+                {"text": f"A unit is removed at {tables['removal']['removed_at_hits']} Hits."},
+            ],
+        },
+        {
+            "title": "Moving (Dx inches)",
+            "items": [
+                {
+                    "steps": [
+                        "A move is Dx inches; a Fast move adds the type's bonus (table above).",
+                        "A charge reaches its target only if the move roll covers the distance "
+                        "to contact.",
+                        "Measuring may be done at any time.",
+                    ]
+                }
+            ],
+        },
+        {
+            "title": "Shooting (Dx Hits)",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["Missiles", "Range (inches)"],
+                        "rows": [[k.capitalize(), str(v)] for k, v in shooting["ranges"].items()],
+                    }
+                },
+                {
+                    "table": {
+                        "caption": "Hits from shooting",
+                        "header": ["Situation", "Hits"],
+                        "rows": [
+                            *[[k, _signed(v)] for k, v in shooting["modifiers"].items()],
+                            *[
+                                [f"Target: {h.removeprefix('target ')}", "halved"]
+                                for h in shooting["halve"]
+                            ],
+                            *[[d[:1].upper() + d[1:], "doubled"] for d in shooting["double"]],
+                        ],
+                    }
+                },
+                {
+                    "text": "A natural "
+                    + " or ".join(str(f) for f in shooting["out_of_missiles_on"])
+                    + " runs the unit out of missiles."
+                },
+            ],
+        },
+        {
+            "title": "Melee (Dx Hits)",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["Situation", "Hits"],
+                        "rows": [
+                            *[
+                                [f"Attacker: {k}", _signed(v)]
+                                for k, v in melee["modifiers"].items()
+                            ],
+                            *[
+                                [f"Target: {h.removeprefix('target ')}", "halved"]
+                                for h in melee["halve"]
+                            ],
+                            *[[d[:1].upper() + d[1:], "doubled"] for d in melee["double"]],
+                        ],
+                    }
+                },
+                {
+                    "text": "At most two halvings (never below 1/4), rounded up; a doubling "
+                    "cancels a halving."
+                },
+            ],
+        },
+        {
+            "title": "Rally (Dx)",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["Dx", "Hits removed"],
+                        "rows": [[b["faces"], str(b["hits_off"])] for b in rally["bands"]],
+                    }
+                },
+                {
+                    "text": f"Once past {floor['once_past_hits']} Hits a unit never rallies "
+                    f"below {floor['never_below']}."
+                },
+            ],
+        },
+        {
+            "title": "Terrain",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["Terrain", "Kind", "Effect"],
+                        "rows": [
+                            [r["terrain"], r["kind"], r["effect"][:1].upper() + r["effect"][1:]]
+                            for r in tables["terrain"]
+                        ],
+                    }
+                }
+            ],
+        },
+    ]

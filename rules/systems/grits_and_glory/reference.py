@@ -1,0 +1,309 @@
+"""Grits & Glory at the table: card abbreviations and weapon profiles, and the
+quick-reference sheet's sections, built from the system's tables (see rencounter/reference.py
+for the shape of a section)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+SOURCE = "Grits & Glory, a Showdown conversion for pulp wargaming, by Thomas Jakobsen (2009)"
+
+ABBREVIATIONS = {
+    "figures": "Figs",
+    "wild_card": "WC",
+    "pace": "Pace",
+    "parry": "Parry",
+    "toughness": "Tough",
+    "armour": "Arm",
+    "agility": "Agi",
+    "smarts": "Sma",
+    "spirit": "Spi",
+    "strength": "Str",
+    "vigor": "Vig",
+    "fighting": "Fgt",
+    "shooting": "Sht",
+    "throwing": "Thr",
+    "notice": "Ntc",
+    "stealth": "Stl",
+    "riding": "Rid",
+    "swimming": "Swm",
+    "intimidation": "Int",
+    "taunt": "Tnt",
+    "climbing": "Clb",
+    "driving": "Drv",
+    "lockpicking": "Lock",
+    "mounted": "Mtd",
+    "causes_fear": "Fear",
+}
+SKILLS = (
+    "fighting",
+    "shooting",
+    "throwing",
+    "notice",
+    "stealth",
+    "riding",
+    "swimming",
+    "intimidation",
+    "taunt",
+    "climbing",
+    "driving",
+    "lockpicking",
+)
+WEAPON_HEAD = ('Range "', "Damage", "RoF", "Reload")
+
+
+def _by_key(tables: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {w["key"]: w for w in tables.get("weapons", [])}
+
+
+def _profile(weapon: Mapping[str, Any]) -> tuple[str, ...]:
+    melee = weapon["range"] == "melee"
+    reach = f", Reach {weapon['reach']}" if weapon.get("reach") else ""
+    reload = f"Reload {weapon['reload']}" if weapon["reload"] else "–"
+    return (
+        ("melee" + reach) if melee else weapon["range"],
+        weapon["damage"],
+        str(weapon["rof"]) + (" (fanfire)" if weapon.get("fanfire") else ""),
+        reload,
+    )
+
+
+def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
+    """Return (column heading, value) pairs for a weapon, or None if the tables lack it."""
+    weapon = _by_key(tables).get(key)
+    return tuple(zip(WEAPON_HEAD, _profile(weapon), strict=True)) if weapon else None
+
+
+def weapon_legend() -> str:
+    return (
+        "Range: short/medium/long in inches (\u22122 medium, \u22124 long); RoF: dice per "
+        "shot; Reload N: N rounds of reloading."
+    )
+
+
+def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return the unit's specials in words: Wild Card, armour, mount, fear."""
+    notes = []
+    if stats.get("wild_card"):
+        notes.append(
+            "\u2605 Wild Card: rolls a d6 Wild Die with every trait test and keeps the best; "
+            "three wounds, removed by a fourth."
+        )
+    armour = int(stats.get("armour") or 0)
+    if armour:
+        notes.append(f"Armour {armour}: included in Toughness against damage.")
+    if stats.get("mounted"):
+        bonus = tables.get("modifiers", {}).get("mounted_target_toughness", 2)
+        notes.append(f"Mounted: +{bonus} Toughness against attacks on it.")
+    if stats.get("causes_fear"):
+        notes.append(
+            "Causes fear: a unit charging it, or charged by it, makes a group Spirit roll "
+            "or refuses to charge (charged: is Shaken)."
+        )
+    untrained = [ABBREVIATIONS[s] for s in SKILLS if not stats.get(s)]
+    if untrained:
+        notes.append(f"Untrained (d4\u22122): {', '.join(untrained)}.")
+    return tuple(notes)
+
+
+def trained_skills(stats: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return the skills the unit has (the others roll d4-2 untrained)."""
+    return tuple(s for s in SKILLS if stats.get(s))
+
+
+def track(stats: Mapping[str, Any]) -> tuple[str, int]:
+    """Wild Cards: three wound boxes; Extras: a box per figure (a wound removes one)."""
+    if stats.get("wild_card"):
+        return "Wounds (4th removes)", 3
+    return "Figures removed", int(stats.get("figures") or 1)
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+SITUATION = {
+    "unstable_platform": "Unstable platform",
+    "running": "Running this round",
+    "dark": "Darkness",
+    "fog": "Fog",
+    "touch_attack": "Touch attack",
+    "autofire": "Automatic fire",
+    "fanfire": "Fanning a six-shooter",
+    "off_hand": "Off hand",
+}
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the quick-reference sheet's sections, in reading order."""
+    mods = tables["modifiers"]
+    end = tables["end_game"]
+    sections = [
+        {
+            "title": "Turn sequence: the action deck",
+            "items": [
+                {
+                    "steps": [
+                        "Deal one card from the 54-card deck to every unit.",
+                        "Count down from Ace to Two: each unit acts on its card; ties go "
+                        "spades, hearts, diamonds, clubs.",
+                        f"A Joker acts whenever its owner likes, at {_signed(mods['joker'])} "
+                        "to trait and damage rolls, and rolls a fortune (2d6).",
+                        "After a round with a Joker dealt, shuffle the deck.",
+                        f"From turn {end['first_roll_after_turn']}, roll a {end['die']} at "
+                        "the end of each turn: on 10 the game ends (9\u201310 after turn 7, "
+                        "and so on); a 1 always goes on.",
+                    ]
+                }
+            ],
+        },
+        {
+            "title": "Trait tests",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["Roll", "Means"],
+                        "rows": [
+                            ["Trait die (aces: roll again and add)", "4 or more succeeds"],
+                            ["Each 4 over the target", "A raise"],
+                            ["Wild Card", "Also rolls a d6 Wild Die, keeps the better"],
+                            ["Untrained skill", f"Roll {mods['untrained']}"],
+                            ["Each extra action this round", _signed(mods["multi_action"])],
+                            ["Group roll (unit of 2+)", "One trait die and one Wild Die for all"],
+                        ],
+                    }
+                },
+                {
+                    "text": "Shaken: at the start of its action the unit rolls Spirit; "
+                    "failure stays Shaken, success recovers (no action), a raise recovers "
+                    "and acts."
+                },
+            ],
+        },
+        {
+            "title": "Attacks",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["Attack", "Target number", "Notes"],
+                        "rows": [
+                            ["Fighting", "Defender's Parry", "A raise adds a d6 to damage"],
+                            ["Shooting, Throwing", "4", "A natural 1 on the Shooting die: reload"],
+                            ["Gang up", "+1 per extra attacker", f"At most +{mods['gang_up_max']}"],
+                        ],
+                    }
+                },
+                {
+                    "table": {
+                        "caption": "Shooting modifiers",
+                        "header": ["Range or cover", "Modifier"],
+                        "rows": [
+                            *[[f"{_words(k)} range", _signed(v)] for k, v in mods["range"].items()],
+                            *[
+                                [f"Cover: {_words(k).lower()}", _signed(v)]
+                                for k, v in mods["cover"].items()
+                                if k != "none"
+                            ],
+                            *[
+                                [SITUATION.get(k, _words(k)), _signed(v)]
+                                for k, v in mods["situation"].items()
+                            ],
+                        ],
+                    }
+                },
+            ],
+        },
+        {
+            "title": "Damage against Toughness",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["Damage total", "Result"],
+                        "rows": [
+                            ["Under Toughness", "No effect"],
+                            ["Toughness or more", "Shaken"],
+                            ["Each raise", "A wound: an Extra is removed; a Wild Card marks a box"],
+                            ["Already Shaken and Shaken again", "A wound"],
+                        ],
+                    }
+                },
+                {
+                    "text": f"Mounted targets add {mods['mounted_target_toughness']} to "
+                    "Toughness. Soak: spend a Benny and roll Vigor; a success and each raise "
+                    "cancel one wound."
+                },
+            ],
+        },
+        {
+            "title": "Weapons",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["Weapon", *WEAPON_HEAD],
+                        "rows": [[w["name"], *_profile(w)] for w in tables["weapons"]],
+                    }
+                },
+                {"text": weapon_legend()},
+            ],
+        },
+        {
+            "title": "Fortunes (2d6 when a Joker is dealt)",
+            "items": [
+                {
+                    "table": {
+                        "caption": "",
+                        "header": ["2d6", "Fortune"],
+                        "rows": [[f["roll"], f["effect"]] for f in tables["fortunes"]],
+                    }
+                }
+            ],
+        },
+        {
+            "title": "After the game",
+            "items": [
+                {
+                    "text": "A unit removed from play rolls Vigor: success is knocked out, "
+                    "failure killed. A unit of several figures rolls as a group, +1 per figure "
+                    "not removed."
+                }
+            ],
+        },
+    ]
+    if options.get("victory_points", True):
+        labels = {
+            "survived": "Each of your units that survived",
+            "on_table": "Each of your units still on the table",
+            "ran_off": "Each of your units that ran off the table",
+            "ko": "Each of your units knocked out",
+            "killed": "Each of your units killed",
+            "enemy_killed": "Each enemy unit killed",
+            "enemy_ko": "Each enemy unit knocked out",
+            "ally_killed": "Each allied unit killed",
+        }
+        sections.append(
+            {
+                "title": "Victory points",
+                "items": [
+                    {
+                        "table": {
+                            "caption": "",
+                            "header": ["Event", "Points"],
+                            "rows": [
+                                [labels.get(k, _words(k)), _signed(v)]
+                                for k, v in tables["victory_points"].items()
+                            ],
+                        }
+                    }
+                ],
+            }
+        )
+    return sections
