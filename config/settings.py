@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    # Swagger UI and Redoc as static files of our own: /api/docs/ works without internet.
+    "drf_spectacular_sidecar",
     "simple_history",
     "django_htmx",
     "axes",
@@ -204,6 +206,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Forces, characters, campaigns, battles and printing for skirmish wargames.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # Every operation documents the shared error answers (400/401/403/404, 409 on writes).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
