@@ -125,6 +125,8 @@ def _env() -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "CONN_MAX_AGE": "60",
+        # The load measures throughput; one simulated user past its API rate would get 429s.
+        "API_THROTTLE_ENABLED": "false",
     }
 
 

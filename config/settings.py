@@ -200,6 +200,35 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.ScopedRateThrottle"],
+    # Behind the TLS proxy, an anonymous caller is counted by the address the proxy saw.
+    "NUM_PROXIES": env.int("AXES_PROXY_COUNT", default=0) or None,
+}
+# API throttling (config.throttling): requests per caller (user, or address when anonymous)
+# per scope, as "N/second|minute|hour|day"; docs/security.md. API_THROTTLE_ENABLED=false is
+# for load benches only.
+API_THROTTLE_ENABLED = env.bool("API_THROTTLE_ENABLED", default=True)
+API_THROTTLE_RATES = {
+    "reads": env.str("THROTTLE_READS", default="600/minute"),
+    "writes": env.str("THROTTLE_WRITES", default="120/minute"),
+    "pdfs": env.str("THROTTLE_PDFS", default="20/minute"),
+    "imports": env.str("THROTTLE_IMPORTS", default="10/minute"),
+    "simulate": env.str("THROTTLE_SIMULATE", default="20/minute"),
+}
+API_THROTTLE_CACHE = "throttle"
+# The throttle counts live in Redis when there is one (shared by every gunicorn worker and
+# machine), in this process's memory otherwise.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    API_THROTTLE_CACHE: {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "muster-throttle",
+        # A dead Redis must not hold a request for long: throttling then steps aside.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Muster API",

@@ -64,6 +64,8 @@ class RosterViewSet(viewsets.GenericViewSet):
 
     permission_classes = [IsAuthenticated, CanEditRoster]
     input_serializer_class: type[serializers.Serializer]
+    #: An action's own throttle scope (config.throttling), e.g. "imports"; None: by method.
+    throttle_scope: str | None = None
 
     def valid_input(self, serializer_class: type | None = None, **kwargs: Any) -> dict:
         serializer = (serializer_class or self.input_serializer_class)(
@@ -126,7 +128,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     @extend_schema(
         request=ForceImportSerializer, responses={201: ForceSerializer, 400: IMPORT_PROBLEMS}
     )
-    @action(detail=False, methods=["post"], url_path="import")
+    @action(detail=False, methods=["post"], url_path="import", throttle_scope="imports")
     def import_json(self, request: Request) -> Response:
         data = self.valid_input(ForceImportSerializer)
         force = interchange.force_import_json(
@@ -147,6 +149,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         detail=True,
         methods=["get", "post"],
         url_path="characters-csv",
+        throttle_scope="imports",
         parser_classes=[MultiPartParser, FormParser, JSONParser],
     )
     def characters_csv(self, request: Request, pk: str | None = None) -> Any:
