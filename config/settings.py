@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A JSON body too big, too deep or holding unencodable text gets a 400 before any view.
+    "config.json_guard.JsonGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -262,6 +264,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 # Uploads: Django refuses bodies above this; the photo check (rosters.photos) is stricter still.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=10 * 1024 * 1024)
+#: JSON bodies (config.json_guard): larger or deeper ones are refused with a 400.
+JSON_MAX_BYTES = env.int("JSON_MAX_BYTES", default=2 * 1024 * 1024)
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 #: Largest character photo accepted, in bytes, before it is re-encoded.
 PHOTO_MAX_BYTES = env.int("PHOTO_MAX_BYTES", default=5 * 1024 * 1024)
 

@@ -161,8 +161,8 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
             response["Content-Disposition"] = f'attachment; filename="force-{force.pk}.csv"'
             return response
         upload = self.valid_input(CsvImportSerializer)["file"]
-        text = upload.read().decode("utf-8-sig", errors="replace")
-        created = interchange.force_import_csv(force=force, text=text, user=request.user)
+        data = upload.read(interchange.CSV_MAX_BYTES + 1)  # decoded strictly by the import
+        created = interchange.force_import_csv(force=force, text=data, user=request.user)
         rows = selectors.character_roster(Character.objects.filter(pk__in=[c.pk for c in created]))
         rows = rows.order_by("pk")
         return Response(

@@ -32,6 +32,7 @@ from django.db import models, transaction
 
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from campaigns.models import Campaign, Club, League, LeagueAdjustment, Membership, Pairing, Round
+from rosters.campaign_schema import document_problem
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rules.dice import HMAC_SHA256
 
@@ -252,15 +253,11 @@ class _Users:
         return self.cache[username]
 
 
-def _problems(document: Any, club: Club) -> list[str]:
-    if not isinstance(document, Mapping) or document.get("format") != FORMAT:
-        return [f"not a {FORMAT} document"]
-    if document.get("version") not in READABLE_VERSIONS:
-        return [f"version must be one of {', '.join(map(str, READABLE_VERSIONS))}"]
-    slug = document["campaign"].get("slug")
-    if Campaign.objects.filter(club=club, slug=slug).exists():
-        return [f"{club} already has a campaign {slug!r}; import into another club or slug"]
-    return []
+def _clash(document: Mapping[str, Any], club_slug: str) -> str | None:
+    slug = document["campaign"]["slug"]
+    if Campaign.objects.filter(club__slug=club_slug, slug=slug).exists():
+        return f"campaign.slug: club {club_slug!r} already has a campaign {slug!r}"
+    return None
 
 
 class _Importer:
@@ -396,13 +393,21 @@ class _Importer:
 
 @transaction.atomic
 def campaign_import(*, document: Any, club_slug: str | None = None) -> Campaign:
-    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`)."""
-    spec = document.get("club", {}) if isinstance(document, Mapping) else {}
+    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`).
+
+    The whole document is checked first (`campaign_schema`): a bad one is refused with one line
+    naming the bad path, and nothing is written.
+    """
+    problem = document_problem(
+        document, fmt=FORMAT, versions=READABLE_VERSIONS, club_slug=club_slug
+    )
+    spec = document.get("club") or {} if problem is None else {}
     slug = club_slug or spec.get("slug") or "imported"
-    club, _ = Club.objects.get_or_create(slug=slug, defaults={"name": spec.get("name") or slug})
-    problems = _problems(document, club)
-    if problems:
-        raise ValidationError({"document": problems})
+    problem = problem or _clash(document, slug)
+    if problem:
+        raise ValidationError({"document": [problem]})
+    name = spec.get("name") if isinstance(spec.get("name"), str) else None
+    club, _ = Club.objects.get_or_create(slug=slug, defaults={"name": (name or slug)[:120]})
     with _stored_timestamps():
         return _Importer(document, club).run()
 
