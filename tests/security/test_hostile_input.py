@@ -365,3 +365,73 @@ def test_import_campaign_command_reports_a_deep_file_in_one_line(tmp_path):
         call_command("import_campaign", str(path))
 
     assert "nested too deep" in str(caught.value)
+
+
+# --- body ids of objects the caller cannot see ----------------------------------------------
+
+MISSING = 987_654
+
+
+@pytest.fixture
+def cast(db):
+    from tests.battles.conftest import make_cast, make_force
+
+    cast = make_cast()
+    # eve is a stranger to the Brandywine campaign with a force of her own, outside it.
+    make_force(None, cast.eve, "Eve's Own", 2)
+    return cast
+
+
+def _eve_force(cast) -> Force:
+    return Force.objects.get(owner=cast.eve)
+
+
+def _same_answer(unseen, missing, unseen_id: int) -> None:
+    """The answers differ only by the id the caller sent: nothing else is learnt."""
+    assert unseen.status_code == missing.status_code == 400
+    assert unseen.content.replace(f'\\"{unseen_id}\\"'.encode(), b"ID") == (
+        missing.content.replace(f'\\"{MISSING}\\"'.encode(), b"ID")
+    )
+    assert f'\\"{MISSING}\\"'.encode() in missing.content  # the id the answer names
+
+
+def _post(cast, url: str, sides: list[dict]):
+    return cast.client(cast.eve).post(url, {"sides": sides}, format="json")
+
+
+@pytest.mark.parametrize("url", ["/api/battles/simulate/?runs=2", "/api/battles/"])
+def test_a_stranger_naming_an_unseen_force_learns_nothing(cast, url):
+    own = {"force": _eve_force(cast).pk}
+
+    unseen = _post(cast, url, [own, {"force": cast.red.pk}])
+    missing = _post(cast, url, [own, {"force": MISSING}])
+
+    _same_answer(unseen, missing, cast.red.pk)
+    assert b"Red" not in unseen.content
+
+
+@pytest.mark.parametrize("url", ["/api/battles/simulate/?runs=2", "/api/battles/"])
+def test_a_stranger_naming_unseen_characters_learns_nothing(cast, url):
+    force = _eve_force(cast)
+    private = cast.red.characters.order_by("pk").first()
+    before = _snapshot()
+
+    unseen = _post(
+        cast, url, [{"force": force.pk, "characters": [private.pk]}, {"force": force.pk}]
+    )
+    missing = _post(cast, url, [{"force": force.pk, "characters": [MISSING]}, {"force": force.pk}])
+
+    _same_answer(unseen, missing, private.pk)
+    assert private.name.encode() not in unseen.content
+    assert _snapshot() == before
+
+
+def test_a_visible_character_of_another_force_is_refused_by_name_of_the_force(cast):
+    client = cast.client(cast.alice)
+    blue_man = cast.blue.characters.order_by("pk").first()
+    sides = [{"force": cast.red.pk, "characters": [blue_man.pk]}, {"force": cast.blue.pk}]
+
+    response = client.post("/api/battles/simulate/?runs=2", {"sides": sides}, format="json")
+
+    assert response.status_code == 400
+    assert f"is not in force {cast.red.pk}" in response.content.decode()
