@@ -435,3 +435,72 @@ def test_a_visible_character_of_another_force_is_refused_by_name_of_the_force(ca
 
     assert response.status_code == 400
     assert f"is not in force {cast.red.pk}" in response.content.decode()
+
+
+# --- the rules CLI -------------------------------------------------------------------------
+
+
+def _cli(*args: str | bytes):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    return subprocess.run(
+        [sys.executable, "-m", "rules", *args],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        timeout=60,
+    )
+
+
+CLI_CASES = {
+    "non-UTF-8 seed": (
+        ("roll", "rencounter", "fire", "skill=5", "--seed", b"\xff\xfe"),
+        "argument 6 is not UTF-8 text",
+    ),
+    "repeated parameter": (
+        ("odds", "rencounter", "fire", "skill=5", "skill=6"),
+        "parameter 'skill' is given twice",
+    ),
+    "empty dice entry": (
+        ("roll", "rencounter", "fire", "skill=5", "--dice", "1,,2"),
+        "--dice has an empty entry",
+    ),
+    "trailing comma in dice": (
+        ("roll", "rencounter", "fire", "skill=5", "--dice", "1,2,"),
+        "--dice has an empty entry",
+    ),
+    "underscore in a number": (
+        ("odds", "rencounter", "fire", "skill=1_0"),
+        "'1_0' is not a number written with the digits 0-9",
+    ),
+    "full-width digits": (
+        ("odds", "rencounter", "fire", "skill=\uff11\uff10"),
+        "is not a number written with the digits 0-9",
+    ),
+    "full-width die": (
+        ("roll", "rencounter", "fire", "skill=5", "--dice", "\uff16"),
+        "is not a whole number written with 0-9",
+    ),
+    "full-width scheme": (
+        ("roll", "rencounter", "fire", "skill=5", "--scheme", "\uff11"),
+        "is not a whole number written with 0-9",
+    ),
+    "aftermath dice run out in the sepsis chain": (
+        ("roll", "rencounter", "aftermath", "wounds=1", "--dice", ",".join(["1"] * 500)),
+        "not enough dice given: needed die #501",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CLI_CASES, ids=list(CLI_CASES))
+def test_bad_cli_input_gives_one_line_on_stderr_and_exit_2(case):
+    args, expected = CLI_CASES[case]
+
+    result = _cli(*args)
+
+    stderr = result.stderr.decode()
+    assert result.returncode == 2, stderr
+    assert result.stdout == b""
+    assert stderr.count("\n") == 1 and stderr.startswith("error: ")
+    assert expected in stderr
