@@ -61,7 +61,9 @@ def season(players: int) -> dict[str, float]:
     )
     played, results, later_ms, standings_ms = [round_], _results(round_, dice), 0.0, 0.0
     for number in range(2, ROUNDS + 1):
-        standings_ms, table = _best_of(3, lambda: compute_standings(entrants, results, LEAGUE))
+        standings_ms, table = _best_of(
+            3, lambda done=results: compute_standings(entrants, done, LEAGUE)
+        )
         ms, round_ = _best_of(
             3, lambda t=table, n=number: next_swiss_round(t, played, LEAGUE, number=n)
         )
