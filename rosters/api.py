@@ -218,7 +218,15 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
         characters = selectors.characters_visible_to(self.request.user)
         if self.action == "service_record":  # that action lists and filters entries
             return ServiceRecordEntry.objects.filter(character__in=characters.values("pk"))
+        if self.action == "list":  # bare rows to page over; the page is read whole below
+            return characters.only("pk")
         return selectors.character_roster(characters)
+
+    def paginate_queryset(self, queryset):  # type: ignore[no-untyped-def]
+        page = super().paginate_queryset(queryset)
+        if page is None or self.action != "list":
+            return page
+        return selectors.character_page(page)
 
     @extend_schema(request=CharacterInputSerializer, responses={201: CharacterSerializer})
     def create(self, request: Request) -> Response:
