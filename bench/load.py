@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / ".venv" / "bin" / "python"
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
-DATABASE = "muster_load"
+DATABASE = os.environ.get("LOAD_DATABASE", "muster_load")  # one per checkout sharing a server
 READ_BUDGET_MS = 150.0
 WRITE_SHARE = 0.1  # one request in ten is a roll at the table
 SEED = """
