@@ -30,7 +30,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from rosters.campaign_export import campaign_export, campaign_import  # noqa: E402
+from campaign_backup.campaign import campaign_export, campaign_import  # noqa: E402
 from tests.battles.conftest import fought_battle, make_cast  # noqa: E402
 
 SIZES = (10, 50)

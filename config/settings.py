@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "battles",
     "printing",
     "pages",
+    # Above the apps: the whole-campaign backup reads rosters, battles and campaigns.
+    "campaign_backup",
 ]
 
 MIDDLEWARE = [

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rosters.campaign_export import campaign_export, campaign_import
+from campaign_backup.campaign import campaign_export, campaign_import
 from tests.battles.conftest import fought_battle, make_cast
 
 pytestmark = pytest.mark.django_db

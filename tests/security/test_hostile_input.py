@@ -15,8 +15,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from battles.models import Battle
+from campaign_backup.campaign import campaign_export, campaign_import
 from campaigns.models import Campaign, Club, Membership
-from rosters.campaign_export import campaign_export, campaign_import
 from rosters.interchange import CSV_MAX_CELL, CSV_MAX_ROWS, force_export_csv, force_import_csv
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from tests.factories import CharacterFactory

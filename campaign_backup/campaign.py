@@ -10,7 +10,7 @@ pairings and point adjustments - every column, timestamps included.
 Rows refer to each other by natural keys, never database ids: users by username, forces by
 their place in `forces`, characters and units by (force, name), battles by their place in
 `battles`, figures by their place in their battle, rounds by number. Importing the document
-and exporting the result gives the same document back (tests/rosters/test_campaign_export.py).
+and exporting the result gives the same document back (tests/ops/test_campaign_export.py).
 
 Not in the document: passwords (users the importing site lacks are created without a usable
 password), photo files (their names are; the media folder is backed up with the files), and
@@ -33,8 +33,8 @@ from django.db.models import Prefetch
 from simple_history.utils import bulk_create_with_history
 
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
+from campaign_backup.schema import document_problem
 from campaigns.models import Campaign, Club, League, LeagueAdjustment, Membership, Pairing, Round
-from rosters.campaign_schema import document_problem
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rules.dice import HMAC_SHA256
 

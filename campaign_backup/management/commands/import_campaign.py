@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rosters.campaign_export import campaign_import
+from campaign_backup.campaign import campaign_import
 
 
 class Command(BaseCommand):
