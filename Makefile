@@ -8,15 +8,41 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/muster
 REDIS_URL_CI ?= redis://127.0.0.1:6379/15
 
 .PHONY: setup demo test test-statistical test-postgres test-integration test-fuzz test-load \
-        test-browser browser-deps lint format bench print-references clean
+        test-browser test-runtime browser-deps lint format bench lock print-references clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# The lock pins every version (a constraint file, so a dependency new in pyproject.toml still
+# installs before the next `make lock`).
+$(STAMP): pyproject.toml requirements-dev.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c requirements-dev.lock -e '.[dev]'
 	touch $(STAMP)
+
+# Pin every runtime (requirements.lock: the image) and dev (requirements-dev.lock) version again.
+LOCK_FLAGS := --python-version 3.11 --universal --custom-compile-command "make lock" --quiet
+lock: setup
+	$(VENV)/bin/uv pip compile pyproject.toml $(LOCK_FLAGS) -o requirements.lock
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev $(LOCK_FLAGS) -o requirements-dev.lock
+
+# The production install (requirements.lock, no dev extras) in a fresh virtualenv: a print job,
+# the game-night packet, the post-battle tasks and `check --deploy` must work on it.
+RUNTIME_VENV := var/runtime-venv
+RUNTIME_PY := $(RUNTIME_VENV)/bin/python
+PRODUCTION_ENV := MUSTER_PRODUCTION=true SECRET_KEY=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))') \
+  ALLOWED_HOSTS=muster.example.org CSRF_TRUSTED_ORIGINS=https://muster.example.org
+test-runtime:
+	rm -rf $(RUNTIME_VENV) var/runtime-smoke && mkdir -p var/runtime-smoke
+	$(PYTHON) -m venv $(RUNTIME_VENV)
+	$(RUNTIME_PY) -m pip install --quiet --upgrade pip
+	$(RUNTIME_PY) -m pip install --quiet -r requirements.lock
+	$(RUNTIME_PY) -m pip install --quiet --no-deps .
+	$(RUNTIME_PY) -m pip check
+	env -u DATABASE_URL -u REDIS_URL MUSTER_VAR_DIR=var/runtime-smoke \
+	  $(RUNTIME_PY) tests/ops/runtime_smoke.py
+	env -u DATABASE_URL -u REDIS_URL -u DEBUG MUSTER_VAR_DIR=var/runtime-smoke $(PRODUCTION_ENV) \
+	  $(RUNTIME_PY) manage.py check --deploy --fail-level WARNING
 
 demo: setup
 	$(PY) manage.py migrate --noinput

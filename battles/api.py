@@ -76,6 +76,8 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     ordering = ["-created_at", "-id"]
     ordering_fields = ["created_at"]
     filterset_fields = ["campaign", "status", "system"]
+    #: An action's own throttle scope (config.throttling), e.g. "simulate"; None: by method.
+    throttle_scope: str | None = None
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
         battles = selectors.battles_visible_to(self.request.user)
@@ -185,7 +187,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return self.answer(battle)
 
     @extend_schema(request=None, responses={200: BattleSerializer})
-    @action(detail=True, methods=["post"], url_path="auto-resolve")
+    @action(detail=True, methods=["post"], url_path="auto-resolve", throttle_scope="simulate")
     def auto_resolve(self, request: Request, pk: str | None = None) -> Response:
         battle = _conflicts_as_409(
             services.battle_auto_resolve, battle=self.playable(), user=request.user
@@ -234,7 +236,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         responses={200: OpenApiTypes.OBJECT},
         summary="Who would win? (not saved)",
     )
-    @action(detail=False, methods=["post"], url_path="simulate")
+    @action(detail=False, methods=["post"], url_path="simulate", throttle_scope="simulate")
     def simulate(self, request: Request) -> Response:
         data = self.valid_input(SimulateInputSerializer)
         sides = data.get("sides") or []
@@ -254,7 +256,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         summary="Who would win this battle? (not saved)",
         operation_id="battles_simulate_battle",
     )
-    @action(detail=True, methods=["post"], url_path="simulate")
+    @action(detail=True, methods=["post"], url_path="simulate", throttle_scope="simulate")
     def simulate_battle(self, request: Request, pk: str | None = None) -> Response:
         battle = self.get_object()
         return self._batch(battle.system, sim_sides(battle), battle.options)

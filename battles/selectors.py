@@ -118,14 +118,6 @@ def character_recovers_on(character: Character) -> date | None:
     return date.fromisoformat(found[-1]["after"]) if found else None
 
 
-def battles_fought(character: Character, *, before: Battle | None = None) -> int:
-    """Count the processed battles the character fought in (other than `before`)."""
-    figures = BattleFigure.objects.filter(
-        character=character, battle__status=BattleStatus.PROCESSED
-    )
-    return figures.exclude(battle=before).count() if before else figures.count()
-
-
 def ledger_for(battle: Battle) -> QuerySet[PostBattleRoll]:
     """Return the battle's ledger in a stable order."""
     return battle.ledger.select_related("character").order_by("character_id", "procedure", "index")

@@ -16,7 +16,7 @@ from battles.models import (
     PostBattleRoll,
 )
 from rosters.models import Character, Force
-from rosters.selectors import forces_visible_to
+from rosters.selectors import characters_visible_to, forces_visible_to
 
 # --- output -------------------------------------------------------------------------------
 
@@ -165,9 +165,23 @@ class LedgerSerializer(serializers.ModelSerializer):
 # --- input --------------------------------------------------------------------------------
 
 
+class VisibleForceField(serializers.PrimaryKeyRelatedField):
+    """A force id among those the caller may read: an unseen one is answered as a missing one."""
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        return forces_visible_to(self.context["request"].user)
+
+
+class VisibleCharacterField(serializers.PrimaryKeyRelatedField):
+    """A character id among those the caller may read (unseen: the same error as missing)."""
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        return characters_visible_to(self.context["request"].user)
+
+
 class SideInputSerializer(serializers.Serializer):
-    force = serializers.PrimaryKeyRelatedField(queryset=Force.objects.all())
-    characters = serializers.PrimaryKeyRelatedField(
+    force = VisibleForceField(queryset=Force.objects.all())
+    characters = VisibleCharacterField(
         queryset=Character.objects.all(),
         many=True,
         required=False,
@@ -182,10 +196,17 @@ class SideInputSerializer(serializers.Serializer):
         help_text="Unnamed figures: {name, unit, stats}.",
     )
 
-    def validate_force(self, force: Force) -> Force:
-        if not forces_visible_to(self.context["request"].user).filter(pk=force.pk).exists():
-            raise serializers.ValidationError(f"force {force.pk} not found")
-        return force
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        strays = [c.pk for c in attrs.get("characters") or [] if c.force_id != attrs["force"].pk]
+        if strays:
+            raise serializers.ValidationError(
+                {
+                    "characters": [
+                        f"character {pk} is not in force {attrs['force'].pk}" for pk in strays
+                    ]
+                }
+            )
+        return attrs
 
 
 class BattleInputSerializer(serializers.Serializer):

@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / ".venv" / "bin" / "python"
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
-DATABASE = "muster_load"
+DATABASE = os.environ.get("LOAD_DATABASE", "muster_load")  # one per checkout sharing a server
 READ_BUDGET_MS = 150.0
 WRITE_SHARE = 0.1  # one request in ten is a roll at the table
 SEED = """
@@ -125,6 +125,8 @@ def _env() -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "CONN_MAX_AGE": "60",
+        # The load measures throughput; one simulated user past its API rate would get 429s.
+        "API_THROTTLE_ENABLED": "false",
     }
 
 

@@ -39,6 +39,10 @@ CONFLICT = {
         DETAIL,
     ),
 }
+# Every API call counts against a rate (config.throttling).
+THROTTLED = {
+    "429": ("Too many requests: try again after Retry-After seconds.", "ErrorDetail", DETAIL),
+}
 METHODS = ("get", "put", "post", "patch", "delete")
 
 
@@ -55,9 +59,10 @@ def _add_errors(operation: dict[str, Any], errors: dict[str, tuple[str, str, dic
 def document_error_responses(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
-    """Add the shared 400/401/403/404/409/503 responses to every operation."""
+    """Add the shared 400/401/403/404/409/429/503 responses to every operation."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    for _, component, schema in (*ERRORS.values(), *CONFLICT.values(), *UNAVAILABLE.values()):
+    shared = (*ERRORS.values(), *CONFLICT.values(), *UNAVAILABLE.values(), *THROTTLED.values())
+    for _, component, schema in shared:
         schemas.setdefault(component, schema)
     for path in result.get("paths", {}).values():
         for method, operation in path.items():
@@ -66,4 +71,5 @@ def document_error_responses(
             _add_errors(operation, ERRORS)
             _add_errors(operation, CONFLICT)
             _add_errors(operation, UNAVAILABLE)
+            _add_errors(operation, THROTTLED)
     return result

@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    # Swagger UI and Redoc as static files of our own: /api/docs/ works without internet.
+    "drf_spectacular_sidecar",
     "simple_history",
     "django_htmx",
     "axes",
@@ -66,6 +68,8 @@ INSTALLED_APPS = [
     "battles",
     "printing",
     "pages",
+    # Above the apps: the whole-campaign backup reads rosters, battles and campaigns.
+    "campaign_backup",
 ]
 
 MIDDLEWARE = [
@@ -73,6 +77,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A JSON body too big, too deep or holding unencodable text gets a 400 before any view.
+    "config.json_guard.JsonGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -223,12 +229,44 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.ScopedRateThrottle"],
+    # Behind the TLS proxy, an anonymous caller is counted by the address the proxy saw.
+    "NUM_PROXIES": env.int("AXES_PROXY_COUNT", default=0) or None,
+}
+# API throttling (config.throttling): requests per caller (user, or address when anonymous)
+# per scope, as "N/second|minute|hour|day"; docs/security.md. API_THROTTLE_ENABLED=false is
+# for load benches only.
+API_THROTTLE_ENABLED = env.bool("API_THROTTLE_ENABLED", default=True)
+API_THROTTLE_RATES = {
+    "reads": env.str("THROTTLE_READS", default="600/minute"),
+    "writes": env.str("THROTTLE_WRITES", default="120/minute"),
+    "pdfs": env.str("THROTTLE_PDFS", default="20/minute"),
+    "imports": env.str("THROTTLE_IMPORTS", default="10/minute"),
+    "simulate": env.str("THROTTLE_SIMULATE", default="20/minute"),
+}
+API_THROTTLE_CACHE = "throttle"
+# The throttle counts live in Redis when there is one (shared by every gunicorn worker and
+# machine), in this process's memory otherwise.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    API_THROTTLE_CACHE: {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "muster-throttle",
+        # A dead Redis must not hold a request for long: throttling then steps aside.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Muster API",
     "DESCRIPTION": "Forces, characters, campaigns, battles and printing for skirmish wargames.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # Every operation documents the shared error answers (400/401/403/404, 409 on writes).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -253,6 +291,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 # Uploads: Django refuses bodies above this; the photo check (rosters.photos) is stricter still.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=10 * 1024 * 1024)
+#: JSON bodies (config.json_guard): larger or deeper ones are refused with a 400.
+JSON_MAX_BYTES = env.int("JSON_MAX_BYTES", default=2 * 1024 * 1024)
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 #: Largest character photo accepted, in bytes, before it is re-encoded.
 PHOTO_MAX_BYTES = env.int("PHOTO_MAX_BYTES", default=5 * 1024 * 1024)
 

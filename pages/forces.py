@@ -57,13 +57,14 @@ def force_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "pages/force.html", _context(request, force))
 
 
-def _upload_text(request: HttpRequest) -> tuple[str, str]:
+def _upload_text(request: HttpRequest) -> tuple[bytes, str]:
     upload = request.FILES.get("file")
     if upload is None:
-        return "", "Choose a CSV file to import."
+        return b"", "Choose a CSV file to import."
     if upload.size > MAX_IMPORT_BYTES:
-        return "", "That file is over 1 MB: split it into smaller files."
-    return upload.read().decode("utf-8-sig", errors="replace"), ""
+        return b"", "That file is over 1 MB: split it into smaller files."
+    # The import decodes it strictly (UTF-8, BOM or not) and says so if it is not.
+    return upload.read(), ""
 
 
 @login_required

@@ -184,20 +184,6 @@ def render_pdf(template_family: str, context: dict[str, Any]) -> bytes:
 Progress = Callable[[int, int], None]
 
 
-def render_pdf_in_parts(
-    template_family: str,
-    contexts: Iterable[dict[str, Any]],
-    total: int,
-    progress: Progress | None = None,
-) -> bytes:
-    """Render several contexts of one family into one PDF, reporting (percent, pages done).
-
-    Big print jobs render a few sheets at a time so a worker can report real progress; the
-    parts are joined page by page.
-    """
-    return render_sections(((template_family, c) for c in contexts), total, progress)
-
-
 def render_sections(
     sections: Iterable[tuple[str, dict[str, Any]]],
     total: int,

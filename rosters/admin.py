@@ -297,7 +297,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         force = queryset.get()
         form = CsvUploadForm(request.POST, request.FILES) if "apply" in request.POST else None
         if form is not None and form.is_valid():
-            text = form.cleaned_data["file"].read().decode("utf-8-sig", errors="replace")
+            text = form.cleaned_data["file"].read()  # the import decodes it strictly
             try:
                 created = interchange.force_import_csv(force=force, text=text, user=request.user)
             except ValidationError as exc:

@@ -64,6 +64,8 @@ class RosterViewSet(viewsets.GenericViewSet):
 
     permission_classes = [IsAuthenticated, CanEditRoster]
     input_serializer_class: type[serializers.Serializer]
+    #: An action's own throttle scope (config.throttling), e.g. "imports"; None: by method.
+    throttle_scope: str | None = None
 
     def valid_input(self, serializer_class: type | None = None, **kwargs: Any) -> dict:
         serializer = (serializer_class or self.input_serializer_class)(
@@ -129,7 +131,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     @extend_schema(
         request=ForceImportSerializer, responses={201: ForceSerializer, 400: IMPORT_PROBLEMS}
     )
-    @action(detail=False, methods=["post"], url_path="import")
+    @action(detail=False, methods=["post"], url_path="import", throttle_scope="imports")
     def import_json(self, request: Request) -> Response:
         data = self.valid_input(ForceImportSerializer)
         force = interchange.force_import_json(
@@ -150,6 +152,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         detail=True,
         methods=["get", "post"],
         url_path="characters-csv",
+        throttle_scope="imports",
         parser_classes=[MultiPartParser, FormParser, JSONParser],
     )
     def characters_csv(self, request: Request, pk: str | None = None) -> Any:
@@ -161,8 +164,8 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
             response["Content-Disposition"] = f'attachment; filename="force-{force.pk}.csv"'
             return response
         upload = self.valid_input(CsvImportSerializer)["file"]
-        text = upload.read().decode("utf-8-sig", errors="replace")
-        created = interchange.force_import_csv(force=force, text=text, user=request.user)
+        data = upload.read(interchange.CSV_MAX_BYTES + 1)  # decoded strictly by the import
+        created = interchange.force_import_csv(force=force, text=data, user=request.user)
         rows = selectors.character_roster(Character.objects.filter(pk__in=[c.pk for c in created]))
         rows = rows.order_by("pk")
         return Response(
@@ -218,7 +221,15 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
         characters = selectors.characters_visible_to(self.request.user)
         if self.action == "service_record":  # that action lists and filters entries
             return ServiceRecordEntry.objects.filter(character__in=characters.values("pk"))
+        if self.action == "list":  # bare rows to page over; the page is read whole below
+            return characters.only("pk")
         return selectors.character_roster(characters)
+
+    def paginate_queryset(self, queryset):  # type: ignore[no-untyped-def]
+        page = super().paginate_queryset(queryset)
+        if page is None or self.action != "list":
+            return page
+        return selectors.character_page(page)
 
     @extend_schema(request=CharacterInputSerializer, responses={201: CharacterSerializer})
     def create(self, request: Request) -> Response:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -31,6 +31,13 @@ FORMAT = "muster.force"
 VERSION = 1
 CSV_COLUMNS = ("name", "rank", "status", "unit", "permanent_wounds", "notes")
 LIST_SEPARATOR = "; "
+#: CSV import limits (docs/import-export.md): a file, its data rows, and any one cell.
+CSV_MAX_BYTES = 1024 * 1024
+CSV_MAX_ROWS = 1000
+CSV_MAX_CELL = 10_000
+#: A cell starting with one of these is a formula to a spreadsheet (=HYPERLINK(...) and
+#: friends): the export puts an apostrophe before it, and the import takes that off again.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class ImportRejected(ValidationError):
@@ -227,12 +234,32 @@ def csv_columns(schema: Schema) -> tuple[str, ...]:
     return CSV_COLUMNS + tuple(stat_column(name) for name in schema.names)
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def formula_safe(text: str) -> str:
+    """Return a cell a spreadsheet shows as text: a would-be formula gets a leading apostrophe."""
+    if text.lstrip("'").startswith(FORMULA_STARTS) and not _is_number(text):
+        return "'" + text  # also "'=x" itself, so that the import gives it back unchanged
+    return text
+
+
+def _unescape(cell: str) -> str:
+    escaped = cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_STARTS)
+    return cell[1:] if escaped else cell
+
+
 def _cell(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return LIST_SEPARATOR.join(str(v) for v in value)
-    return "" if value is None else str(value)
+        return formula_safe(LIST_SEPARATOR.join(str(v) for v in value))
+    return "" if value is None else formula_safe(str(value))
 
 
 def force_export_csv(*, force: Force) -> str:
@@ -295,9 +322,60 @@ def _csv_row_problems(number: int, row: Mapping[str, str], schema: Schema, taken
     return problems
 
 
+def csv_text(data: bytes) -> str:
+    """Decode an uploaded CSV: UTF-8 (a BOM is fine) within CSV_MAX_BYTES, or ImportRejected."""
+    if len(data) > CSV_MAX_BYTES:
+        _refuse(f"the file is larger than {CSV_MAX_BYTES // 1024} KB: split it into smaller files")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        _refuse(
+            f"the file is not UTF-8 text (line {line}, byte {error.start + 1}): "
+            'save it as "CSV UTF-8" and import it again',
+            row=line,
+        )
+
+
+def _refuse(message: str, *, row: int = 1, column: str = "") -> NoReturn:
+    raise ImportRejected([{"row": row, "column": column or "(file)", "message": message}])
+
+
+def _read_rows(reader: csv.DictReader) -> list[dict[str, str]]:
+    """Read the data rows, refusing a file over CSV_MAX_ROWS or with a cell over CSV_MAX_CELL."""
+    rows: list[dict[str, str]] = []
+    try:
+        for row in reader:
+            if len(rows) == CSV_MAX_ROWS:
+                _refuse(f"the file has more than {CSV_MAX_ROWS} characters: split it")
+            rows.append(_checked_row(row, reader.line_num))
+    except csv.Error as error:  # an unclosed quote, a cell over csv's own limit (128 KB)
+        if "field limit" in str(error):
+            _refuse(f"a cell is longer than {CSV_MAX_CELL:,} characters", row=reader.line_num)
+        _refuse(f"this file cannot be read as CSV ({error})", row=reader.line_num)
+    return rows
+
+
+def _checked_row(row: dict[str, Any], line: int) -> dict[str, str]:
+    extra = row.pop(None, None)  # cells beyond the header
+    if extra:
+        _refuse("the row has more cells than the header has columns", row=line)
+    for column, cell in row.items():
+        if cell is not None and len(cell) > CSV_MAX_CELL:
+            _refuse(f"the cell is longer than {CSV_MAX_CELL:,} characters", row=line, column=column)
+    return {column: _unescape(cell or "") for column, cell in row.items()}
+
+
 def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
+    if "\x00" in text:
+        _refuse("the file holds a NUL character: it is not a CSV text file")
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = reader.fieldnames or []
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as error:
+        _refuse(f"the header row cannot be read as CSV ({error})")
+    if any(len(column) > CSV_MAX_CELL for column in header):
+        _refuse(f"a header cell is longer than {CSV_MAX_CELL:,} characters")
     unknown = [c for c in header if c not in csv_columns(schema)]
     problems = [
         {"row": 1, "column": c, "message": "is not a column of this system"} for c in unknown
@@ -306,18 +384,19 @@ def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
         problems.append({"row": 1, "column": "name", "message": "the name column is required"})
     if problems:
         raise ImportRejected(problems)
-    return list(reader)
+    return _read_rows(reader)
 
 
 @transaction.atomic
-def force_import_csv(*, force: Force, text: str, user: Any = None) -> list[Character]:
+def force_import_csv(*, force: Force, text: str | bytes, user: Any = None) -> list[Character]:
     """Add characters from CSV to a force, or reject the whole file with ImportRejected.
 
-    Rows are numbered as in a spreadsheet: the header is row 1. A unit named in the `unit`
-    column that the force lacks is created.
+    `text` is the decoded file, or the uploaded bytes (decoded strictly by `csv_text`). Rows
+    are numbered as in a spreadsheet: the header is row 1. A unit named in the `unit` column
+    that the force lacks is created. At most CSV_MAX_ROWS rows, CSV_MAX_CELL characters a cell.
     """
     schema = system_for(force.system).stats
-    rows = _csv_rows(text, schema)
+    rows = _csv_rows(csv_text(text) if isinstance(text, bytes) else text, schema)
     taken = set(force.characters.values_list("name", flat=True))
     problems = [
         p for i, row in enumerate(rows, start=2) for p in _csv_row_problems(i, row, schema, taken)

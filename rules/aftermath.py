@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules.dice import D6, Dice
-from rules.errors import ValidationError
+from rules.errors import DiceError, ValidationError
 
 #: More than this many permanent points from one fight kills the figure.
 MAX_PERMANENT_SURVIVABLE = 5
-#: Bounds the sepsis recursion of *given* dice; seeded dice end with probability 1 long before.
-MAX_POINTS_ROLLED = 500
+#: A guard, not a rule: the sepsis chain has no cap in the text. Given dice run out long before
+#: (GivenDice says so: a clear error, never a silently healed man) and seeded dice end with
+#: probability 1 within a few dozen points; reaching this raises instead of ending the chain.
+MAX_POINTS_ROLLED = 100_000
 AFTERMATH_OUTCOMES: tuple[str, ...] = (
     "dies",
     *(f"permanent_{n}" for n in range(MAX_PERMANENT_SURVIVABLE + 1)),
@@ -99,7 +101,9 @@ def wound_aftermath(dice: Dice, *, wounds: int, care: str = "none", hazard: int 
     check_care(care, hazard)
     pending, permanent, healed, sepsis, rolled = wounds, 0, 0, 0, 0
     # Rolling stops once more than five points are permanent: the figure is dead either way.
-    while pending and rolled < MAX_POINTS_ROLLED and permanent <= MAX_PERMANENT_SURVIVABLE:
+    while pending and permanent <= MAX_PERMANENT_SURVIVABLE:
+        if rolled == MAX_POINTS_ROLLED:
+            raise DiceError(f"the sepsis chain passed {MAX_POINTS_ROLLED:,} points rolled")
         pending -= 1
         rolled += 1
         result = _point_result(dice, care=care, hazard=hazard, label=f"wound point {rolled}")

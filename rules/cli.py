@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,60 @@ EXIT_BAD_INPUT = 2
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse's usage errors: one line, exit 2
         raise RulesError(message)
+
+
+#: What a number looks like on the command line: ASCII digits, an optional sign and fraction.
+#: int() and float() also take `1_0` and full-width digits; a typo should not become a value.
+PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+PLAIN_DIE = re.compile(r"[0-9]+")
+
+
+def _looks_numeric(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return any(ch.isdigit() for ch in value)
+
+
+def _check_text(argv: Sequence[str]) -> None:
+    """Refuse arguments that are not UTF-8 (the shell passed bytes Python could not decode)."""
+    for position, arg in enumerate(argv, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RulesError(f"argument {position} is not UTF-8 text") from None
+
+
+def _assignments(pairs: Sequence[str]) -> dict[str, str]:
+    """Parse name=value words, refusing a name given twice and numbers written oddly."""
+    seen: set[str] = set()
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        name, value = name.strip(), value.strip()
+        if name in seen:
+            raise RulesError(f"parameter {name!r} is given twice")
+        seen.add(name)
+        if _looks_numeric(value) and not PLAIN_NUMBER.fullmatch(value):
+            raise RulesError(f"{name}: {value!r} is not a number written with the digits 0-9")
+    return parse_assignments(pairs)
+
+
+def _given_dice(text: str) -> list[int]:
+    """Parse --dice: values separated by commas (or spaces); no empty entries, digits 0-9."""
+    for entry in text.split(","):
+        if not entry.strip():
+            raise RulesError(f"--dice has an empty entry in {text!r}: give one value per comma")
+        for value in entry.split():
+            if not PLAIN_DIE.fullmatch(value):
+                raise RulesError(f"--dice: {value!r} is not a whole number written with 0-9")
+    return parse_given(text)
+
+
+def _scheme(text: str) -> int:
+    if not PLAIN_DIE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number written with 0-9")
+    return int(text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--dice", help="dice rolled at the table, in order, e.g. 6,6,2,1")
     roll.add_argument(
         "--scheme",
-        type=int,
+        type=_scheme,
         choices=SCHEMES,
         default=CURRENT_SCHEME,
         help=f"how --seed becomes dice (default {CURRENT_SCHEME}; 1 for battles set up before "
@@ -61,7 +116,7 @@ def _systems() -> dict[str, Any]:
 
 def _odds(args: argparse.Namespace) -> dict[str, Any]:
     check = get_system(args.system).check(args.check)
-    params = check.params.validate(parse_assignments(args.params))
+    params = check.params.validate(_assignments(args.params))
     odds = check.odds(params)
     return {"system": args.system, "check": args.check, "params": params, **odds.as_json()}
 
@@ -71,11 +126,11 @@ def _roll(args: argparse.Namespace) -> dict[str, Any]:
     dice: Dice
     seed = None
     if args.dice is not None:
-        dice = GivenDice(parse_given(args.dice))
+        dice = GivenDice(_given_dice(args.dice))
     else:
         seed = args.seed if args.seed is not None else _fresh_seed()
         dice = SeededDice(seed, f"cli/{args.system}/{args.check}", args.scheme)
-    resolution = check.resolve(parse_assignments(args.params), dice)
+    resolution = check.resolve(_assignments(args.params), dice)
     if isinstance(dice, GivenDice):
         dice.ensure_all_used()
     result = {"system": args.system, **resolution.as_json()}
@@ -94,14 +149,16 @@ def _fresh_seed() -> str:
 
 def _tables(args: argparse.Namespace) -> dict[str, Any]:
     system = get_system(args.system)
-    options = system.options.validate(parse_assignments(args.options))
+    options = system.options.validate(_assignments(args.options))
     return {"system": system.key, "options": options, "tables": system.tables(options)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the process exit code."""
     try:
-        args = _parser().parse_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        _check_text(words)
+        args = _parser().parse_args(words)
         handler = {
             "systems": lambda a: _systems(),
             "odds": _odds,

@@ -121,25 +121,26 @@ def register(system: RuleSystem) -> RuleSystem:
 
 def get_system(key: str) -> RuleSystem:
     """Return the system registered under `key` or raise UnknownSystem."""
-    _load()
+    from rules.systems import load
+
+    if key not in _REGISTRY:
+        load(key)  # just this one: the others stay unimported
     try:
         return _REGISTRY[key]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(s.key for s in all_systems())
         raise UnknownSystem(f"no rule system {key!r}; known systems: {known}") from None
 
 
 def all_systems() -> tuple[RuleSystem, ...]:
-    """Return every registered system, in registration order."""
-    _load()
-    return tuple(_REGISTRY.values())
+    """Return every system, Muster's own in their fixed order, then any registered besides."""
+    from rules.systems import SYSTEM_KEYS, load_all
+
+    load_all()
+    ordered = [_REGISTRY[k] for k in SYSTEM_KEYS if k in _REGISTRY]
+    return (*ordered, *(s for k, s in _REGISTRY.items() if k not in SYSTEM_KEYS))
 
 
 def system_choices() -> tuple[tuple[str, str], ...]:
     """Return (key, name) pairs, e.g. for a Django choices list."""
     return tuple((s.key, s.name) for s in all_systems())
-
-
-def _load() -> None:
-    # Importing the package registers every system; done lazily so `rules.system` has no cycle.
-    import rules.systems  # noqa: F401

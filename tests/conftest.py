@@ -75,3 +75,18 @@ def fast_password_hashing(request):
         return
     settings = request.getfixturevalue("settings")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_api_throttles(request):
+    # Throttle counts live in a process-wide cache keyed by user id or address; each test
+    # starts with none, so earlier tests' requests never count against it.
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    from django.conf import settings
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    throttles = caches[settings.API_THROTTLE_CACHE]
+    if isinstance(throttles, LocMemCache):  # never flush a real Redis: it holds the broker too
+        throttles.clear()

@@ -9,17 +9,30 @@ neighbours; a matching is a list where `mate[v]` is v's partner or -1.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import chain, islice
 
 UNMATCHED = -1
 
 
 class _Search:
-    """One breadth-first search for an augmenting path from `root`, shrinking odd cycles."""
+    """One breadth-first search for an augmenting path from `root`, shrinking odd cycles.
 
-    def __init__(self, adjacency: Sequence[Sequence[int]], mate: list[int], root: int) -> None:
+    With `alive`, only the vertices marked True take part: the Swiss search asks "can the rest
+    still be paired?" many times on one graph, and a mask is far cheaper than a trimmed copy.
+    """
+
+    def __init__(
+        self,
+        adjacency: Sequence[Sequence[int]],
+        mate: list[int],
+        root: int,
+        alive: Sequence[bool] | None = None,
+    ) -> None:
         size = len(adjacency)
         self.adjacency = adjacency
+        self.alive = alive
         self.mate = mate
         self.root = root
         self.parent = [UNMATCHED] * size
@@ -41,6 +54,8 @@ class _Search:
         return UNMATCHED
 
     def _visit(self, vertex: int, other: int) -> int:
+        if self.alive is not None and not self.alive[other]:
+            return UNMATCHED
         if self.base[vertex] == self.base[other] or self.mate[vertex] == other:
             return UNMATCHED
         if other == self.root or (
@@ -90,9 +105,17 @@ class _Search:
             vertex = self.parent[self.mate[vertex]]
 
 
-def augment(adjacency: Sequence[Sequence[int]], mate: list[int], root: int) -> bool:
-    """Grow `mate` in place by one edge along an augmenting path from free `root`, if any."""
-    search = _Search(adjacency, mate, root)
+def augment(
+    adjacency: Sequence[Sequence[int]],
+    mate: list[int],
+    root: int,
+    alive: Sequence[bool] | None = None,
+) -> bool:
+    """Grow `mate` in place by one edge along an augmenting path from free `root`, if any.
+
+    With `alive`, the path uses only vertices marked True (the others are left as they are).
+    """
+    search = _Search(adjacency, mate, root, alive)
     end = search.run()
     if end == UNMATCHED:
         return False
@@ -107,8 +130,21 @@ def augment(adjacency: Sequence[Sequence[int]], mate: list[int], root: int) -> b
 def maximum_matching(
     adjacency: Sequence[Sequence[int]], start: Sequence[int] | None = None
 ) -> list[int]:
-    """Return a maximum matching, grown from the valid partial matching `start` if given."""
+    """Return a maximum matching, grown from the valid partial matching `start` if given.
+
+    Free vertices are first matched greedily to a free neighbour (cheap, and on the dense
+    graphs of a Swiss round it leaves little for the augmenting-path searches to do).
+    """
     mate = list(start) if start is not None else [UNMATCHED] * len(adjacency)
+    for vertex, neighbours in enumerate(adjacency):
+        if mate[vertex] == UNMATCHED:
+            # Neighbours above the vertex first: those below were offered a partner already.
+            # (Any split is correct: this only picks which free neighbour to try first.)
+            split = bisect_left(neighbours, vertex)
+            for other in chain(islice(neighbours, split, None), islice(neighbours, split)):
+                if mate[other] == UNMATCHED and other != vertex:
+                    mate[vertex], mate[other] = other, vertex
+                    break
     for vertex in range(len(adjacency)):
         if mate[vertex] == UNMATCHED:
             augment(adjacency, mate, vertex)

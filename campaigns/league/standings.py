@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 from campaigns.league.errors import ResultError
 from campaigns.league.records import Adjustment, PlayerId, Result, current_results, player_key
@@ -100,8 +99,9 @@ def compute_standings(
     settled = current_results(results)
     given = tuple(adjustments)
     _check_known(players, settled, given)
-    games = {p: _games_of(p, settled) for p in players}
-    rows = {p: _tally(p, games[p], given, settings) for p in players}
+    games = _games_by_player(players, settled)
+    own = _adjustments_by_player(given)
+    rows = {p: _tally(p, games[p], own.get(p, ()), settings) for p in players}
     rows = {
         p: replace(row, strength_of_schedule=_schedule_strength(games[p], rows))
         for p, row in rows.items()
@@ -124,8 +124,22 @@ def _check_known(
         )
 
 
-def _games_of(player: PlayerId, results: Sequence[Result]) -> tuple[_Game, ...]:
-    return tuple(_side(r, player) for r in results if player in r.players)
+def _games_by_player(
+    players: Sequence[PlayerId], results: Sequence[Result]
+) -> dict[PlayerId, list[_Game]]:
+    """Return each player's games in result order, in one pass over the results."""
+    games: dict[PlayerId, list[_Game]] = {p: [] for p in players}
+    for result in results:
+        for player in result.players:
+            games[player].append(_side(result, player))
+    return games
+
+
+def _adjustments_by_player(adjustments: Sequence[Adjustment]) -> dict[PlayerId, tuple]:
+    own: dict[PlayerId, list[Adjustment]] = {}
+    for adjustment in adjustments:
+        own.setdefault(adjustment.player, []).append(adjustment)
+    return {p: tuple(found) for p, found in own.items()}
 
 
 def _side(result: Result, player: PlayerId) -> _Game:
@@ -159,11 +173,10 @@ def _points_for(outcome: str, settings: LeagueSettings) -> int:
 def _tally(
     player: PlayerId,
     games: Sequence[_Game],
-    adjustments: Sequence[Adjustment],
+    own: tuple[Adjustment, ...],
     settings: LeagueSettings,
 ) -> StandingRow:
     played = [g for g in games if g.outcome != BYE]
-    own = tuple(a for a in adjustments if a.player == player)
     return StandingRow(
         player=player,
         played=len(played),
@@ -211,8 +224,10 @@ def _by(score: Callable[[PlayerId], int]) -> Splitter:
     """Return a splitter into groups of equal score, highest score first."""
 
     def split(group: Group) -> list[Group]:
-        values = sorted({score(p) for p in group}, reverse=True)
-        return [[p for p in group if score(p) == value] for value in values]
+        parts: dict[int, Group] = {}
+        for p in group:  # one pass: a big table has as many levels as players, nearly
+            parts.setdefault(score(p), []).append(p)
+        return [parts[value] for value in sorted(parts, reverse=True)]
 
     return split
 
@@ -222,9 +237,10 @@ def _head_to_head(
 ) -> list[Group]:
     """Split by a mini-league of the games among `group`, if all of them have met each other."""
     inside = set(group)
-    met = {frozenset((p, g.opponent)) for p in group for g in games[p] if g.opponent in inside}
-    if any(frozenset(pair) not in met for pair in combinations(group, 2)):
-        return [group]
+    # Everyone met everyone else in the group: each has len(group) - 1 distinct opponents in it.
+    for p in group:
+        if len({g.opponent for g in games[p] if g.opponent in inside}) < len(group) - 1:
+            return [group]
     mini = {
         p: sum(_points_for(g.outcome, settings) for g in games[p] if g.opponent in inside)
         for p in group

@@ -19,7 +19,7 @@ within `max_games_per_pair` exists, `PairingError` says so.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -127,17 +127,74 @@ def _choose_round(
     raise PairingError(_no_pairing_message(field, max_games, number))
 
 
+class _Graph:
+    """The players still to pair (best first) as indices, with what `allowed` needs to know.
+
+    Score groups are contiguous in ranking order, so the players within `reach` groups of one
+    player are one index range; earlier games are a sparse map. Adjacency lists are built from
+    those ranges, so a round costs what its edges cost, not a Python call per pair.
+    """
+
+    def __init__(self, players: tuple[PlayerId, ...], field: _Field) -> None:
+        self.players = players
+        self.group = [field.group[p] for p in players]
+        index = {p: i for i, p in enumerate(players)}
+        self.met: dict[tuple[int, int], int] = {}
+        for pair, games in field.met.items():
+            if len(pair) == 2:
+                a, b = (index.get(p) for p in pair)
+                if a is not None and b is not None:
+                    self.met[(a, b)] = self.met[(b, a)] = games
+        self.starts: dict[int, int] = {}
+        self.ends: dict[int, int] = {}
+        for i, g in enumerate(self.group):
+            self.starts.setdefault(g, i)
+            self.ends[g] = i + 1
+
+    def games(self, a: int, b: int) -> int:
+        return self.met.get((a, b), 0)
+
+    def span(self, i: int, reach: int | None) -> tuple[int, int]:
+        """Return the index range of the players within `reach` score groups of player i."""
+        if reach is None:
+            return 0, len(self.players)
+        g = self.group[i]
+        low = min((k for k in self.starts if k >= g - reach), default=g)
+        high = max((k for k in self.ends if k <= g + reach), default=g)
+        return self.starts[low], self.ends[high]
+
+    def adjacency(self, tier: int, reach: int | None) -> list[list[int]]:
+        too_often: dict[int, set[int]] = {}
+        for (a, b), games in self.met.items():
+            if games > tier:
+                too_often.setdefault(a, set()).add(b)
+        rows = []
+        for i in range(len(self.players)):
+            low, high = self.span(i, reach)
+            cuts = sorted(j for j in too_often.get(i, ()) if low <= j < high)
+            row: list[int] = []
+            for cut in sorted({i, *cuts}):  # the ranges between the players i may not meet
+                row.extend(range(low, cut))
+                low = cut + 1
+            row.extend(range(low, high))
+            rows.append(row)
+        return rows
+
+
 def _pair_closest(
     players: tuple[PlayerId, ...], field: _Field, tier: int
 ) -> list[tuple[PlayerId, PlayerId]] | None:
     """Pair with the shortest possible floats: no pair further apart than it must be."""
-    if _pair_players(players, field, _allowed(field, tier, reach=None)) is None:
-        return None
-    for reach in range(max(field.group.values()) + 1):
-        pairs = _pair_players(players, field, _allowed(field, tier, reach))
-        if pairs is not None:
-            return pairs
-    raise AssertionError("unlimited reach was pairable")
+    graph = _Graph(players, field)
+    groups = max(field.group.values()) + 1
+    for reach in range(groups):
+        adjacency = graph.adjacency(tier, reach)
+        mate = maximum_matching(adjacency)
+        if is_perfect(mate):
+            return _pair_by_preference(graph, adjacency, mate, tier)
+        if reach == 0 and not is_perfect(maximum_matching(graph.adjacency(tier, reach=None))):
+            return None  # not even with floats across the whole table
+    return None
 
 
 def _bye_levels(order: Sequence[PlayerId], byes: Counter[PlayerId]) -> list[list[PlayerId | None]]:
@@ -148,47 +205,36 @@ def _bye_levels(order: Sequence[PlayerId], byes: Counter[PlayerId]) -> list[list
     return [[p for p in bottom_up if byes[p] == level] for level in levels]
 
 
-def _allowed(field: _Field, tier: int, reach: int | None) -> Callable[[PlayerId, PlayerId], bool]:
-    """Allow pairs with at most `tier` earlier games, at most `reach` score groups apart."""
-
-    def allowed(a: PlayerId, b: PlayerId) -> bool:
-        near = reach is None or abs(field.group[a] - field.group[b]) <= reach
-        return near and field.games_between(a, b) <= tier
-
-    return allowed
-
-
-def _pair_players(
-    players: Sequence[PlayerId], field: _Field, allowed: Callable[[PlayerId, PlayerId], bool]
-) -> list[tuple[PlayerId, PlayerId]] | None:
-    """Pair `players` (best first) by preference, or return None if no full pairing exists."""
-    size = len(players)
-    adjacency = [
-        [j for j in range(size) if j != i and allowed(players[i], players[j])] for i in range(size)
-    ]
-    mate = maximum_matching(adjacency)
-    if not is_perfect(mate):
-        return None
-    alive = set(range(size))
+def _pair_by_preference(
+    graph: _Graph, adjacency: list[list[int]], mate: list[int], tier: int
+) -> list[tuple[PlayerId, PlayerId]]:
+    """Pair the highest-ranked player left with their most preferred partner that keeps the
+    rest pairable (decided exactly: an augmenting path in the rest of the perfect matching)."""
+    size = len(graph.players)
+    alive = [True] * size
+    allowed = [set(row) for row in adjacency]
     pairs = []
-    while alive:
-        top = min(alive)
-        partner, mate = _best_partner(top, alive, adjacency, mate, _preference(players, field))
-        pairs.append((players[top], players[partner]))
-        alive -= {top, partner}
+    for top in range(size):
+        if not alive[top]:
+            continue
+        partner, mate = _best_partner(top, alive, adjacency, allowed, mate, graph, tier)
+        pairs.append((graph.players[top], graph.players[partner]))
+        alive[top] = alive[partner] = False
     return pairs
 
 
 def _best_partner(
     top: int,
-    alive: set[int],
+    alive: list[bool],
     adjacency: list[list[int]],
+    allowed: list[set[int]],
     mate: list[int],
-    preference: Callable[[int, set[int], list[int]], list[int]],
+    graph: _Graph,
+    tier: int,
 ) -> tuple[int, list[int]]:
     """Return the most preferred partner of `top` that leaves the others pairable."""
-    for partner in preference(top, alive, adjacency[top]):
-        completed = _complete_with(top, partner, alive, adjacency, mate)
+    for partner in _preferred(top, alive, allowed[top], graph, tier):
+        completed = _complete_with(top, partner, alive, adjacency, allowed, mate)
         if completed is not None:
             return partner, completed
     # The current matching pairs `top` already, so its partner always passes the test above.
@@ -196,39 +242,57 @@ def _best_partner(
 
 
 def _complete_with(
-    top: int, partner: int, alive: set[int], adjacency: list[list[int]], mate: list[int]
+    top: int,
+    partner: int,
+    alive: list[bool],
+    adjacency: list[list[int]],
+    allowed: list[set[int]],
+    mate: list[int],
 ) -> list[int] | None:
-    """Return a perfect matching of `alive` that pairs top with partner, or None."""
+    """Return a perfect matching of the alive players that pairs top with partner, or None.
+
+    Taking top and partner from their matched partners frees two players, who must be joined
+    by an augmenting path through the rest. On the dense graphs of a Swiss round that path is
+    nearly always one edge (the two are allowed to meet) or three (through one matched pair),
+    found without the general search, whose blossom shrinking costs O(n) a step.
+    """
     if mate[top] == partner:
         return mate
-    rest = alive - {top, partner}
-    trimmed = [
-        [w for w in adjacency[v] if w in rest] if v in rest else [] for v in range(len(mate))
-    ]
     trial = list(mate)
-    freed = (mate[top], mate[partner])
-    trial[freed[0]] = trial[freed[1]] = -1
+    first, second = mate[top], mate[partner]
     trial[top], trial[partner] = partner, top
-    return trial if augment(trimmed, trial, freed[0]) else None
+    if second in allowed[first]:
+        trial[first], trial[second] = second, first
+        return trial
+    for x in adjacency[first]:
+        y = mate[x]
+        if alive[x] and x not in (top, partner) and second in allowed[y]:
+            trial[first], trial[x], trial[y], trial[second] = x, first, second, y
+            return trial
+    trial[first] = trial[second] = -1
+    rest = list(alive)
+    rest[top] = rest[partner] = False
+    return trial if augment(adjacency, trial, first, rest) else None
 
 
-def _preference(
-    players: Sequence[PlayerId], field: _Field
-) -> Callable[[int, set[int], list[int]], list[int]]:
-    def order(top: int, alive: set[int], neighbours: list[int]) -> list[int]:
-        me = players[top]
-        own_group = sorted(i for i in alive if field.group[players[i]] == field.group[me])
-        half = len(own_group) // 2
-        bottom_half = set(own_group[half:])
+def _preferred(
+    top: int, alive: list[bool], neighbours: set[int], graph: _Graph, tier: int
+) -> Iterator[int]:
+    """Yield top's possible partners, most preferred first.
 
-        def key(i: int) -> tuple[int, int, int, int]:
-            them = players[i]
-            distance = field.group[them] - field.group[me]
-            return (field.games_between(me, them), distance, i not in bottom_half, i)
-
-        return sorted((i for i in neighbours if i in alive), key=key)
-
-    return order
+    Fewest earlier games first; then, for each number of games, the same score group (its
+    bottom half first, then its top half, in ranking order), then lower groups in ranking
+    order. `top` is the best player left, so everyone alive ranks below them.
+    """
+    g = graph.group[top]
+    own = [i for i in range(top, graph.ends[g]) if alive[i]]  # top itself is own[0]
+    half = len(own) // 2
+    below = range(graph.ends[g], len(graph.players))
+    order = (*own[half:], *own[1:half])
+    for games in range(tier + 1):
+        for i in (*order, *(j for j in below if alive[j])):
+            if i != top and i in neighbours and graph.games(top, i) == games:
+                yield i
 
 
 def _no_pairing_message(field: _Field, max_games: int, number: int) -> str:

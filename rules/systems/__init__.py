@@ -1,22 +1,30 @@
-"""The rule systems. Importing this package registers each of them.
+"""The rule systems, one subpackage each, registered when imported.
 
-Each module's import is guarded only by its own existence, never by a try/except that would
-hide a broken system: a system that fails to import is a bug the tests must see.
+Importing this package imports none of them: `rules.system.get_system(key)` imports just the
+system asked for (a cold `python -m rules odds rencounter ...` need not load the other four),
+and `all_systems()` imports every one. A system that fails to import is a bug the tests must
+see, so nothing here hides an import error except a system not written yet.
 """
 
 from importlib import import_module
 
-SYSTEM_MODULES = (
-    "rules.systems.rencounter",
-    "rules.systems.grits_and_glory",
-    "rules.systems.escarmouche",
-    "rules.systems.game_the_90",
-    "rules.systems.d12_skirmish",
-)
+#: Every system's key, in the order `all_systems()` lists them; each is `rules.systems.<key>`.
+SYSTEM_KEYS = ("rencounter", "grits_and_glory", "escarmouche", "game_the_90", "d12_skirmish")
+SYSTEM_MODULES = tuple(f"rules.systems.{key}" for key in SYSTEM_KEYS)
 
-for _module in SYSTEM_MODULES:
+
+def load(key: str) -> None:
+    """Import (and so register) the system `key`, if Muster has one by that name."""
+    if key not in SYSTEM_KEYS:
+        return
+    module = f"rules.systems.{key}"
     try:
-        import_module(_module)
+        import_module(module)
     except ModuleNotFoundError as exc:  # only a system not written yet is skipped
-        if exc.name != _module:
+        if exc.name != module:
             raise
+
+
+def load_all() -> None:
+    for key in SYSTEM_KEYS:
+        load(key)

@@ -81,6 +81,21 @@ def test_knights_charging_foot_knights_uphill_in_a_wood_are_capped_at_a_quarter(
     assert result.outcome == "hits_2"
 
 
+def test_a_unit_uphill_and_in_a_wood_halves_once_for_the_pair():
+    both = resolve("melee", [6], attacker="serjeants", uphill=True, defending_terrain=True)
+    one = resolve("melee", [6], attacker="serjeants", uphill=True)
+
+    assert both.outcome == one.outcome == "hits_3"
+
+
+def test_uphill_in_a_wood_attacked_in_the_flank_takes_full_hits():
+    result = resolve(
+        "melee", [4], attacker="serjeants", uphill=True, defending_terrain=True, contact="flank"
+    )
+
+    assert result.outcome == "hits_4"
+
+
 def test_front_corner_contact_on_a_flank_earns_no_doubling():
     corner = resolve("melee", [4], contact="corner")
     flank = resolve("melee", [4], contact="flank")

@@ -195,6 +195,23 @@ def test_a_miss_that_only_solid_cover_caused_calls_for_a_duck_back():
     assert resolution.details["duck_back_due"] is True
 
 
+@pytest.mark.parametrize(
+    ("cover", "due"), [("leafy", True), ("obscuring", True), ("half_solid", True), ("none", False)]
+)
+def test_a_minor_wound_on_a_man_in_any_cover_calls_for_a_duck_back(cover, due):
+    resolution = CHECKS["fire"].resolve({"skill": 7, "cover": cover}, GivenDice([5, 9]))
+
+    assert resolution.outcome == "minor"
+    assert resolution.details["duck_back_due"] is due
+
+
+def test_a_miss_that_only_leafy_cover_caused_calls_for_no_duck_back():
+    resolution = CHECKS["fire"].resolve({"skill": 7, "cover": "leafy"}, GivenDice([6]))
+
+    assert resolution.outcome == "miss"
+    assert resolution.details["duck_back_due"] is False
+
+
 def test_a_riposte_wounds_the_attacker():
     resolution = CHECKS["melee"].resolve(
         {"attack_skill": 6, "parry_skill": 8, "riposte": True}, GivenDice([9, 4, 8])

@@ -98,6 +98,11 @@ EXPERT_SKIRMISHER = -1
 
 #: Misfire table; the text leaves out a 4, read here as part of "out of ammo" (2-4).
 MISFIRE_TABLE = ((1, 1, "explodes"), (2, 4, "out_of_ammo"), (5, 8, "jammed"), (9, 12, "bad_powder"))
+#: Muster's reading where the text is ambiguous, shown with the tables (docs/rules/).
+READINGS = (
+    "Muster's reading: the misfire table skips 4; a 4 counts as out of ammo (2-4), since the "
+    "other bands are blocks of four (5-8, 9-12).",
+)
 
 #: Wound tables, on the d12 after modifiers (a natural 12 always kills).
 FOOT_WOUNDS = ((12, 12, "dead"), (10, 11, "two_wounds"), (3, 9, "one_wound"), (1, 2, "pinned"))
@@ -260,6 +265,7 @@ def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
         "reload": {"muzzle": "one turn", "breechloader/repeater": "fire every turn"},
         "to_hit": {"d12 needs": HIT_ON, "natural 1": "misfire", "modifiers": _shooting_modifiers()},
         "misfire": _bands(MISFIRE_TABLE),
+        "readings": list(READINGS),
         "wounding": {
             "foot": _bands(FOOT_WOUNDS),
             "cavalry": _bands(CAVALRY_WOUNDS),

@@ -163,6 +163,13 @@ IMPROVEMENT_DICE = {"rating": 6, "skill": 4}
 MAX_RATING = 5
 
 
+#: Where the text is ambiguous, Muster's reading, shown with the tables (docs/rules/escarmouche.md).
+READINGS = (
+    "Muster's reading: Shaken adds one passive die per marker to a move or a develop (the text "
+    "gives Shaken a passive-dice penalty in all actions; those have no active die to replace).",
+)
+
+
 def tables(options: Mapping[str, Any]) -> dict[str, Any]:
     """Return every reference table as JSON, including the house rules the options switch on."""
     data: dict[str, Any] = {
@@ -181,6 +188,7 @@ def tables(options: Mapping[str, Any]) -> dict[str, Any]:
         "shooting_effects": [_effect_json(SHOOTING_EFFECTS, row) for row in SHOOTING_EFFECTS],
         "fighting_penalties": list(FIGHTING_PENALTIES),
         "fighting_effects": [_effect_json(FIGHTING_EFFECTS, row) for row in FIGHTING_EFFECTS],
+        "readings": list(READINGS),
     }
     if options.get("house_campaign"):
         data["house_rules"] = _house_rules_table()

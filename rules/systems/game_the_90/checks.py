@@ -145,9 +145,10 @@ MELEE_PARAMS = Schema(
 
 def _melee_hits(params: Mapping[str, Any], face: int) -> int:
     raw = face + MELEE_MODIFIER[params["attacker"]]
-    halvings = (
-        int(params["uphill"]) + int(params["defending_terrain"]) + int(params["target"] in ARMOURED)
-    )
+    # 3.2b is one modifier ("uphill, or defending woods / marsh / ...: halve"): a unit both
+    # uphill and in a wood halves once for the pair, as `tables` lists them in one entry.
+    ground = params["uphill"] or params["defending_terrain"]
+    halvings = int(ground) + int(params["target"] in ARMOURED)
     return stacked_hits(raw, halvings, int(params["contact"] in DOUBLING_CONTACTS))
 
 

@@ -103,7 +103,11 @@ def reference_tables(options: dict[str, Any] | Any) -> dict[str, Any]:
         "melee": {
             "roll": f"{die.name} Hits",
             "modifiers": {"Knights": 2, "Lights": -2, "Bowmen": -2},
-            "halve": ["target " + ", ".join(MELEE_TERRAIN), "Foot Knights"],
+            # One entry: uphill and defending terrain are one modifier (3.2b), halving once.
+            "halve": [
+                "target " + ", ".join(MELEE_TERRAIN) + " (once, even when both)",
+                "Foot Knights",
+            ],
             "double": ["attacking a flank (full edge contact) or the rear"],
         },
         "stacking": {

@@ -113,6 +113,9 @@ class FirePlan:
     damage: int
     solid_cover: int
     locations: bool
+    #: Any cover at all, solid or not: a minor wound there makes the man flinch (l.321 says
+    #: "figures in cover"); only a miss needs *solid* cover to cause a duck back.
+    in_cover: bool = False
 
 
 _KEY = itemgetter(*PARAMS.names)
@@ -132,7 +135,13 @@ def plan(key: tuple[Any, ...]) -> FirePlan:
     base = p["skill"] + p["modifier"] + t.RANGE_TO_HIT[p["range"]] + cover
     base += _weapon_to_hit(weapon, p)
     needs = tuple(base - shot for shot in range(p["shots"]))
-    return FirePlan(needs, _damage_modifier(weapon, p), cover if solid else 0, p["locations"])
+    return FirePlan(
+        needs,
+        _damage_modifier(weapon, p),
+        cover if solid else 0,
+        p["locations"],
+        in_cover=p["cover"] != "none",
+    )
 
 
 def _weapon_to_hit(weapon: t.MissileWeapon | None, p: Mapping[str, Any]) -> int:
@@ -191,8 +200,8 @@ def _one_shot(fire: FirePlan, need: int, dice: Dice) -> tuple[str, str | None, b
     result = damage_result(dice.roll(D12, "damage") + fire.damage + good)
     wounded = result in ("minor", "serious", "crippling")
     location = hit_location(dice) if fire.locations and wounded else None
-    # A wound that does not knock a man in cover over makes him flinch too.
-    return result, location, bool(fire.solid_cover) and result == "minor"
+    # A wound that does not knock a man in cover (any cover) over makes him flinch too.
+    return result, location, fire.in_cover and result == "minor"
 
 
 @lru_cache(maxsize=64)

@@ -10,7 +10,7 @@ pairings and point adjustments - every column, timestamps included.
 Rows refer to each other by natural keys, never database ids: users by username, forces by
 their place in `forces`, characters and units by (force, name), battles by their place in
 `battles`, figures by their place in their battle, rounds by number. Importing the document
-and exporting the result gives the same document back (tests/rosters/test_campaign_export.py).
+and exporting the result gives the same document back (tests/ops/test_campaign_export.py).
 
 Not in the document: passwords (users the importing site lacks are created without a usable
 password), photo files (their names are; the media folder is backed up with the files), and
@@ -29,8 +29,11 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
+from django.db.models import Prefetch
+from simple_history.utils import bulk_create_with_history
 
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
+from campaign_backup.schema import document_problem
 from campaigns.models import Campaign, Club, League, LeagueAdjustment, Membership, Pairing, Round
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rules.dice import HMAC_SHA256
@@ -92,8 +95,7 @@ class _Refs:
         self.force = {f.pk: i for i, f in enumerate(forces)}
         self.battle = {b.pk: i for i, b in enumerate(battles)}
         self.character = {
-            c.pk: [self.force[c.force_id], c.name]
-            for c in Character.objects.filter(force__in=forces)
+            c.pk: [self.force[c.force_id], c.name] for f in forces for c in f.characters.all()
         }
 
     def character_of(self, pk: int | None) -> list[Any] | None:
@@ -101,7 +103,7 @@ class _Refs:
 
 
 def _character_json(character: Character, refs: _Refs) -> dict[str, Any]:
-    entries = character.service_record.select_related("user").order_by("created_at", "pk")
+    entries = character.service_record.all()  # prefetched in order (campaign_export)
     return {
         **_plain(character, "photo"),
         "photo": character.photo.name or "",
@@ -118,24 +120,24 @@ def _character_json(character: Character, refs: _Refs) -> dict[str, Any]:
 
 
 def _force_json(force: Force, refs: _Refs) -> dict[str, Any]:
-    units = force.units.select_related("leader").order_by("order", "name", "pk")
-    characters = force.characters.select_related("unit").order_by("pk")
     return {
         **_plain(force),
         "owner": _username(force.owner),
-        "units": [{**_plain(u), "leader": u.leader.name if u.leader_id else None} for u in units],
-        "characters": [_character_json(c, refs) for c in characters],
+        "units": [
+            {**_plain(u), "leader": u.leader.name if u.leader_id else None}
+            for u in force.units.all()
+        ],
+        "characters": [_character_json(c, refs) for c in force.characters.all()],
     }
 
 
 def _battle_json(battle: Battle, refs: _Refs) -> dict[str, Any]:
-    figures = list(battle.figures.order_by("pk"))
+    figures = list(battle.figures.all())
     place = {f.pk: i for i, f in enumerate(figures)}
-    sides = list(battle.sides.order_by("index"))
     return {
         **_plain(battle),
         "created_by": _username(battle.created_by),
-        "sides": [{**_plain(s), "force": refs.force[s.force_id]} for s in sides],
+        "sides": [{**_plain(s), "force": refs.force[s.force_id]} for s in battle.sides.all()],
         "figures": [
             {**_plain(f), "side": f.side.index, "character": refs.character_of(f.character_id)}
             for f in figures
@@ -147,13 +149,46 @@ def _battle_json(battle: Battle, refs: _Refs) -> dict[str, Any]:
                 "target": place.get(e.target_id),
                 "created_by": _username(e.created_by),
             }
-            for e in battle.events.select_related("created_by").order_by("seq")
+            for e in battle.events.all()
         ],
         "ledger": [
             {**_plain(r), "character": refs.character_of(r.character_id)}
-            for r in battle.ledger.order_by("pk")
+            for r in battle.ledger.all()
         ],
     }
+
+
+def _forces(campaign: Campaign) -> list[Force]:
+    """Every force with its units, characters and service records: one query per table."""
+    entries = ServiceRecordEntry.objects.select_related("user").order_by("created_at", "pk")
+    characters = (
+        Character.objects.select_related("unit")
+        .order_by("pk")
+        .prefetch_related(Prefetch("service_record", entries))
+    )
+    units = Unit.objects.select_related("leader").order_by("order", "name", "pk")
+    return list(
+        campaign.forces.select_related("owner")
+        .order_by("pk")
+        .prefetch_related(
+            Prefetch("units", units),
+            Prefetch("characters", characters),
+        )
+    )
+
+
+def _battles(campaign: Campaign) -> list[Battle]:
+    """Every battle with its sides, figures, events and ledger: one query per table."""
+    return list(
+        campaign.battles.select_related("created_by")
+        .order_by("pk")
+        .prefetch_related(
+            Prefetch("sides", BattleSide.objects.order_by("index")),
+            Prefetch("figures", BattleFigure.objects.select_related("side").order_by("pk")),
+            Prefetch("events", BattleEvent.objects.select_related("created_by").order_by("seq")),
+            Prefetch("ledger", PostBattleRoll.objects.order_by("pk")),
+        )
+    )
 
 
 def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
@@ -189,8 +224,7 @@ def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
 
 def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     """Return the whole campaign as a `muster.campaign` document (plain JSON values)."""
-    forces = list(campaign.forces.select_related("owner").order_by("pk"))
-    battles = list(campaign.battles.select_related("created_by").order_by("pk"))
+    forces, battles = _forces(campaign), _battles(campaign)
     refs = _Refs(forces, battles)
     members = campaign.memberships.select_related("user").order_by("pk")
     document = {
@@ -234,38 +268,51 @@ def _values(model: type[models.Model], data: Mapping[str, Any]) -> dict[str, Any
 
 
 class _Users:
-    def __init__(self) -> None:
-        self.model = get_user_model()
-        self.cache: dict[str, Any] = {}
+    """The document's users by username: existing ones fetched, missing ones created, in bulk."""
+
+    def __init__(self, usernames: Iterable[str]) -> None:
+        model = get_user_model()
+        field = model.USERNAME_FIELD
+        wanted = set(usernames)
+        found = model._default_manager.filter(**{f"{field}__in": wanted})
+        self.by_name = {getattr(u, field): u for u in found}
+        missing = [model(**{field: name}) for name in sorted(wanted - set(self.by_name))]
+        for user in missing:  # a login of the old site: its owner sets a password here
+            user.set_unusable_password()
+        for user in model._default_manager.bulk_create(missing):
+            self.by_name[getattr(user, field)] = user
 
     def __call__(self, username: str | None) -> Any:
-        if username is None:
-            return None
-        if username not in self.cache:
-            user, created = self.model._default_manager.get_or_create(
-                **{self.model.USERNAME_FIELD: username}
-            )
-            if created:  # a login of the old site: its owner sets a password here
-                user.set_unusable_password()
-                user.save(update_fields=["password"])
-            self.cache[username] = user
-        return self.cache[username]
+        return self.by_name[username] if username is not None else None
 
 
-def _problems(document: Any, club: Club) -> list[str]:
-    if not isinstance(document, Mapping) or document.get("format") != FORMAT:
-        return [f"not a {FORMAT} document"]
-    if document.get("version") not in READABLE_VERSIONS:
-        return [f"version must be one of {', '.join(map(str, READABLE_VERSIONS))}"]
-    slug = document["campaign"].get("slug")
-    if Campaign.objects.filter(club=club, slug=slug).exists():
-        return [f"{club} already has a campaign {slug!r}; import into another club or slug"]
-    return []
+def _usernames(doc: Mapping[str, Any]) -> Iterator[str]:
+    """Every username the document names (members, owners, authors, confirmers)."""
+    yield from (m["user"] for m in doc["members"])
+    for force in doc["forces"]:
+        yield force["owner"]
+        yield from (e["user"] for c in force["characters"] for e in c["service_record"])
+    for battle in doc["battles"]:
+        yield battle["created_by"]
+        yield from (e["created_by"] for e in battle["events"])
+    league = doc["league"]
+    yield from (p["confirmed_by"] for p in league["pairings"])
+    yield from (a["created_by"] for a in league["adjustments"])
+
+
+def _clash(document: Mapping[str, Any], club_slug: str) -> str | None:
+    slug = document["campaign"]["slug"]
+    if Campaign.objects.filter(club__slug=club_slug, slug=slug).exists():
+        return f"campaign.slug: club {club_slug!r} already has a campaign {slug!r}"
+    return None
 
 
 class _Importer:
+    """Write a checked document: one bulk insert per table, whatever the number of battles."""
+
     def __init__(self, document: Mapping[str, Any], club: Club) -> None:
-        self.doc, self.club, self.user = document, club, _Users()
+        self.doc, self.club = document, club
+        self.user = _Users(name for name in _usernames(document) if name is not None)
         self.forces: list[Force] = []
         self.characters: dict[tuple[int, str], Character] = {}
         self.battles: list[Battle] = []
@@ -277,43 +324,51 @@ class _Importer:
         self.campaign = Campaign.objects.create(
             club=self.club, **_values(Campaign, self.doc["campaign"])
         )
-        self.members = {
-            m["user"]: Membership.objects.create(
-                campaign=self.campaign, user=self.user(m["user"]), **_values(Membership, m)
-            )
+        members = Membership.objects.bulk_create(
+            Membership(campaign=self.campaign, user=self.user(m["user"]), **_values(Membership, m))
             for m in self.doc["members"]
-        }
-        for data in self.doc["forces"]:
-            self.forces.append(self._force(data))
-        self.battles = [self._battle(b) for b in self.doc["battles"]]
-        for i, data in enumerate(self.doc["forces"]):
-            self._service_record(i, data)
+        )
+        self.members = {m["user"]: row for m, row in zip(self.doc["members"], members, strict=True)}
+        self._rosters(self.doc["forces"])
+        self._battles(self.doc["battles"])
+        self._service_records(self.doc["forces"])
         self._league(self.doc["league"])
         return self.campaign
 
-    def _force(self, data: Mapping[str, Any]) -> Force:
-        force = Force.objects.create(
-            owner=self.user(data["owner"]), campaign=self.campaign, **_values(Force, data)
+    def _rosters(self, forces: list[Mapping[str, Any]]) -> None:
+        self.forces = Force.objects.bulk_create(
+            Force(owner=self.user(f["owner"]), campaign=self.campaign, **_values(Force, f))
+            for f in forces
         )
-        index = len(self.forces)
-        units = {
-            u["name"]: Unit.objects.create(force=force, **_values(Unit, u)) for u in data["units"]
-        }
-        for c in data["characters"]:
-            character = Character(
-                force=force, unit=units.get(c["unit"] or ""), **_values(Character, c)
-            )
-            character.photo.name = c["photo"]
-            character.save()
-            self.characters[(index, c["name"])] = character
-        for u in data["units"]:
-            if u["leader"]:
-                Unit.objects.filter(pk=units[u["name"]].pk).update(
-                    leader=self.characters[(index, u["leader"])]
+        units = Unit.objects.bulk_create(
+            Unit(force=force, **_values(Unit, u))
+            for force, f in zip(self.forces, forces, strict=True)
+            for u in f["units"]
+        )
+        by_name = {(u.force_id, u.name): u for u in units}
+        characters = []
+        for index, (force, f) in enumerate(zip(self.forces, forces, strict=True)):
+            for c in f["characters"]:
+                character = Character(
+                    force=force, unit=by_name.get((force.pk, c["unit"])), **_values(Character, c)
                 )
-        return force
+                character.photo.name = c["photo"]
+                characters.append(character)
+                self.characters[(index, c["name"])] = character
+        bulk_create_with_history(characters, Character)
+        self._leaders(forces, by_name)
 
-    def _service_record(self, index: int, data: Mapping[str, Any]) -> None:
+    def _leaders(self, forces: list[Mapping[str, Any]], units: Mapping[tuple, Unit]) -> None:
+        led = []
+        for index, (force, f) in enumerate(zip(self.forces, forces, strict=True)):
+            for u in f["units"]:
+                if u["leader"]:
+                    unit = units[(force.pk, u["name"])]
+                    unit.leader = self.characters[(index, u["leader"])]
+                    led.append(unit)
+        Unit.objects.bulk_update(led, ["leader"])
+
+    def _service_records(self, forces: list[Mapping[str, Any]]) -> None:
         ServiceRecordEntry.objects.bulk_create(
             ServiceRecordEntry(
                 character=self.characters[(index, c["name"])],
@@ -321,41 +376,44 @@ class _Importer:
                 battle_id=self.battles[e["battle"]].pk if e["battle"] is not None else None,
                 **_values(ServiceRecordEntry, e),
             )
+            for index, data in enumerate(forces)
             for c in data["characters"]
             for e in c["service_record"]
         )
 
-    def _battle(self, data: Mapping[str, Any]) -> Battle:
-        battle = Battle.objects.create(
-            campaign=self.campaign,
-            created_by=self.user(data["created_by"]),
-            # Version-1 documents predate dice schemes: every battle then was rolled with 1.
-            **{"dice_scheme": HMAC_SHA256, **_values(Battle, data)},
-        )
-        sides = {
-            s["index"]: BattleSide.objects.create(
-                battle=battle, force=self.forces[s["force"]], **_values(BattleSide, s)
+    def _battles(self, battles: list[Mapping[str, Any]]) -> None:
+        self.battles = Battle.objects.bulk_create(
+            Battle(
+                campaign=self.campaign,
+                created_by=self.user(b["created_by"]),
+                # Version-1 documents predate dice schemes: every battle then was rolled with 1.
+                **{"dice_scheme": HMAC_SHA256, **_values(Battle, b)},
             )
-            for s in data["sides"]
-        }
-        figures = [
-            BattleFigure.objects.create(
+            for b in battles
+        )
+        pairs = list(zip(self.battles, battles, strict=True))
+        sides = BattleSide.objects.bulk_create(
+            BattleSide(battle=battle, force=self.forces[s["force"]], **_values(BattleSide, s))
+            for battle, b in pairs
+            for s in b["sides"]
+        )
+        side_of = {(side.battle_id, side.index): side for side in sides}
+        figures = BattleFigure.objects.bulk_create(
+            BattleFigure(
                 battle=battle,
-                side=sides[f["side"]],
+                side=side_of[(battle.pk, f["side"])],
                 character=self.character(f["character"]),
                 **_values(BattleFigure, f),
             )
-            for f in data["figures"]
-        ]
+            for battle, b in pairs
+            for f in b["figures"]
+        )
+        placed = iter(figures)
+        figures_of = {battle.pk: [next(placed) for _ in b["figures"]] for battle, b in pairs}
         BattleEvent.objects.bulk_create(
-            BattleEvent(
-                battle=battle,
-                created_by=self.user(e["created_by"]),
-                actor=figures[e["actor"]] if e["actor"] is not None else None,
-                target=figures[e["target"]] if e["target"] is not None else None,
-                **_values(BattleEvent, e),
-            )
-            for e in data["events"]
+            self._event(battle, figures_of[battle.pk], e)
+            for battle, b in pairs
+            for e in b["events"]
         )
         PostBattleRoll.objects.bulk_create(
             PostBattleRoll(
@@ -363,26 +421,37 @@ class _Importer:
                 character=self.character(r["character"]),
                 **_values(PostBattleRoll, r),
             )
-            for r in data["ledger"]
+            for battle, b in pairs
+            for r in b["ledger"]
         )
-        return battle
+
+    def _event(self, battle: Battle, figures: list[BattleFigure], e: Mapping[str, Any]):  # type: ignore[no-untyped-def]
+        return BattleEvent(
+            battle=battle,
+            created_by=self.user(e["created_by"]),
+            actor=figures[e["actor"]] if e["actor"] is not None else None,
+            target=figures[e["target"]] if e["target"] is not None else None,
+            **_values(BattleEvent, e),
+        )
 
     def _league(self, data: Mapping[str, Any]) -> None:
         if data["settings"] is not None:
             League.objects.create(campaign=self.campaign, **_values(League, data["settings"]))
-        rounds = {
-            r["number"]: Round.objects.create(campaign=self.campaign, **_values(Round, r))
-            for r in data["rounds"]
-        }
-        for p in data["pairings"]:
-            Pairing.objects.create(
-                round=rounds[p["round"]],
+        rounds = Round.objects.bulk_create(
+            Round(campaign=self.campaign, **_values(Round, r)) for r in data["rounds"]
+        )
+        by_number = {r.number: r for r in rounds}
+        Pairing.objects.bulk_create(
+            Pairing(
+                round=by_number[p["round"]],
                 home=self.members[p["home"]],
                 away=self.members[p["away"]] if p["away"] else None,
                 battle=self.battles[p["battle"]] if p["battle"] is not None else None,
                 confirmed_by=self.user(p["confirmed_by"]),
                 **_values(Pairing, p),
             )
+            for p in data["pairings"]
+        )
         LeagueAdjustment.objects.bulk_create(
             LeagueAdjustment(
                 campaign=self.campaign,
@@ -396,13 +465,21 @@ class _Importer:
 
 @transaction.atomic
 def campaign_import(*, document: Any, club_slug: str | None = None) -> Campaign:
-    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`)."""
-    spec = document.get("club", {}) if isinstance(document, Mapping) else {}
+    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`).
+
+    The whole document is checked first (`campaign_schema`): a bad one is refused with one line
+    naming the bad path, and nothing is written.
+    """
+    problem = document_problem(
+        document, fmt=FORMAT, versions=READABLE_VERSIONS, club_slug=club_slug
+    )
+    spec = document.get("club") or {} if problem is None else {}
     slug = club_slug or spec.get("slug") or "imported"
-    club, _ = Club.objects.get_or_create(slug=slug, defaults={"name": spec.get("name") or slug})
-    problems = _problems(document, club)
-    if problems:
-        raise ValidationError({"document": problems})
+    problem = problem or _clash(document, slug)
+    if problem:
+        raise ValidationError({"document": [problem]})
+    name = spec.get("name") if isinstance(spec.get("name"), str) else None
+    club, _ = Club.objects.get_or_create(slug=slug, defaults={"name": (name or slug)[:120]})
     with _stored_timestamps():
         return _Importer(document, club).run()
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rosters.campaign_export import campaign_import
+from campaign_backup.campaign import campaign_import
 
 
 class Command(BaseCommand):
@@ -22,8 +22,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             document = json.loads(Path(options["file"]).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # missing, not UTF-8, not JSON
             raise CommandError(f"cannot read {options['file']}: {exc}") from None
+        except RecursionError:
+            raise CommandError(f"cannot read {options['file']}: nested too deep") from None
         try:
             campaign = campaign_import(document=document, club_slug=options["club"])
         except ValidationError as exc:

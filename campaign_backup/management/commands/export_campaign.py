@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from campaign_backup.campaign import campaign_export
 from campaigns.models import Campaign
-from rosters.campaign_export import campaign_export
 
 
 class Command(BaseCommand):

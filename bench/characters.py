@@ -1,0 +1,129 @@
+"""Benchmark: GET /api/characters/ page 1 and page 50 at 1,000 and 20,000 characters (PostgreSQL).
+
+A campaign member who can see every character lists them (the default ordering, 20 a page
+so that page 50 exists at 1,000, in-process through the real endpoint). Prints JSON: the
+median of 15 requests per page and size, the ratio 20,000 / 1,000 for each page, and the
+query count of a page. Budget (issue 16): ratio <= 1.3 for both pages.
+
+Needs PostgreSQL: it drops and re-creates the database `BENCH_DATABASE` (default
+`muster_bench_characters`) on the server of `PG_URL` (default postgres://postgres@127.0.0.1:5432).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SERVER = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432").rstrip("/")
+DATABASE = os.environ.get("BENCH_DATABASE", "muster_bench_characters")
+SIZES = (1_000, 20_000)
+PAGES = (1, 50)
+RUNS = 15
+
+
+def _psql(sql: str) -> None:
+    parts = urlsplit(SERVER)
+    subprocess.run(
+        ["psql", "-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432), "-U",
+         parts.username or "postgres", "-d", "postgres", "-q", "-c", sql],
+        check=True, capture_output=True,
+    )  # fmt: skip
+
+
+_psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+_psql(f"CREATE DATABASE {DATABASE}")
+os.environ["DATABASE_URL"] = f"{SERVER}/{DATABASE}"
+os.environ["API_THROTTLE_ENABLED"] = "false"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+import warnings  # noqa: E402
+
+import django  # noqa: E402
+
+warnings.filterwarnings("ignore", message="No directory at")
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from rest_framework.test import APIClient  # noqa: E402
+
+from campaigns.models import Campaign, Club, Membership, Role  # noqa: E402
+from rosters.models import Character, Force, ServiceRecordEntry  # noqa: E402
+from rules.system import get_system  # noqa: E402
+
+
+def _grow_to(total: int, campaign: Campaign, reader) -> None:  # type: ignore[no-untyped-def]
+    """Add forces of 50 characters (each with two service-record entries) up to `total`."""
+    stats = get_system("rencounter").stats.validate({})
+    have = Character.objects.count()
+    owner = get_user_model().objects.get(username="owner")
+    while have < total:
+        force = Force.objects.create(
+            owner=owner, campaign=campaign, name=f"Force {have}", system="rencounter"
+        )
+        made = Character.objects.bulk_create(
+            Character(force=force, name=f"Man {have + i:05d}", stats=stats) for i in range(50)
+        )
+        ServiceRecordEntry.objects.bulk_create(
+            ServiceRecordEntry(character=c, cause="CREATED", note=f"entry {k}")
+            for c in made
+            for k in range(2)
+        )
+        have += 50
+    connection.cursor().execute("VACUUM ANALYZE")  # as autovacuum would, in time
+
+
+def _timed(client: APIClient, url: str) -> tuple[float, int]:
+    times = []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - started)
+        assert response.status_code == 200, response.content[:200]
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return statistics.median(times) * 1000, len(queries)
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    users = get_user_model().objects
+    reader, owner = users.create(username="reader"), users.create(username="owner")
+    club = Club.objects.create(name="Bench club", slug="bench")
+    campaign = Campaign.objects.create(club=club, name="Bench", slug="bench", system="rencounter")
+    for user in (reader, owner):
+        Membership.objects.create(campaign=campaign, user=user, role=Role.PLAYER)
+    client = APIClient()
+    client.force_authenticate(reader)
+    figures: dict[str, dict] = {}
+    for size in SIZES:
+        _grow_to(size, campaign, reader)
+        for page in PAGES:
+            ms, queries = _timed(client, f"/api/characters/?page={page}&page_size=20")
+            figures[f"{size}/page {page}"] = {"median_ms": round(ms, 2), "queries": queries}
+    small, large = (f"{SIZES[0]}/page", f"{SIZES[-1]}/page")
+    ratios = {
+        f"page {p}": round(
+            figures[f"{large} {p}"]["median_ms"] / figures[f"{small} {p}"]["median_ms"], 2
+        )
+        for p in PAGES
+    }
+    print(json.dumps({"bench": "characters_list", "figures": figures, "ratio": ratios}, indent=2))
+    connection.close()
+    if not os.environ.get("BENCH_KEEP"):
+        _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()

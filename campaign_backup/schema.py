@@ -1,0 +1,311 @@
+"""Check a `muster.campaign` document whole before the import writes anything.
+
+A backup file is a file anyone could have edited: the import used to trust its shape and ended
+in raw tracebacks (a missing key, a number where a list belongs, a NUL byte PostgreSQL refuses,
+a member listed twice, nesting thousands deep), and took a slug `../../x` or a photo path
+`../secret_key` as given. `document_problem` walks the document once and returns the first
+problem as one line naming its path (`forces[2].characters[0].unit: ...`), or None.
+
+The shape is data: a row is a dict of key -> kind, where a kind is a type, a tuple of types
+(None for null), a nested row, or a one-item list (a list of that kind). Each row's own columns
+are then checked by the model field that will store them (type, length).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+MAX_DEPTH = 32
+SAFE_SLUG = re.compile(r"^[A-Za-z0-9_-]{1,120}$")
+#: A stored photo's name: the upload folder and a file name, nothing that climbs out of it.
+SAFE_PHOTO = re.compile(r"^characters/[A-Za-z0-9_-][A-Za-z0-9._-]{0,200}$")
+
+REF = (list, type(None))  # a character: [force index, name], or null
+NAME = str
+OPTIONAL_NAME = (str, type(None))
+OPTIONAL_INDEX = (int, type(None))
+
+SERVICE_ENTRY = {"user": OPTIONAL_NAME, "battle": OPTIONAL_INDEX}
+CHARACTER = {"name": NAME, "unit": OPTIONAL_NAME, "photo": str, "service_record": [SERVICE_ENTRY]}
+UNIT = {"name": NAME, "leader": OPTIONAL_NAME}
+FORCE = {"owner": NAME, "units": [UNIT], "characters": [CHARACTER]}
+SIDE = {"index": int, "force": int}
+FIGURE = {"side": int, "character": REF}
+EVENT = {"actor": OPTIONAL_INDEX, "target": OPTIONAL_INDEX, "created_by": OPTIONAL_NAME}
+ROLL = {"character": REF}
+BATTLE = {
+    "created_by": OPTIONAL_NAME,
+    "sides": [SIDE],
+    "figures": [FIGURE],
+    "events": [EVENT],
+    "ledger": [ROLL],
+}
+PAIRING = {
+    "round": int,
+    "home": NAME,
+    "away": OPTIONAL_NAME,
+    "battle": OPTIONAL_INDEX,
+    "confirmed_by": OPTIONAL_NAME,
+}
+LEAGUE = {
+    "settings": (dict, type(None)),
+    "rounds": [{"number": int}],
+    "pairings": [PAIRING],
+    "adjustments": [{"player": NAME, "created_by": OPTIONAL_NAME}],
+}
+DOCUMENT = {
+    "format": str,
+    "version": int,
+    "campaign": {"slug": str},
+    "members": [{"user": NAME}],
+    "forces": [FORCE],
+    "battles": [BATTLE],
+    "league": LEAGUE,
+}
+
+
+class DocumentProblem(Exception):
+    """The first thing wrong with the document, as `path: message`."""
+
+
+def _type_name(kind: Any) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {dict: "an object", list: "a list", str: "text", int: "a whole number"}
+    return " or ".join(names.get(k, "null") for k in kinds)
+
+
+def _is(value: Any, kind: Any) -> bool:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool):  # JSON true/false are not numbers here
+        return bool in kinds
+    return isinstance(value, kinds)
+
+
+def _shape(value: Any, kind: Any, path: str) -> None:
+    """Check `value` against a kind (see the module docstring)."""
+    if isinstance(kind, dict):
+        if not isinstance(value, dict):
+            raise DocumentProblem(f"{path}: must be an object")
+        for key, inner in kind.items():
+            if key not in value:
+                raise DocumentProblem(f"{path}.{key}: is missing")
+            _shape(value[key], inner, f"{path}.{key}")
+    elif isinstance(kind, list):
+        if not isinstance(value, list):
+            raise DocumentProblem(f"{path}: must be a list")
+        for i, item in enumerate(value):
+            _shape(item, kind[0], f"{path}[{i}]")
+    elif not _is(value, kind):
+        raise DocumentProblem(f"{path}: must be {_type_name(kind)}")
+
+
+def _texts(document: Any) -> None:
+    """Refuse nesting past MAX_DEPTH and text a database cannot store (NUL, lone surrogates)."""
+    stack: list[tuple[Any, str, int]] = [(document, "document", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise DocumentProblem(f"{path}: nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, str):
+            _text(value, path)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                _text(str(key), f"{path} (a key)")
+                stack.append((item, f"{path}.{key}", depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+
+
+def _text(text: str, path: str) -> None:
+    if "\x00" in text:
+        raise DocumentProblem(f"{path}: holds a NUL character")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DocumentProblem(f"{path}: holds an unpaired UTF-16 surrogate") from None
+
+
+def _columns(model: type[models.Model], row: Mapping[str, Any], path: str) -> None:
+    """Check a row's own columns as the model field that will store each one."""
+    for field in model._meta.concrete_fields:
+        if field.primary_key or field.is_relation or field.name not in row:
+            continue
+        try:
+            value = field.to_python(row[field.name])
+            if value is not None:
+                field.run_validators(value)
+        except (ValidationError, TypeError, ValueError) as error:
+            text = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+            raise DocumentProblem(f"{path}.{field.name}: {text}") from None
+
+
+def _unique(names: list[Any], path: str, what: str) -> None:
+    seen: set[Any] = set()
+    for i, name in enumerate(names):
+        if name in seen:
+            raise DocumentProblem(f"{path}[{i}]: {what} {name!r} is listed twice")
+        seen.add(name)
+
+
+def _index(value: int | None, size: int, path: str, what: str) -> None:
+    if value is not None and not 0 <= value < size:
+        raise DocumentProblem(f"{path}: no {what} number {value} (there are {size})")
+
+
+class _References:
+    """Check that every cross-reference in the document points at something in it."""
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.doc = document
+        self.members = {m["user"] for m in document["members"]}
+        self.characters = {
+            (i, c["name"]) for i, f in enumerate(document["forces"]) for c in f["characters"]
+        }
+
+    def character(self, ref: list[Any] | None, path: str) -> None:
+        if ref is None:
+            return
+        if len(ref) != 2 or not _is(ref[0], int) or not isinstance(ref[1], str):
+            raise DocumentProblem(f"{path}: must be [force number, character name]")
+        if (ref[0], ref[1]) not in self.characters:
+            raise DocumentProblem(f"{path}: no character {ref[1]!r} in force {ref[0]}")
+
+    def member(self, name: str | None, path: str, optional: bool = False) -> None:
+        if name is None and optional:
+            return
+        if name not in self.members:
+            raise DocumentProblem(f"{path}: {name!r} is not among the members")
+
+
+def _check_forces(doc: Mapping[str, Any], battles: int) -> None:
+    for i, force in enumerate(doc["forces"]):
+        path = f"forces[{i}]"
+        units = [u["name"] for u in force["units"]]
+        characters = [c["name"] for c in force["characters"]]
+        _unique(units, f"{path}.units", "unit")
+        _unique(characters, f"{path}.characters", "character")
+        for j, unit in enumerate(force["units"]):
+            if unit["leader"] is not None and unit["leader"] not in characters:
+                raise DocumentProblem(f"{path}.units[{j}].leader: no such character")
+        for j, character in enumerate(force["characters"]):
+            where = f"{path}.characters[{j}]"
+            if character["unit"] not in (None, "", *units):
+                raise DocumentProblem(f"{where}.unit: no unit {character['unit']!r} in the force")
+            if character["photo"] and not SAFE_PHOTO.match(character["photo"]):
+                raise DocumentProblem(f"{where}.photo: must be a file name under characters/")
+            for k, entry in enumerate(character["service_record"]):
+                _index(entry["battle"], battles, f"{where}.service_record[{k}].battle", "battle")
+
+
+def _check_battles(doc: Mapping[str, Any], refs: _References) -> None:
+    forces = len(doc["forces"])
+    for i, battle in enumerate(doc["battles"]):
+        path = f"battles[{i}]"
+        sides = [s["index"] for s in battle["sides"]]
+        _unique(sides, f"{path}.sides", "side")
+        for j, side in enumerate(battle["sides"]):
+            _index(side["force"], forces, f"{path}.sides[{j}].force", "force")
+        for j, figure in enumerate(battle["figures"]):
+            if figure["side"] not in sides:
+                raise DocumentProblem(f"{path}.figures[{j}].side: no side {figure['side']}")
+            refs.character(figure["character"], f"{path}.figures[{j}].character")
+        figures = len(battle["figures"])
+        for j, event in enumerate(battle["events"]):
+            _index(event["actor"], figures, f"{path}.events[{j}].actor", "figure")
+            _index(event["target"], figures, f"{path}.events[{j}].target", "figure")
+        for j, roll in enumerate(battle["ledger"]):
+            refs.character(roll["character"], f"{path}.ledger[{j}].character")
+
+
+def _check_league(doc: Mapping[str, Any], refs: _References) -> None:
+    league = doc["league"]
+    rounds = [r["number"] for r in league["rounds"]]
+    _unique(rounds, "league.rounds", "round")
+    for i, pairing in enumerate(league["pairings"]):
+        path = f"league.pairings[{i}]"
+        if pairing["round"] not in rounds:
+            raise DocumentProblem(f"{path}.round: no round {pairing['round']}")
+        refs.member(pairing["home"], f"{path}.home")
+        refs.member(pairing["away"], f"{path}.away", optional=True)
+        _index(pairing["battle"], len(doc["battles"]), f"{path}.battle", "battle")
+    for i, adjustment in enumerate(league["adjustments"]):
+        refs.member(adjustment["player"], f"league.adjustments[{i}].player")
+
+
+def _column_rows(doc: Mapping[str, Any]) -> Iterator[tuple[type[models.Model], Any, str]]:
+    from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
+    from campaigns.models import Campaign, League, LeagueAdjustment, Membership, Pairing, Round
+    from rosters.models import Character, Force, ServiceRecordEntry, Unit
+
+    yield Campaign, doc["campaign"], "campaign"
+    for i, m in enumerate(doc["members"]):
+        yield Membership, m, f"members[{i}]"
+    for i, f in enumerate(doc["forces"]):
+        yield Force, f, f"forces[{i}]"
+        for j, u in enumerate(f["units"]):
+            yield Unit, u, f"forces[{i}].units[{j}]"
+        for j, c in enumerate(f["characters"]):
+            yield Character, c, f"forces[{i}].characters[{j}]"
+            for k, e in enumerate(c["service_record"]):
+                yield ServiceRecordEntry, e, f"forces[{i}].characters[{j}].service_record[{k}]"
+    for i, b in enumerate(doc["battles"]):
+        yield Battle, b, f"battles[{i}]"
+        for key, model in (
+            ("sides", BattleSide),
+            ("figures", BattleFigure),
+            ("events", BattleEvent),
+            ("ledger", PostBattleRoll),
+        ):
+            for j, row in enumerate(b[key]):
+                yield model, row, f"battles[{i}].{key}[{j}]"
+    league = doc["league"]
+    if league["settings"] is not None:
+        yield League, league["settings"], "league.settings"
+    for key, model in (("rounds", Round), ("pairings", Pairing), ("adjustments", LeagueAdjustment)):
+        for j, row in enumerate(league[key]):
+            yield model, row, f"league.{key}[{j}]"
+
+
+def document_problem(
+    document: Any, *, fmt: str, versions: tuple[int, ...], club_slug: str | None
+) -> str | None:
+    """Return the document's first problem as one line naming its path, or None."""
+    try:
+        if not isinstance(document, dict) or document.get("format") != fmt:
+            raise DocumentProblem(f"document: not a {fmt} document")
+        version = document.get("version")
+        if not _is(version, int) or version not in versions:
+            raise DocumentProblem(
+                f"version: must be the whole number {' or '.join(map(str, versions))}"
+            )
+        _texts(document)
+        _shape(document, DOCUMENT, "document")
+        _slugs(document, club_slug)
+        members = [m["user"] for m in document["members"]]
+        _unique(members, "members", "member")
+        refs = _References(document)
+        _check_forces(document, len(document["battles"]))
+        _check_battles(document, refs)
+        _check_league(document, refs)
+        for model, row, path in _column_rows(document):
+            _columns(model, row, path)
+    except DocumentProblem as problem:
+        return str(problem).removeprefix("document.")
+    return None
+
+
+def _slugs(document: Mapping[str, Any], club_slug: str | None) -> None:
+    club = document.get("club") or {}
+    if not isinstance(club, dict):
+        raise DocumentProblem("club: must be an object")
+    for path, slug in (
+        ("campaign.slug", document["campaign"]["slug"]),
+        ("club.slug", club_slug or club.get("slug") or "imported"),
+    ):
+        if not isinstance(slug, str) or not SAFE_SLUG.match(slug):
+            raise DocumentProblem(f"{path}: {slug!r} is not a slug (letters, digits, - and _ only)")
