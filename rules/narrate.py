@@ -1,0 +1,458 @@
+"""Plain words for what the rules engine did: one sentence per check, roll, effect or change.
+
+Every function takes the stored JSON of a result (a `Resolution`, `Effect`, `PostBattleRoll` or
+`Change` as `as_json()` gives it, or a battle's activation event) and the key of its system,
+and returns text a player reads: in the game's words where the system supplies them
+(`RuleSystem.words`, see `rules.words`), and never a raw key, since any word a system does not
+supply falls back to its key with the underscores turned to spaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rules.errors import UnknownSystem
+from rules.system import RuleSystem, get_system
+from rules.words import NO_WORDS, StateWord, Words
+
+#: Check names under which a battle stores its activation events.
+ACTIVATION_START = "activation.start"
+ACTIVATION_DRAW = "activation.draw"
+
+_COUNTED = re.compile(r"^([a-z_]+?)_(\d+)$")
+
+
+# --- words of a system ----------------------------------------------------------------------
+
+
+def _system(system_key: str) -> RuleSystem | None:
+    try:
+        return get_system(system_key)
+    except UnknownSystem:
+        return None
+
+
+def words_of(system_key: str) -> Words:
+    """The system's vocabulary, or none (every word then falls back to its key)."""
+    system = _system(system_key)
+    return system.words if system is not None else NO_WORDS
+
+
+def humanise(key: Any) -> str:
+    """A key as words: underscores become spaces ("falls_back" -> "falls back")."""
+    return str(key).replace("_", " ").strip()
+
+
+def _value_text(words: Words, value: Any) -> str:
+    if isinstance(value, str):
+        return words.values.get(value) or humanise(value)
+    return str(value)
+
+
+# --- outcomes, dice and effects -------------------------------------------------------------
+
+
+def outcome_label(system_key: str, check: str, outcome: str) -> str:
+    """The words for one outcome of one check: "crippling wound", "hit", "Shaken"."""
+    words = words_of(system_key)
+    label = words.check_outcomes.get(check, {}).get(outcome) or words.outcomes.get(outcome)
+    if label:
+        return label
+    counted = _COUNTED.match(outcome)
+    if counted:  # "hits_3" -> "3 hits"
+        return f"{counted.group(2)} {humanise(counted.group(1))}"
+    return humanise(outcome)
+
+
+def dice_text(dice: Sequence[Mapping[str, Any]]) -> str:
+    """Each die with what it was for: "to hit d12: 3 · damage d12: 4"."""
+    return " · ".join(_die_text(roll) for roll in dice)
+
+
+def _die_text(roll: Mapping[str, Any]) -> str:
+    die = _die_name(roll.get("die"))
+    label = str(roll.get("label") or "").strip()
+    head = f"{label} {die}" if label else die
+    return f"{head}: {roll.get('value')}"
+
+
+def _die_name(die: Any) -> str:
+    if die == "avg":
+        return "average die"
+    return str(die or "die")
+
+
+def _state_word(words: Words, key: str) -> StateWord:
+    return words.states.get(key) or _fallback_word(key)
+
+
+def _fallback_word(key: str) -> StateWord:
+    # A key named as a plural ("wounds", "hits") counts that thing: "1 wound", "2 wounds".
+    label = humanise(key)
+    if label.endswith("s") and not label.endswith(("ss", "us")):
+        return StateWord(label[:-1], plural=label)
+    return StateWord(label)
+
+
+def effect_text(system_key: str, effect: Mapping[str, Any]) -> str:
+    """One effect on a figure's state: "knocked down", "2 wound points", "no longer Shaken"."""
+    return _effect_text(words_of(system_key), effect)
+
+
+def _effect_text(words: Words, effect: Mapping[str, Any]) -> str:
+    key, value = str(effect.get("key", "")), effect.get("value")
+    word = _state_word(words, key)
+    note = _note(effect)
+    if effect.get("op") == "add" and isinstance(value, int | float) and value is not True:
+        return _added(word, int(value), note)
+    return _set(words, word, key, value, note)
+
+
+def _note(effect: Mapping[str, Any]) -> str:
+    return humanise(effect.get("note") or "")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _added(word: StateWord, count: int, note: str) -> str:
+    text = f"{word.amount(-count)} off" if count < 0 else word.amount(count)
+    if note and note != text and not note[:1].isdigit():
+        return f"{note} ({text})"
+    return text
+
+
+def _set(words: Words, word: StateWord, key: str, value: Any, note: str) -> str:
+    if value is True:
+        text = note or word.on or word.label
+    elif value is False or value is None or (_is_number(value) and value == 0 and not word.counted):
+        text = word.off or f"no longer {word.label}"
+        if note and not word.off:
+            text = f"{text}: {note}"
+    elif _is_number(value):
+        text = word.amount(int(value)) if word.counted else f"{word.label} {value}"
+    else:
+        text = _value_text(words, value)
+        if key != "status" and not words.values.get(str(value)):
+            text = f"{word.label}: {text}"
+    if note and note not in text and value is not True:
+        text = f"{text} ({note})" if not word.off else text
+    return text
+
+
+# --- the sentence for an event --------------------------------------------------------------
+
+
+def event_sentence(
+    system_key: str,
+    event: Mapping[str, Any],
+    actor: str | None = None,
+    target: str | None = None,
+) -> str:
+    """What happened in one battle event, as one sentence.
+
+    `event` is a resolved check's JSON ({"check", "params", "outcome", "dice", "details",
+    "effects"}) or a battle's activation event (check "activation.start" / "activation.draw",
+    or "kind": "activation"). `actor` and `target` are the figures' names, when there are any.
+    """
+    check = str(event.get("check") or event.get("check_name") or "")
+    if event.get("kind") == "activation" or check.startswith("activation."):
+        return activation_sentence(system_key, event)
+    words = words_of(system_key)
+    outcome = str(event.get("outcome") or "")
+    head = _who_did_what(system_key, words, check, actor, target)
+    said = outcome_label(system_key, check, outcome) if outcome else ""
+    said += _details_text(words, event.get("details") or {})
+    effects = _effects_text(words, event.get("effects") or (), said, actor, target)
+    sentence = f"{head}: {said}" if said else head
+    if effects:
+        sentence += f" — {effects}"
+    return _finish(sentence)
+
+
+def _who_did_what(
+    system_key: str, words: Words, check: str, actor: str | None, target: str | None
+) -> str:
+    verb = words.verbs.get(check)
+    if verb and actor:
+        doing, towards = verb
+        if target:
+            return " ".join(part for part in (actor, doing, towards, target) if part)
+        return f"{actor} {doing}"
+    title = check_title(system_key, check)
+    if actor and target:
+        return f"{actor}, {_lower_first(title)} against {target}"
+    if actor:
+        return f"{actor}, {_lower_first(title)}"
+    if target:
+        return f"{title} against {target}"
+    return title
+
+
+def check_title(system_key: str, check: str) -> str:
+    """A check's short name: its title up to any colon ("Fire", "Wound aftermath")."""
+    system = _system(system_key)
+    found = system.checks.get(check) if system is not None else None
+    title = found.title if found is not None else humanise(check).capitalize()
+    return title.split(":", 1)[0].strip()
+
+
+def _lower_first(text: str) -> str:
+    # "Melee attack" -> "melee attack", but a name in capitals ("d12 ...", "Vigor") stays.
+    first_word = text.split(" ", 1)[0]
+    if len(first_word) > 1 and first_word[1:].islower():
+        return text[:1].lower() + text[1:]
+    return text
+
+
+def _details_text(words: Words, details: Mapping[str, Any]) -> str:
+    parts = []
+    for key, template in words.details.items():
+        value = details.get(key)
+        if value is None or value is False or value == "" or value == []:
+            continue
+        parts.append(template.format(_value_text(words, value)))
+    return "".join(f" {part}" if part[:1] in "(," else f", {part}" for part in parts)
+
+
+def _effects_text(
+    words: Words,
+    effects: Iterable[Mapping[str, Any]],
+    said: str,
+    actor: str | None,
+    target: str | None,
+) -> str:
+    on: dict[str, list[str]] = {}
+    for effect in effects:
+        word = _state_word(words, str(effect.get("key", "")))
+        if word.hidden:
+            continue
+        text = _effect_text(words, effect)
+        if text and text != said and text not in on.get(str(effect.get("who")), []):
+            on.setdefault(str(effect.get("who")), []).append(text)
+    groups = []
+    for who, texts in on.items():
+        name = actor if who == "actor" else target
+        listed = ", ".join(texts)
+        # Effects on the figure acted upon need no name; the other figure's are named.
+        if who == "target" or (who == "actor" and not target) or not name:
+            groups.append(listed)
+        else:
+            groups.append(f"{name}: {listed}")
+    return "; ".join(groups)
+
+
+def _finish(sentence: str) -> str:
+    sentence = sentence.strip()
+    sentence = sentence[:1].upper() + sentence[1:]
+    return sentence if sentence.endswith((".", "!", "?")) else f"{sentence}."
+
+
+# --- activation -----------------------------------------------------------------------------
+
+
+def unit_name(ref: Any) -> str:
+    """A unit reference "side:name" as "name (side N)"; other text unchanged."""
+    text = str(ref)
+    side, sep, name = text.partition(":")
+    return f"{name} (side {side})" if sep and name else text
+
+
+def _names(refs: Iterable[Any]) -> str:
+    names = [unit_name(ref) for ref in refs]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def activation_sentence(system_key: str, event: Mapping[str, Any]) -> str:
+    """A battle's activation event as a sentence: "Turn 1: Sharpe (side 1) activates"."""
+    check = str(event.get("check") or event.get("check_name") or "")
+    params = event.get("params") or {}
+    details = event.get("details") or {}
+    words = words_of(system_key)
+    if check == ACTIVATION_START:
+        method = _method_title(system_key, str(params.get("method", "")))
+        turn = details.get("turn")
+        begins = f"turn {turn} begins" if turn else "the first turn is rolled for"
+        return _finish(f"Activation by {method}: {begins}")
+    return _finish(_draw_text(system_key, words, details))
+
+
+def _method_title(system_key: str, method: str) -> str:
+    system = _system(system_key)
+    found = system.activation.get(method) if system is not None else None
+    return _lower_first(found.title) if found is not None else humanise(method)
+
+
+def _draw_text(system_key: str, words: Words, details: Mapping[str, Any]) -> str:
+    turn = details.get("turn")
+    when = f"Turn {turn}: " if turn else ""
+    if details.get("turn_ends"):
+        return f"Reshuffle card: turn {turn} ends, the deck is shuffled"
+    if "card" in details:
+        return when + _card_text(system_key, details)
+    if "phase" in details:
+        return f"{when}player {details.get('player')}, {humanise(details['phase'])} phase"
+    if "may_act" in details:
+        return when + _initiative_text(details)
+    if "unit" in details:
+        text = f"{unit_name(details['unit'])} activates"
+        if details.get("initiative_side"):
+            text += f" (side {details['initiative_side']} won the initiative)"
+        if details.get("discarded_held"):
+            text += ", discarding the card it held"
+        return when + text
+    if "units" in details:
+        units = list(details["units"])
+        verb = "act" if len(units) > 1 else "activates"
+        return f"{when}{_names(units)} {verb}"
+    return f"{when}activation drawn"
+
+
+def _card_text(system_key: str, details: Mapping[str, Any]) -> str:
+    unit = unit_name(details.get("unit"))
+    card = card_name(str(details.get("card")))
+    if not details.get("joker"):
+        return f"{card} — {unit} acts"
+    text = f"{card} — {unit} acts at +{details.get('bonus', 0)}"
+    event = details.get("event") or {}
+    if event.get("fortune"):
+        text += f"; fortune: {outcome_label(system_key, 'fortune', event['fortune'])}"
+    if event.get("freak_event"):
+        text += f" ({outcome_label(system_key, 'freak_event', event['freak_event'])})"
+    return text
+
+
+_RANKS = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+_SUITS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+_JOKERS = {"BJ": "Black Joker", "RJ": "Red Joker"}
+
+
+def card_name(card: str) -> str:
+    """A playing card's code as its name: "AS" -> "Ace of Spades", "RJ" -> "Red Joker"."""
+    if card in _JOKERS:
+        return _JOKERS[card]
+    rank, suit = card[:-1], card[-1:]
+    if suit not in _SUITS or not rank:
+        return card
+    return f"{_RANKS.get(rank, rank)} of {_SUITS[suit]}"
+
+
+def _initiative_text(details: Mapping[str, Any]) -> str:
+    side = details.get("side")
+    if details.get("current"):
+        return f"side {side} has the initiative; {unit_name(details['current'])} is acting"
+    may_act = list(details.get("may_act") or [])
+    if not may_act:
+        return f"side {side} has the initiative, with no figure left to act"
+    return f"side {side} has the initiative; may act: {_names(may_act)}"
+
+
+# --- figures' state -------------------------------------------------------------------------
+
+
+def state_chips(system_key: str, state: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
+    """A figure's battle state as (text, is_bad) chips; empty and neutral values are left out."""
+    words = words_of(system_key)
+    chips: list[tuple[str, bool]] = []
+    for key, value in state.items():
+        chip = _chip(words, key, value)
+        if chip is not None:
+            chips.append(chip)
+    return tuple(chips)
+
+
+_NEUTRAL = frozenset({"unhurt", "ok", "fit", "", "normal", "none"})
+
+
+def _chip(words: Words, key: str, value: Any) -> tuple[str, bool] | None:
+    word = _state_word(words, key)
+    if word.hidden or value is None or value is False or value == [] or value == {}:
+        return None
+    if value is True:
+        return (word.on or word.label, word.bad)
+    if _is_number(value):
+        if value == 0:
+            return None
+        text = word.amount(int(value)) if word.counted else f"{word.label} {value}"
+        return (text, word.bad)
+    if isinstance(value, str):
+        if value in _NEUTRAL:
+            return None
+        text = _value_text(words, value)
+        if key != "status" and not words.values.get(value):
+            text = f"{word.label}: {text}"
+        return (text, word.bad or key == "status")
+    return None
+
+
+# --- post-battle rolls and changes ----------------------------------------------------------
+
+
+def procedure_name(system_key: str, procedure: str) -> str:
+    """A post-battle procedure's name: "aftermath", "improvement"."""
+    return words_of(system_key).procedures.get(procedure) or humanise(procedure)
+
+
+def stat_name(system_key: str, stat: str) -> str:
+    """A stat's name in the game: "Fire skill", "Vigor"; the system's stat label otherwise."""
+    words = words_of(system_key)
+    if stat in words.stats:
+        return words.stats[stat]
+    system = _system(system_key)
+    if system is not None and stat in system.stats:
+        return system.stats[stat].title
+    return humanise(stat)
+
+
+def roll_sentence(system_key: str, roll: Mapping[str, Any], name: str) -> str:
+    """One post-battle ledger roll: "Gridley's aftermath: 2 wound points heal"."""
+    procedure = procedure_name(system_key, str(roll.get("procedure", "")))
+    subject = humanise(roll.get("subject") or "")
+    head = f"{_possessive(name)} {procedure}"
+    if subject and subject != procedure:
+        head += f" ({subject})"
+    outcome = outcome_label(system_key, str(roll.get("procedure", "")), str(roll.get("outcome")))
+    changes = [change_sentence(system_key, c) for c in roll.get("changes") or ()]
+    said = outcome
+    kept = [c for c in changes if c and c != said]
+    if kept:
+        said = f"{said} — {'; '.join(kept)}" if said else "; ".join(kept)
+    sentence = f"{head}: {said}" if said else head
+    if roll.get("house_rule"):
+        sentence += " (house rule)"
+    return _finish(sentence)
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def change_sentence(system_key: str, change: Mapping[str, Any]) -> str:
+    """One change to a character: "Fire skill 7 → 8", "permanent wound: left arm"."""
+    words = words_of(system_key)
+    kind = str(change.get("kind", ""))
+    field, before, after = str(change.get("field") or ""), change.get("before"), change.get("after")
+    reason = humanise(change.get("reason") or "")
+    if kind == "stat":
+        text = f"{stat_name(system_key, field)} {_value_text(words, before)} → "
+        text += _value_text(words, after)
+    elif kind == "permanent_wound":
+        text = f"permanent wound: {_value_text(words, after)}"
+    elif kind == "status":
+        text = f"now {_value_text(words, str(after).lower())}"
+    elif kind == "recovers_on":
+        text = f"recovering until {after}"
+    elif kind == "career":
+        label = stat_name(system_key, field) if field else "career"
+        text = f"{label}: {_value_text(words, before)} → {_value_text(words, after)}"
+    else:
+        text = reason
+        reason = ""
+    if reason and reason not in text:
+        text = f"{text} ({reason})" if text else reason
+    return text
