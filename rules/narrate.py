@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system
-from rules.words import NO_WORDS, StateWord, Words
+from rules.words import COMMON_STATES, NO_WORDS, StateWord, Words
 
 #: Check names under which a battle stores its activation events.
 ACTIVATION_START = "activation.start"
@@ -47,7 +47,7 @@ def humanise(key: Any) -> str:
 
 def _value_text(words: Words, value: Any) -> str:
     if isinstance(value, str):
-        return words.values.get(value) or humanise(value)
+        return words.values[value] if value in words.values else humanise(value)
     return str(value)
 
 
@@ -61,8 +61,9 @@ def outcome_label(system_key: str, check: str, outcome: str) -> str:
     if label:
         return label
     counted = _COUNTED.match(outcome)
-    if counted:  # "hits_3" -> "3 hits"
-        return f"{counted.group(2)} {humanise(counted.group(1))}"
+    if counted:  # "hits_3" -> "3 hits", "hits_1" -> "1 hit", "hits_0" -> "no hits"
+        count, word = int(counted.group(2)), _fallback_word(counted.group(1))
+        return word.amount(count) if count else f"no {humanise(counted.group(1))}"
     return humanise(outcome)
 
 
@@ -85,7 +86,7 @@ def _die_name(die: Any) -> str:
 
 
 def _state_word(words: Words, key: str) -> StateWord:
-    return words.states.get(key) or _fallback_word(key)
+    return words.states.get(key) or COMMON_STATES.get(key) or _fallback_word(key)
 
 
 def _fallback_word(key: str) -> StateWord:
@@ -93,7 +94,7 @@ def _fallback_word(key: str) -> StateWord:
     label = humanise(key)
     if label.endswith("s") and not label.endswith(("ss", "us")):
         return StateWord(label[:-1], plural=label)
-    return StateWord(label)
+    return StateWord(label, "level")
 
 
 def effect_text(system_key: str, effect: Mapping[str, Any]) -> str:
@@ -101,17 +102,20 @@ def effect_text(system_key: str, effect: Mapping[str, Any]) -> str:
     return _effect_text(words_of(system_key), effect)
 
 
-def _effect_text(words: Words, effect: Mapping[str, Any]) -> str:
+def _effect_text(words: Words, effect: Mapping[str, Any], said: str = "") -> str:
     key, value = str(effect.get("key", "")), effect.get("value")
     word = _state_word(words, key)
-    note = _note(effect)
-    if effect.get("op") == "add" and isinstance(value, int | float) and value is not True:
+    note = _note(words, effect)
+    if note and said and note.lower() in said.lower():
+        note = ""  # the outcome already says it: "crippling wound — 3 wound points"
+    if effect.get("op") == "add" and _is_number(value):
         return _added(word, int(value), note)
-    return _set(words, word, key, value, note)
+    return _with_note(_set(words, word, key, value), note)
 
 
-def _note(effect: Mapping[str, Any]) -> str:
-    return humanise(effect.get("note") or "")
+def _note(words: Words, effect: Mapping[str, Any]) -> str:
+    note = str(effect.get("note") or "")
+    return words.values[note] if note in words.values else humanise(note)
 
 
 def _is_number(value: Any) -> bool:
@@ -119,28 +123,52 @@ def _is_number(value: Any) -> bool:
 
 
 def _added(word: StateWord, count: int, note: str) -> str:
-    text = f"{word.amount(-count)} off" if count < 0 else word.amount(count)
-    if note and note != text and not note[:1].isdigit():
-        return f"{note} ({text})"
-    return text
-
-
-def _set(words: Words, word: StateWord, key: str, value: Any, note: str) -> str:
-    if value is True:
-        text = note or word.on or word.label
-    elif value is False or value is None or (_is_number(value) and value == 0 and not word.counted):
-        text = word.off or f"no longer {word.label}"
-        if note and not word.off:
-            text = f"{text}: {note}"
-    elif _is_number(value):
-        text = word.amount(int(value)) if word.counted else f"{word.label} {value}"
+    if word.kind == "flag":
+        return _with_note(_flag(word, count > 0), note)
+    if word.kind == "level":
+        text = f"{word.label} {count:+d}" if count else f"{word.label} unchanged"
+    elif count < 0:
+        text = word.lost(-count)
     else:
-        text = _value_text(words, value)
-        if key != "status" and not words.values.get(str(value)):
-            text = f"{word.label}: {text}"
-    if note and note not in text and value is not True:
-        text = f"{text} ({note})" if not word.off else text
-    return text
+        text = word.amount(count)
+    # A note that restates the number ("4 hit(s)") adds nothing to the amount.
+    return text if any(ch.isdigit() for ch in note) else _with_note(text, note)
+
+
+def _with_note(text: str, note: str) -> str:
+    """Join an effect and its note without saying the same thing twice."""
+    if not note or note.lower() in text.lower():
+        return text
+    if not text or text.split(" ")[0].lower() in note.lower():
+        return note
+    return f"{text} ({note})"
+
+
+def _flag(word: StateWord, on: bool) -> str:
+    if on:
+        return word.on or word.label
+    return word.off or f"no longer {word.label}"
+
+
+def _set(words: Words, word: StateWord, key: str, value: Any) -> str:
+    if value is True or value is False or value is None:
+        return _flag(word, bool(value))
+    if _is_number(value):
+        if word.kind == "flag":
+            return _flag(word, value > 0)
+        if word.kind == "count":
+            # Back to nought is bookkeeping ("reloading done") unless the system words it.
+            return word.amount(int(value)) if value else word.off
+        return f"{word.label} {value}"
+    return _text_value(words, word, key, value)
+
+
+def _text_value(words: Words, word: StateWord, key: str, value: Any) -> str:
+    text = _value_text(words, value)
+    # A status names itself ("routed"); another key's word needs its name ("morale: panic").
+    if key == "status" or str(value) in words.values:
+        return text
+    return f"{word.label}: {text}"
 
 
 # --- the sentence for an event --------------------------------------------------------------
@@ -165,7 +193,7 @@ def event_sentence(
     outcome = str(event.get("outcome") or "")
     head = _who_did_what(system_key, words, check, actor, target)
     said = outcome_label(system_key, check, outcome) if outcome else ""
-    said += _details_text(words, event.get("details") or {})
+    said += _details_text(words, check, event.get("details") or {})
     effects = _effects_text(words, event.get("effects") or (), said, actor, target)
     sentence = f"{head}: {said}" if said else head
     if effects:
@@ -208,14 +236,17 @@ def _lower_first(text: str) -> str:
     return text
 
 
-def _details_text(words: Words, details: Mapping[str, Any]) -> str:
-    parts = []
-    for key, template in words.details.items():
+def _details_text(words: Words, check: str, details: Mapping[str, Any]) -> str:
+    text = ""
+    for name, template in words.details.items():
+        owner, dot, key = name.rpartition(".")
+        if dot and owner != check:
+            continue
         value = details.get(key)
         if value is None or value is False or value == "" or value == []:
             continue
-        parts.append(template.format(_value_text(words, value)))
-    return "".join(f" {part}" if part[:1] in "(," else f", {part}" for part in parts)
+        text += template.format(_value_text(words, value))
+    return text
 
 
 def _effects_text(
@@ -225,24 +256,18 @@ def _effects_text(
     actor: str | None,
     target: str | None,
 ) -> str:
-    on: dict[str, list[str]] = {}
+    on: dict[str, list[str]] = {"target": [], "actor": []}
     for effect in effects:
         word = _state_word(words, str(effect.get("key", "")))
-        if word.hidden:
-            continue
-        text = _effect_text(words, effect)
-        if text and text != said and text not in on.get(str(effect.get("who")), []):
-            on.setdefault(str(effect.get("who")), []).append(text)
-    groups = []
-    for who, texts in on.items():
-        name = actor if who == "actor" else target
-        listed = ", ".join(texts)
-        # Effects on the figure acted upon need no name; the other figure's are named.
-        if who == "target" or (who == "actor" and not target) or not name:
-            groups.append(listed)
-        else:
-            groups.append(f"{name}: {listed}")
-    return "; ".join(groups)
+        texts = on.setdefault(str(effect.get("who")), [])
+        text = "" if word.hidden else _effect_text(words, effect, said)
+        if text and text.lower() not in said.lower() and text not in texts:
+            texts.append(text)
+    groups = {who: ", ".join(texts) for who, texts in on.items() if texts}
+    if len(groups) == 1 and ("target" in groups or not target):
+        return next(iter(groups.values()))  # one figure's effects: no name needed
+    names = {"actor": actor or "the actor", "target": target or "the target"}
+    return "; ".join(f"{names.get(who, humanise(who))}: {text}" for who, text in groups.items())
 
 
 def _finish(sentence: str) -> str:
@@ -294,7 +319,7 @@ def _draw_text(system_key: str, words: Words, details: Mapping[str, Any]) -> str
     if details.get("turn_ends"):
         return f"Reshuffle card: turn {turn} ends, the deck is shuffled"
     if "card" in details:
-        return when + _card_text(system_key, details)
+        return when + _card_text(system_key, words, details)
     if "phase" in details:
         return f"{when}player {details.get('player')}, {humanise(details['phase'])} phase"
     if "may_act" in details:
@@ -313,9 +338,9 @@ def _draw_text(system_key: str, words: Words, details: Mapping[str, Any]) -> str
     return f"{when}activation drawn"
 
 
-def _card_text(system_key: str, details: Mapping[str, Any]) -> str:
+def _card_text(system_key: str, words: Words, details: Mapping[str, Any]) -> str:
     unit = unit_name(details.get("unit"))
-    card = card_name(str(details.get("card")))
+    card = _value_text(words, str(details.get("card")))
     if not details.get("joker"):
         return f"{card} — {unit} acts"
     text = f"{card} — {unit} acts at +{details.get('bonus', 0)}"
@@ -325,21 +350,6 @@ def _card_text(system_key: str, details: Mapping[str, Any]) -> str:
     if event.get("freak_event"):
         text += f" ({outcome_label(system_key, 'freak_event', event['freak_event'])})"
     return text
-
-
-_RANKS = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
-_SUITS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
-_JOKERS = {"BJ": "Black Joker", "RJ": "Red Joker"}
-
-
-def card_name(card: str) -> str:
-    """A playing card's code as its name: "AS" -> "Ace of Spades", "RJ" -> "Red Joker"."""
-    if card in _JOKERS:
-        return _JOKERS[card]
-    rank, suit = card[:-1], card[-1:]
-    if suit not in _SUITS or not rank:
-        return card
-    return f"{_RANKS.get(rank, rank)} of {_SUITS[suit]}"
 
 
 def _initiative_text(details: Mapping[str, Any]) -> str:
@@ -366,27 +376,22 @@ def state_chips(system_key: str, state: Mapping[str, Any]) -> tuple[tuple[str, b
     return tuple(chips)
 
 
-_NEUTRAL = frozenset({"unhurt", "ok", "fit", "", "normal", "none"})
-
-
 def _chip(words: Words, key: str, value: Any) -> tuple[str, bool] | None:
     word = _state_word(words, key)
-    if word.hidden or value is None or value is False or value == [] or value == {}:
+    if word.hidden or value is None or value in ([], {}, "") or str(value) in word.neutral:
         return None
-    if value is True:
+    if isinstance(value, bool) or word.kind == "flag":
+        if not value:
+            return None
         return (word.on or word.label, word.bad)
     if _is_number(value):
-        if value == 0:
+        if value == 0 and word.kind == "count":
             return None
-        text = word.amount(int(value)) if word.counted else f"{word.label} {value}"
+        text = word.amount(int(value)) if word.kind == "count" else f"{word.label} {value}"
         return (text, word.bad)
     if isinstance(value, str):
-        if value in _NEUTRAL:
-            return None
-        text = _value_text(words, value)
-        if key != "status" and not words.values.get(value):
-            text = f"{word.label}: {text}"
-        return (text, word.bad or key == "status")
+        text = _text_value(words, word, key, value)
+        return (text, word.bad) if text else None
     return None
 
 
