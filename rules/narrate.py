@@ -108,7 +108,7 @@ def _effect_text(words: Words, effect: Mapping[str, Any], said: str = "") -> str
     note = _note(words, effect)
     if note and said and note.lower() in said.lower():
         note = ""  # the outcome already says it: "crippling wound — 3 wound points"
-    if effect.get("op") == "add" and _is_number(value):
+    if effect.get("op") == "add" and isinstance(value, int | float) and value is not True:
         return _added(word, int(value), note)
     return _with_note(_set(words, word, key, value), note)
 
