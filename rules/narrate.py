@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from rules.errors import UnknownSystem
@@ -127,6 +128,8 @@ def _added(word: StateWord, count: int, note: str) -> str:
         return _with_note(_flag(word, count > 0), note)
     if word.kind == "level":
         text = f"{word.label} {count:+d}" if count else f"{word.label} unchanged"
+    elif count == 0:
+        return ""  # nothing added: the outcome ("no Hits") says so
     elif count < 0:
         text = word.lost(-count)
     else:
@@ -137,9 +140,9 @@ def _added(word: StateWord, count: int, note: str) -> str:
 
 def _with_note(text: str, note: str) -> str:
     """Join an effect and its note without saying the same thing twice."""
-    if not note or note.lower() in text.lower():
-        return text
-    if not text or text.split(" ")[0].lower() in note.lower():
+    if not text or not note or note.lower() in text.lower():
+        return text  # an effect worded as nothing stays silent, note and all
+    if text.split(" ")[0].lower() in note.lower():
         return note
     return f"{text} ({note})"
 
@@ -147,7 +150,7 @@ def _with_note(text: str, note: str) -> str:
 def _flag(word: StateWord, on: bool) -> str:
     if on:
         return word.on or word.label
-    return word.off or f"no longer {word.label}"
+    return f"no longer {word.label}" if word.off is None else word.off
 
 
 def _set(words: Words, word: StateWord, key: str, value: Any) -> str:
@@ -158,7 +161,7 @@ def _set(words: Words, word: StateWord, key: str, value: Any) -> str:
             return _flag(word, value > 0)
         if word.kind == "count":
             # Back to nought is bookkeeping ("reloading done") unless the system words it.
-            return word.amount(int(value)) if value else word.off
+            return word.amount(int(value)) if value else word.off or ""
         return f"{word.label} {value}"
     return _text_value(words, word, key, value)
 
@@ -302,15 +305,17 @@ def activation_sentence(system_key: str, event: Mapping[str, Any]) -> str:
     if check == ACTIVATION_START:
         method = _method_title(system_key, str(params.get("method", "")))
         turn = details.get("turn")
-        begins = f"turn {turn} begins" if turn else "the first turn is rolled for"
-        return _finish(f"Activation by {method}: {begins}")
+        return _finish(
+            f"Activation by {method}" + (f" — turn {turn} begins" if turn else " starts")
+        )
     return _finish(_draw_text(system_key, words, details))
 
 
 def _method_title(system_key: str, method: str) -> str:
     system = _system(system_key)
     found = system.activation.get(method) if system is not None else None
-    return _lower_first(found.title) if found is not None else humanise(method)
+    title = found.title.split(" (")[0] if found is not None else humanise(method)
+    return _lower_first(title)
 
 
 def _draw_text(system_key: str, words: Words, details: Mapping[str, Any]) -> str:
@@ -321,11 +326,14 @@ def _draw_text(system_key: str, words: Words, details: Mapping[str, Any]) -> str
     if "card" in details:
         return when + _card_text(system_key, words, details)
     if "phase" in details:
-        return f"{when}player {details.get('player')}, {humanise(details['phase'])} phase"
+        phase = _value_text(words, details["phase"])
+        return f"{when}player {details.get('player')}, {phase} phase"
     if "may_act" in details:
         return when + _initiative_text(details)
     if "unit" in details:
         text = f"{unit_name(details['unit'])} activates"
+        if "may_hold" in details:  # a unit card turned
+            when = f"Turn {turn}, card drawn: " if turn else "Card drawn: "
         if details.get("initiative_side"):
             text += f" (side {details['initiative_side']} won the initiative)"
         if details.get("discarded_held"):
@@ -415,49 +423,155 @@ def stat_name(system_key: str, stat: str) -> str:
 
 
 def roll_sentence(system_key: str, roll: Mapping[str, Any], name: str) -> str:
-    """One post-battle ledger roll: "Gridley's aftermath: 2 wound points heal"."""
-    procedure = procedure_name(system_key, str(roll.get("procedure", "")))
-    subject = humanise(roll.get("subject") or "")
-    head = f"{_possessive(name)} {procedure}"
-    if subject and subject != procedure:
-        head += f" ({subject})"
-    outcome = outcome_label(system_key, str(roll.get("procedure", "")), str(roll.get("outcome")))
-    changes = [change_sentence(system_key, c) for c in roll.get("changes") or ()]
-    said = outcome
-    kept = [c for c in changes if c and c != said]
-    if kept:
-        said = f"{said} — {'; '.join(kept)}" if said else "; ".join(kept)
-    sentence = f"{head}: {said}" if said else head
+    """One post-battle ledger roll, e.g. "Gridley improves Fire skill: 7 → 8" or "Gridley's
+    wound aftermath: one wound point heals, one leaves a permanent wound — left arm"."""
+    details = roll.get("details") or {}
+    if "healed" in details and "permanent" in details:
+        sentence = _aftermath_sentence(system_key, roll, name)
+    elif roll.get("procedure") == "improvement":
+        sentence = _improvement_sentence(system_key, roll, name)
+    else:
+        sentence = _procedure_sentence(system_key, roll, name)
     if roll.get("house_rule"):
         sentence += " (house rule)"
     return _finish(sentence)
+
+
+def _procedure_sentence(system_key: str, roll: Mapping[str, Any], name: str) -> str:
+    procedure = procedure_name(system_key, str(roll.get("procedure", "")))
+    subject = humanise(roll.get("subject") or "")
+    head = f"{_possessive(name)} {procedure}"
+    if subject and subject.lower() not in procedure.lower():
+        head += f" ({subject})"
+    said = outcome_label(system_key, str(roll.get("procedure", "")), str(roll.get("outcome")))
+    changes = []
+    for change in roll.get("changes") or ():
+        text = change_sentence(system_key, change)
+        if not text or text.lower() in said.lower():
+            continue
+        if said.lower() in text.lower():
+            said = ""  # the change says it all, and more
+        changes.append(text)
+    if changes:
+        said = f"{said} — {'; '.join(changes)}" if said else "; ".join(changes)
+    return f"{head}: {said}" if said else head
+
+
+def _improvement_sentence(system_key: str, roll: Mapping[str, Any], name: str) -> str:
+    steps = [
+        f"{stat_name(system_key, str(c.get('field')))}: {_change_values(system_key, c)}"
+        for c in roll.get("changes") or ()
+        if c.get("kind") == "stat"
+    ]
+    if steps:
+        return f"{name} improves {', '.join(steps)}"
+    subject = str(roll.get("subject") or "").removeprefix("improvement: ").split(" (")[0]
+    return f"{_possessive(name)} {stat_name(system_key, subject)} does not improve"
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _number(count: int) -> str:
+    return _NUMBERS[count] if 0 <= count < len(_NUMBERS) else str(count)
+
+
+def _aftermath_sentence(system_key: str, roll: Mapping[str, Any], name: str) -> str:
+    words = words_of(system_key)
+    details = roll.get("details") or {}
+    head = f"{_possessive(name)} {procedure_name(system_key, str(roll.get('procedure')))}"
+    if roll.get("outcome") == "dies":
+        return f"{name} dies of his wounds ({head[len(name) + 3 :] or 'aftermath'})"
+    healed, permanent = int(details.get("healed", 0)), int(details.get("permanent", 0))
+    noun = words.wound
+    parts = []
+    if healed and not permanent:
+        parts.append(f"every {noun} heals" if healed > 1 else f"the {noun} heals")
+    elif healed:
+        parts.append(f"{_number(healed)} {noun}{'s heal' if healed > 1 else ' heals'}")
+    if permanent:
+        leaves = "leave permanent wounds" if permanent > 1 else "leaves a permanent wound"
+        parts.append(f"{_number(permanent)}{'' if healed else ' ' + noun} {leaves}")
+    if details.get("sepsis"):
+        parts.append("after sepsis")
+    said = ", ".join(parts) or "nothing to roll"
+    places = [
+        str(c.get("after"))
+        for c in roll.get("changes") or ()
+        if c.get("kind") == "permanent_wound" and _is_place(str(c.get("after")))
+    ]
+    if places:
+        said += " — " + ", ".join(places)
+    later = [
+        change_sentence(system_key, c)
+        for c in roll.get("changes") or ()
+        if c.get("kind") not in ("permanent_wound", "status")
+    ]
+    return f"{head}: {'; '.join([said, *later])}"
+
+
+def _is_place(description: str) -> bool:
+    """A permanent wound's description says where (not just "wound" or "permanent wound")."""
+    return bool(description) and not description.lower().startswith(("wound", "permanent wound"))
 
 
 def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+_CHARACTER_STATUSES = {
+    "ACTIVE": "fit for duty",
+    "RECOVERING": "recovering",
+    "DEAD": "dead",
+    "RETIRED": "retired",
+    "CAPTURED": "captured",
+}
+
+
 def change_sentence(system_key: str, change: Mapping[str, Any]) -> str:
-    """One change to a character: "Fire skill 7 → 8", "permanent wound: left arm"."""
-    words = words_of(system_key)
+    """One change to a character: "Fire skill: 7 → 8", "permanent wound: left arm"."""
     kind = str(change.get("kind", ""))
-    field, before, after = str(change.get("field") or ""), change.get("before"), change.get("after")
-    reason = humanise(change.get("reason") or "")
+    field, after = str(change.get("field") or ""), change.get("after")
     if kind == "stat":
-        text = f"{stat_name(system_key, field)} {_value_text(words, before)} → "
-        text += _value_text(words, after)
-    elif kind == "permanent_wound":
-        text = f"permanent wound: {_value_text(words, after)}"
-    elif kind == "status":
-        text = f"now {_value_text(words, str(after).lower())}"
-    elif kind == "recovers_on":
-        text = f"recovering until {after}"
-    elif kind == "career":
+        return f"{stat_name(system_key, field)}: {_change_values(system_key, change)}"
+    if kind == "permanent_wound":
+        return f"permanent wound: {after}" if _is_place(str(after)) else "a permanent wound"
+    if kind == "status":
+        status = _CHARACTER_STATUSES.get(str(after), humanise(str(after).lower()))
+        return _with_reason(f"now {status}", change)
+    if kind == "recovers_on":
+        return f"recovering until {_date_text(after)}"
+    if kind == "career":
+        if change.get("before") == after:
+            return ""  # unchanged by this battle
         label = stat_name(system_key, field) if field else "career"
-        text = f"{label}: {_value_text(words, before)} → {_value_text(words, after)}"
-    else:
-        text = reason
-        reason = ""
-    if reason and reason not in text:
-        text = f"{text} ({reason})" if text else reason
-    return text
+        return f"{label}: {_change_values(system_key, change)}"
+    return humanise(change.get("reason") or "")
+
+
+def _change_values(system_key: str, change: Mapping[str, Any]) -> str:
+    words = words_of(system_key)
+    before, after = change.get("before"), change.get("after")
+    if before is None:
+        return _value_text(words, after)
+    return f"{_value_text(words, before)} → {_value_text(words, after)}"
+
+
+def _with_reason(text: str, change: Mapping[str, Any]) -> str:
+    reason = humanise(change.get("reason") or "")
+    return f"{text} ({reason})" if reason and reason.lower() not in text.lower() else text
+
+
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+
+
+def _date_text(value: Any) -> str:
+    """An ISO date as a campaign date: "1 December 1863"."""
+    try:
+        day = date.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"

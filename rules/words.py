@@ -22,16 +22,17 @@ class StateWord:
 
     `label` is the thing counted ("wound point"; `plural` when not label + "s"), the flag's
     name, or the level's name. `on` / `off` phrase a flag set or cleared ("knocked down",
-    "gets up"). `loss` phrases a count going down, singular and plural, with `{n}` for the
-    number ("{n} figure removed"). `bad` marks chips shown as trouble; `neutral` lists values
-    that need no chip ("unhurt"); `hidden` keeps a bookkeeping key out of sight altogether.
+    "gets up"); an empty `off` says nothing of a flag cleared as bookkeeping. `loss` phrases
+    a count going down, singular and plural, with `{n}` for the number ("{n} figure
+    removed"). `bad` marks chips shown as trouble; `neutral` lists values that need no chip
+    ("unhurt"); `hidden` keeps a bookkeeping key out of sight altogether.
     """
 
     label: str
     kind: StateKind = "count"
     plural: str = ""
     on: str = ""
-    off: str = ""
+    off: str | None = None
     loss: tuple[str, str] = ("", "")
     bad: bool = False
     neutral: tuple[str, ...] = ()
@@ -65,6 +66,7 @@ class Words:
     - `stats`: stat or career key -> its name in the game ("fire" -> "Fire skill").
     - `details`: "check.detail" or "detail" -> a template for that detail's value, added
       after the outcome when the resolution carries it ("location" -> "in the {}").
+    - `wound`: what the wound aftermath rolls for, one at a time ("wound point").
     """
 
     outcomes: Mapping[str, str] = field(default_factory=dict)
@@ -75,6 +77,7 @@ class Words:
     procedures: Mapping[str, str] = field(default_factory=dict)
     stats: Mapping[str, str] = field(default_factory=dict)
     details: Mapping[str, str] = field(default_factory=dict)
+    wound: str = "wound"
 
 
 NO_WORDS = Words()

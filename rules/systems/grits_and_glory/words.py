@@ -58,7 +58,7 @@ WORDS = Words(
     check_outcomes={
         "fighting": _ATTACK,
         "volley_fire": _ATTACK,
-        "vigor_test": {"survives": "survives, knocked out", "killed": "killed"},
+        "vigor_test": {"survives": "survives", "killed": "killed"},
         "recover": {
             "still_shaken": "still Shaken",
             "recovers": "recovers from Shaken",

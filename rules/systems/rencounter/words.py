@@ -85,4 +85,5 @@ WORDS = Words(
     },
     stats={"hero_threshold": "hero roll", "permanent_wounds": "permanent wounds"},
     details={"location": " in the {}"},
+    wound="wound point",
 )
