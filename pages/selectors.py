@@ -207,7 +207,7 @@ def _battle_moment(
     when = battle.finished_at or battle.created_at
     title = f"Fought in {battle}"
     changes = tuple(c for moment in entries for c in moment.changes)
-    note = "; ".join(m.note for m in entries if m.note)
+    note = "; ".join(m.note for m in entries if m.note and m.note != title)
     died = any(m.kind == "death" for m in entries)
     return Moment(
         when, "death" if died else "battle", title, note, changes, tuple(rolls), battle, figure
@@ -287,8 +287,10 @@ def _timeline(
 def character_career(character: Character, system: RuleSystem) -> Career:
     """Return the character's career: stats, timeline, charts (3 queries; 4 if recovering)."""
     entries = list(character.service_record.order_by("created_at", "pk"))
+    # Only battles fought count: a set-up never finished is no part of a career.
     figures = list(
         BattleFigure.objects.filter(character=character)
+        .exclude(battle__status__in=(BattleStatus.SETUP, BattleStatus.IN_PROGRESS))
         .select_related("battle")
         .order_by("battle__created_at", "pk")
     )

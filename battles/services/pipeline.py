@@ -68,20 +68,53 @@ def _check_results(battle: Battle, system: RuleSystem) -> None:
 
 
 @transaction.atomic
-def battle_finish(*, battle: Battle, user: AbstractBaseUser | None = None) -> Battle:
-    """Validate and commit the result, then queue the post-battle rolls (one task)."""
+def battle_finish(*, battle: Battle, user: AbstractBaseUser | None = None, key: str = "") -> Battle:
+    """Validate and commit the result, then queue the post-battle rolls (one task).
+
+    The same finish sent again with its idempotency `key` is answered as done.
+    """
     battle = locked(battle.pk)
+    if key and battle.finish_key == key:
+        return battle
     if battle.status not in PLAYABLE:
         raise BattleConflict(f"the battle is already finished ({battle.status})")
     _check_results(battle, system_of(battle))
-    figures = list(battle.figures.all())
+    figures = list(battle.figures.select_related("character"))
     for figure in figures:
         figure.final_status = figure_status(figure)
     BattleFigure.objects.bulk_update(figures, ["final_status"])
     battle.status, battle.finished_at = BattleStatus.FINISHED, timezone.now()
-    battle.save(update_fields=["status", "finished_at"])
+    battle.finish_key = key
+    battle.save(update_fields=["status", "finished_at", "finish_key"])
+    _record_service(battle, figures, user)
     queue_processing(battle.pk)
     return battle
+
+
+def _record_service(
+    battle: Battle, figures: Sequence[BattleFigure], user: AbstractBaseUser | None
+) -> None:
+    """Write "Fought in" on each named figure's record, now that the battle was fought.
+
+    Set-up writes nothing, so a battle abandoned before it is finished leaves no trace. A
+    recovering character allowed to fight (healed by the battle's date) is fit again.
+    """
+    for figure in figures:
+        character = figure.character
+        if character is None:
+            continue
+        if character.status == CharacterStatus.RECOVERING:
+            rosters.character_update(
+                character=character,
+                user=user,
+                cause=EntryCause.BATTLE,
+                battle_id=battle.pk,
+                note="recovered from his wounds",
+                status=CharacterStatus.ACTIVE,
+            )
+        rosters.character_fought(
+            character=character, battle_id=battle.pk, note=f"Fought in {battle}", user=user
+        )
 
 
 # --- processing -----------------------------------------------------------------------------
