@@ -134,8 +134,11 @@ def _added(word: StateWord, count: int, note: str) -> str:
         text = word.lost(-count)
     else:
         text = word.amount(count)
-    # A note that restates the number ("4 hit(s)") adds nothing to the amount.
-    return text if any(ch.isdigit() for ch in note) else _with_note(text, note)
+    # A note that restates the number ("4 hit(s)") adds nothing to the amount; one that names
+    # the harm leads: "minor wound (1 wound point)".
+    if not note or any(ch.isdigit() for ch in note) or note.lower() in text.lower():
+        return text
+    return f"{note} ({text})"
 
 
 def _with_note(text: str, note: str) -> str:

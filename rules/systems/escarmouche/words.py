@@ -23,7 +23,7 @@ _FIGHTING = {
     "shaken": "is Shaken and pushed back",
     "disarmed": "is Disarmed and pushed back",
     "hit": "is hit, Shaken and pushed back",
-    "multiple_hits": "takes multiple hits, Shaken and pushed back",
+    "multiple_hits": "takes multiple hits, is Shaken and pushed back",
 }
 _FIGHTERS = {
     "attacker": "the attacker",

@@ -20,11 +20,21 @@ _PERMANENT = {
 }
 
 WORDS = Words(
-    outcomes={**_DAMAGE, **_ACTION, **_PERMANENT, "unchanged": "no improvement"},
+    outcomes={
+        **_DAMAGE,
+        **_ACTION,
+        **_PERMANENT,
+        "knocked_down": "knocked down",
+        "unchanged": "no improvement",
+    },
     check_outcomes={
         "melee": {"no_hit": "parried", "hit": "hit", "riposte": "riposte: the parry strikes"},
         "duck_back": {"stays": "stays up", "ducks_back": "ducks back"},
-        "horsemanship": {"balks": "the horse balks", "falls": "thrown from the horse"},
+        "horsemanship": {
+            "keeps_control": "keeps control",
+            "balks": "the horse balks",
+            "falls": "thrown from the horse",
+        },
         "hero": {
             "ordinary": "no heroics",
             "inspired": "inspired",
