@@ -40,13 +40,14 @@ from battles.services import (
 )
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
-from pages.display import is_out, state_items
+from pages.display import is_out
 from pages.narration import EventView, event_view
 from pages.odds import odds_result
 from pages.selectors import Table, battle_ledger, battle_table, battle_with_sides, forces_for_battle
 from pages.table import CheckForm, figure_by_id, pick_check, submitted_check, suggested_check
 from rosters.models import Force
 from rosters.selectors import forces_editable_by, forces_visible_to
+from rules import narrate
 from rules.errors import RulesError
 from rules.system import RuleSystem, get_system
 
@@ -125,7 +126,10 @@ class SideBlock:
 def _side_blocks(table: Table) -> list[SideBlock]:
     blocks = []
     for block in table.sides:
-        rows = tuple(FigureRow(f, state_items(f.state), is_out(f.state)) for f in block.figures)
+        rows = tuple(
+            FigureRow(f, narrate.state_chips(table.system.key, f.state), is_out(f.state))
+            for f in block.figures
+        )
         blocks.append(SideBlock(block.side, rows, sum(1 for r in rows if not r.out)))
     return blocks
 

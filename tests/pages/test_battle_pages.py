@@ -221,7 +221,7 @@ def test_drawing_an_activation_shows_what_was_drawn(client, muster):
 
     html = client.get(f"/battles/{battle.pk}/").content.decode()
     assert 'data-testid="activation"' in html
-    assert re.search(r"(Red|Blue) unit \d acts", html)
+    assert re.search(r"(Red|Blue) unit \d \(side \d\) activates", html)
     assert "activation.draw" not in html
 
 

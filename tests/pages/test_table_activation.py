@@ -8,7 +8,7 @@ import pytest
 
 from battles.models import Battle
 from battles.services import SideChoice, battle_start
-from pages.activation import activation_text
+from pages.activation import activation_lines
 from rules.system import all_systems
 from tests.factories import (
     CampaignFactory,
@@ -65,46 +65,19 @@ def test_the_table_renders_after_starting_and_through_many_draws(client, system,
         assert not RAW.search(text), RAW.search(text)
 
 
-def test_a_joker_reads_as_a_joker_with_its_event():
-    headline, lines = activation_text(
-        {
-            "turn": 2,
-            "unit": "1:Red band 1",
-            "card": "RJ",
-            "joker": True,
-            "bonus": 2,
-            "event": {"fortune_roll": 12, "fortune": "freak_event", "freak_event": "fog"},
-        }
-    )
-    assert headline == "Red band 1 acts on the red Joker"
-    assert "Joker: act at any time this turn, +2" in lines
-    assert "Event (2d6 = 12): freak event — fog" in lines
-
-
-def test_the_reshuffle_card_ends_the_turn():
-    headline, _ = activation_text({"turn_ends": True, "turn": 3})
-    assert headline == "Reshuffle card: turn 3 ends — shuffle for the next turn"
-
-
-def test_a_dice_tie_shows_each_roll_and_the_reroll():
-    headline, lines = activation_text(
+def test_a_dice_tie_shows_each_roll_and_the_reroll_by_unit_name():
+    lines = activation_lines(
         {
             "units": ["1:Red band 1"],
             "turn": 1,
             "rolls": [{"1:Red band 1": 3, "2:Blue band 1": 3}, {"1:Red band 1": 5}],
         }
     )
-    assert headline == "Red band 1 acts"
+
     assert lines == ("Dice: Red band 1 3 · Blue band 1 3", "Tied, rolled again: Red band 1 5")
 
 
-def test_a_turn_phase_reads_as_the_player_and_the_phase():
-    headline, lines = activation_text(
-        {"turn": 2, "player": "D", "phase": "melee", "units": ["2:Blue band 1", "2:Blue band 2"]}
-    )
-    assert headline == "Turn 2: player D, melee phase"
-    assert lines == ("Units: Blue band 1, Blue band 2",)
+def test_dice_and_counters_show_the_running_totals():
+    lines = activation_lines({"unit": "2:Blue band 1", "turn": 1, "totals": {"1:A": 3, "2:B": 5}})
 
-
-def test_the_start_of_activation_names_the_turn():
-    assert activation_text({"turn": 1}) == ("Activation started: turn 1", ())
+    assert lines == ("Counters so far: A 3 · B 5",)
