@@ -46,9 +46,25 @@ def humanise(key: Any) -> str:
     return str(key).replace("_", " ").strip()
 
 
+#: Values any system's state or result entry may hold, in words (a system's own come first).
+COMMON_VALUES: Mapping[str, str] = {
+    "ko": "knocked out",
+    "out": "out of action",
+    "falling_back": "falling back",
+}
+
+
 def _value_text(words: Words, value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, str):
-        return words.values[value] if value in words.values else humanise(value)
+        if value in words.values:
+            return words.values[value]
+        return COMMON_VALUES.get(value) or humanise(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(_value_text(words, item) for item in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{humanise(k)} {_value_text(words, v)}" for k, v in value.items())
     return str(value)
 
 
@@ -229,6 +245,8 @@ def _who_did_what(
 def check_title(system_key: str, check: str) -> str:
     """A check's short name: its title up to any colon ("Fire", "Wound aftermath")."""
     system = _system(system_key)
+    if system is not None and check in system.words.titles:
+        return system.words.titles[check]
     found = system.checks.get(check) if system is not None else None
     title = found.title if found is not None else humanise(check).capitalize()
     return title.split(":", 1)[0].strip()
@@ -249,8 +267,8 @@ def _details_text(words: Words, check: str, details: Mapping[str, Any]) -> str:
         if dot and owner != check:
             continue
         value = details.get(key)
-        if value is None or value is False or value == "" or value == []:
-            continue
+        if value is None or isinstance(value, bool | list | dict) or value == "":
+            continue  # only a plain value fits a template
         text += template.format(_value_text(words, value))
     return text
 

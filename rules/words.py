@@ -67,6 +67,8 @@ class Words:
     - `details`: "check.detail" or "detail" -> a template for that detail's value, added
       after the outcome when the resolution carries it ("location" -> "in the {}").
     - `wound`: what the wound aftermath rolls for, one at a time ("wound point").
+    - `titles`: check -> its name in a sentence with nobody acting, where the check's title
+      reads poorly there ("fortune" -> "Fortune", not "Events").
     """
 
     outcomes: Mapping[str, str] = field(default_factory=dict)
@@ -78,6 +80,7 @@ class Words:
     stats: Mapping[str, str] = field(default_factory=dict)
     details: Mapping[str, str] = field(default_factory=dict)
     wound: str = "wound"
+    titles: Mapping[str, str] = field(default_factory=dict)
 
 
 NO_WORDS = Words()

@@ -37,6 +37,7 @@ ACTOR, TARGET = "Ned Fletcher", "Will Cooper"
 #: Seeded resolutions tried per check while looking for every outcome.
 BUDGET = 400
 
+_DANGLING = re.compile(r"\b(at|on|to|for|with|against|around|of|from|near|facing)\s*:")
 _RAW = re.compile(r"_|=True|=False|\{|\}|\bNone\b|\[|\]")
 
 
@@ -112,10 +113,13 @@ def test_every_outcome_key_has_a_label_and_a_sentence_even_with_no_figures(syste
         label = outcome_label(system_key, check.name, outcome)
         event = {"check": check.name, "outcome": outcome, "dice": [], "details": {}}
 
+        alone = event_sentence(system_key, event, actor=ACTOR)
+
         assert_plain(label)
         assert label in event_sentence(system_key, event)
         assert_plain(event_sentence(system_key, event))
-        assert_plain(event_sentence(system_key, event, actor=ACTOR))
+        assert_plain(alone)
+        assert not _DANGLING.search(alone), f"a preposition with no target in {alone!r}"
 
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.key)
@@ -378,3 +382,10 @@ def test_friendly_fire_is_allowed_exactly_where_the_texts_allow_it():
     }
     assert get_system("grits_and_glory").check("into_melee").as_json()["friendly_fire"] is True
     assert get_system("escarmouche").check("shoot").as_json()["friendly_fire"] is False
+
+
+def test_statuses_entered_by_hand_and_yes_or_no_values_read_in_words():
+    assert state_chips("rencounter", {"status": "ko"}) == (("knocked out", True),)
+    assert state_chips("d12_skirmish", {"status": "captured"}) == (("surrendered", True),)
+    change = {"kind": "career", "field": "veteran", "before": False, "after": True}
+    assert change_sentence("game_the_90", change) == "veteran: no → yes"

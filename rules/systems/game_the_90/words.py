@@ -24,7 +24,7 @@ WORDS = Words(
     },
     check_outcomes={"battle_record": {"stood": "stood to the end", "removed": "removed"}},
     verbs={
-        "shoot": ("shoots at", ""),
+        "shoot": ("shoots", "at"),
         "melee": ("fights", ""),
         "move": ("moves", "towards"),
         "charge": ("charges", ""),
