@@ -402,7 +402,14 @@ def state_chips(system_key: str, state: Mapping[str, Any]) -> tuple[tuple[str, b
         chip = _chip(words, key, value)
         if chip is not None:
             chips.append(chip)
+    if state.get("status") in OUT_OF_THE_FIGHT:
+        # A man out of the fight shows what put him there, not whether his gun is loaded.
+        chips = [chip for chip in chips if chip[1]]
     return tuple(chips)
+
+
+#: Battle statuses of a figure (or unit) no longer in the fight.
+OUT_OF_THE_FIGHT = frozenset({"dead", "out", "removed", "routed", "captured", "ko"})
 
 
 def _chip(words: Words, key: str, value: Any) -> tuple[str, bool] | None:

@@ -29,6 +29,7 @@ from rules.narrate import (
     state_chips,
 )
 from rules.schema import Field
+from rules.simulate import SimFigure
 from rules.system import RuleSystem, all_systems, get_system
 
 SYSTEMS = all_systems()
@@ -142,9 +143,9 @@ def _sample_stats(system: RuleSystem) -> dict[str, Any]:
     for f in system.stats.fields:
         if f.default is not None:
             stats[f.name] = f.default
-        elif f.choices:
+        elif f.required and f.choices:
             stats[f.name] = f.choices[0][0]
-        elif f.kind == "int":
+        elif f.required and f.kind == "int":
             stats[f.name] = f.min if f.min is not None else 0
     return system.stats.validate(stats)
 
@@ -384,8 +385,41 @@ def test_friendly_fire_is_allowed_exactly_where_the_texts_allow_it():
     assert get_system("escarmouche").check("shoot").as_json()["friendly_fire"] is False
 
 
+def test_a_dead_mans_chips_say_only_what_put_him_there():
+    state = {"wounds": 3, "status": "dead", "down": True, "loaded": True}
+
+    assert state_chips("rencounter", state) == (
+        ("3 wound points", True),
+        ("dead", True),
+        ("knocked down", True),
+    )
+
+
 def test_statuses_entered_by_hand_and_yes_or_no_values_read_in_words():
     assert state_chips("rencounter", {"status": "ko"}) == (("knocked out", True),)
     assert state_chips("d12_skirmish", {"status": "captured"}) == (("surrendered", True),)
     change = {"kind": "career", "field": "veteran", "before": False, "after": True}
     assert change_sentence("game_the_90", change) == "veteran: no → yes"
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if s.simulate], ids=lambda s: s.key)
+def test_an_auto_resolved_battle_reads_event_by_event(system):
+    stats = _sample_stats(system)
+    sides = [
+        [SimFigure(f"{side}-{n}", f"Trooper {side}{n}", stats, unit=f"{side}") for n in range(3)]
+        for side in "AB"
+    ]
+    names = {figure.ref: figure.name for side in sides for figure in side}
+    assert system.simulate is not None
+
+    result = system.simulate(sides, _options(system), SeededDice("narrate-auto", system.key))
+
+    for event in result.events:
+        actor = names.get(event.actor)  # the game itself acts for a game-level roll
+        target = names.get(event.target) if event.target else None
+        sentence = event_sentence(system.key, event.resolution.as_json(), actor, target)
+        assert_plain(sentence)
+        assert actor is None or actor in sentence
+    for state in result.states.values():
+        for text, _ in state_chips(system.key, state):
+            assert_plain(text)

@@ -88,6 +88,7 @@ WORDS = Words(
         "out_of_ammo": "out of ammo",
         "panic": "panicking",
         "retreat": "retreating to cover",
+        "fired": "",  # an unloaded gun after a shot needs no note
     },
     procedures={"improvement": "troop type improvement", "aftermath": "wound aftermath"},
     stats={"troop": "troop type"},
