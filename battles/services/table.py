@@ -80,7 +80,7 @@ def check_sides(check: Check, actor: BattleFigure, target: BattleFigure | None) 
     """
     if target is None or target.side_id != actor.side_id:
         return False
-    if not getattr(check, "friendly_fire", False):
+    if not check.friendly_fire:
         raise ValidationError(
             {
                 "target": [
