@@ -8,6 +8,7 @@ system's post-battle procedure on a range of records, and over each activation m
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Mapping
@@ -17,6 +18,7 @@ import pytest
 
 from rules.campaign import FigureRecord
 from rules.checks import Check, Resolution
+from rules.cli import main
 from rules.dice import GivenDice, SeededDice
 from rules.errors import ValidationError
 from rules.narrate import (
@@ -423,3 +425,12 @@ def test_an_auto_resolved_battle_reads_event_by_event(system):
     for state in result.states.values():
         for text, _ in state_chips(system.key, state):
             assert_plain(text)
+
+
+def test_a_roll_at_the_terminal_carries_its_sentence_and_dice(capsys):
+    code = main(["roll", "rencounter", "fire", "skill=8", "--dice", "8,3"])
+    data = json.loads(capsys.readouterr().out)
+
+    assert code == 0
+    assert data["sentence"] == "Fire: crippling wound — 3 wound points, knocked down by the wound."
+    assert data["dice_text"] == "to hit d12: 8 · damage d12: 3"
