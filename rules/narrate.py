@@ -91,7 +91,7 @@ def dice_text(dice: Sequence[Mapping[str, Any]]) -> str:
 
 def _die_text(roll: Mapping[str, Any]) -> str:
     die = _die_name(roll.get("die"))
-    label = str(roll.get("label") or "").strip()
+    label = humanise(roll.get("label") or "")  # "improvement: pike_trailer" names a stat key
     head = f"{label} {die}" if label else die
     return f"{head}: {roll.get('value')}"
 

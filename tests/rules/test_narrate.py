@@ -106,8 +106,10 @@ def test_the_dice_text_shows_every_die_with_what_it_was_for(system_key, check):
         assert len(parts) == len(dice)
         for part, roll in zip(parts, dice, strict=True):
             assert part.endswith(f": {roll['value']}")
-            assert roll["label"] in part
+            assert roll["label"].replace("_", " ") in part
         assert "#" not in text
+        if dice:
+            assert_plain(text)
 
 
 @pytest.mark.parametrize(("system_key", "check"), CHECKS, ids=lambda v: getattr(v, "name", v))
@@ -218,6 +220,8 @@ def test_every_post_battle_roll_reads_as_a_sentence_about_the_figure(system):
                 assert sentence.startswith("Gridley")
                 for change in data["changes"]:
                     assert_plain(change_sentence(system.key, change) or "unchanged")
+                if data["dice"]:
+                    assert_plain(dice_text(data["dice"]))
                 rolled += 1
 
     assert rolled > 0
