@@ -43,7 +43,15 @@ from campaigns.selectors import campaigns_visible_to
 from pages.display import is_out
 from pages.narration import EventView, event_view
 from pages.odds import odds_result
-from pages.selectors import Table, battle_ledger, battle_table, battle_with_sides, forces_for_battle
+from pages.selectors import (
+    Pick,
+    Table,
+    battle_ledger,
+    battle_picks,
+    battle_table,
+    battle_with_sides,
+    forces_for_battle,
+)
 from pages.table import CheckForm, figure_by_id, pick_check, submitted_check, suggested_check
 from rosters.models import Force
 from rosters.selectors import forces_editable_by, forces_visible_to
@@ -424,11 +432,21 @@ def _scenarios(system: RuleSystem | None) -> list[tuple[str, str]]:
     ]
 
 
-def _picked(force: Force | None, data: Any, key: str) -> set[int]:
-    """Return the ticked characters of the force; everyone fit when none of its own are ticked."""
-    if force is None:
-        return set()
-    fit = {c.pk for c in force.fit}
+def _battle_date(data: Any) -> date | None:
+    """Return the date typed on the form (None when blank or not a date)."""
+    try:
+        return _date(data.get("campaign_date", "").strip())
+    except ValidationError:
+        return None
+
+
+def _picks(force: Force | None, on: date | None) -> tuple[Pick, ...]:
+    return battle_picks(force, on) if force is not None else ()
+
+
+def _picked(picks: tuple[Pick, ...], data: Any, key: str) -> set[int]:
+    """Return the ticked characters who may fight; everyone fit when none of them is ticked."""
+    fit = {p.character.pk for p in picks if p.fit}
     ticked = {int(v) for v in data.getlist(key) if v.isdigit()} & fit
     return ticked or fit
 
@@ -440,6 +458,9 @@ def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, A
     first = _chosen(mine, data.get("side1") or request.GET.get("force"))
     second = _chosen(theirs, data.get("side2"))
     system = _system_of(campaign, first, second)
+    default_date = campaign.calendar_date if campaign else None
+    on = _battle_date(data) or default_date
+    picks1, picks2 = _picks(first, on), _picks(second, on)
     return {
         "campaign": campaign,
         "mine": mine,
@@ -448,10 +469,12 @@ def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, A
         "second": second,
         "system": system,
         "scenarios": _scenarios(system),
-        "picked1": _picked(first, data, "characters1"),
-        "picked2": _picked(second, data, "characters2"),
+        "picks1": picks1,
+        "picks2": picks2,
+        "picked1": _picked(picks1, data, "characters1"),
+        "picked2": _picked(picks2, data, "characters2"),
         "data": data,
-        "default_date": campaign.calendar_date if campaign else None,
+        "default_date": default_date,
         **extra,
     }
 
@@ -460,7 +483,9 @@ def _choice(force: Force | None, data: Any, key: str) -> SideChoice | None:
     if force is None:
         return None
     ids = {int(v) for v in data.getlist(key) if v.isdigit()}
-    return SideChoice(force=force, characters=tuple(c for c in force.fit if c.pk in ids))
+    # Whoever is ticked goes to the service, which refuses (by name) anyone unfit.
+    chosen = force.characters.filter(pk__in=ids).select_related("unit", "force").order_by("pk")
+    return SideChoice(force=force, characters=tuple(chosen))
 
 
 def _date(raw: str) -> date | None:

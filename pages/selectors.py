@@ -428,6 +428,64 @@ def forces_for_battle(forces: QuerySet[Force]) -> tuple[Force, ...]:
     )
 
 
+@dataclass(frozen=True)
+class Pick:
+    """One character offered for a battle: may he fight on the date, and if not, why not."""
+
+    character: Character
+    fit: bool
+    reason: str
+
+
+#: How an unfit status reads, with the date it began.
+STATUS_SINCE = {
+    CharacterStatus.DEAD: "dead since {}",
+    CharacterStatus.RETIRED: "retired since {}",
+    CharacterStatus.CAPTURED: "captured since {}",
+}
+
+
+def _status_dates(characters: Sequence[Character]) -> dict[int, date]:
+    """Return when each character took his present status, from the service record (1 query)."""
+    entries = ServiceRecordEntry.objects.filter(
+        character__in=[c.pk for c in characters], after__has_key="status"
+    ).order_by("created_at", "pk")
+    status = {c.pk: c.status for c in characters}
+    found: dict[int, date] = {}
+    for entry in entries.only("character_id", "after", "created_at"):
+        if entry.after.get("status") == status[entry.character_id]:
+            found[entry.character_id] = entry.created_at.date()
+    return found
+
+
+def _day(value: date | None) -> str:
+    return f"{value:%-d %b %Y}" if value else "an unknown date"
+
+
+def battle_picks(force: Force, on: date | None) -> tuple[Pick, ...]:
+    """Return every character of the force, those who cannot fight on `on` with the reason.
+
+    A recovering character fights once his wounds have healed by the battle's date.
+    """
+    characters = list(force.characters.order_by("name", "pk"))
+    healing = recovery_dates([c.pk for c in characters if c.status == CharacterStatus.RECOVERING])
+    since = _status_dates([c for c in characters if c.status in STATUS_SINCE])
+    picks = []
+    for c in characters:
+        if c.status in STATUS_SINCE:
+            picks.append(Pick(c, False, STATUS_SINCE[c.status].format(_day(since.get(c.pk)))))
+        elif c.status == CharacterStatus.RECOVERING and c.pk in healing:
+            healed = healing[c.pk]
+            ready = on is not None and healed <= on
+            text = "healed by {}" if ready else "recovering until {}"
+            picks.append(Pick(c, ready, text.format(_day(healed))))
+        elif c.status == CharacterStatus.RECOVERING:
+            picks.append(Pick(c, True, "recovering, no healing date set"))
+        else:
+            picks.append(Pick(c, True, ""))
+    return tuple(picks)
+
+
 # --- the home page ------------------------------------------------------------------------
 
 
