@@ -161,7 +161,8 @@ def _with_note(text: str, note: str) -> str:
     """Join an effect and its note without saying the same thing twice."""
     if not text or not note or note.lower() in text.lower():
         return text  # an effect worded as nothing stays silent, note and all
-    if text.split(" ")[0].lower() in note.lower():
+    first = text.split(" ")[0].lower()
+    if len(first) > 3 and first in note.lower():  # "knocked down" + "knocked down by the wound"
         return note
     return f"{text} ({note})"
 
@@ -295,8 +296,8 @@ def _effects_text(
 
 
 def _finish(sentence: str) -> str:
+    # No capitalising: a sentence may begin with a name as its owner spells it ("de Villiers").
     sentence = sentence.strip()
-    sentence = sentence[:1].upper() + sentence[1:]
     return sentence if sentence.endswith((".", "!", "?")) else f"{sentence}."
 
 
@@ -364,7 +365,7 @@ def _draw_text(system_key: str, words: Words, details: Mapping[str, Any]) -> str
         units = list(details["units"])
         verb = "act" if len(units) > 1 else "activates"
         return f"{when}{_names(units)} {verb}"
-    return f"{when}activation drawn"
+    return f"{when}activation drawn" if when else "Activation drawn"
 
 
 def _card_text(system_key: str, words: Words, details: Mapping[str, Any]) -> str:
@@ -507,9 +508,10 @@ def _number(count: int) -> str:
 def _aftermath_sentence(system_key: str, roll: Mapping[str, Any], name: str) -> str:
     words = words_of(system_key)
     details = roll.get("details") or {}
-    head = f"{_possessive(name)} {procedure_name(system_key, str(roll.get('procedure')))}"
+    procedure = procedure_name(system_key, str(roll.get("procedure")))
     if roll.get("outcome") == "dies":
-        return f"{name} dies of his wounds ({head[len(name) + 3 :] or 'aftermath'})"
+        return f"{name} dies of his wounds in the {procedure}"
+    head = f"{_possessive(name)} {procedure}"
     healed, permanent = int(details.get("healed", 0)), int(details.get("permanent", 0))
     noun = words.wound
     parts = []

@@ -326,6 +326,14 @@ def test_the_aftermath_says_what_healed_and_where_the_permanent_wound_is():
     )
 
 
+def test_a_man_who_dies_in_the_aftermath_is_said_to():
+    roll = {"procedure": "aftermath", "outcome": "dies", "details": {"permanent": 6, "healed": 0}}
+
+    assert roll_sentence("rencounter", roll, "Sam Jones") == (
+        "Sam Jones dies of his wounds in the wound aftermath."
+    )
+
+
 def test_an_improvement_says_the_stat_before_and_after():
     roll = {
         "procedure": "improvement",
