@@ -510,7 +510,7 @@ def _aftermath_sentence(system_key: str, roll: Mapping[str, Any], name: str) -> 
     details = roll.get("details") or {}
     procedure = procedure_name(system_key, str(roll.get("procedure")))
     if roll.get("outcome") == "dies":
-        return f"{name} dies of his wounds in the {procedure}"
+        return f"{name} dies of wounds in the {procedure}"
     head = f"{_possessive(name)} {procedure}"
     healed, permanent = int(details.get("healed", 0)), int(details.get("permanent", 0))
     noun = words.wound

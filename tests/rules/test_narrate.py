@@ -330,7 +330,7 @@ def test_a_man_who_dies_in_the_aftermath_is_said_to():
     roll = {"procedure": "aftermath", "outcome": "dies", "details": {"permanent": 6, "healed": 0}}
 
     assert roll_sentence("rencounter", roll, "Sam Jones") == (
-        "Sam Jones dies of his wounds in the wound aftermath."
+        "Sam Jones dies of wounds in the wound aftermath."
     )
 
 
