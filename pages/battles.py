@@ -40,12 +40,14 @@ from battles.services import (
 )
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
+from pages.after import battle_report, roll_json
 from pages.display import is_out
 from pages.narration import EventView, event_view
 from pages.odds import odds_result
 from pages.selectors import (
     Pick,
     Table,
+    battle_events,
     battle_ledger,
     battle_picks,
     battle_table,
@@ -370,13 +372,19 @@ def _after_context(battle: Battle) -> dict[str, Any]:
     audit = battle_audit(battle=battle) if processed else None
     ledger = battle_ledger(battle) if processed else ()
     checks = {row["id"]: row["matches"] for row in audit["ledger"]} if audit else {}
+    system = get_system(battle.system)
     return {
         "battle": battle,
         "processed": processed,
         "audit": audit,
-        "ledger": ledger,
+        "ledger": [
+            (row, narrate.roll_sentence(system.key, roll_json(row), row.character.name))
+            for row in ledger
+        ],
         "ledger_checks": checks,
-        "system": get_system(battle.system),
+        "report": battle_report(battle, system, ledger),
+        "events": [event_view(system, e) for e in battle_events(battle)],
+        "system": system,
     }
 
 

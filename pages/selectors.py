@@ -402,10 +402,15 @@ def battle_table(battle: Battle, system: RuleSystem) -> Table:
     return Table(battle, system, blocks, tuple(figures), tuple(events), last)
 
 
+def battle_events(battle: Battle) -> tuple[BattleEvent, ...]:
+    """Return the battle's whole event log, oldest first (1 query)."""
+    return tuple(battle.events.select_related("actor", "target").order_by("seq"))
+
+
 def battle_ledger(battle: Battle) -> tuple[PostBattleRoll, ...]:
     """Return the battle's post-battle rolls, grouped by character (1 query)."""
     return tuple(
-        battle.ledger.select_related("character").order_by(
+        battle.ledger.select_related("character__force").order_by(
             "character__name", "character_id", "procedure", "index"
         )
     )

@@ -316,8 +316,9 @@ def test_the_after_page_costs_the_same_queries_at_any_battle_size(
         client.get(f"/battles/{battle.pk}/after/")
 
 
-#: session, user, battle, its sides, audit (figures, ledger, events), the ledger to show.
-AFTER_QUERIES = 8
+#: session, user, battle, its sides, audit (figures, ledger, events), the ledger to show,
+#: the figures for the per-side report and the event log in words.
+AFTER_QUERIES = 10
 
 
 #: session, user, battle, its sides, may the user play?, sides, figures, events.
