@@ -576,7 +576,7 @@ def change_sentence(system_key: str, change: Mapping[str, Any]) -> str:
             return ""  # unchanged by this battle
         label = stat_name(system_key, field) if field else "career"
         return f"{label}: {_change_values(system_key, change)}"
-    return humanise(change.get("reason") or "")
+    return _value_text(words_of(system_key), str(change.get("reason") or ""))
 
 
 def _change_values(system_key: str, change: Mapping[str, Any]) -> str:

@@ -39,6 +39,9 @@ WORDS = Words(
     },
     values={
         "removed": "removed",
+        "side's result: win": "the side won",
+        "side's result: draw": "the side drew",
+        "side's result: loss": "the side lost",
         **{phase: phase.capitalize() for phase in PHASES},
     },
     procedures={"battle_record": "battle record"},

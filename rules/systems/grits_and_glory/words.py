@@ -187,6 +187,7 @@ WORDS = Words(
     values={
         "ko": "knocked out",
         "dead": "killed",
+        "knocked out: survives its wounds": "knocked out, but survives",
         "out": "removed from play",
         _RELOAD_NOTE: "",
         f"{_RELOAD_NOTE} before firing": "",
