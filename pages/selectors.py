@@ -28,10 +28,12 @@ from campaigns.league.standings import StandingRow
 from campaigns.models import Campaign, Membership, Pairing, Round
 from campaigns.selectors import current_round, league_standings, round_pairings
 from config.orm import count_of
+from pages.after import roll_json
 from pages.charts import StepChart, step_chart
 from pages.display import Stat, equipment, stat_block, stat_line
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
 from rosters.selectors import force_roster
+from rules import narrate
 from rules.schema import Field
 from rules.system import RuleSystem
 
@@ -148,6 +150,9 @@ class Moment:
     rolls: tuple[PostBattleRoll, ...] = ()
     battle: Battle | None = None
     figure: BattleFigure | None = None
+    #: The battle in words: how the figure ended it, and each post-battle roll as a sentence.
+    summary: str = ""
+    roll_sentences: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -200,8 +205,24 @@ def _entry_moment(system: RuleSystem, entry: ServiceRecordEntry) -> Moment:
     return Moment(entry.created_at, kind, entry.get_cause_display(), entry.note, changes)
 
 
+def _figure_summary(system: RuleSystem, figure: BattleFigure) -> str:
+    """Return how the figure ended the battle: "Ended it wounded · 1 kill · used Fire skill"."""
+    parts = []
+    if figure.final_status:
+        parts.append(f"Ended the battle {narrate.humanise(figure.final_status)}")
+    if figure.kills:
+        parts.append(f"{figure.kills} kill{'s' if figure.kills != 1 else ''}")
+    if figure.skills_used:
+        used = ", ".join(narrate.stat_name(system.key, s) for s in figure.skills_used)
+        parts.append(f"used {used}")
+    return " · ".join(parts)
+
+
 def _battle_moment(
-    figure: BattleFigure, rolls: Sequence[PostBattleRoll], entries: Sequence[Moment]
+    system: RuleSystem,
+    figure: BattleFigure,
+    rolls: Sequence[PostBattleRoll],
+    entries: Sequence[Moment],
 ) -> Moment:
     battle = figure.battle
     when = battle.finished_at or battle.created_at
@@ -209,8 +230,18 @@ def _battle_moment(
     changes = tuple(c for moment in entries for c in moment.changes)
     note = "; ".join(m.note for m in entries if m.note and m.note != title)
     died = any(m.kind == "death" for m in entries)
+    said = tuple(narrate.roll_sentence(system.key, roll_json(r), figure.name) for r in rolls)
     return Moment(
-        when, "death" if died else "battle", title, note, changes, tuple(rolls), battle, figure
+        when,
+        "death" if died else "battle",
+        title,
+        note,
+        changes,
+        tuple(rolls),
+        battle,
+        figure,
+        _figure_summary(system, figure),
+        said,
     )
 
 
@@ -280,7 +311,7 @@ def _timeline(
     timeline = [m for battle_id, m in moments if battle_id not in fought]
     for f in figures:
         told = [m for battle_id, m in moments if battle_id == f.battle_id]
-        timeline.append(_battle_moment(f, by_battle.get(f.battle_id, ()), told))
+        timeline.append(_battle_moment(system, f, by_battle.get(f.battle_id, ()), told))
     return tuple(sorted(timeline, key=lambda m: m.when, reverse=True))
 
 

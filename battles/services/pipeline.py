@@ -35,6 +35,7 @@ from battles.services.results import allowed_statuses
 from config.queueing import send_after_commit
 from rosters import services as rosters
 from rosters.models import Character, CharacterStatus, EntryCause
+from rules import narrate
 from rules.campaign import PostBattleRoll as Roll
 from rules.system import RuleSystem
 
@@ -291,10 +292,16 @@ def _apply(
     changes = [c for row in rows for c in row.result.get("changes", ())]
     fields = _fold(character, changes)
     if fields:
-        note = "; ".join(f"{r.procedure} {r.subject}: {r.outcome}" for r in rows)
+        note = " ".join(_roll_words(battle.system, row, character.name) for row in rows)
         rosters.character_update(
             character=character, cause=EntryCause.ROLL, battle_id=battle.pk, note=note, **fields
         )
+
+
+def _roll_words(system_key: str, row: PostBattleRoll, name: str) -> str:
+    """Return a ledger row as the sentence the service record keeps."""
+    roll = {**row.result, "procedure": row.procedure, "subject": row.subject}
+    return narrate.roll_sentence(system_key, {**roll, "house_rule": row.house_rule}, name)
 
 
 # --- the sweep and requeue ----------------------------------------------------------------
