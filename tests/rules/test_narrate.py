@@ -391,9 +391,11 @@ def test_friendly_fire_is_allowed_exactly_where_the_texts_allow_it():
         ("rencounter", "damage"),
         ("rencounter", "grenade"),
         ("rencounter", "artillery"),
+        ("rencounter", "fall"),
         ("grits_and_glory", "damage"),
         ("grits_and_glory", "area_effect"),
         ("grits_and_glory", "into_melee"),
+        ("d12_skirmish", "wound"),
     }
     assert get_system("grits_and_glory").check("into_melee").as_json()["friendly_fire"] is True
     assert get_system("escarmouche").check("shoot").as_json()["friendly_fire"] is False

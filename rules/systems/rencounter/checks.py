@@ -434,6 +434,7 @@ CHECKS: dict[str, Check] = {
             special.resolve_fall,
             special.fall_odds,
             "d12 damage",
+            friendly_fire=True,  # a man's own fall: the one hurt is on the roller's side
         ),
         _check(
             "direct_order",
