@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from battles import services
-from battles.demo import _figure_results
+from battles.demo import demo_figure_results
 from battles.errors import BattleConflict
 from battles.models import Battle
 from battles.services import SideChoice
@@ -241,7 +241,7 @@ def _with_result(world: World) -> Battle:
         )
     ]
     return services.battle_record_result(
-        battle=battle, figures=_figure_results(battle), sides=sides
+        battle=battle, figures=demo_figure_results(battle), sides=sides
     )
 
 
