@@ -96,7 +96,8 @@ def _figures(table: Table) -> dict[int, Any]:
 def _suggested(table: Table, query: Any) -> tuple[CheckForm, Any, Any]:
     figures = _figures(table)
     actor = figure_by_id(figures, query.get("actor"))
-    target = figure_by_id(figures, query.get("target"))
+    # "against", not "target": Game the 90% has a check parameter named target.
+    target = figure_by_id(figures, query.get("against"))
     check = pick_check(table.system, query.get("check"))
     return suggested_check(check, actor, target), actor, target
 
@@ -243,7 +244,7 @@ def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
             battle=battle,
             check=form.check.name,
             actor=request.POST.get("actor"),
-            target=request.POST.get("target") or None,
+            target=request.POST.get("against") or None,
             params=form.params,
             dice=form.dice,
             user=request.user,
@@ -255,7 +256,7 @@ def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, battle, [str(exc)], form)
     except IntegrityError:
         pass  # the same request won a race with itself: it was applied once
-    return _back_to_table(battle, request, "actor", "check", "target")
+    return _back_to_table(battle, request, "actor", "check", "against")
 
 
 def _simple_post(request: HttpRequest, battle: Battle, call: Any, **kwargs: Any) -> HttpResponse:
@@ -267,7 +268,7 @@ def _simple_post(request: HttpRequest, battle: Battle, call: Any, **kwargs: Any)
         return _refused(request, battle, [str(exc)])
     except IntegrityError:
         pass  # the same request won a race with itself: it was applied once
-    return _back_to_table(battle, request, "actor", "check", "target")
+    return _back_to_table(battle, request, "actor", "check", "against")
 
 
 @login_required

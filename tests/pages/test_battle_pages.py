@@ -30,7 +30,7 @@ def _fire(battle, actor, target, **extra):
     return {
         "actor": actor.pk,
         "check": "fire",
-        "target": target.pk,
+        "against": target.pk,
         "skill": "7",
         "modifier": "0",
         "damage_modifier": "0",
@@ -121,7 +121,7 @@ def test_the_check_form_is_filled_from_the_actor_and_target(client, muster):
     client.force_login(muster.alice)
 
     html = client.get(
-        f"/battles/{battle.pk}/form/", {"actor": actor.pk, "check": "fire", "target": target.pk}
+        f"/battles/{battle.pk}/form/", {"actor": actor.pk, "check": "fire", "against": target.pk}
     ).content.decode()
 
     assert 'name="skill" value="7"' in html  # Red man 2's fire skill
