@@ -36,7 +36,7 @@ def admin_seeds(worlds: list[World]) -> list[str]:
 
 
 def test_no_admin_page_link_or_form_answers_a_server_error(crawled_worlds):
-    worlds = crawled_worlds([make_world(s.key, size=2, every_state=False) for s in all_systems()])
+    worlds = crawled_worlds([make_world(s.key, every_state=False) for s in all_systems()])
     caps = Caps(objects_per_route=3, routes={"admin/": 2}, after_post=False)
     crawl = Crawl(worlds[0].client(STAFF), STAFF, _state_of(worlds), caps)
 

@@ -76,15 +76,17 @@ class World:
                 return f"{self.system.key}: {label}"
         return f"{self.system.key}: site"
 
-    def seeds(self) -> list[str]:
-        """Every page of the world, whether or not a link leads there for this actor."""
+    def seeds(self, *, api: bool = True) -> list[str]:
+        """Every page of the world, whether or not a link leads there for this actor (`api`:
+        each battle's API answer too, which links on to its events, ledger and audit)."""
         pages = ["/", "/odds/", "/battles/new/", f"/battles/new/?campaign={self.campaign.pk}"]
         pages += [f"/campaigns/{self.campaign.pk}/", "/api/", "/api/docs/", "/healthz"]
         pages += [f"/forces/{force.pk}/" for force in self.forces]
         for force in self.forces:
             pages += [f"/characters/{pk}/" for pk in force.characters.values_list("pk", flat=True)]
         pages += [f"/battles/{pk}/" for pk in self.states]
-        pages += [f"/api/battles/{pk}/" for pk in self.states]
+        if api:
+            pages += [f"/api/battles/{pk}/" for pk in self.states]
         return pages
 
 
@@ -96,7 +98,7 @@ def _force(campaign: Campaign, owner: Any, name: str, size: int) -> Force:
     return force
 
 
-def make_world(system_key: str, *, size: int = 3, every_state: bool = True) -> World:
+def make_world(system_key: str, *, size: int = 2, every_state: bool = True) -> World:
     """A campaign of the system with its cast, forces and one battle per state (or, with
     `every_state=False`, a battle set up, one auto-resolved and one processed)."""
     campaign = CampaignFactory(
