@@ -197,7 +197,12 @@ class Caps:
     after_post: bool = True
     routes: dict[str, int] = field(default_factory=dict)  # a smaller cap for some route prefixes
 
+    #: Print documents: the same code whatever the battle's state, and the slowest answers.
+    pdf_objects: int = 2
+
     def objects_for(self, route: str) -> int:
+        if route.endswith(".pdf"):
+            return self.pdf_objects
         return next(
             (n for prefix, n in self.routes.items() if route.startswith(prefix)),
             self.objects_per_route,
