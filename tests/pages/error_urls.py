@@ -1,6 +1,6 @@
-"""The site's URLs plus two views that fail on purpose, for the error page tests."""
+"""The site's URLs plus views that fail on purpose, for the error page tests."""
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.urls import path
 
 from config.urls import handler404
@@ -13,12 +13,17 @@ def forbidden(request):
     raise PermissionDenied("Only the players whose forces fight play this battle.")
 
 
+def suspicious(request):
+    raise SuspiciousOperation("a forged field")
+
+
 def broken(request):
     raise RuntimeError("the table fell over")
 
 
 urlpatterns = [
     path("test-errors/forbidden/", forbidden),
+    path("test-errors/suspicious/", suspicious),
     path("test-errors/broken/", broken),
     *site_urlpatterns,
 ]

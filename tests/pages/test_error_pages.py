@@ -46,6 +46,14 @@ def test_a_refused_page_answers_the_styled_forbidden_page_with_the_reason(client
     assert "Only the players whose forces fight play this battle." in html
 
 
+def test_a_request_refused_as_suspicious_answers_the_styled_bad_request_page(client):
+    response = client.get("/test-errors/suspicious/")
+
+    assert response.status_code == 400
+    html = assert_site_page_with_a_way_home(response, "That request could not be read")
+    assert "a forged field" not in html
+
+
 def test_a_crash_answers_the_styled_server_error_page_with_debug_off(settings):
     settings.DEBUG = False
     client = Client(raise_request_exception=False)
