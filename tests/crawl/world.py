@@ -141,7 +141,7 @@ def _step(world: World, label: str, build: Any) -> Battle | None:
         battle = build(world)
     except Exception as exc:
         world.failures.append(
-            Failure("500", "BUILD", "(services)", "alice (owner)", label, "-", summary(exc))
+            Failure("error", "BUILD", "(services)", "alice (owner)", label, "-", summary(exc))
         )
         return None
     if battle is not None:
