@@ -12,6 +12,7 @@ import pytest
 from battles.models import Battle, BattleStatus
 from battles.services import SideChoice, battle_start
 from pages.table import suggested_check
+from rules.checks import Check
 from rules.dice import SeededDice
 from rules.errors import RulesError
 from rules.system import all_systems, get_system
@@ -78,10 +79,17 @@ def _resolve(page, seq: int) -> None:
     page.wait_for_function(IN_VIEW, timeout=3_000)
 
 
-def _playable(battle: Battle, actor: str, target: str) -> tuple[str, str]:
-    """Return the first check the figures can take as suggested, and dice it uses exactly."""
+def _playable(
+    battle: Battle, actor: str, target: str, only: Check | None = None
+) -> tuple[Check, str]:
+    """Return the first check the figures can take as suggested, and dice it uses exactly.
+
+    Call it again after a check: wounds or shaken change the parameters the form suggests, and
+    with them how many dice the check reads.
+    """
     figures = {f.name: f for f in battle.figures.all()}
-    for check in get_system(battle.system).checks.values():
+    checks = [only] if only else get_system(battle.system).checks.values()
+    for check in checks:
         form = suggested_check(check, figures[actor], figures[target])
         if form.params is None:
             continue
@@ -89,7 +97,7 @@ def _playable(battle: Battle, actor: str, target: str) -> tuple[str, str]:
             resolution = check.resolve(form.params, SeededDice("typed", "at the table"))
         except RulesError:
             continue  # e.g. shooting with a unit that carries no missiles
-        return check.title, " ".join(str(d.value) for d in resolution.dice)
+        return check, " ".join(str(d.value) for d in resolution.dice)
     raise AssertionError(f"no check of {battle.system} fits these figures")
 
 
@@ -108,14 +116,15 @@ def test_a_battle_is_played_on_a_phone_with_the_result_always_in_view(
     page.locator('.event[data-seq="2"]').wait_for()
 
     # 1: a check of the system, Red man 1 against Blue man 1, server dice.
-    title, dice = _playable(battle, "Red man 1", "Blue man 1")
-    _choose(page, "Check", title)
+    check, _ = _playable(battle, "Red man 1", "Blue man 1")
+    _choose(page, "Check", check.title)
     _choose(page, "Who acts", "Red man 1")
     _choose(page, "Against", "Blue man 1")
     _resolve(page, 3)
     screens(f"table-{system}-check")
 
     # 2: the same check with dice typed in at the table.
+    _, dice = _playable(battle, "Red man 1", "Blue man 1", only=check)
     page.get_by_label("I rolled these").check()
     page.get_by_label("Dice rolled at the table").fill(dice)
     _resolve(page, 4)
