@@ -68,8 +68,13 @@ def _battle(system: str) -> Battle:
 
 
 def _choose(page, label: str, option: str) -> None:
+    """Pick an option and wait for the form to be filled for it (nothing to wait for if it was
+    already picked: the browser fires no change then)."""
+    select = page.get_by_label(label, exact=True)
+    if select.evaluate("s => s.options[s.selectedIndex].label") == option:
+        return
     with page.expect_response(lambda r: "/form/" in r.url):
-        page.get_by_label(label, exact=True).select_option(label=option)
+        select.select_option(label=option)
 
 
 def _resolve(page, seq: int) -> None:
