@@ -42,6 +42,18 @@ class Form:
     method: str
     fields: list[tuple[str, str]]
     htmx: bool = False
+    #: The name and value of the first named submit button (a browser sends the one pressed).
+    submitter: tuple[str, str] | None = None
+    #: Buttons that send the form elsewhere (`formaction`): (action, name, value, htmx).
+    elsewhere: list[tuple[str, str, str, bool]] = field(default_factory=list)
+
+    def variants(self) -> list[Form]:
+        """The form as its default button sends it, then as each `formaction` button does."""
+        default = [*self.fields, *([self.submitter] if self.submitter else [])]
+        return [Form(self.action, self.method, default, self.htmx)] + [
+            Form(action, self.method, [*self.fields, *([(name, value)] if name else [])], htmx)
+            for action, name, value, htmx in self.elsewhere
+        ]
 
     def signature(self) -> tuple[str, str, tuple[str, ...]]:
         return (self.method, self.action, tuple(sorted({name for name, _ in self.fields})))
@@ -60,7 +72,6 @@ class PageParser(HTMLParser):
         self._options: list[tuple[str, bool]] = []
         self._option: dict[str, Any] | None = None
         self._textarea: tuple[str, list[str]] | None = None
-        self._submit_named = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v if v is not None else "" for k, v in attrs}
@@ -79,7 +90,6 @@ class PageParser(HTMLParser):
         if not a.get("method") and a.get("hx-post"):
             method = "post"
         self._form = Form(action, method, [], htmx=bool(a.get("hx-post") or a.get("hx-get")))
-        self._submit_named = False
 
     def _form_field(self, tag: str, a: dict[str, str]) -> None:
         assert self._form is not None
@@ -87,14 +97,14 @@ class PageParser(HTMLParser):
         if tag == "input":
             kind = a.get("type", "text").lower()
             if kind in ("submit", "image", "button", "reset"):
-                self._submit(name, a.get("value", ""), kind)
+                self._submit(a, kind)
             elif kind in ("checkbox", "radio"):
                 if name and "checked" in a:
                     self._form.fields.append((name, a.get("value") or "on"))
             elif kind != "file" and name:
                 self._form.fields.append((name, a.get("value", "")))
         elif tag == "button":
-            self._submit(name, a.get("value", ""), a.get("type", "submit").lower())
+            self._submit(a, a.get("type", "submit").lower())
         elif tag == "select" and name:
             self._select, self._options = (name, "multiple" in a), []
         elif tag == "option" and self._select is not None:
@@ -102,11 +112,15 @@ class PageParser(HTMLParser):
         elif tag == "textarea" and name:
             self._textarea = (name, [])
 
-    def _submit(self, name: str, value: str, kind: str) -> None:
-        # The browser sends the name of the button pressed: take the form's first named one.
-        if kind == "submit" and name and not self._submit_named and self._form is not None:
-            self._form.fields.append((name, value))
-            self._submit_named = True
+    def _submit(self, a: dict[str, str], kind: str) -> None:
+        if kind != "submit" or self._form is None:
+            return
+        name, value = a.get("name", ""), a.get("value", "")
+        if a.get("formaction") or a.get("hx-post"):
+            action = a.get("formaction") or a.get("hx-post", "")
+            self._form.elsewhere.append((action, name, value, bool(a.get("hx-post"))))
+        elif name and self._form.submitter is None:
+            self._form.submitter = (name, value)
 
     def handle_data(self, data: str) -> None:
         if self._option is not None:
@@ -327,7 +341,8 @@ class Crawl:
             for link in parser.htmx_links:
                 self._enqueue(link, url, htmx=True)
             for form in parser.forms:
-                self._form(url, form)
+                for variant in form.variants():
+                    self._form(url, variant)
 
     # --- forms -------------------------------------------------------------------------------
 

@@ -29,7 +29,28 @@ def test_a_form_is_read_with_the_values_a_browser_would_send():
 
     (form,) = parser.forms
     assert (form.method, form.action) == ("post", "/x/")
-    assert form.fields == [("a", "1"), ("r", "yes"), ("s", "first"), ("_save", "Save")]
+    assert form.variants()[0].fields == [
+        ("a", "1"),
+        ("r", "yes"),
+        ("s", "first"),
+        ("_save", "Save"),
+    ]
+
+
+def test_a_button_with_its_own_formaction_is_a_second_way_to_send_the_form():
+    parser = PageParser()
+
+    parser.feed(
+        '<form method="post" action="/check/"><input name="actor" value="7">'
+        '<button name="go" value="roll">Resolve</button>'
+        '<button formaction="/void/" name="seq" value="3">Void #3</button></form>'
+    )
+
+    sent = [(f.action, f.fields) for f in parser.forms[0].variants()]
+    assert sent == [
+        ("/check/", [("actor", "7"), ("go", "roll")]),
+        ("/void/", [("actor", "7"), ("seq", "3")]),
+    ]
 
 
 def test_a_crash_behind_a_link_is_reported_with_the_page_actor_and_state():

@@ -86,7 +86,11 @@ class World:
             pages += [f"/characters/{pk}/" for pk in force.characters.values_list("pk", flat=True)]
         pages += [f"/battles/{pk}/" for pk in self.states]
         if api:
-            pages += [f"/api/battles/{pk}/" for pk in self.states]
+            lists = ("campaigns", "forces", "units", "characters", "memberships", "rounds")
+            pages += [f"/api/{name}/" for name in (*lists, "pairings", "systems")]
+            for pk in self.states:
+                pages += [f"/api/battles/{pk}/{part}" for part in ("", "events/", "ledger/")]
+                pages.append(f"/api/battles/{pk}/audit/")
         return pages
 
 
