@@ -145,7 +145,15 @@ def _step(world: World, label: str, build: Any) -> Battle | None:
         battle = build(world)
     except Exception as exc:
         world.failures.append(
-            Failure("error", "BUILD", "(services)", "alice (owner)", label, "-", summary(exc))
+            Failure(
+                "error",
+                "BUILD",
+                "(services)",
+                "alice (owner)",
+                f"{world.system.key}: {label}",
+                "-",
+                summary(exc),
+            )
         )
         return None
     if battle is not None:
@@ -260,16 +268,17 @@ def _processed(world: World) -> Battle:
 def _auto_resolved(world: World) -> Battle:
     battle = _start(world)
     url = f"/api/battles/{battle.pk}/auto-resolve/"
+    state = f"{world.system.key}: auto-resolve"
     client = world.client("alice (owner)")
     try:
         response = client.post(url)
     except Exception as exc:
         world.failures.append(
-            Failure("500", "POST", url, "alice (owner)", "auto-resolve", "-", summary(exc))
+            Failure("500", "POST", url, "alice (owner)", state, "-", summary(exc))
         )
         return battle
     if response.status_code >= 500:
         world.failures.append(
-            Failure(response.status_code, "POST", url, "alice (owner)", "auto-resolve", "-", "")
+            Failure(response.status_code, "POST", url, "alice (owner)", state, "-", "")
         )
     return battle
