@@ -127,7 +127,9 @@ class Check:
     distribution over the same keys. `dice_order` documents the order in which given dice are
     consumed. `skill` names the stat this check exercises (for improvement rolls), if any.
     `friendly_fire` says the rules let this check strike the actor's own side (firing into a
-    melee, a blast that deviates); no other check may take a target on the actor's side.
+    melee, a blast that deviates). `aims_at` says whose figure the check is meant for: "foe"
+    (the usual: a target on the actor's side only where `friendly_fire` allows it), "friend"
+    (a leader's order to one of his own men) or "any" (a man's own fall: no side to check).
     """
 
     name: str
@@ -140,6 +142,7 @@ class Check:
     dice_order: str = ""
     skill: str | None = None
     friendly_fire: bool = False
+    aims_at: Literal["foe", "friend", "any"] = "foe"
     _keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -189,6 +192,7 @@ class Check:
             "dice_order": self.dice_order,
             "skill": self.skill,
             "friendly_fire": self.friendly_fire,
+            "aims_at": self.aims_at,
         }
 
 

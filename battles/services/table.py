@@ -74,22 +74,25 @@ def repeated(battle: Battle, key: str) -> BattleEvent | None:
 
 
 def check_sides(check: Check, actor: BattleFigure, target: BattleFigure | None) -> bool:
-    """Refuse a target on the actor's own side unless the check allows friendly fire.
+    """Refuse a target on the wrong side for the check; return True for friendly fire.
 
-    Return True when the shot is friendly fire (allowed: firing into a melee, an area effect).
+    A check aimed at foes takes a target on the actor's own side only where the rules allow
+    friendly fire (firing into a melee, an area effect), and is then marked as such; a check
+    aimed at friends (a leader's direct order) takes only the actor's own side.
     """
-    if target is None or target.side_id != actor.side_id:
+    if target is None or check.aims_at == "any":
         return False
-    if not check.friendly_fire:
+    own_side = target.side_id == actor.side_id
+    what = check.title.split(":")[0].lower()
+    if check.aims_at == "friend" and not own_side:
         raise ValidationError(
-            {
-                "target": [
-                    f"{target.name} is on {actor.name}'s own side; "
-                    f"{check.title.split(':')[0].lower()} cannot hit a friend"
-                ]
-            }
+            {"target": [f"{target.name} is not on {actor.name}'s side; {what} is for his own men"]}
         )
-    return True
+    if check.aims_at == "foe" and own_side and not check.friendly_fire:
+        raise ValidationError(
+            {"target": [f"{target.name} is on {actor.name}'s own side; {what} cannot hit a friend"]}
+        )
+    return own_side and check.aims_at == "foe"
 
 
 def _apply(
@@ -111,10 +114,11 @@ def _apply(
             system.settle_state(figure.state)
     if skill and skill not in actor.skills_used:
         actor.skills_used = [*actor.skills_used, skill]
-    # Friendly fire never counts as a kill for the shooter's record.
+    # Friendly fire, or any man of one's own side brought down, never counts as a kill.
     if (
         target is not None
         and not friendly
+        and target.side_id != actor.side_id
         and not was_down
         and target.state.get("status") in KILLED
     ):

@@ -51,3 +51,36 @@ def test_the_same_blow_on_an_enemy_counts_a_kill(battle: Battle) -> None:
 
     assert "friendly_fire" not in event.details
     assert battle.figures.get(pk=shooter.pk).kills == 1
+
+
+def test_a_leader_gives_a_direct_order_to_one_of_his_own_men(battle: Battle) -> None:
+    leader, man = _comrades(battle)
+
+    event = services.battle_resolve(battle=battle, check="direct_order", actor=leader, target=man)
+
+    assert event.outcome == "acts"
+    assert "friendly_fire" not in event.details
+
+
+def test_a_direct_order_to_an_enemy_is_refused(battle: Battle) -> None:
+    leader = battle.figures.filter(side__index=0).order_by("pk").first()
+    enemy = battle.figures.filter(side__index=1).order_by("pk").first()
+
+    with pytest.raises(ValidationError, match="his own men"):
+        services.battle_resolve(
+            battle=battle, check="direct_order", actor=leader.pk, target=enemy.pk
+        )
+
+    assert not battle.events.exists()
+
+
+def test_a_man_s_own_fall_is_no_friendly_fire_and_no_kill(battle: Battle) -> None:
+    rider, _ = _comrades(battle)
+
+    # A d12 of 1 at speed 12 leaves him dead; he is both roller and the one hurt.
+    event = services.battle_resolve(
+        battle=battle, check="fall", actor=rider, target=rider, params={"speed": 12}, dice=[1]
+    )
+
+    assert "friendly_fire" not in event.details
+    assert battle.figures.get(pk=rider).kills == 0

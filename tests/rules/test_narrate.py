@@ -391,13 +391,20 @@ def test_friendly_fire_is_allowed_exactly_where_the_texts_allow_it():
         ("rencounter", "damage"),
         ("rencounter", "grenade"),
         ("rencounter", "artillery"),
-        ("rencounter", "fall"),
         ("grits_and_glory", "damage"),
         ("grits_and_glory", "area_effect"),
         ("grits_and_glory", "into_melee"),
         ("d12_skirmish", "wound"),
     }
     assert get_system("grits_and_glory").check("into_melee").as_json()["friendly_fire"] is True
+
+
+def test_a_direct_order_is_aimed_at_a_friend_and_a_fall_at_anyone():
+    rencounter = get_system("rencounter")
+
+    assert rencounter.check("direct_order").aims_at == "friend"
+    assert rencounter.check("fall").aims_at == "any"
+    assert rencounter.check("fire").aims_at == "foe"
     assert get_system("escarmouche").check("shoot").as_json()["friendly_fire"] is False
 
 

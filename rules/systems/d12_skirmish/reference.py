@@ -108,7 +108,7 @@ def _bands(rows: Any) -> list[list[str]]:
 def _result_on(rows: Any, face: int) -> str:
     for row in rows:
         if row["low"] <= face <= row["high"]:
-            return RESULT_WORDS.get(row["result"], row["result"])
+            return str(RESULT_WORDS.get(row["result"], row["result"]))
     return "–"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.systems.game_the_90.stats import REMOVED_AT
+from rules.systems.game_the_90.tables import REMOVED_AT
 
 SOURCE = (
     'Wargame rules "Game the 90%!", a battle game for 1000 warriors a force, A.D. 500\u20131100 '

@@ -143,7 +143,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
     """Return the quick-reference sheet's sections, in reading order."""
     mods = tables["modifiers"]
     end = tables["end_game"]
-    sections = [
+    sections: list[dict[str, Any]] = [
         {
             "title": "Turn sequence: the action deck",
             "items": [

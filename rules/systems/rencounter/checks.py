@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from rules import aftermath
 from rules.checks import Check, Effect, Odds, Outcome
@@ -266,6 +266,7 @@ def _check(
     skill: str | None = None,
     cache: bool = True,
     friendly_fire: bool = False,
+    aims_at: Literal["foe", "friend", "any"] = "foe",
 ) -> Check:
     return Check(
         name,
@@ -278,6 +279,7 @@ def _check(
         dice_order=dice_order,
         skill=skill,
         friendly_fire=friendly_fire,
+        aims_at=aims_at,
     )
 
 
@@ -434,7 +436,7 @@ CHECKS: dict[str, Check] = {
             special.resolve_fall,
             special.fall_odds,
             "d12 damage",
-            friendly_fire=True,  # a man's own fall: the one hurt is on the roller's side
+            aims_at="any",  # a man's own fall: the one hurt may be the roller himself
         ),
         _check(
             "direct_order",
@@ -444,6 +446,7 @@ CHECKS: dict[str, Check] = {
             special.resolve_order,
             special.order_odds,
             "d6 (only for a wounded man)",
+            aims_at="friend",  # a leader orders one of his own men
         ),
         _check(
             "misfire",
