@@ -5,8 +5,13 @@ so that page 50 exists at 1,000, in-process through the real endpoint). Prints J
 median of 15 requests per page and size, the ratio 20,000 / 1,000 for each page, and the
 query count of a page. Budget (issue 16): ratio <= 1.3 for both pages.
 
-Needs PostgreSQL: it drops and re-creates the database `BENCH_DATABASE` (default
-`muster_bench_characters`) on the server of `PG_URL` (default postgres://postgres@127.0.0.1:5432).
+Each size has its own database, and the requests alternate between the two (one at 1,000,
+one at 20,000, and so on): on a shared machine the load swings by half within a minute, so
+timing one size after the other compared two different machines rather than two sizes.
+
+Needs PostgreSQL: it drops and re-creates the databases `BENCH_DATABASE` (default
+`muster_bench_characters`) and `<BENCH_DATABASE>_large` on the server of `PG_URL` (default
+postgres://postgres@127.0.0.1:5432).
 """
 
 from __future__ import annotations
@@ -38,8 +43,10 @@ def _psql(sql: str) -> None:
     )  # fmt: skip
 
 
-_psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-_psql(f"CREATE DATABASE {DATABASE}")
+DATABASES = {size: DATABASE if size == SIZES[0] else f"{DATABASE}_large" for size in SIZES}
+for name in DATABASES.values():
+    _psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    _psql(f"CREATE DATABASE {name}")
 os.environ["DATABASE_URL"] = f"{SERVER}/{DATABASE}"
 os.environ["API_THROTTLE_ENABLED"] = "false"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -54,7 +61,7 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
+from django.db import connection, connections  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
@@ -84,19 +91,21 @@ def _grow_to(total: int, campaign: Campaign, reader) -> None:  # type: ignore[no
     connection.cursor().execute("VACUUM ANALYZE")  # as autovacuum would, in time
 
 
-def _timed(client: APIClient, url: str) -> tuple[float, int]:
-    times = []
-    for _ in range(RUNS):
-        started = time.perf_counter()
-        response = client.get(url)
-        times.append(time.perf_counter() - started)
-        assert response.status_code == 200, response.content[:200]
-    with CaptureQueriesContext(connection) as queries:
-        client.get(url)
-    return statistics.median(times) * 1000, len(queries)
+def _connect(size: int):  # type: ignore[no-untyped-def]
+    """Make the default connection the one to this size's database (each kept open)."""
+    wrapper = _WRAPPERS.get(size)
+    if wrapper is None:
+        settings = {**connections["default"].settings_dict, "NAME": DATABASES[size]}
+        wrapper = _WRAPPERS[size] = type(connections["default"])(settings, "default")
+    connections["default"] = wrapper
+    return wrapper
 
 
-def main() -> None:
+_WRAPPERS: dict[int, object] = {}
+
+
+def _populate(size: int) -> None:
+    _connect(size)
     call_command("migrate", verbosity=0)
     users = get_user_model().objects
     reader, owner = users.create(username="reader"), users.create(username="owner")
@@ -104,13 +113,38 @@ def main() -> None:
     campaign = Campaign.objects.create(club=club, name="Bench", slug="bench", system="rencounter")
     for user in (reader, owner):
         Membership.objects.create(campaign=campaign, user=user, role=Role.PLAYER)
-    client = APIClient()
-    client.force_authenticate(reader)
-    figures: dict[str, dict] = {}
+    _grow_to(size, campaign, reader)
+
+
+def _timed(url: str) -> dict[int, tuple[float, int]]:
+    """Median time and query count of `url` at each size, the sizes taking turns."""
+    times: dict[int, list[float]] = {size: [] for size in SIZES}
+    clients = {}
     for size in SIZES:
-        _grow_to(size, campaign, reader)
-        for page in PAGES:
-            ms, queries = _timed(client, f"/api/characters/?page={page}&page_size=20")
+        _connect(size)
+        clients[size] = APIClient()
+        clients[size].force_authenticate(get_user_model().objects.get(username="reader"))
+    for _ in range(RUNS):
+        for size in SIZES:
+            _connect(size)
+            started = time.perf_counter()
+            response = clients[size].get(url)
+            times[size].append(time.perf_counter() - started)
+            assert response.status_code == 200, response.content[:200]
+    figures = {}
+    for size in SIZES:
+        with CaptureQueriesContext(_connect(size)) as queries:
+            clients[size].get(url)
+        figures[size] = (statistics.median(times[size]) * 1000, len(queries))
+    return figures
+
+
+def main() -> None:
+    for size in SIZES:
+        _populate(size)
+    figures: dict[str, dict] = {}
+    for page in PAGES:
+        for size, (ms, queries) in _timed(f"/api/characters/?page={page}&page_size=20").items():
             figures[f"{size}/page {page}"] = {"median_ms": round(ms, 2), "queries": queries}
     small, large = (f"{SIZES[0]}/page", f"{SIZES[-1]}/page")
     ratios = {
@@ -120,9 +154,11 @@ def main() -> None:
         for p in PAGES
     }
     print(json.dumps({"bench": "characters_list", "figures": figures, "ratio": ratios}, indent=2))
-    connection.close()
+    for wrapper in _WRAPPERS.values():
+        wrapper.close()  # type: ignore[attr-defined]
     if not os.environ.get("BENCH_KEEP"):
-        _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        for name in DATABASES.values():
+            _psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 if __name__ == "__main__":
