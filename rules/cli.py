@@ -9,7 +9,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rules import narrate
 from rules.dice import CURRENT_SCHEME, SCHEMES, Dice, GivenDice, SeededDice, parse_given
 from rules.errors import RulesError
 from rules.schema import parse_assignments
@@ -136,6 +135,8 @@ def _roll(args: argparse.Namespace) -> dict[str, Any]:
         dice.ensure_all_used()
     result = {"system": args.system, **resolution.as_json()}
     # The same plain words the table shows, so a roll at the terminal reads as one at the table.
+    from rules import narrate  # only `roll` words its result; `odds` need not load it
+
     result["sentence"] = narrate.event_sentence(args.system, result)
     result["dice_text"] = narrate.dice_text(result["dice"])
     if seed is not None:

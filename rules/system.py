@@ -4,20 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rules.activation import ActivationMethod
-from rules.campaign import PostBattle, no_post_battle
-from rules.checks import Check
 from rules.errors import UnknownCheck, UnknownSystem
-from rules.schema import Schema
-from rules.simulate import Simulator
+from rules.lazy import imported_later
 from rules.words import NO_WORDS, Words
+
+if TYPE_CHECKING:  # types only: a system's checks import what they use, the rest stays unloaded
+    from rules.activation import ActivationMethod
+    from rules.campaign import PostBattle
+    from rules.checks import Check
+    from rules.schema import Schema
+    from rules.simulate import Simulator
 
 LabelText = Callable[[str, Mapping[str, Any]], tuple[str, ...]]
 Tables = Callable[[Mapping[str, Any]], dict[str, Any]]
 InitialState = Callable[[Mapping[str, Any]], dict[str, Any]]
 SettleState = Callable[[dict[str, Any]], None]
+
+
+#: The default campaign procedure (none), imported only if a system without one is asked for it.
+_NO_POST_BATTLE = imported_later("rules.campaign", "no_post_battle")
 
 
 def _nothing_to_settle(state: dict[str, Any]) -> None:
@@ -73,7 +80,7 @@ class RuleSystem:
     initial_state: InitialState
     card: CardLayout
     piece: str = "figure"
-    post_battle: PostBattle = no_post_battle
+    post_battle: PostBattle = _NO_POST_BATTLE
     house_rules: bool = False
     activation: Mapping[str, ActivationMethod] = field(default_factory=dict)
     simulate: Simulator | None = None

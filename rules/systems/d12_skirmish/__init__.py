@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from rules.aftermath import CARE_CHOICES, check_care
+from rules.lazy import MappingImportedLater, imported_later
 from rules.schema import Field, Schema
 from rules.system import RuleSystem, register
-from rules.systems.d12_skirmish.activation import ALTERNATE
-from rules.systems.d12_skirmish.campaign import post_battle
 from rules.systems.d12_skirmish.chargen import ABILITY, TROOP_TYPE
 from rules.systems.d12_skirmish.checks import CHECKS
-from rules.systems.d12_skirmish.simulate import simulate
 from rules.systems.d12_skirmish.stats import CARD, STATS, initial_state, label_text
 from rules.systems.d12_skirmish.tables import reference_tables
 from rules.systems.d12_skirmish.words import WORDS
@@ -64,10 +62,10 @@ SYSTEM = register(
         initial_state=initial_state,
         card=CARD,
         piece="figure",
-        post_battle=post_battle,
+        post_battle=imported_later("rules.systems.d12_skirmish.campaign", "post_battle"),
         house_rules=True,
-        activation={"initiative_alternate": ALTERNATE},
-        simulate=simulate,
+        activation=MappingImportedLater("rules.systems.d12_skirmish.activation", "METHODS"),
+        simulate=imported_later("rules.systems.d12_skirmish.simulate", "simulate"),
         statuses=("unhurt", "wounded", "dead", "routed", "captured"),
         description="Black-powder skirmish on a d12: hit on 6+, wound tables for foot and "
         "cavalry, morale that removes after two failures in a row.",

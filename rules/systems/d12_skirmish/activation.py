@@ -72,3 +72,6 @@ ALTERNATE = ActivationMethod(
     "Each turn both sides roll a d12 (ties roll again); the winner moves first and the sides "
     "alternate a unit or individual at a time.",
 )
+
+#: The system's activation methods by key (`RuleSystem.activation`).
+METHODS = {"initiative_alternate": ALTERNATE}

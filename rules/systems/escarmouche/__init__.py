@@ -4,12 +4,10 @@ The text has no campaign rules, so its post-battle procedure is Muster's house r
 from Rencounter, off unless a campaign switches them on.
 """
 
+from rules.lazy import MappingImportedLater, imported_later
 from rules.system import RuleSystem, register
-from rules.systems.escarmouche.activation import INITIATIVE
-from rules.systems.escarmouche.campaign import post_battle
 from rules.systems.escarmouche.checks import DEVELOP, MARSHAL, MOVE, OPPOSED, POOL, RESERVE
 from rules.systems.escarmouche.combat import ARTILLERY, FIGHT, PIKE_FENCING, SHOOT, VOLLEY
-from rules.systems.escarmouche.simulate import simulate
 from rules.systems.escarmouche.special_fights import HORSE_VS_FOOT, MASSED_PIKE, PIKE_VS_CAVALRY
 from rules.systems.escarmouche.stats import CARD, OPTIONS, STATS, initial_state, label_text
 from rules.systems.escarmouche.tables import tables
@@ -45,10 +43,10 @@ ESCARMOUCHE = register(
         label_text=label_text,
         initial_state=initial_state,
         card=CARD,
-        post_battle=post_battle,
+        post_battle=imported_later("rules.systems.escarmouche.campaign", "post_battle"),
         house_rules=True,
-        activation={INITIATIVE.name: INITIATIVE},
-        simulate=simulate,
+        activation=MappingImportedLater("rules.systems.escarmouche.activation", "METHODS"),
+        simulate=imported_later("rules.systems.escarmouche.simulate", "simulate"),
         statuses=("unhurt", "wounded", "out", "dead"),
         description="Active dice score (highest, +1 per extra six), passive dice only risk the "
         "initiative; a figure acts until a 1 ends its turn, a second 1 ends the side's.",

@@ -141,3 +141,6 @@ INITIATIVE = ActivationMethod(
     description="The side with the initiative acts one figure at a time; a single 1 ends a "
     "figure's go, two 1s in a roll or the side's second 1 hand over the turn.",
 )
+
+#: The system's activation methods by key (`RuleSystem.activation`).
+METHODS = {INITIATIVE.name: INITIATIVE}

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+from rules.lazy import MappingImportedLater, imported_later
 from rules.schema import Field, Schema
 from rules.system import RuleSystem, register
-from rules.systems.game_the_90.activation import TURN_SEQUENCE
-from rules.systems.game_the_90.campaign import post_battle
 from rules.systems.game_the_90.checks import CHECKS
-from rules.systems.game_the_90.simulate import simulate
 from rules.systems.game_the_90.stats import CARD, STATS, initial_state, label_text, settle_state
 from rules.systems.game_the_90.tables import DIE_CHOICES, reference_tables
 from rules.systems.game_the_90.words import WORDS
@@ -40,9 +38,9 @@ SYSTEM = register(
         settle_state=settle_state,
         card=CARD,
         piece="unit",
-        post_battle=post_battle,
-        activation={"turn_sequence": TURN_SEQUENCE},
-        simulate=simulate,
+        post_battle=imported_later("rules.systems.game_the_90.campaign", "post_battle"),
+        activation=MappingImportedLater("rules.systems.game_the_90.activation", "METHODS"),
+        simulate=imported_later("rules.systems.game_the_90.simulate", "simulate"),
         # "removed" is what the checks set at 15 Hits; "out" is for result entry by hand.
         statuses=("unhurt", "wounded", "removed", "out", "routed"),
         description="Feudal battles A.D. 500-1100 with units of five types; Hits on a D6 or the "

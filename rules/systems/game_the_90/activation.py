@@ -53,3 +53,6 @@ TURN_SEQUENCE = ActivationMethod(
     draw,
     "Player A (the attacker) takes the four phases with all units, then player D.",
 )
+
+#: The system's activation methods by key (`RuleSystem.activation`).
+METHODS = {"turn_sequence": TURN_SEQUENCE}

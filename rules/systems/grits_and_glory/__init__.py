@@ -5,15 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.lazy import MappingImportedLater, imported_later
 from rules.schema import Field, Schema
 from rules.system import CardLayout, RuleSystem, register
 from rules.systems.grits_and_glory import checks as c
 from rules.systems.grits_and_glory import opposed as o
 from rules.systems.grits_and_glory import procedures as pr
 from rules.systems.grits_and_glory import table_rolls as r
-from rules.systems.grits_and_glory.campaign import post_battle
-from rules.systems.grits_and_glory.deck import ACTION_DECK
-from rules.systems.grits_and_glory.simulate import simulate
 from rules.systems.grits_and_glory.stats import STATS, initial_state, label_text
 from rules.systems.grits_and_glory.tables import (
     SCENARIO_BY_ROLL,
@@ -121,9 +119,9 @@ SYSTEM = register(
         initial_state=initial_state,
         card=CARD,
         piece="unit",
-        post_battle=post_battle,
-        activation={ACTION_DECK.name: ACTION_DECK},
-        simulate=simulate,
+        post_battle=imported_later("rules.systems.grits_and_glory.campaign", "post_battle"),
+        activation=MappingImportedLater("rules.systems.grits_and_glory.deck", "METHODS"),
+        simulate=imported_later("rules.systems.grits_and_glory.simulate", "simulate"),
         statuses=("unhurt", "wounded", "out", "ko", "dead", "routed"),
         description="Aced trait dice against TN 4 with raises, Wild Cards and their Wild Die, "
         "damage against Toughness, a 54-card action deck with Jokers and events.",

@@ -162,3 +162,6 @@ ACTION_DECK = ActivationMethod(
     "A card per unit each turn, Aces high, suits spades-hearts-diamonds-clubs; Jokers act any "
     "time at +2 and roll an event; reshuffle after a Joker.",
 )
+
+#: The system's activation methods by key (`RuleSystem.activation`).
+METHODS = {ACTION_DECK.name: ACTION_DECK}

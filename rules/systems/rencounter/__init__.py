@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.lazy import MappingImportedLater, imported_later
 from rules.system import RuleSystem, register
 from rules.systems.rencounter import tables as t
-from rules.systems.rencounter.activation import METHODS
-from rules.systems.rencounter.campaign import post_battle
 from rules.systems.rencounter.checks import CHECKS
 from rules.systems.rencounter.combat import permanent_failure_number
-from rules.systems.rencounter.simulate import simulate
 from rules.systems.rencounter.stats import (
     CARD,
     OPTIONS,
@@ -100,9 +98,9 @@ RENCOUNTER = register(
         initial_state=initial_state,
         settle_state=settle_state,
         card=CARD,
-        post_battle=post_battle,
-        activation=METHODS,
-        simulate=simulate,
+        post_battle=imported_later("rules.systems.rencounter.campaign", "post_battle"),
+        activation=MappingImportedLater("rules.systems.rencounter.activation", "METHODS"),
+        simulate=imported_later("rules.systems.rencounter.simulate", "simulate"),
         statuses=("unhurt", "wounded", "falling_back", "out", "dead", "routed"),
         description="Skirmish rules: d6 action rolls against experience, d12 fire and melee.",
         words=WORDS,
