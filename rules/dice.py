@@ -9,7 +9,6 @@ Python's `random` module, so the same seed gives the same dice on any machine an
 
 from __future__ import annotations
 
-import hashlib
 import struct
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -153,6 +152,8 @@ class SeededDice(Dice):
     def _refill(self) -> None:
         # Several blocks at a time: the same words, in the same order, as one block at a time.
         if self.scheme == SHAKE_256:
+            import hashlib  # here, not at the top: `odds` never rolls, and OpenSSL costs 2 ms
+
             data = hashlib.shake_256(self._prefix + str(self._block).encode()).digest(256)
             self._block += 1
             words = list(_SHAKE_WORDS.unpack(data))
@@ -217,6 +218,8 @@ class SeededDice(Dice):
 
 def _keyed_states(key: bytes) -> tuple[Any, Any]:
     """Return SHA-256 states that have absorbed K^ipad and K^opad (RFC 2104)."""
+    import hashlib  # here, not at the top: `odds` never rolls, and OpenSSL costs 2 ms
+
     if len(key) > _SHA256_BLOCK:
         key = hashlib.sha256(key).digest()
     key = key.ljust(_SHA256_BLOCK, b"\x00")
