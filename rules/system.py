@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import UnknownCheck, UnknownSystem
 from rules.lazy import imported_later
-from rules.words import NO_WORDS, Words
 
 if TYPE_CHECKING:  # types only: a system's checks import what they use, the rest stays unloaded
     from rules.activation import ActivationMethod
@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # types only: a system's checks import what they use, the res
     from rules.checks import Check
     from rules.schema import Schema
     from rules.simulate import Simulator
+    from rules.words import Words
 
 LabelText = Callable[[str, Mapping[str, Any]], tuple[str, ...]]
 Tables = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -65,7 +66,8 @@ class RuleSystem:
     reference tables as JSON, reflecting the options. `label_text(name, stats)` returns the
     lines for a base sticker. `initial_state(stats)` is a figure's battle state at the start.
     `post_battle` is the campaign procedure; `house_rules` says it is Muster's house campaign
-    rules rather than the text's own. `words` is its vocabulary for plain-words narration.
+    rules rather than the text's own. `words` is its vocabulary for plain-words narration, the
+    `WORDS` of the module `words_from`.
     """
 
     key: str
@@ -89,8 +91,19 @@ class RuleSystem:
     #: Applies what a figure's accumulated state implies once a check's effects are in (a check
     #: sees one hit, not the total: six Rencounter wound points kill, 15 Hits remove a unit).
     settle_state: SettleState = _nothing_to_settle
-    #: The system's own words for its outcomes, state keys and procedures (`rules.narrate`).
-    words: Words = NO_WORDS
+    #: The module whose `WORDS` are the system's own words for its outcomes, state keys and
+    #: procedures (`rules.narrate`), imported when first asked for: only narration needs them.
+    words_from: str = ""
+
+    @property
+    def words(self) -> Words:
+        """The system's words (`rules.words.Words`); none of its own without `words_from`."""
+        if not self.words_from:
+            from rules.words import NO_WORDS
+
+            return NO_WORDS
+        words: Words = import_module(self.words_from).WORDS
+        return words
 
     def check(self, name: str) -> Check:
         try:

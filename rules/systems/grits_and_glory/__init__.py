@@ -19,7 +19,6 @@ from rules.systems.grits_and_glory.tables import (
     TRAITS,
     reference_tables,
 )
-from rules.systems.grits_and_glory.words import WORDS
 
 KEY = "grits_and_glory"
 
@@ -125,6 +124,6 @@ SYSTEM = register(
         statuses=("unhurt", "wounded", "out", "ko", "dead", "routed"),
         description="Aced trait dice against TN 4 with raises, Wild Cards and their Wild Die, "
         "damage against Toughness, a 54-card action deck with Jokers and events.",
-        words=WORDS,
+        words_from="rules.systems.grits_and_glory.words",
     )
 )
