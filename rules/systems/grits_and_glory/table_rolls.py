@@ -10,7 +10,6 @@ from typing import Any
 from rules.checks import Check, Effect, Outcome
 from rules.dice import Dice
 from rules.schema import Field, Schema
-from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.aces import ONE, ZERO, best_tail, grade, roll_trait
 from rules.systems.grits_and_glory.checks import (
@@ -58,6 +57,8 @@ RUN = Check(
 
 
 def _end_resolve(p: Params, dice: Dice) -> Outcome:
+    from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
+
     ends, roll = deck.game_ends(p["turn"], dice)
     return Outcome(
         "ends" if ends else "continues", {"roll": roll, "needs": deck.end_game_needs(p["turn"])}
@@ -65,6 +66,8 @@ def _end_resolve(p: Params, dice: Dice) -> Outcome:
 
 
 def _end_odds(p: Params) -> dict[str, Fraction]:
+    from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
+
     needs = deck.end_game_needs(p["turn"])
     ends = ZERO if needs is None else Fraction(t.END_GAME_DIE - needs + 1, t.END_GAME_DIE)
     return {"ends": ends, "continues": ONE - ends}
@@ -84,6 +87,8 @@ END_GAME = Check(
 
 
 def _fortune_resolve(p: Params, dice: Dice) -> Outcome:
+    from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
+
     event = deck.roll_event(dice)
     return Outcome(event["fortune"], event)
 
@@ -105,6 +110,8 @@ FORTUNE = Check(
 
 
 def _freak_resolve(p: Params, dice: Dice) -> Outcome:
+    from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
+
     return Outcome(deck.roll_freak_event(dice))
 
 
