@@ -93,8 +93,13 @@ CARD = CardLayout(
 )
 
 
-def tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the reference tables, with the campaign's scenario and scoring choices."""
+def campaign_tables(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the reference tables, with the campaign's scenario and scoring choices.
+
+    Not named `tables`: that would hide the `tables` submodule from the modules imported
+    later (the deck, the campaign, the auto-resolver), which read it as the package's
+    attribute.
+    """
     data = reference_tables()
     if not options.get("victory_points", True):
         data.pop("victory_points")
@@ -113,7 +118,7 @@ SYSTEM = register(
         stats=STATS,
         options=OPTIONS,
         checks=CHECKS,
-        tables=tables,
+        tables=campaign_tables,
         label_text=label_text,
         initial_state=initial_state,
         card=CARD,
