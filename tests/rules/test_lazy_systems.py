@@ -20,9 +20,9 @@ print(json.dumps({"code": code, "loaded": loaded}))
 """
 
 
-def _loaded(*args: str) -> dict:
+def _loaded(*args: str, probe: str = PROBE) -> dict:
     result = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", probe, *args], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     return json.loads(result.stdout)
 
@@ -41,3 +41,45 @@ def test_listing_the_systems_imports_every_one_in_the_fixed_order():
 
     assert _loaded("systems")["loaded"] == sorted(SYSTEM_KEYS)
     assert [s.key for s in all_systems()] == list(SYSTEM_KEYS)
+
+
+MODULES_PROBE = PROBE.replace('"loaded": loaded', '"modules": sorted(sys.modules)')
+
+#: What `odds` never needs: narration and its words, the campaign procedures, the auto-resolver,
+#: the activation methods, and OpenSSL (hashlib) for dice it does not roll.
+NOT_FOR_ODDS = (
+    "hashlib",
+    "rules.narrate",
+    "rules.words",
+    "rules.campaign",
+    "rules.simulate",
+    "rules.activation",
+)
+SYSTEM_PARTS_NOT_FOR_ODDS = ("campaign", "simulate", "activation", "deck", "words")
+
+
+@pytest.mark.parametrize(
+    ("system", "check"),
+    [
+        ("rencounter", "damage"),
+        ("grits_and_glory", "trait"),
+        ("escarmouche", "pool"),
+        ("game_the_90", "shoot"),
+        ("d12_skirmish", "shoot"),
+    ],
+)
+def test_odds_leaves_narration_campaign_resolver_and_activation_unimported(system, check):
+    modules = set(_loaded("odds", system, check, probe=MODULES_PROBE)["modules"])
+
+    unwanted = {*NOT_FOR_ODDS, *(f"rules.systems.{system}.{p}" for p in SYSTEM_PARTS_NOT_FOR_ODDS)}
+    assert modules & unwanted == set()
+
+
+def test_a_systems_lazy_parts_load_when_first_used():
+    from rules.system import get_system
+
+    system = get_system("grits_and_glory")
+
+    assert list(system.activation) == ["action_deck"]
+    assert system.activation["action_deck"].title == "54-card action deck"
+    assert system.words.titles
