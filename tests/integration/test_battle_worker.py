@@ -36,12 +36,16 @@ def _assert_changed_exactly_once(battle_id: int) -> None:
     rows = PostBattleRoll.objects.filter(battle_id=battle_id)
     keys = Counter(rows.values_list("character_id", "procedure", "index"))
     assert keys and max(keys.values()) == 1
+    # A figure may carry two battle entries ("Fought in", written at finish, and the fate the
+    # worker applies, e.g. fell), but never the same entry twice.
     entries = Counter(
-        ServiceRecordEntry.objects.filter(battle_id=battle_id).values_list("character_id", "cause")
+        ServiceRecordEntry.objects.filter(battle_id=battle_id).values_list(
+            "character_id", "cause", "note"
+        )
     )
     assert all(n == 1 for n in entries.values()), entries
     changed = {r.character_id for r in rows if r.result["changes"]}
-    rolled = {c for c, cause in entries if cause == EntryCause.ROLL}
+    rolled = {c for c, cause, _ in entries if cause == EntryCause.ROLL}
     assert rolled == changed
     for row in rows:
         stats = Character.objects.get(pk=row.character_id).stats
