@@ -6,7 +6,6 @@ battles with ledgers, improvements and wounds; with a broker, the worker process
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from django.db import transaction
@@ -20,7 +19,6 @@ from rosters.models import Force
 from rules.system import get_system
 
 DEMO_SCENARIO = "Demo: the fight at the ford"
-DEMO_DATE = date(1643, 5, 14)
 
 
 def demo_battles_seed(*, campaigns: list[Campaign]) -> int:
@@ -40,12 +38,13 @@ def _demo_battle(campaign: Campaign, forces: list[Force]) -> None:
             sides=[SideChoice(force=force) for force in forces],
             campaign=campaign,
             scenario=DEMO_SCENARIO,
-            campaign_date=DEMO_DATE,
+            # Fought on the campaign's current date (each demo campaign has its own period).
+            campaign_date=campaign.calendar_date,
             user=forces[0].owner,
         )
         battle = battle_record_result(
             battle=battle,
-            figures=_figure_results(battle),
+            figures=demo_figure_results(battle),
             sides=_side_results(battle),
             user=forces[0].owner,
         )
@@ -53,7 +52,8 @@ def _demo_battle(campaign: Campaign, forces: list[Force]) -> None:
         battle_finish(battle=battle, user=forces[0].owner)
 
 
-def _figure_results(battle: Battle) -> list[dict[str, Any]]:
+def demo_figure_results(battle: Battle) -> list[dict[str, Any]]:
+    """Two winners with a kill each, two of the losers wounded (also used by the crawl test)."""
     system = get_system(battle.system)
     skills = list(allowed_skills(system))
     wounded = "wounded" if "wounded" in allowed_statuses(system) else allowed_statuses(system)[0]

@@ -75,6 +75,9 @@ class Battle(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     claim_token = models.CharField(max_length=32, blank=True, editable=False)
     processed_at = models.DateTimeField(null=True, blank=True)
+    # The idempotency key of the request that finished the battle: the same request again
+    # (a double tap, a phone retrying) is answered as done instead of refused.
+    finish_key = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -218,10 +221,24 @@ class BattleEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     voided = models.BooleanField(default=False)
     voided_at = models.DateTimeField(null=True, blank=True)
+    # Idempotency keys sent by the table's forms: a request that made (or voided) this event
+    # and arrives again is applied once. Empty when the caller sent none (API, services).
+    request_key = models.CharField(max_length=64, blank=True, editable=False)
+    void_key = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["battle", "seq"], name="battle_event_seq_unique"),
+            models.UniqueConstraint(
+                fields=["battle", "request_key"],
+                condition=~Q(request_key=""),
+                name="battle_event_request_once",
+            ),
+            models.UniqueConstraint(
+                fields=["battle", "void_key"],
+                condition=~Q(void_key=""),
+                name="battle_event_void_once",
+            ),
             models.CheckConstraint(
                 condition=Q(kind__in=EventKind.values), name="battle_event_kind_valid"
             ),

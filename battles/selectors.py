@@ -51,6 +51,12 @@ def battle_is_playable_by(battle: Battle, user: User) -> bool:
     return battles_playable_by(user).filter(pk=battle.pk).exists()
 
 
+def battle_is_deletable_by(battle: Battle, user: User) -> bool:
+    """Say whether the user may delete the battle: its creator, while it is not finished."""
+    unfinished = battle.status in (BattleStatus.SETUP, BattleStatus.IN_PROGRESS)
+    return unfinished and user.is_authenticated and battle.created_by_id == user.pk
+
+
 def battle_is_managed_by(battle: Battle, user: User) -> bool:
     """Say whether the user organises the battle's campaign (or is a superuser)."""
     if user.is_superuser:

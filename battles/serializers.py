@@ -15,6 +15,7 @@ from battles.models import (
     BattleStatus,
     PostBattleRoll,
 )
+from battles.words import event_dice_text, event_sentence
 from rosters.models import Character, Force
 from rosters.selectors import forces_visible_to
 
@@ -64,6 +65,12 @@ class SideSerializer(serializers.ModelSerializer):
 
 class EventSerializer(serializers.ModelSerializer):
     check = serializers.CharField(source="check_name")
+    sentence = serializers.SerializerMethodField(
+        help_text="What happened, in the game's words (from the rules engine)."
+    )
+    dice_text = serializers.SerializerMethodField(
+        help_text='The dice with what each was for: "to hit d12: 3 · damage d12: 4".'
+    )
 
     class Meta:
         model = BattleEvent
@@ -85,7 +92,15 @@ class EventSerializer(serializers.ModelSerializer):
             "created_at",
             "voided",
             "voided_at",
+            "sentence",
+            "dice_text",
         ]
+
+    def get_sentence(self, event: BattleEvent) -> str:
+        return event_sentence(event.battle.system, event)
+
+    def get_dice_text(self, event: BattleEvent) -> str:
+        return event_dice_text(event)
 
 
 class BattleSerializer(serializers.ModelSerializer):

@@ -8,12 +8,15 @@ read-only table and 403 on every write.
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,12 +25,13 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleStatus, EventKind, SideResult
-from battles.selectors import battle_is_playable_by, battles_visible_to
+from battles.selectors import battle_is_deletable_by, battle_is_playable_by, battles_visible_to
 from battles.services import (
     SideChoice,
     battle_activation_draw,
     battle_activation_start,
     battle_audit,
+    battle_delete,
     battle_finish,
     battle_record_result,
     battle_resolve,
@@ -36,12 +40,24 @@ from battles.services import (
 )
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
-from pages.display import is_out, state_items
+from pages.after import battle_report, roll_json
+from pages.display import is_out
+from pages.narration import EventView, event_view
 from pages.odds import odds_result
-from pages.selectors import Table, battle_ledger, battle_table, battle_with_sides, forces_for_battle
+from pages.selectors import (
+    Pick,
+    Table,
+    battle_events,
+    battle_ledger,
+    battle_picks,
+    battle_table,
+    battle_with_sides,
+    forces_for_battle,
+)
 from pages.table import CheckForm, figure_by_id, pick_check, submitted_check, suggested_check
 from rosters.models import Force
 from rosters.selectors import forces_editable_by, forces_visible_to
+from rules import narrate
 from rules.errors import RulesError
 from rules.system import RuleSystem, get_system
 
@@ -80,7 +96,8 @@ def _figures(table: Table) -> dict[int, Any]:
 def _suggested(table: Table, query: Any) -> tuple[CheckForm, Any, Any]:
     figures = _figures(table)
     actor = figure_by_id(figures, query.get("actor"))
-    target = figure_by_id(figures, query.get("target"))
+    # "against", not "target": Game the 90% has a check parameter named target.
+    target = figure_by_id(figures, query.get("against"))
     check = pick_check(table.system, query.get("check"))
     return suggested_check(check, actor, target), actor, target
 
@@ -94,8 +111,48 @@ def _preview(table: Table, form: CheckForm) -> Any:
         return None
 
 
-def _last_activation(table: Table) -> Any:
-    return next((e for e in table.events if e.kind == EventKind.ACTIVATION and not e.voided), None)
+#: Events the log shows before "show all".
+LOG_SHORT = 5
+
+
+def _last_activation(table: Table) -> EventView | None:
+    event = next((e for e in table.events if e.kind == EventKind.ACTIVATION and not e.voided), None)
+    return event_view(table.system, event) if event is not None else None
+
+
+@dataclass(frozen=True)
+class FigureRow:
+    figure: Any
+    chips: tuple[tuple[str, bool], ...]
+    out: bool
+
+
+@dataclass(frozen=True)
+class SideBlock:
+    side: Any
+    rows: tuple[FigureRow, ...]
+    standing: int
+
+
+def _side_blocks(table: Table) -> list[SideBlock]:
+    blocks = []
+    for block in table.sides:
+        rows = tuple(
+            FigureRow(f, narrate.state_chips(table.system.key, f.state), is_out(f.state))
+            for f in block.figures
+        )
+        blocks.append(SideBlock(block.side, rows, sum(1 for r in rows if not r.out)))
+    return blocks
+
+
+def _log(table: Table) -> dict[str, Any]:
+    views = [event_view(table.system, e) for e in table.events]
+    return {
+        "last": views[0] if views else None,
+        "log_head": views[:LOG_SHORT],
+        "log_rest": views[LOG_SHORT:],
+        "log_count": len(views),
+    }
 
 
 def _table_context(
@@ -117,10 +174,10 @@ def _table_context(
         "activation": _last_activation(table),
         "results": SideResult.choices[1:],
         "ready_to_finish": all(s.side.result for s in table.sides),
-        "sides": [
-            (block, [(f, state_items(f.state), is_out(f.state)) for f in block.figures])
-            for block in table.sides
-        ],
+        "sides": _side_blocks(table),
+        "form_key": uuid.uuid4().hex,
+        "can_delete": battle_is_deletable_by(battle, request.user),
+        **_log(table),
         **extra,
     }
 
@@ -155,9 +212,15 @@ def battle_odds(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _back_to_table(battle: Battle, request: HttpRequest, *names: str) -> HttpResponse:
+    """Redirect to the table, keeping the choices made, scrolled to the result."""
     keep = {name: request.POST[name] for name in names if request.POST.get(name)}
     url = reverse("battle-page", args=[battle.pk])
-    return redirect(f"{url}?{urlencode(keep)}" if keep else url)
+    return redirect(f"{url}?{urlencode(keep)}#result" if keep else f"{url}#result")
+
+
+def _key(request: HttpRequest) -> str:
+    """Return the form's idempotency key: a double tap sends the same one twice."""
+    return request.POST.get("key", "").strip()[:64]
 
 
 def _refused(
@@ -181,26 +244,31 @@ def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
             battle=battle,
             check=form.check.name,
             actor=request.POST.get("actor"),
-            target=request.POST.get("target") or None,
+            target=request.POST.get("against") or None,
             params=form.params,
             dice=form.dice,
             user=request.user,
+            key=_key(request),
         )
     except ValidationError as exc:
         return _refused(request, battle, _messages(exc), form)
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)], form)
-    return _back_to_table(battle, request, "actor", "check", "target")
+    except IntegrityError:
+        pass  # the same request won a race with itself: it was applied once
+    return _back_to_table(battle, request, "actor", "check", "against")
 
 
 def _simple_post(request: HttpRequest, battle: Battle, call: Any, **kwargs: Any) -> HttpResponse:
     try:
-        call(battle=battle, user=request.user, **kwargs)
+        call(battle=battle, user=request.user, key=_key(request), **kwargs)
     except ValidationError as exc:
         return _refused(request, battle, _messages(exc))
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
-    return _back_to_table(battle, request, "actor", "check", "target")
+    except IntegrityError:
+        pass  # the same request won a race with itself: it was applied once
+    return _back_to_table(battle, request, "actor", "check", "against")
 
 
 @login_required
@@ -258,7 +326,14 @@ def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
         sides = _side_entries(battle, request.POST)
     except ValidationError as exc:
         return _refused(request, battle, _messages(exc))
-    return _simple_post(request, battle, battle_record_result, sides=sides)
+    try:
+        battle_record_result(battle=battle, sides=sides, user=request.user)
+    except ValidationError as exc:
+        return _refused(request, battle, _messages(exc))
+    except BattleConflict as exc:
+        return _refused(request, battle, [str(exc)])
+    url = reverse("battle-page", args=[battle.pk])
+    return redirect(f"{url}#finish")
 
 
 @login_required
@@ -267,12 +342,27 @@ def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
     """Finish the battle: the result is committed and the post-battle rolls are queued."""
     battle = _playable(request, pk)
     try:
-        battle_finish(battle=battle, user=request.user)
+        battle_finish(battle=battle, user=request.user, key=_key(request))
     except ValidationError as exc:
         return _refused(request, battle, _messages(exc))
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
     return redirect("battle-after", pk=battle.pk)
+
+
+@login_required
+@require_POST
+def battle_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete an abandoned battle (its creator, before it is finished); back to the campaign."""
+    battle = _battle(request, pk)
+    campaign_id = battle.campaign_id
+    try:
+        battle_delete(battle=battle, user=request.user)
+    except BattleConflict as exc:
+        return _refused(request, battle, [str(exc)])
+    if campaign_id:
+        return redirect("campaign-page", pk=campaign_id)
+    return redirect("home")
 
 
 # --- after the battle ---------------------------------------------------------------------
@@ -283,13 +373,19 @@ def _after_context(battle: Battle) -> dict[str, Any]:
     audit = battle_audit(battle=battle) if processed else None
     ledger = battle_ledger(battle) if processed else ()
     checks = {row["id"]: row["matches"] for row in audit["ledger"]} if audit else {}
+    system = get_system(battle.system)
     return {
         "battle": battle,
         "processed": processed,
         "audit": audit,
-        "ledger": ledger,
+        "ledger": [
+            (row, narrate.roll_sentence(system.key, roll_json(row), row.character.name))
+            for row in ledger
+        ],
         "ledger_checks": checks,
-        "system": get_system(battle.system),
+        "report": battle_report(battle, system, ledger),
+        "events": [event_view(system, e) for e in battle_events(battle)],
+        "system": system,
     }
 
 
@@ -345,11 +441,21 @@ def _scenarios(system: RuleSystem | None) -> list[tuple[str, str]]:
     ]
 
 
-def _picked(force: Force | None, data: Any, key: str) -> set[int]:
-    """Return the ticked characters of the force; everyone fit when none of its own are ticked."""
-    if force is None:
-        return set()
-    fit = {c.pk for c in force.fit}
+def _battle_date(data: Any) -> date | None:
+    """Return the date typed on the form (None when blank or not a date)."""
+    try:
+        return _date(data.get("campaign_date", "").strip())
+    except ValidationError:
+        return None
+
+
+def _picks(force: Force | None, on: date | None) -> tuple[Pick, ...]:
+    return battle_picks(force, on) if force is not None else ()
+
+
+def _picked(picks: tuple[Pick, ...], data: Any, key: str) -> set[int]:
+    """Return the ticked characters who may fight; everyone fit when none of them is ticked."""
+    fit = {p.character.pk for p in picks if p.fit}
     ticked = {int(v) for v in data.getlist(key) if v.isdigit()} & fit
     return ticked or fit
 
@@ -361,6 +467,9 @@ def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, A
     first = _chosen(mine, data.get("side1") or request.GET.get("force"))
     second = _chosen(theirs, data.get("side2"))
     system = _system_of(campaign, first, second)
+    default_date = campaign.calendar_date if campaign else None
+    on = _battle_date(data) or default_date
+    picks1, picks2 = _picks(first, on), _picks(second, on)
     return {
         "campaign": campaign,
         "mine": mine,
@@ -369,10 +478,12 @@ def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, A
         "second": second,
         "system": system,
         "scenarios": _scenarios(system),
-        "picked1": _picked(first, data, "characters1"),
-        "picked2": _picked(second, data, "characters2"),
+        "picks1": picks1,
+        "picks2": picks2,
+        "picked1": _picked(picks1, data, "characters1"),
+        "picked2": _picked(picks2, data, "characters2"),
         "data": data,
-        "default_date": campaign.calendar_date if campaign else None,
+        "default_date": default_date,
         **extra,
     }
 
@@ -381,7 +492,9 @@ def _choice(force: Force | None, data: Any, key: str) -> SideChoice | None:
     if force is None:
         return None
     ids = {int(v) for v in data.getlist(key) if v.isdigit()}
-    return SideChoice(force=force, characters=tuple(c for c in force.fit if c.pk in ids))
+    # Whoever is ticked goes to the service, which refuses (by name) anyone unfit.
+    chosen = force.characters.filter(pk__in=ids).select_related("unit", "force").order_by("pk")
+    return SideChoice(force=force, characters=tuple(chosen))
 
 
 def _date(raw: str) -> date | None:

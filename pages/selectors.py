@@ -28,10 +28,12 @@ from campaigns.league.standings import StandingRow
 from campaigns.models import Campaign, Membership, Pairing, Round
 from campaigns.selectors import current_round, league_standings, round_pairings
 from config.orm import count_of
+from pages.after import roll_json
 from pages.charts import StepChart, step_chart
 from pages.display import Stat, equipment, stat_block, stat_line
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
 from rosters.selectors import force_roster
+from rules import narrate
 from rules.schema import Field
 from rules.system import RuleSystem
 
@@ -148,6 +150,9 @@ class Moment:
     rolls: tuple[PostBattleRoll, ...] = ()
     battle: Battle | None = None
     figure: BattleFigure | None = None
+    #: The battle in words: how the figure ended it, and each post-battle roll as a sentence.
+    summary: str = ""
+    roll_sentences: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -200,17 +205,43 @@ def _entry_moment(system: RuleSystem, entry: ServiceRecordEntry) -> Moment:
     return Moment(entry.created_at, kind, entry.get_cause_display(), entry.note, changes)
 
 
+def _figure_summary(system: RuleSystem, figure: BattleFigure) -> str:
+    """Return how the figure ended the battle: "Ended it wounded · 1 kill · used Fire skill"."""
+    parts = []
+    if figure.final_status:
+        parts.append(f"Ended the battle {narrate.humanise(figure.final_status)}")
+    if figure.kills:
+        parts.append(f"{figure.kills} kill{'s' if figure.kills != 1 else ''}")
+    if figure.skills_used:
+        used = ", ".join(narrate.stat_name(system.key, s) for s in figure.skills_used)
+        parts.append(f"used {used}")
+    return " · ".join(parts)
+
+
 def _battle_moment(
-    figure: BattleFigure, rolls: Sequence[PostBattleRoll], entries: Sequence[Moment]
+    system: RuleSystem,
+    figure: BattleFigure,
+    rolls: Sequence[PostBattleRoll],
+    entries: Sequence[Moment],
 ) -> Moment:
     battle = figure.battle
     when = battle.finished_at or battle.created_at
     title = f"Fought in {battle}"
     changes = tuple(c for moment in entries for c in moment.changes)
-    note = "; ".join(m.note for m in entries if m.note)
+    note = "; ".join(m.note for m in entries if m.note and m.note != title)
     died = any(m.kind == "death" for m in entries)
+    said = tuple(narrate.roll_sentence(system.key, roll_json(r), figure.name) for r in rolls)
     return Moment(
-        when, "death" if died else "battle", title, note, changes, tuple(rolls), battle, figure
+        when,
+        "death" if died else "battle",
+        title,
+        note,
+        changes,
+        tuple(rolls),
+        battle,
+        figure,
+        _figure_summary(system, figure),
+        said,
     )
 
 
@@ -280,15 +311,17 @@ def _timeline(
     timeline = [m for battle_id, m in moments if battle_id not in fought]
     for f in figures:
         told = [m for battle_id, m in moments if battle_id == f.battle_id]
-        timeline.append(_battle_moment(f, by_battle.get(f.battle_id, ()), told))
+        timeline.append(_battle_moment(system, f, by_battle.get(f.battle_id, ()), told))
     return tuple(sorted(timeline, key=lambda m: m.when, reverse=True))
 
 
 def character_career(character: Character, system: RuleSystem) -> Career:
     """Return the character's career: stats, timeline, charts (3 queries; 4 if recovering)."""
     entries = list(character.service_record.order_by("created_at", "pk"))
+    # Only battles fought count: a set-up never finished is no part of a career.
     figures = list(
         BattleFigure.objects.filter(character=character)
+        .exclude(battle__status__in=(BattleStatus.SETUP, BattleStatus.IN_PROGRESS))
         .select_related("battle")
         .order_by("battle__created_at", "pk")
     )
@@ -400,10 +433,15 @@ def battle_table(battle: Battle, system: RuleSystem) -> Table:
     return Table(battle, system, blocks, tuple(figures), tuple(events), last)
 
 
+def battle_events(battle: Battle) -> tuple[BattleEvent, ...]:
+    """Return the battle's whole event log, oldest first (1 query)."""
+    return tuple(battle.events.select_related("actor", "target").order_by("seq"))
+
+
 def battle_ledger(battle: Battle) -> tuple[PostBattleRoll, ...]:
     """Return the battle's post-battle rolls, grouped by character (1 query)."""
     return tuple(
-        battle.ledger.select_related("character").order_by(
+        battle.ledger.select_related("character__force").order_by(
             "character__name", "character_id", "procedure", "index"
         )
     )
@@ -424,6 +462,64 @@ def forces_for_battle(forces: QuerySet[Force]) -> tuple[Force, ...]:
         .prefetch_related(Prefetch("characters", queryset=fit, to_attr="fit"))
         .order_by("name", "pk")
     )
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One character offered for a battle: may he fight on the date, and if not, why not."""
+
+    character: Character
+    fit: bool
+    reason: str
+
+
+#: How an unfit status reads, with the date it began.
+STATUS_SINCE = {
+    CharacterStatus.DEAD: "dead since {}",
+    CharacterStatus.RETIRED: "retired since {}",
+    CharacterStatus.CAPTURED: "captured since {}",
+}
+
+
+def _status_dates(characters: Sequence[Character]) -> dict[int, date]:
+    """Return when each character took his present status, from the service record (1 query)."""
+    entries = ServiceRecordEntry.objects.filter(
+        character__in=[c.pk for c in characters], after__has_key="status"
+    ).order_by("created_at", "pk")
+    status = {c.pk: c.status for c in characters}
+    found: dict[int, date] = {}
+    for entry in entries.only("character_id", "after", "created_at"):
+        if entry.after.get("status") == status[entry.character_id]:
+            found[entry.character_id] = entry.created_at.date()
+    return found
+
+
+def _day(value: date | None) -> str:
+    return f"{value:%-d %b %Y}" if value else "an unknown date"
+
+
+def battle_picks(force: Force, on: date | None) -> tuple[Pick, ...]:
+    """Return every character of the force, those who cannot fight on `on` with the reason.
+
+    A recovering character fights once his wounds have healed by the battle's date.
+    """
+    characters = list(force.characters.order_by("name", "pk"))
+    healing = recovery_dates([c.pk for c in characters if c.status == CharacterStatus.RECOVERING])
+    since = _status_dates([c for c in characters if c.status in STATUS_SINCE])
+    picks = []
+    for c in characters:
+        if c.status in STATUS_SINCE:
+            picks.append(Pick(c, False, STATUS_SINCE[c.status].format(_day(since.get(c.pk)))))
+        elif c.status == CharacterStatus.RECOVERING and c.pk in healing:
+            healed = healing[c.pk]
+            ready = on is not None and healed <= on
+            text = "healed by {}" if ready else "recovering until {}"
+            picks.append(Pick(c, ready, text.format(_day(healed))))
+        elif c.status == CharacterStatus.RECOVERING:
+            picks.append(Pick(c, True, "recovering, no healing date set"))
+        else:
+            picks.append(Pick(c, True, ""))
+    return tuple(picks)
 
 
 # --- the home page ------------------------------------------------------------------------

@@ -26,4 +26,5 @@ urlpatterns = [
     path("battles/<int:pk>/finish/", battles.battle_end, name="battle-finish"),
     path("battles/<int:pk>/after/", battles.battle_after, name="battle-after"),
     path("battles/<int:pk>/after/progress/", battles.battle_progress, name="battle-progress"),
+    path("battles/<int:pk>/delete/", battles.battle_remove, name="battle-delete"),
 ]

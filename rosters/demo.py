@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +24,175 @@ from rules.system import RuleSystem, all_systems
 
 ADMIN = "admin"
 PLAYERS = (("olivia", Role.ORGANISER), ("alice", Role.PLAYER), ("bob", Role.PLAYER))
-FORCE_NAMES = {"alice": ("Gridley's Company", "Kingsmen"), "bob": ("The Grey Riders", "Rebels")}
 UNIT_NAMES = ("First Section", "Second Section")
-CHARACTER_NAMES = (
-    ("Gridley", "Sergeant"),
-    ("Tom Pike", ""),
-    ("Ned Fletcher", ""),
-    ("Will Cooper", "Corporal"),
-    ("Harry Mason", ""),
-    ("Jack Thatcher", ""),
-)
+
+
+@dataclass(frozen=True)
+class DemoForce:
+    name: str
+    faction: str
+    #: Six (name, rank) pairs: three in each unit, the first of each unit promoted by hand.
+    characters: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class DemoCampaign:
+    """A demo campaign's current date and the two forces that fight in it."""
+
+    calendar_date: date
+    forces: dict[str, DemoForce]
+
+
+#: Each system's campaign is set in its own period, with forces and figures of their own.
+DEMO_CAMPAIGNS = {
+    "rencounter": DemoCampaign(
+        date(1643, 5, 14),
+        {
+            "alice": DemoForce(
+                "Gridley's Company",
+                "Kingsmen",
+                (
+                    ("Gridley", "Sergeant"),
+                    ("Tom Pike", ""),
+                    ("Ned Fletcher", ""),
+                    ("Will Cooper", "Corporal"),
+                    ("Harry Mason", ""),
+                    ("Jack Thatcher", ""),
+                ),
+            ),
+            "bob": DemoForce(
+                "The Grey Riders",
+                "Rebels",
+                (
+                    ("Nathaniel Ash", "Cornet"),
+                    ("Obadiah Crane", ""),
+                    ("Josiah Reeve", ""),
+                    ("Gideon Hart", "Corporal"),
+                    ("Ezra Vane", ""),
+                    ("Silas Brook", ""),
+                ),
+            ),
+        },
+    ),
+    "grits_and_glory": DemoCampaign(
+        date(1878, 7, 4),
+        {
+            "alice": DemoForce(
+                "The Dalton Posse",
+                "Lawmen",
+                (
+                    ("Ben Dalton", "Marshal"),
+                    ("Wes Harper", ""),
+                    ("Eli Crane", ""),
+                    ("Sam Tully", "Deputy"),
+                    ("Doc Ferris", ""),
+                    ("Jed Mercer", ""),
+                ),
+            ),
+            "bob": DemoForce(
+                "The Red Canyon Gang",
+                "Outlaws",
+                (
+                    ("Jack Keogh", "Boss"),
+                    ("Luis Ortega", ""),
+                    ("Clem Dawes", ""),
+                    ("Ike Farrow", "Lieutenant"),
+                    ("Billy Shaw", ""),
+                    ("Hank Pruitt", ""),
+                ),
+            ),
+        },
+    ),
+    "escarmouche": DemoCampaign(
+        date(1636, 8, 15),
+        {
+            "alice": DemoForce(
+                "Compagnie de Vaubecourt",
+                "French",
+                (
+                    ("Louis de Vaubecourt", "Capitaine"),
+                    ("Jean Ravel", ""),
+                    ("Pierre Lenoir", ""),
+                    ("Michel Aubry", "Sergent"),
+                    ("Luc Fabre", ""),
+                    ("Henri Roux", ""),
+                ),
+            ),
+            "bob": DemoForce(
+                "Tercio de Soto",
+                "Spanish",
+                (
+                    ("Diego de Soto", "Capitán"),
+                    ("Andrés Vega", ""),
+                    ("Tomás Ruiz", ""),
+                    ("Mateo Cano", "Sargento"),
+                    ("Pedro Gil", ""),
+                    ("Juan Ibarra", ""),
+                ),
+            ),
+        },
+    ),
+    "game_the_90": DemoCampaign(
+        date(878, 5, 10),
+        {
+            "alice": DemoForce(
+                "Alfred's Fyrd",
+                "West Saxons",
+                (
+                    ("Odda's hearth-troop", "Ealdorman"),
+                    ("Wulfhere's spears", ""),
+                    ("Osric's bowmen", ""),
+                    ("Eadwig's thegns", "Thegn"),
+                    ("Beorn's levy", ""),
+                    ("Cuthred's skirmishers", ""),
+                ),
+            ),
+            "bob": DemoForce(
+                "Guthrum's Host",
+                "Danes",
+                (
+                    ("Guthrum's huscarls", "Jarl"),
+                    ("Halfdan's crew", ""),
+                    ("Ubba's archers", ""),
+                    ("Sigurd's riders", "Hersir"),
+                    ("Ketil's bondsmen", ""),
+                    ("Orm's raiders", ""),
+                ),
+            ),
+        },
+    ),
+    "d12_skirmish": DemoCampaign(
+        date(1811, 5, 16),
+        {
+            "alice": DemoForce(
+                "Hale's Rifle Picket",
+                "British",
+                (
+                    ("Thomas Hale", "Lieutenant"),
+                    ("Dan Cartwright", ""),
+                    ("Will Tuck", ""),
+                    ("Joe Barnes", "Sergeant"),
+                    ("Sam Pell", ""),
+                    ("Ned Kemp", ""),
+                ),
+            ),
+            "bob": DemoForce(
+                "Marchand's Voltigeurs",
+                "French",
+                (
+                    ("Lucien Marchand", "Capitaine"),
+                    ("Émile Brun", ""),
+                    ("Jules Perrin", ""),
+                    ("Paul Girard", "Sergent"),
+                    ("Victor Caron", ""),
+                    ("Louis Bastide", ""),
+                ),
+            ),
+        },
+    ),
+}
+#: A system registered after the demo was written still gets a campaign: it borrows these.
+FALLBACK = DEMO_CAMPAIGNS["rencounter"]
 
 
 @dataclass(frozen=True)
@@ -76,7 +236,12 @@ def _varied(schema: Schema, index: int) -> dict[str, Any]:
     return stats
 
 
+def _demo(system: RuleSystem) -> DemoCampaign:
+    return DEMO_CAMPAIGNS.get(system.key, FALLBACK)
+
+
 def _campaign(club: Club, system: RuleSystem, members: dict[str, Any]) -> Campaign:
+    demo = _demo(system)
     campaign = Campaign.objects.filter(club=club, slug=f"{system.key}-demo").first()
     if campaign is None:
         campaign = campaign_create(
@@ -85,21 +250,25 @@ def _campaign(club: Club, system: RuleSystem, members: dict[str, Any]) -> Campai
             slug=f"{system.key}-demo",
             system=system.key,
             status=CampaignStatus.ACTIVE,
+            calendar_date=demo.calendar_date,
         )
         for username, role in PLAYERS:
             membership_create(campaign=campaign, user=members[username], role=role)
+    elif campaign.calendar_date is None:  # a demo club loaded before campaigns had a date
+        Campaign.objects.filter(pk=campaign.pk).update(calendar_date=demo.calendar_date)
     return campaign
 
 
 def _force(campaign: Campaign, owner: Any, system: RuleSystem) -> None:
-    name, faction = FORCE_NAMES[owner.username]
-    if Force.objects.filter(campaign=campaign, owner=owner, name=name).exists():
+    # One demo force per player per campaign, whatever it was called when it was loaded.
+    if Force.objects.filter(campaign=campaign, owner=owner).exists():
         return
-    force = force_create(owner=owner, name=name, campaign=campaign, faction=faction)
+    demo = _demo(system).forces[owner.username]
+    force = force_create(owner=owner, name=demo.name, campaign=campaign, faction=demo.faction)
     for u, unit_name in enumerate(UNIT_NAMES):
         unit_stats = _varied(system.stats, u) if system.piece == "unit" else None
         unit = unit_create(force=force, name=unit_name, order=u, stats=unit_stats)
-        for c, (person, rank) in enumerate(CHARACTER_NAMES[u * 3 : u * 3 + 3]):
+        for c, (person, rank) in enumerate(demo.characters[u * 3 : u * 3 + 3]):
             character = character_create(
                 force=force,
                 name=person,

@@ -173,6 +173,21 @@ def _record(
     )
 
 
+def character_fought(
+    *, character: Character, battle_id: int, note: str, user: User | None = None
+) -> ServiceRecordEntry:
+    """Record that the character fought in a battle (written when the battle is finished)."""
+    return _record(
+        character=character,
+        cause=EntryCause.BATTLE,
+        before={},
+        after={},
+        user=user,
+        note=note,
+        battle_id=battle_id,
+    )
+
+
 def _new_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
     # No stats at all means "a fresh recruit": the system's starting block.
     schema = system_for(force.system).stats

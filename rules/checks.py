@@ -126,6 +126,8 @@ class Check:
     returns an `Outcome` whose key is one of `outcomes`; `odds_fn(params)` returns the exact
     distribution over the same keys. `dice_order` documents the order in which given dice are
     consumed. `skill` names the stat this check exercises (for improvement rolls), if any.
+    `friendly_fire` says the rules let this check strike the actor's own side (firing into a
+    melee, a blast that deviates); no other check may take a target on the actor's side.
     """
 
     name: str
@@ -137,6 +139,7 @@ class Check:
     description: str = ""
     dice_order: str = ""
     skill: str | None = None
+    friendly_fire: bool = False
     _keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -185,6 +188,7 @@ class Check:
             "outcomes": list(self.outcomes),
             "dice_order": self.dice_order,
             "skill": self.skill,
+            "friendly_fire": self.friendly_fire,
         }
 
 

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from rules import narrate
 from rules.dice import CURRENT_SCHEME, SCHEMES, Dice, GivenDice, SeededDice, parse_given
 from rules.errors import RulesError
 from rules.schema import parse_assignments
@@ -79,6 +80,9 @@ def _roll(args: argparse.Namespace) -> dict[str, Any]:
     if isinstance(dice, GivenDice):
         dice.ensure_all_used()
     result = {"system": args.system, **resolution.as_json()}
+    # The same plain words the table shows, so a roll at the terminal reads as one at the table.
+    result["sentence"] = narrate.event_sentence(args.system, result)
+    result["dice_text"] = narrate.dice_text(result["dice"])
     if seed is not None:
         result["seed"] = seed  # pass it back with --seed to reproduce these dice
         result["scheme"] = args.scheme

@@ -12,6 +12,7 @@ from rules.checks import Check
 from rules.errors import UnknownCheck, UnknownSystem
 from rules.schema import Schema
 from rules.simulate import Simulator
+from rules.words import NO_WORDS, Words
 
 LabelText = Callable[[str, Mapping[str, Any]], tuple[str, ...]]
 Tables = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -57,7 +58,7 @@ class RuleSystem:
     reference tables as JSON, reflecting the options. `label_text(name, stats)` returns the
     lines for a base sticker. `initial_state(stats)` is a figure's battle state at the start.
     `post_battle` is the campaign procedure; `house_rules` says it is Muster's house campaign
-    rules rather than the text's own.
+    rules rather than the text's own. `words` is its vocabulary for plain-words narration.
     """
 
     key: str
@@ -81,6 +82,8 @@ class RuleSystem:
     #: Applies what a figure's accumulated state implies once a check's effects are in (a check
     #: sees one hit, not the total: six Rencounter wound points kill, 15 Hits remove a unit).
     settle_state: SettleState = _nothing_to_settle
+    #: The system's own words for its outcomes, state keys and procedures (`rules.narrate`).
+    words: Words = NO_WORDS
 
     def check(self, name: str) -> Check:
         try:

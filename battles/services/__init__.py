@@ -2,6 +2,7 @@
 auto-resolve, and the post-battle pipeline (finish, process, sweep). The audit is a read that
 re-derives rolls, kept beside the pipeline it checks."""
 
+from battles.services.abandon import battle_delete
 from battles.services.audit import battle_audit
 from battles.services.pipeline import (
     battle_claim,
@@ -27,6 +28,7 @@ __all__ = [
     "battle_audit",
     "battle_auto_resolve",
     "battle_claim",
+    "battle_delete",
     "battle_finish",
     "battle_process",
     "battle_record_result",

@@ -35,6 +35,7 @@ from battles.services.results import allowed_statuses
 from config.queueing import send_after_commit
 from rosters import services as rosters
 from rosters.models import Character, CharacterStatus, EntryCause
+from rules import narrate
 from rules.campaign import PostBattleRoll as Roll
 from rules.system import RuleSystem
 
@@ -68,20 +69,53 @@ def _check_results(battle: Battle, system: RuleSystem) -> None:
 
 
 @transaction.atomic
-def battle_finish(*, battle: Battle, user: AbstractBaseUser | None = None) -> Battle:
-    """Validate and commit the result, then queue the post-battle rolls (one task)."""
+def battle_finish(*, battle: Battle, user: AbstractBaseUser | None = None, key: str = "") -> Battle:
+    """Validate and commit the result, then queue the post-battle rolls (one task).
+
+    The same finish sent again with its idempotency `key` is answered as done.
+    """
     battle = locked(battle.pk)
+    if key and battle.finish_key == key:
+        return battle
     if battle.status not in PLAYABLE:
         raise BattleConflict(f"the battle is already finished ({battle.status})")
     _check_results(battle, system_of(battle))
-    figures = list(battle.figures.all())
+    figures = list(battle.figures.select_related("character"))
     for figure in figures:
         figure.final_status = figure_status(figure)
     BattleFigure.objects.bulk_update(figures, ["final_status"])
     battle.status, battle.finished_at = BattleStatus.FINISHED, timezone.now()
-    battle.save(update_fields=["status", "finished_at"])
+    battle.finish_key = key
+    battle.save(update_fields=["status", "finished_at", "finish_key"])
+    _record_service(battle, figures, user)
     queue_processing(battle.pk)
     return battle
+
+
+def _record_service(
+    battle: Battle, figures: Sequence[BattleFigure], user: AbstractBaseUser | None
+) -> None:
+    """Write "Fought in" on each named figure's record, now that the battle was fought.
+
+    Set-up writes nothing, so a battle abandoned before it is finished leaves no trace. A
+    recovering character allowed to fight (healed by the battle's date) is fit again.
+    """
+    for figure in figures:
+        character = figure.character
+        if character is None:
+            continue
+        if character.status == CharacterStatus.RECOVERING:
+            rosters.character_update(
+                character=character,
+                user=user,
+                cause=EntryCause.BATTLE,
+                battle_id=battle.pk,
+                note="recovered from his wounds",
+                status=CharacterStatus.ACTIVE,
+            )
+        rosters.character_fought(
+            character=character, battle_id=battle.pk, note=f"Fought in {battle}", user=user
+        )
 
 
 # --- processing -----------------------------------------------------------------------------
@@ -258,10 +292,16 @@ def _apply(
     changes = [c for row in rows for c in row.result.get("changes", ())]
     fields = _fold(character, changes)
     if fields:
-        note = "; ".join(f"{r.procedure} {r.subject}: {r.outcome}" for r in rows)
+        note = " ".join(_roll_words(battle.system, row, character.name) for row in rows)
         rosters.character_update(
             character=character, cause=EntryCause.ROLL, battle_id=battle.pk, note=note, **fields
         )
+
+
+def _roll_words(system_key: str, row: PostBattleRoll, name: str) -> str:
+    """Return a ledger row as the sentence the service record keeps."""
+    roll = {**row.result, "procedure": row.procedure, "subject": row.subject}
+    return narrate.roll_sentence(system_key, {**roll, "house_rule": row.house_rule}, name)
 
 
 # --- the sweep and requeue ----------------------------------------------------------------

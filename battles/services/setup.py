@@ -17,8 +17,7 @@ from battles.models import Battle, BattleFigure, BattleSide
 from battles.selectors import character_recovers_on
 from battles.services.common import as_validation
 from campaigns.models import Campaign
-from rosters import services as rosters
-from rosters.models import Character, CharacterStatus, EntryCause, Force
+from rosters.models import Character, CharacterStatus, Force
 from rules.system import RuleSystem, get_system
 
 FIT_TO_FIGHT = (CharacterStatus.ACTIVE, CharacterStatus.RECOVERING)
@@ -66,28 +65,30 @@ def battle_options(
         return system.options.validate({**base, **(overrides or {})})
 
 
-def _fit(character: Character, on: date | None, user: AbstractBaseUser | None) -> Character:
-    """Refuse a character who cannot fight; one whose wounds have healed is ACTIVE again."""
+def _fit(character: Character, on: date | None) -> Character:
+    """Refuse a character who cannot fight, naming him with his force.
+
+    A recovering character whose wounds have healed by the battle's date may fight; he is
+    marked ACTIVE when the battle is finished, so an abandoned set-up changes nobody.
+    """
+    who = f"{character.name} ({character.force.name})"
     if character.status not in FIT_TO_FIGHT:
-        raise ValidationError({"sides": [f"{character} is {character.get_status_display()}"]})
+        return _refuse(f"{who} is {character.get_status_display().lower()}")
     if character.status == CharacterStatus.RECOVERING:
         healed = character_recovers_on(character)
         if healed is not None and (on is None or healed > on):
-            raise ValidationError({"sides": [f"{character} is recovering until {healed}"]})
-        rosters.character_update(
-            character=character,
-            user=user,
-            cause=EntryCause.BATTLE,
-            note="recovered from his wounds",
-            status=CharacterStatus.ACTIVE,
-        )
+            return _refuse(f"{who} is recovering until {healed:%-d %b %Y}")
     return character
+
+
+def _refuse(reason: str) -> Character:
+    raise ValidationError({"sides": [reason]})
 
 
 def _chosen(choice: SideChoice) -> list[Character]:
     if choice.characters is None:
         fit = choice.force.characters.filter(status__in=FIT_TO_FIGHT)
-        return list(fit.select_related("unit").order_by("unit__order", "name", "pk"))
+        return list(fit.select_related("unit", "force").order_by("unit__order", "name", "pk"))
     strays = [c.name for c in choice.characters if c.force_id != choice.force.pk]
     if strays:
         raise ValidationError({"sides": [f"not in {choice.force}: {', '.join(strays)}"]})
@@ -134,14 +135,26 @@ def _extra(
     return _figure(battle, side, system, name=name, unit=str(data.get("unit") or ""), stats=stats)
 
 
+def _all_fit(characters: Sequence[Character], on: date | None) -> list[Character]:
+    """Return the characters if every one may fight, else refuse naming each who may not."""
+    reasons = []
+    for character in characters:
+        try:
+            _fit(character, on)
+        except ValidationError as exc:
+            reasons += exc.message_dict["sides"]
+    if reasons:
+        raise ValidationError({"sides": reasons})
+    return list(characters)
+
+
 def _side_figures(
     battle: Battle,
     side: BattleSide,
     system: RuleSystem,
     choice: SideChoice,
-    user: AbstractBaseUser | None,
 ) -> list[BattleFigure]:
-    named = [_fit(c, battle.campaign_date, user) for c in _chosen(choice)]
+    named = _all_fit(_chosen(choice), battle.campaign_date)
     figures = [
         _figure(
             battle,
@@ -186,6 +199,6 @@ def battle_start(
     figures: list[BattleFigure] = []
     for index, choice in enumerate(sides):
         side = BattleSide.objects.create(battle=battle, index=index, force=choice.force)
-        figures += _side_figures(battle, side, system, choice, user)
+        figures += _side_figures(battle, side, system, choice)
     BattleFigure.objects.bulk_create(figures)
     return battle

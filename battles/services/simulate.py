@@ -59,19 +59,21 @@ def _event(
     figures: dict[str, BattleFigure],
     states: dict[str, dict[str, Any]],
 ) -> BattleEvent:
-    refs = [r for r in (sim.actor, sim.target) if r is not None]
+    # Not every simulated check is a figure's: Grits & Glory's "does the game end?" roll is the
+    # game's own (actor "game"), so it is logged with no actor and changes no figure.
+    refs = [r for r in (sim.actor, sim.target) if r in figures]
     before = {figures[r].pk: copy.deepcopy(states[r]) for r in refs}
     for effect in sim.resolution.effects:
         ref = sim.actor if effect.who == "actor" else sim.target
-        if ref is not None:
+        if ref in states:
             effect.apply(states[ref])
     res = sim.resolution
     return BattleEvent(
         battle=battle,
         seq=seq,
         kind=EventKind.CHECK,
-        actor=figures[sim.actor],
-        target=figures[sim.target] if sim.target else None,
+        actor=figures.get(sim.actor),
+        target=figures.get(sim.target) if sim.target else None,
         check_name=res.check,
         params=dict(res.params),
         dice=[r.as_json() for r in res.dice],
@@ -87,7 +89,7 @@ def _kills(events: Sequence[SimEvent], result: SimResult) -> Counter[str]:
     """Credit each figure that ended the battle down to the last figure that acted on it."""
     last_hit: dict[str, str] = {}
     for sim in events:
-        if sim.target is not None and sim.resolution.effects:
+        if sim.target is not None and sim.resolution.effects and sim.actor in result.states:
             last_hit[sim.target] = sim.actor
     down = [ref for ref, state in result.states.items() if state.get("status") in KILLED]
     return Counter(last_hit[ref] for ref in down if ref in last_hit)

@@ -68,12 +68,38 @@ def _snapshot(figures: Sequence[BattleFigure]) -> dict[str, Any]:
     }
 
 
+def repeated(battle: Battle, key: str) -> BattleEvent | None:
+    """Return the event an earlier request with this idempotency key made, if any."""
+    return battle.events.filter(request_key=key).first() if key else None
+
+
+def check_sides(check: Check, actor: BattleFigure, target: BattleFigure | None) -> bool:
+    """Refuse a target on the actor's own side unless the check allows friendly fire.
+
+    Return True when the shot is friendly fire (allowed: firing into a melee, an area effect).
+    """
+    if target is None or target.side_id != actor.side_id:
+        return False
+    if not check.friendly_fire:
+        raise ValidationError(
+            {
+                "target": [
+                    f"{target.name} is on {actor.name}'s own side; "
+                    f"{check.title.split(':')[0].lower()} cannot hit a friend"
+                ]
+            }
+        )
+    return True
+
+
 def _apply(
     system: RuleSystem,
     resolution: Resolution,
     actor: BattleFigure,
     target: BattleFigure | None,
     skill: str | None,
+    *,
+    friendly: bool = False,
 ) -> None:
     if target is None and any(e.who == "target" for e in resolution.effects):
         raise ValidationError({"target": [f"{resolution.check} affects a target: name one"]})
@@ -85,7 +111,13 @@ def _apply(
             system.settle_state(figure.state)
     if skill and skill not in actor.skills_used:
         actor.skills_used = [*actor.skills_used, skill]
-    if target is not None and not was_down and target.state.get("status") in KILLED:
+    # Friendly fire never counts as a kill for the shooter's record.
+    if (
+        target is not None
+        and not friendly
+        and not was_down
+        and target.state.get("status") in KILLED
+    ):
         actor.kills += 1
 
 
@@ -118,24 +150,40 @@ def battle_resolve(
     params: Mapping[str, Any] | None = None,
     dice: Sequence[int] | None = None,
     user: AbstractBaseUser | None = None,
+    key: str = "",
 ) -> BattleEvent:
-    """Resolve a check for `actor` (against `target`), rolling or with the dice given."""
+    """Resolve a check for `actor` (against `target`), rolling or with the dice given.
+
+    A request sent again with the same idempotency `key` returns the first one's event.
+    """
     battle = locked(battle.pk)
+    if (done := repeated(battle, key)) is not None:
+        return done
     require_status(battle, PLAYABLE, "resolve a check")
     system = system_of(battle)
     with as_validation("check"):
         checker = system.check(check)
     acting = figure_in(battle, actor, "actor")
     targeted = figure_in(battle, target, "target") if target not in (None, "") else None
+    friendly = check_sides(checker, acting, targeted)
     seq = next_seq(battle)
     source: Dice = GivenDice(dice) if dice is not None else event_dice(battle, seq)
     resolution = _resolve(checker, params or {}, source)
     touched = [f for f in (acting, targeted) if f is not None]
     before = _snapshot(touched)
-    _apply(system, resolution, acting, targeted, checker.skill)
+    _apply(system, resolution, acting, targeted, checker.skill, friendly=friendly)
     BattleFigure.objects.bulk_update(touched, FIGURE_FIELDS)
     event = _check_event(
-        battle, seq, resolution, acting, targeted, before, user, given=dice is not None
+        battle,
+        seq,
+        resolution,
+        acting,
+        targeted,
+        before,
+        user,
+        given=dice is not None,
+        key=key,
+        friendly=friendly,
     )
     _begin(battle)
     mark_breakpoints(battle, seq)
@@ -152,7 +200,12 @@ def _check_event(
     user: AbstractBaseUser | None,
     *,
     given: bool,
+    key: str,
+    friendly: bool,
 ) -> BattleEvent:
+    details = dict(resolution.details)
+    if friendly:
+        details["friendly_fire"] = True
     return BattleEvent.objects.create(
         battle=battle,
         seq=seq,
@@ -164,11 +217,12 @@ def _check_event(
         dice=[r.as_json() for r in resolution.dice],
         dice_given=given,
         outcome=resolution.outcome,
-        details=dict(resolution.details),
+        details=details,
         effects=[e.as_json() for e in resolution.effects],
         state_before={"figures": before},
         turn=battle.activation_state.get("turn"),
         created_by=_user(user),
+        request_key=key,
     )
 
 
@@ -190,9 +244,16 @@ def _restore(battle: Battle, event: BattleEvent) -> None:
 
 
 @transaction.atomic
-def battle_void_last(*, battle: Battle, user: AbstractBaseUser | None = None) -> BattleEvent:
-    """Void the latest standing event: its effects are reversed, the event stays in the log."""
+def battle_void_last(
+    *, battle: Battle, user: AbstractBaseUser | None = None, key: str = ""
+) -> BattleEvent:
+    """Void the latest standing event: its effects are reversed, the event stays in the log.
+
+    A void sent again with the same idempotency `key` voids nothing more.
+    """
     battle = locked(battle.pk)
+    if key and (done := battle.events.filter(void_key=key).first()) is not None:
+        return done
     require_status(battle, PLAYABLE, "void an event")
     if battle.auto_resolved:
         raise BattleConflict("an auto-resolved battle's events cannot be voided one by one")
@@ -200,8 +261,8 @@ def battle_void_last(*, battle: Battle, user: AbstractBaseUser | None = None) ->
     if event is None:
         raise ValidationError({"event": ["there is no event to void"]})
     _restore(battle, event)
-    event.voided, event.voided_at = True, timezone.now()
-    event.save(update_fields=["voided", "voided_at"])
+    event.voided, event.voided_at, event.void_key = True, timezone.now(), key
+    event.save(update_fields=["voided", "voided_at", "void_key"])
     mark_breakpoints(battle, event.seq)
     return event
 
@@ -225,11 +286,13 @@ def _activation_event(
     result: Mapping[str, Any],
     before: dict[str, Any],
     user: AbstractBaseUser | None,
+    key: str = "",
 ) -> BattleEvent:
     return BattleEvent.objects.create(
         battle=battle,
         seq=seq,
         kind=EventKind.ACTIVATION,
+        request_key=key,
         check_name=name,
         params=params,
         dice=[r.as_json() for r in dice.rolls],
@@ -248,9 +311,12 @@ def battle_activation_start(
     method: str,
     units: Sequence[str] | None = None,
     user: AbstractBaseUser | None = None,
+    key: str = "",
 ) -> BattleEvent:
     """Start (or restart) the system's activation method, its state kept on the battle."""
     battle = locked(battle.pk)
+    if (done := repeated(battle, key)) is not None:
+        return done
     require_status(battle, PLAYABLE, "start activation")
     methods = system_of(battle).activation
     if method not in methods:
@@ -274,6 +340,7 @@ def battle_activation_start(
         {"turn": battle.activation_state.get("turn")},
         before,
         user,
+        key,
     )
 
 
@@ -282,9 +349,13 @@ def _activation_before(battle: Battle) -> dict[str, Any]:
 
 
 @transaction.atomic
-def battle_activation_draw(*, battle: Battle, user: AbstractBaseUser | None = None) -> BattleEvent:
+def battle_activation_draw(
+    *, battle: Battle, user: AbstractBaseUser | None = None, key: str = ""
+) -> BattleEvent:
     """Draw the next activation (card or dice) and keep the new state on the battle."""
     battle = locked(battle.pk)
+    if (done := repeated(battle, key)) is not None:
+        return done
     require_status(battle, PLAYABLE, "draw an activation")
     if not battle.activation_method:
         raise ValidationError({"method": ["start an activation method first"]})
@@ -296,5 +367,13 @@ def battle_activation_draw(*, battle: Battle, user: AbstractBaseUser | None = No
     battle.activation_state = drawn.state
     battle.save(update_fields=["activation_state"])
     return _activation_event(
-        battle, seq, "activation.draw", {"method": method.name}, dice, drawn.result, before, user
+        battle,
+        seq,
+        "activation.draw",
+        {"method": method.name},
+        dice,
+        drawn.result,
+        before,
+        user,
+        key,
     )

@@ -195,3 +195,25 @@ def test_battle_pages_take_the_same_number_of_queries_at_two_sizes(db: Any) -> N
         counts.append((_queries(client, _url(battle)), _queries(client, "/api/battles/")))
 
     assert counts[0] == counts[1]
+
+
+def test_each_event_in_the_api_carries_its_sentence_and_dice_in_words(
+    cast: Cast, battle: Battle
+) -> None:
+    red = battle.figures.filter(side__index=0).order_by("pk").first()
+    blue = battle.figures.filter(side__index=1).order_by("pk").first()
+    services.battle_resolve(
+        battle=battle,
+        check="melee",
+        actor=red.pk,
+        target=blue.pk,
+        params={"attack_skill": 7, "parry_skill": 7},
+        dice=[1, 12, 9],
+    )
+
+    events = cast.client(cast.alice).get(f"/api/battles/{battle.pk}/events/").json()["results"]
+
+    assert events[0]["sentence"].startswith(red.name)
+    assert blue.name in events[0]["sentence"]
+    assert "d12: 1" in events[0]["dice_text"]
+    assert "_" not in events[0]["sentence"] and "=" not in events[0]["sentence"]

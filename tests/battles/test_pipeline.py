@@ -49,8 +49,10 @@ def test_a_figure_killed_in_battle_dies_on_the_roster(cast: Cast) -> None:
 
     dead.refresh_from_db()
     assert dead.status == CharacterStatus.DEAD
-    entry = ServiceRecordEntry.objects.get(character=dead, battle_id=battle.pk)
-    assert entry.cause == EntryCause.BATTLE and entry.after == {"status": "DEAD"}
+    entry = ServiceRecordEntry.objects.get(
+        character=dead, battle_id=battle.pk, after={"status": "DEAD"}
+    )
+    assert entry.cause == EntryCause.BATTLE
 
 
 def test_running_the_task_twice_in_a_row_changes_each_character_once(cast: Cast) -> None:

@@ -66,12 +66,12 @@ def test_a_figure_still_recovering_on_the_battle_date_is_refused(cast: Cast) -> 
     )
     character_update(character=patient, status=CharacterStatus.RECOVERING)
 
-    with pytest.raises(ValidationError, match="recovering until 1777-10-11"):
+    with pytest.raises(ValidationError, match=r"Red 1 \(Red\) is recovering until 11 Oct 1777"):
         start_battle(cast)
     battle = start_battle(cast, campaign_date=date(1777, 10, 12))
 
     patient.refresh_from_db()
-    assert patient.status == CharacterStatus.ACTIVE
+    assert patient.status == CharacterStatus.RECOVERING  # set-up changes nobody
     assert battle.figures.filter(character=patient).exists()
 
 

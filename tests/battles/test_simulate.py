@@ -7,9 +7,17 @@ from django.core.exceptions import ValidationError
 
 from battles import services
 from battles.models import Battle, BattleStatus, SideResult
+from battles.services import SideChoice
 from battles.services.simulate import sim_sides
-from rules.system import get_system
+from rules.system import all_systems, get_system
 from tests.battles.conftest import Cast
+from tests.factories import (
+    CampaignFactory,
+    CharacterFactory,
+    ForceFactory,
+    UnitFactory,
+    UserFactory,
+)
 
 
 def test_auto_resolve_saves_the_event_log_and_a_result(battle: Battle) -> None:
@@ -85,3 +93,38 @@ def test_the_batch_endpoint_refuses_too_many_runs(cast: Cast, battle: Battle) ->
 
     assert response.status_code == 400
     assert "between 1 and" in response.json()["runs"][0]
+
+
+def _battle_of(system: str) -> Battle:
+    campaign = CampaignFactory(system=system)
+    forces = []
+    for owner in ("alice", "bob"):
+        force = ForceFactory(campaign=campaign, owner=UserFactory(username=owner))
+        unit = UnitFactory(force=force)
+        for _ in range(3):
+            CharacterFactory(force=force, unit=unit)
+        forces.append(force)
+    return services.battle_start(
+        sides=[SideChoice(force=force) for force in forces], campaign=campaign
+    )
+
+
+@pytest.mark.parametrize("system", [s.key for s in all_systems()])
+def test_every_system_auto_resolves_a_battle_and_finishes_it(db, system: str) -> None:
+    battle = _battle_of(system)
+
+    services.battle_auto_resolve(battle=battle)
+    services.battle_finish(battle=battle)
+
+    assert battle.events.count() > 0
+    assert services.battle_process(battle_id=battle.pk) is True
+
+
+def test_a_grits_and_glory_end_of_turn_roll_is_logged_as_the_games_not_a_figures(db) -> None:
+    battle = _battle_of("grits_and_glory")
+
+    services.battle_auto_resolve(battle=battle)
+
+    game_rolls = battle.events.filter(actor__isnull=True)
+    assert game_rolls.exists()
+    assert set(game_rolls.values_list("target", flat=True)) == {None}

@@ -65,8 +65,8 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     page.goto(f"{live_server.url}/campaigns/{muster.campaign.pk}/")
     screens("campaign")
     page.get_by_role("link", name="Set up a battle").first.click()
-    _choose(page, "Your force", "Red", "/battles/new/")
-    _choose(page, "Opponent", "Blue (bob)", "/battles/new/")
+    _choose(page, "Your force", "Red — Rencounter — Brandywine", "/battles/new/")
+    _choose(page, "Opponent", "Blue (bob) — Rencounter — Brandywine", "/battles/new/")
     page.get_by_label("Scenario").fill("Ford at Chadd's")
     screens("battle-setup")
     page.get_by_role("button", name="Start the battle").click()
@@ -84,7 +84,7 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     page.get_by_label("I rolled these").check()
     page.get_by_label("Dice rolled at the table").fill("12")
     _resolve(page, 2)
-    assert page.get_by_test_id("outcome").inner_text() == "miss"
+    assert page.get_by_test_id("outcome").inner_text() == "Red man 2 fires at Blue man 1: miss."
     screens("table")
 
     # 3: a melee, then voided as a mistake.
@@ -96,6 +96,7 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     assert [e.voided for e in BattleEvent.objects.order_by("seq")] == [False, False, True]
 
     # Finish: Red wins; the worker is held back, so the page shows its progress and polls.
+    page.locator("#finish > summary").click()  # folded away on a phone
     page.get_by_label("Win").first.check()
     page.get_by_label("Loss").nth(1).check()
     page.get_by_role("button", name="Save the result").click()

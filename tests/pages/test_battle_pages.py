@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from battles.models import Battle, BattleEvent, BattleStatus
@@ -28,7 +30,7 @@ def _fire(battle, actor, target, **extra):
     return {
         "actor": actor.pk,
         "check": "fire",
-        "target": target.pk,
+        "against": target.pk,
         "skill": "7",
         "modifier": "0",
         "damage_modifier": "0",
@@ -97,7 +99,7 @@ def test_the_table_shows_figures_by_side_and_the_seed_hash(client, muster):
 
     html = client.get(f"/battles/{battle.pk}/").content.decode()
 
-    assert "Side 1: Red" in html and "Side 2: Blue" in html
+    assert "Red (side 1)" in html and "Blue (side 2)" in html
     assert battle.seed_sha256 in html
     assert battle.seed not in html
 
@@ -119,7 +121,7 @@ def test_the_check_form_is_filled_from_the_actor_and_target(client, muster):
     client.force_login(muster.alice)
 
     html = client.get(
-        f"/battles/{battle.pk}/form/", {"actor": actor.pk, "check": "fire", "target": target.pk}
+        f"/battles/{battle.pk}/form/", {"actor": actor.pk, "check": "fire", "against": target.pk}
     ).content.decode()
 
     assert 'name="skill" value="7"' in html  # Red man 2's fire skill
@@ -219,7 +221,8 @@ def test_drawing_an_activation_shows_what_was_drawn(client, muster):
 
     html = client.get(f"/battles/{battle.pk}/").content.decode()
     assert 'data-testid="activation"' in html
-    assert "activation.draw" in html
+    assert re.search(r"(Red|Blue) unit \d \(side \d\) activates", html)
+    assert "activation.draw" not in html
 
 
 def test_finishing_runs_the_post_battle_rolls_and_shows_the_audit(
@@ -313,8 +316,9 @@ def test_the_after_page_costs_the_same_queries_at_any_battle_size(
         client.get(f"/battles/{battle.pk}/after/")
 
 
-#: session, user, battle, its sides, audit (figures, ledger, events), the ledger to show.
-AFTER_QUERIES = 8
+#: session, user, battle, its sides, audit (figures, ledger, events), the ledger to show,
+#: the figures for the per-side report and the event log in words.
+AFTER_QUERIES = 10
 
 
 #: session, user, battle, its sides, may the user play?, sides, figures, events.

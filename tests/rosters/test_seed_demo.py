@@ -73,3 +73,36 @@ def test_seeding_fights_one_processed_battle_per_campaign_once(var_dir):
     statuses = sorted(Battle.objects.values_list("system", "status"))
     assert statuses == sorted((s.key, BattleStatus.PROCESSED) for s in all_systems())
     assert PostBattleRoll.objects.exists()
+
+
+def test_every_demo_force_has_its_own_name_and_figures(var_dir):
+    from rosters.models import Force
+
+    seed()
+
+    forces = list(Force.objects.filter(campaign__club__slug="demo"))
+    assert len({f.name for f in forces}) == len(forces) == 2 * len(all_systems())
+    rosters = [tuple(sorted(f.characters.values_list("name", flat=True))) for f in forces]
+    assert len(set(rosters)) == len(forces)
+
+
+def test_every_demo_campaign_has_a_current_date_and_its_battle_was_fought_on_it(var_dir):
+    from battles.models import Battle
+
+    seed()
+
+    campaigns = Campaign.objects.filter(club__slug="demo")
+    assert all(c.calendar_date is not None for c in campaigns)
+    for battle in Battle.objects.select_related("campaign"):
+        assert battle.campaign_date == battle.campaign.calendar_date
+
+
+def test_a_demo_club_loaded_without_campaign_dates_gets_them_on_the_next_run(var_dir):
+    seed()
+    Campaign.objects.update(calendar_date=None)
+    characters = Character.objects.count()
+
+    seed()
+
+    assert not Campaign.objects.filter(calendar_date__isnull=True).exists()
+    assert Character.objects.count() == characters

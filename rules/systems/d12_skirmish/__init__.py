@@ -14,6 +14,7 @@ from rules.systems.d12_skirmish.checks import CHECKS
 from rules.systems.d12_skirmish.simulate import simulate
 from rules.systems.d12_skirmish.stats import CARD, STATS, initial_state, label_text
 from rules.systems.d12_skirmish.tables import reference_tables
+from rules.systems.d12_skirmish.words import WORDS
 
 
 def _clean_options(values: dict[str, Any]) -> dict[str, Any]:
@@ -70,5 +71,6 @@ SYSTEM = register(
         statuses=("unhurt", "wounded", "dead", "routed", "captured"),
         description="Black-powder skirmish on a d12: hit on 6+, wound tables for foot and "
         "cavalry, morale that removes after two failures in a row.",
+        words=WORDS,
     )
 )

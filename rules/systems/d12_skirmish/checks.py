@@ -583,6 +583,8 @@ CHECKS: dict[str, Check] = {
         _cached(2, _wound_key),
         "d12 per hit on the foot or cavalry table; close range +1; 12 kills",
         "d12 wound; then, for a thrown rider, d12 thrown",
+        # A misfire that explodes: "Weapon explodes, roll on wound table" for the firer.
+        friendly_fire=True,
     ),
     "hand_to_hand": Check(
         "hand_to_hand",

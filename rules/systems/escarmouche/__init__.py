@@ -13,6 +13,7 @@ from rules.systems.escarmouche.simulate import simulate
 from rules.systems.escarmouche.special_fights import HORSE_VS_FOOT, MASSED_PIKE, PIKE_VS_CAVALRY
 from rules.systems.escarmouche.stats import CARD, OPTIONS, STATS, initial_state, label_text
 from rules.systems.escarmouche.tables import tables
+from rules.systems.escarmouche.words import WORDS
 
 CHECKS = (
     POOL,
@@ -51,5 +52,6 @@ ESCARMOUCHE = register(
         statuses=("unhurt", "wounded", "out", "dead"),
         description="Active dice score (highest, +1 per extra six), passive dice only risk the "
         "initiative; a figure acts until a 1 ends its turn, a second 1 ends the side's.",
+        words=WORDS,
     )
 )

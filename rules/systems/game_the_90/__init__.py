@@ -10,6 +10,7 @@ from rules.systems.game_the_90.checks import CHECKS
 from rules.systems.game_the_90.simulate import simulate
 from rules.systems.game_the_90.stats import CARD, STATS, initial_state, label_text, settle_state
 from rules.systems.game_the_90.tables import DIE_CHOICES, reference_tables
+from rules.systems.game_the_90.words import WORDS
 
 OPTIONS = Schema(
     (
@@ -46,5 +47,6 @@ SYSTEM = register(
         statuses=("unhurt", "wounded", "removed", "out", "routed"),
         description="Feudal battles A.D. 500-1100 with units of five types; Hits on a D6 or the "
         "average die, units removed at 15 Hits.",
+        words=WORDS,
     )
 )

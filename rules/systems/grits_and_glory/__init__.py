@@ -21,6 +21,7 @@ from rules.systems.grits_and_glory.tables import (
     TRAITS,
     reference_tables,
 )
+from rules.systems.grits_and_glory.words import WORDS
 
 KEY = "grits_and_glory"
 
@@ -126,5 +127,6 @@ SYSTEM = register(
         statuses=("unhurt", "wounded", "out", "ko", "dead", "routed"),
         description="Aced trait dice against TN 4 with raises, Wild Cards and their Wild Die, "
         "damage against Toughness, a 54-card action deck with Jokers and events.",
+        words=WORDS,
     )
 )

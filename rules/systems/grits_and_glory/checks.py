@@ -631,6 +631,8 @@ DAMAGE_CHECK = Check(
     "Aced damage dice against Toughness: equal or more Shakes, each raise wounds. Extras are "
     "removed by a wound; a Wild Card is removed by a fourth wound.",
     "Strength die (melee), each weapon die, the raise d6, the charge d6 - each with its aces",
+    # Rolled against whoever a blast or a shot into a melee struck, own figures included.
+    friendly_fire=True,
 )
 
 SOAK = ("soaked_all", "soaked_some", "soaked_none")

@@ -178,6 +178,8 @@ AREA_EFFECT = Check(
     "Armour against the blast (add it to the damage check's toughness).",
     "the Shooting/Throwing die (and its aces), the Wild Die (and its aces); on a failure the "
     "deviation die (d6 thrown, d10 fired), then the d12 direction",
+    # Everyone under the template is hit, friend or foe.
+    friendly_fire=True,
 )
 
 
@@ -224,6 +226,8 @@ INTO_MELEE = Check(
     "or foe alike; then roll damage as usual against the figure hit.",
     "one die with a face per figure (1 the target, then the other foes, then the friends); "
     "none when nobody else is in contact",
+    # "When firing into melee you hit friends and foes with equal chance."
+    friendly_fire=True,
 )
 
 

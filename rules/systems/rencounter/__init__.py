@@ -20,6 +20,7 @@ from rules.systems.rencounter.stats import (
     label_text,
     settle_state,
 )
+from rules.systems.rencounter.words import WORDS
 
 
 def _combat_tables() -> dict[str, Any]:
@@ -104,5 +105,6 @@ RENCOUNTER = register(
         simulate=simulate,
         statuses=("unhurt", "wounded", "falling_back", "out", "dead", "routed"),
         description="Skirmish rules: d6 action rolls against experience, d12 fire and melee.",
+        words=WORDS,
     )
 )

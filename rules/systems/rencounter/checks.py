@@ -265,6 +265,7 @@ def _check(
     dice_order: str,
     skill: str | None = None,
     cache: bool = True,
+    friendly_fire: bool = False,
 ) -> Check:
     return Check(
         name,
@@ -276,6 +277,7 @@ def _check(
         description=title,
         dice_order=dice_order,
         skill=skill,
+        friendly_fire=friendly_fire,
     )
 
 
@@ -324,6 +326,8 @@ CHECKS: dict[str, Check] = {
             _resolve_damage,
             lambda p: damage_odds(p["modifier"]),
             "d12 damage, d6 location (with locations)",
+            # A shot that strikes an interposed friend, or a horse colliding with friendly foot.
+            friendly_fire=True,
         ),
         _check(
             "improvement",
@@ -391,6 +395,7 @@ CHECKS: dict[str, Check] = {
             special.resolve_grenade,
             special.grenade_odds,
             "d12 damage, d6 knock-down action check (minor wound or a roll of 14 or less)",
+            friendly_fire=True,  # the blast strikes every man near it, friends included
         ),
         _check(
             "grenade_fuse",
@@ -410,6 +415,7 @@ CHECKS: dict[str, Check] = {
             special.artillery_odds,
             "d12 to hit, d12 confirm (natural 1 needing 0 to -4), d12 damage",
             skill="fire",
+            friendly_fire=True,  # "versus all targets in that cone, friend and foe"
         ),
         _check(
             "weapon_stuck",
@@ -428,6 +434,7 @@ CHECKS: dict[str, Check] = {
             special.resolve_fall,
             special.fall_odds,
             "d12 damage",
+            friendly_fire=True,  # a man's own fall: the one hurt is on the roller's side
         ),
         _check(
             "direct_order",

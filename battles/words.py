@@ -1,0 +1,50 @@
+"""A logged battle event in words, for every page and the API alike.
+
+The rules engine writes the sentence (`rules.narrate`); this module only hands it the event's
+JSON and the figures' names, and says friendly fire as such.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battles.models import BattleEvent, EventKind
+from rules import narrate
+
+
+def event_json(event: BattleEvent) -> dict[str, Any]:
+    """Return the event as the rules engine's narration reads it."""
+    return {
+        "check": event.check_name,
+        "kind": "activation" if event.kind == EventKind.ACTIVATION else "check",
+        "params": event.params or {},
+        "outcome": event.outcome,
+        "dice": event.dice or [],
+        "details": event.details or {},
+        "effects": event.effects or [],
+    }
+
+
+def is_friendly_fire(event: BattleEvent) -> bool:
+    return bool((event.details or {}).get("friendly_fire"))
+
+
+def event_sentence(system_key: str, event: BattleEvent) -> str:
+    """Return the event as one sentence ("Will Cooper is hit: crippling wound ...")."""
+    actor = event.actor.name if event.actor_id else None
+    target = event.target.name if event.target_id else None
+    sentence = narrate.event_sentence(system_key, event_json(event), actor, target)
+    if is_friendly_fire(event):
+        sentence = f"{sentence.rstrip('.')} (friendly fire)."
+    return sentence
+
+
+def event_dice_text(event: BattleEvent) -> str:
+    """Return the dice with what each was for ("to hit d12: 3 · damage d12: 4").
+
+    An activation's dice are named after side-prefixed unit references, and its sentence
+    already says what they decided, so none are listed for it.
+    """
+    if event.kind == EventKind.ACTIVATION:
+        return ""
+    return narrate.dice_text(event.dice or [])

@@ -1,0 +1,9 @@
+"""The crawl of a Rencounter campaign: no page, link or form answers a server error."""
+
+from tests.crawl.crawler import clean
+
+
+def test_no_page_link_or_form_of_a_rencounter_campaign_answers_a_server_error(crawled):
+    result = crawled("rencounter")
+
+    assert clean(result), result

@@ -1,0 +1,271 @@
+"""The world the crawl walks: one campaign of a rule system with its cast, and a battle in
+every state the table assistant and the post-battle pipeline can leave it in.
+
+alice owns the first side's force, bob the second's; olivia organises the campaign; dave is a
+member whose force does not fight; charlie is a stranger; anonymous is nobody; admin is a
+staff superuser. Battles are built through the services (as the pages would), except
+auto-resolve, which goes through its API endpoint so that a crash there is a 5xx like any
+other. A build step that raises is reported as a failure of that state, not a test error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.test import Client
+
+from battles import services
+from battles.demo import demo_figure_results
+from battles.errors import BattleConflict
+from battles.models import Battle
+from battles.services import SideChoice
+from campaigns.models import Campaign, Role
+from pages.schema_forms import opening_values
+from rosters.models import Force
+from rules.checks import Check
+from rules.dice import SeededDice
+from rules.errors import RulesError
+from rules.system import RuleSystem, get_system
+from tests.crawl.crawler import Failure, summary
+from tests.factories import (
+    CampaignFactory,
+    CharacterFactory,
+    ForceFactory,
+    MembershipFactory,
+    UnitFactory,
+    UserFactory,
+)
+
+ACTORS = (
+    "alice (owner)",
+    "bob (other side)",
+    "olivia (organiser)",
+    "dave (member)",
+    "charlie (stranger)",
+    "anonymous",
+)
+STAFF = "admin (staff)"
+DRAWS = 3
+
+
+@dataclass
+class World:
+    system: RuleSystem
+    campaign: Campaign
+    users: dict[str, Any]
+    forces: list[Force]
+    states: dict[int, str] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+
+    def client(self, actor: str) -> Client:
+        client = Client()
+        if self.users.get(actor) is not None:
+            client.force_login(self.users[actor])
+        return client
+
+    def state_of(self, route: str, kwargs: dict[str, Any]) -> str:
+        """Name the state of the battle a URL is about ("site" for every other page)."""
+        pk = kwargs.get("pk")
+        if "battle" in route and pk is not None and str(pk).isdigit():
+            label = self.states.get(int(pk))
+            if label:
+                return f"{self.system.key}: {label}"
+        return f"{self.system.key}: site"
+
+    def seeds(self, *, api: bool = True) -> list[str]:
+        """Every page of the world, whether or not a link leads there for this actor (`api`:
+        each battle's API answer too, which links on to its events, ledger and audit)."""
+        pages = ["/", "/odds/", "/battles/new/", f"/battles/new/?campaign={self.campaign.pk}"]
+        pages += [f"/campaigns/{self.campaign.pk}/", "/api/", "/api/docs/", "/healthz"]
+        pages += [f"/forces/{force.pk}/" for force in self.forces]
+        for force in self.forces:
+            pages += [f"/characters/{pk}/" for pk in force.characters.values_list("pk", flat=True)]
+        pages += [f"/battles/{pk}/" for pk in self.states]
+        if api:
+            pages += [f"/api/battles/{pk}/" for pk in self.states]
+        return pages
+
+
+def _force(campaign: Campaign, owner: Any, name: str, size: int) -> Force:
+    force = ForceFactory(campaign=campaign, owner=owner, name=name)
+    units = [UnitFactory(force=force, name=f"{name} {n}") for n in ("foot", "horse")]
+    for i in range(size):
+        CharacterFactory(force=force, unit=units[i % 2], name=f"{name} man {i + 1}")
+    return force
+
+
+def make_world(system_key: str, *, size: int = 2, every_state: bool = True) -> World:
+    """A campaign of the system with its cast, forces and one battle per state (or, with
+    `every_state=False`, a battle set up, one auto-resolved and one processed)."""
+    campaign = CampaignFactory(
+        system=system_key, name=f"{system_key} crawl", calendar_date=date(1643, 5, 14)
+    )
+    names = ("alice", "bob", "olivia", "dave", "charlie")
+    people = {n: UserFactory(username=f"{n}-{system_key}") for n in names}
+    for name, role in (("alice", Role.PLAYER), ("bob", Role.PLAYER), ("dave", Role.PLAYER)):
+        MembershipFactory(user=people[name], campaign=campaign, role=role)
+    MembershipFactory(user=people["olivia"], campaign=campaign, role=Role.ORGANISER)
+    forces = [
+        _force(campaign, people["alice"], "Red", size),
+        _force(campaign, people["bob"], "Blue", size),
+        _force(campaign, people["dave"], "Grey", 1),
+    ]
+    users = {actor: people.get(actor.split()[0]) for actor in ACTORS}
+    users[STAFF] = get_user_model().objects.filter(username="admin").first() or UserFactory(
+        username="admin", is_staff=True, is_superuser=True
+    )
+    world = World(get_system(system_key), campaign, users, forces)
+    build_battles(world, every_state)
+    return world
+
+
+# --- the battles ----------------------------------------------------------------------------
+
+
+def _start(world: World) -> Battle:
+    return services.battle_start(
+        sides=[SideChoice(force=world.forces[0]), SideChoice(force=world.forces[1])],
+        campaign=world.campaign,
+        scenario="The crawl at the ford",
+        user=world.users["alice (owner)"],
+    )
+
+
+def _step(world: World, label: str, build: Any) -> Battle | None:
+    """Build one state; a crash on the way is a failure of that state."""
+    try:
+        battle = build(world)
+    except Exception as exc:
+        world.failures.append(
+            Failure("500", "BUILD", "(services)", "alice (owner)", label, "-", summary(exc))
+        )
+        return None
+    if battle is not None:
+        world.states[battle.pk] = label
+    return battle
+
+
+def build_battles(world: World, every_state: bool = True) -> None:
+    _step(world, "set up", _start)
+    if every_state:
+        _steps_of_play(world)
+    _step(world, "auto-resolved", _auto_resolved)
+    # Last: processing sends the wounded to recover, and the recovering may not fight again.
+    _step(world, "processed", _processed)
+
+
+def _steps_of_play(world: World) -> None:
+    # Each page's activation form starts the default method and the page after it is fetched;
+    # these battles add every method, started and drawn from.
+    for method in world.system.activation:
+        _step(world, f"activation {method}, {DRAWS} draws", lambda w, m=method: _activated(w, m))
+    _step(world, "checks: rolled, typed in, voided", _checked)
+    _step(world, "result saved", _with_result)
+    _step(world, "finished", lambda w: services.battle_finish(battle=_with_result(w)))
+
+
+def _activated(world: World, method: str, draws: int = DRAWS) -> Battle:
+    battle = _start(world)
+    services.battle_activation_start(battle=battle, method=method)
+    for _ in range(draws):
+        try:
+            services.battle_activation_draw(battle=battle)
+        except (ValidationError, BattleConflict):
+            break  # the method refuses another draw here: the state is still worth a visit
+    return battle
+
+
+def _params(check: Check, actor: Any, target: Any) -> dict[str, Any] | None:
+    """The check's opening values, filled from the figures' stats where they fit."""
+    values = opening_values(check.params)
+    for f in check.params.fields:
+        source = target if f.name.startswith(("target_", "defender_")) else actor
+        key = f.name.removeprefix("target_").removeprefix("defender_")
+        if key in source.stats:
+            trial = {**values, f.name: source.stats[key]}
+            try:
+                check.params.validate(trial)
+            except (RulesError, TypeError, ValueError):
+                continue
+            values = trial
+    try:
+        return dict(check.params.validate(values))
+    except (RulesError, TypeError, ValueError):
+        return None
+
+
+def _resolve_some(battle: Battle, count: int) -> int:
+    """Resolve up to `count` checks: every other one with the dice typed in; return how many."""
+    actor = battle.figures.filter(side__index=0).order_by("pk").first()
+    target = battle.figures.filter(side__index=1).order_by("pk").first()
+    done = 0
+    for check in get_system(battle.system).checks.values():
+        params = _params(check, actor, target)
+        if params is None or done == count:
+            continue
+        typed = None
+        if done % 2 == 1:
+            rolled = check.resolve(params, SeededDice("crawl", check.name))
+            typed = [roll.value for roll in rolled.dice]
+        try:
+            services.battle_resolve(
+                battle=battle,
+                check=check.name,
+                actor=actor.pk,
+                target=target.pk,
+                params=params,
+                dice=typed,
+            )
+        except ValidationError:
+            continue
+        done += 1
+    return done
+
+
+def _checked(world: World) -> Battle:
+    battle = _start(world)
+    if _resolve_some(battle, 3) == 3:
+        services.battle_void_last(battle=battle)
+    return battle
+
+
+def _with_result(world: World) -> Battle:
+    battle = _start(world)
+    _resolve_some(battle, 1)
+    sides = [
+        {"side": side.pk, "result": result, "victory_points": points}
+        for side, result, points in zip(
+            battle.sides.order_by("index"), ("WIN", "LOSS"), (3, 1), strict=True
+        )
+    ]
+    return services.battle_record_result(
+        battle=battle, figures=demo_figure_results(battle), sides=sides
+    )
+
+
+def _processed(world: World) -> Battle:
+    battle = services.battle_finish(battle=_with_result(world))
+    services.battle_process(battle_id=battle.pk)
+    return battle
+
+
+def _auto_resolved(world: World) -> Battle:
+    battle = _start(world)
+    url = f"/api/battles/{battle.pk}/auto-resolve/"
+    client = world.client("alice (owner)")
+    try:
+        response = client.post(url)
+    except Exception as exc:
+        world.failures.append(
+            Failure("500", "POST", url, "alice (owner)", "auto-resolve", "-", summary(exc))
+        )
+        return battle
+    if response.status_code >= 500:
+        world.failures.append(
+            Failure(response.status_code, "POST", url, "alice (owner)", "auto-resolve", "-", "")
+        )
+    return battle
