@@ -57,7 +57,7 @@ class CampaignAdminForm(SchemaFormMixin, forms.ModelForm):
 
     class Meta:
         model = Campaign
-        fields = ["club", "name", "slug", "system", "status", "calendar_date"]
+        fields = ["club", "name", "slug", "system", "status", "calendar_date", "approve_joiners"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -259,7 +259,7 @@ class AdjustmentInline(CampaignScoped, admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug"]
+    list_display = ["name", "slug", "invite_only"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["admins"]
@@ -326,7 +326,20 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
         note = "" if system else "Pick the system and save to set house rules; defaults apply."
         system_field = "rule_system" if obj is not None else "system"
         return [
-            (None, {"fields": ["club", "name", "slug", system_field, "status", "calendar_date"]}),
+            (
+                None,
+                {
+                    "fields": [
+                        "club",
+                        "name",
+                        "slug",
+                        system_field,
+                        "status",
+                        "calendar_date",
+                        "approve_joiners",
+                    ]
+                },
+            ),
             ("House rules and options", {"fields": options, "description": note}),
         ]
 
@@ -341,12 +354,13 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
                 status=obj.status,
                 options=options,
                 calendar_date=obj.calendar_date,
+                approve_joiners=obj.approve_joiners,
             ).pk
             return
         stored = Campaign.objects.get(pk=obj.pk)
         changes = {
             n: getattr(obj, n)
-            for n in ("name", "status", "calendar_date")
+            for n in ("name", "status", "calendar_date", "approve_joiners")
             if n in form.changed_data
         }
         if options is not None:

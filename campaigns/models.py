@@ -7,6 +7,8 @@ forms check the key against the registry.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -31,6 +33,10 @@ class Club(models.Model):
     admins = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="administered_clubs", blank=True
     )
+    invite_only = models.BooleanField(
+        default=False,
+        help_text="Sign-up needs an invitation link to one of the club's campaigns.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -50,6 +56,10 @@ class Campaign(models.Model):
     )
     calendar_date = models.DateField(
         null=True, blank=True, help_text="The date in the campaign's own calendar."
+    )
+    approve_joiners = models.BooleanField(
+        default=False,
+        help_text="A player who opens an invitation link waits for an organiser's approval.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -94,7 +104,60 @@ class Membership(models.Model):
 
     @property
     def player_name(self) -> str:
-        return self.user.get_username()
+        return display_name(self.user)
+
+
+def display_name(user: Any) -> str:
+    """Return the name a player chose to be shown by (their profile), else their username.
+
+    The display name is kept in the user's `first_name`: every page that loads the user
+    already has it, so showing it costs no query.
+    """
+    return (getattr(user, "first_name", "") or "").strip() or user.get_username()
+
+
+class Invitation(models.Model):
+    """A link that lets whoever opens it join a campaign as a player (and sign up, where the
+    club is invite-only). Organisers revoke it; it may expire."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    code = models.CharField(max_length=32, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0, help_text="Players who joined with it.")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(code=""), name="invitation_has_code"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.campaign_id}"
+
+
+class JoinRequest(models.Model):
+    """A player waiting for an organiser to let them into a campaign that approves joiners."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests"
+    )
+    invitation = models.ForeignKey(
+        Invitation, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="join_request_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to join {self.campaign_id}"
 
 
 # --- the league --------------------------------------------------------------------------------
@@ -324,3 +387,35 @@ class Pairing(models.Model):
             or self.confirmed_by_organiser
             or (self.reported_by_home and self.reported_by_away and not self.disputed)
         )
+
+
+class PairingReport(models.Model):
+    """What one player wrote with their result: a link to the battle and a few lines.
+
+    The result itself (winner, victory points) lives on the pairing, as the league's
+    services record it; this is the story beside it, one per side.
+    """
+
+    class Side(models.TextChoices):
+        HOME = "HOME", "Home"
+        AWAY = "AWAY", "Away"
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="reports")
+    side = models.CharField(max_length=4, choices=Side.choices)
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    link = models.URLField(blank=True, max_length=500)
+    text = models.TextField(blank=True, max_length=2000)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pairing", "side"], name="pairing_report_once_a_side"),
+            models.CheckConstraint(
+                condition=Q(side__in=["HOME", "AWAY"]), name="pairing_report_side_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_side_display()} report on {self.pairing_id}"

@@ -21,6 +21,7 @@ from campaigns.league import Round as CoreRound
 from campaigns.models import (
     Campaign,
     Club,
+    Invitation,
     League,
     LeagueAdjustment,
     Membership,
@@ -232,3 +233,25 @@ def round_pairings(round_: Round) -> QuerySet[Pairing]:
 
 def unsettled(pairings: Iterable[Pairing]) -> list[Pairing]:
     return [p for p in pairings if not p.is_settled]
+
+
+# --- joining --------------------------------------------------------------------------------
+
+
+def signup_needs_invitation() -> bool:
+    """Return whether signing up needs an invitation link: every club is invite-only.
+
+    One open club is enough to let anyone make an account (they still see nothing until a
+    campaign lets them in); a site with no club yet is open, so its first admin can sign up.
+    """
+    clubs = Club.objects.all()
+    return clubs.exists() and not clubs.filter(invite_only=False).exists()
+
+
+def invitation_for(campaign_pk: int, code: str) -> Invitation | None:
+    """Return the invitation with this code to this campaign (revoked or expired included)."""
+    return (
+        Invitation.objects.select_related("campaign__club")
+        .filter(campaign_id=campaign_pk, code=code)
+        .first()
+    )

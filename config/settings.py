@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "simple_history",
     "django_htmx",
     "axes",
+    "allauth",
+    "allauth.account",
     "campaigns",
     "rosters",
     "battles",
@@ -77,6 +79,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -116,13 +119,35 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # django-axes first: a locked-out username+address is refused before the password is checked.
+# django-allauth's backend is Django's model backend that also signs in by e-mail address.
 AUTHENTICATION_BACKENDS = [
     "config.auth.RateLimitBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- Accounts (django-allauth): sign up, sign in by username or e-mail, password reset --------
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+# The address is confirmed by a link, but an unconfirmed one does not stop anyone playing.
+ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
+ACCOUNT_ADAPTER = "pages.accounts.InvitationAwareAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "pages.signup.SignupExtras"
+ACCOUNT_FORMS = {"login": "pages.accounts.SignInForm"}
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Muster] "
+# Failed sign-ins are limited by django-axes (below), which answers with its lockout page;
+# allauth's own counter would refuse the same attempts first with a vaguer form error.
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
+
+# E-mail (sign-up confirmation, password reset): printed on the console unless EMAIL_URL names
+# a server, e.g. smtp+tls://user:password@smtp.example.org:587 (django-environ's email_url).
+EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Muster <muster@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
@@ -281,6 +306,11 @@ LOGGING = {
     },
 }
 
+if ACCOUNT_EMAIL_VERIFICATION not in {"none", "optional", "mandatory"}:
+    raise ImproperlyConfigured(
+        "ACCOUNT_EMAIL_VERIFICATION must be none, optional or mandatory, "
+        f"not {ACCOUNT_EMAIL_VERIFICATION!r}"
+    )
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise ImproperlyConfigured(f"LOG_LEVEL must be a logging level name, not {LOG_LEVEL!r}")
 if LOG_FORMAT not in {"json", "plain"}:

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from pages.roster_access import may_edit
 from pages.selectors import character_career
 from rosters.selectors import characters_visible_to
 from rules.system import get_system
@@ -17,4 +18,9 @@ def character_page(request: HttpRequest, pk: int) -> HttpResponse:
     characters = characters_visible_to(request.user).select_related("force__campaign", "unit")
     character = get_object_or_404(characters, pk=pk)
     career = character_career(character, get_system(character.force.system))
-    return render(request, "pages/character.html", {"career": career, "character": character})
+    context = {
+        "career": career,
+        "character": character,
+        "can_edit": may_edit(character.force, request.user),
+    }
+    return render(request, "pages/character.html", context)

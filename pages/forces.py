@@ -11,21 +11,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from pages.roster_access import may_edit
 from pages.selectors import force_sheet
 from printing.cards import CARD_SIZES
 from printing.models import LabelPreset
 from printing.sheets import DEFAULT_PRESET, PAGE_SIZES, PRESETS
 from rosters.interchange import ImportRejected, force_import_csv
 from rosters.models import Force
-from rosters.selectors import forces_editable_by, forces_visible_to
+from rosters.selectors import forces_visible_to
 from rules.system import get_system
 
 MAX_IMPORT_BYTES = 1_000_000
-
-
-def _may_edit(force: Force, user: Any) -> bool:
-    # The owner is the common case and needs no query; organisers and admins ask the selector.
-    return force.owner_id == user.pk or forces_editable_by(user).filter(pk=force.pk).exists()
 
 
 def _label_presets(user: Any) -> list[tuple[str, str]]:
@@ -40,7 +36,7 @@ def _context(request: HttpRequest, force: Force, **extra: Any) -> dict[str, Any]
     return {
         "sheet": force_sheet(force, get_system(force.system)),
         "force": force,
-        "can_edit": _may_edit(force, request.user),
+        "can_edit": may_edit(force, request.user),
         "label_presets": _label_presets(request.user),
         "default_preset": DEFAULT_PRESET,
         "card_sizes": list(CARD_SIZES),
@@ -75,7 +71,7 @@ def _upload_text(request: HttpRequest) -> tuple[str, str]:
 def force_import(request: HttpRequest, pk: int) -> HttpResponse:
     """Add characters to the force from a CSV file (the export's columns); all or nothing."""
     force = _visible_force(request, pk)
-    if not _may_edit(force, request.user):
+    if not may_edit(force, request.user):
         raise PermissionDenied("Only the force's owner or its campaign's organisers may import.")
     text, problem = _upload_text(request)
     if not problem:

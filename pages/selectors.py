@@ -153,6 +153,7 @@ class Moment:
     #: The battle in words: how the figure ended it, and each post-battle roll as a sentence.
     summary: str = ""
     roll_sentences: tuple[str, ...] = ()
+    who: str = ""  # the user who made an entry by hand
 
 
 @dataclass(frozen=True)
@@ -197,12 +198,14 @@ def _plain(value: Any) -> str:
 
 
 def _entry_moment(system: RuleSystem, entry: ServiceRecordEntry) -> Moment:
+    who = entry.user.get_username() if entry.user_id else ""
     if entry.cause == "CREATED" or entry.cause == "IMPORT":
-        return Moment(entry.created_at, "created", entry.get_cause_display(), entry.note)
+        title = entry.get_cause_display()
+        return Moment(entry.created_at, "created", title, entry.note, who=who)
     changes = () if entry.cause == "CREATED" else _changes(system, entry.before, entry.after)
     dead = (entry.after or {}).get("status") == CharacterStatus.DEAD
     kind = "death" if dead else "roll" if entry.cause == "ROLL" else "edit"
-    return Moment(entry.created_at, kind, entry.get_cause_display(), entry.note, changes)
+    return Moment(entry.created_at, kind, entry.get_cause_display(), entry.note, changes, who=who)
 
 
 def _figure_summary(system: RuleSystem, figure: BattleFigure) -> str:
@@ -317,7 +320,7 @@ def _timeline(
 
 def character_career(character: Character, system: RuleSystem) -> Career:
     """Return the character's career: stats, timeline, charts (3 queries; 4 if recovering)."""
-    entries = list(character.service_record.order_by("created_at", "pk"))
+    entries = list(character.service_record.select_related("user").order_by("created_at", "pk"))
     # Only battles fought count: a set-up never finished is no part of a career.
     figures = list(
         BattleFigure.objects.filter(character=character)
@@ -453,12 +456,13 @@ def battle_with_sides(queryset: QuerySet[Battle]) -> QuerySet[Battle]:
 
 
 def forces_for_battle(forces: QuerySet[Force]) -> tuple[Force, ...]:
-    """Return forces to offer when setting up a battle, with their fit characters (2 queries)."""
+    """Return forces to offer for a battle (not archived), with their fit characters (2 queries)."""
     fit = Character.objects.filter(
         status__in=(CharacterStatus.ACTIVE, CharacterStatus.RECOVERING)
     ).order_by("name", "pk")
     return tuple(
-        forces.select_related("owner", "campaign")
+        forces.filter(archived_at=None)  # an archived force is kept, not fielded
+        .select_related("owner", "campaign")
         .prefetch_related(Prefetch("characters", queryset=fit, to_attr="fit"))
         .order_by("name", "pk")
     )

@@ -112,7 +112,10 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         return self.answer(services.force_update(force=force, **data))
 
     def destroy(self, request: Request, pk: str | None = None) -> Response:
-        services.force_delete(force=self.get_object())
+        try:
+            services.force_delete(force=self.get_object())
+        except services.ForceHasFought as exc:
+            return Response(exc.message_dict, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Export as muster.force JSON")

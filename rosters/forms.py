@@ -31,6 +31,11 @@ def schema_form_field(field: Field) -> forms.Field:
         "help_text": field.help,
         "required": field.required,
     }
+    if field.kind == "int" and field.choices:
+        # Named values ("3 Novice", "1 Leather") read better than a bare number.
+        return forms.TypedChoiceField(
+            choices=[("", "—"), *_choices(field)], coerce=int, empty_value=None, **common
+        )
     if field.kind == "int":
         return forms.IntegerField(min_value=field.min, max_value=field.max, **common)
     if field.kind == "bool":
@@ -49,7 +54,7 @@ def schema_form_field(field: Field) -> forms.Field:
     return forms.CharField(max_length=field.max, **common)
 
 
-def _initial(field: Field, value: Any) -> Any:
+def stat_initial(field: Field, value: Any) -> Any:
     if field.kind in ("choice", "die") and value is not None:
         return str(value)
     if field.kind == "multichoice":
@@ -82,7 +87,9 @@ class SchemaFormMixin:
         stored = getattr(instance, self.json_field) or {}
         for field in self.schema.fields:
             if field.name in stored:
-                self.initial[self.prefix_name + field.name] = _initial(field, stored[field.name])
+                self.initial[self.prefix_name + field.name] = stat_initial(
+                    field, stored[field.name]
+                )
 
     def schema_names(self) -> list[str]:
         return [self.prefix_name + f.name for f in self.schema.fields] if self.schema else []

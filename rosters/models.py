@@ -50,6 +50,11 @@ class Force(models.Model):
     name = models.CharField(max_length=120)
     faction = models.CharField(max_length=120, blank=True)
     notes = models.TextField(blank=True)
+    archived_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Set when the owner put the force away; it keeps its battles and records.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from config.orm import count_of
@@ -70,3 +70,9 @@ def unit_list(queryset: QuerySet[Unit]) -> QuerySet[Unit]:
     return queryset.select_related("force", "leader").annotate(
         character_count=count_of(Character, "unit")
     )
+
+
+def unit_head_counts(force: Force) -> dict[int, int]:
+    """Return how many characters each of the force's units holds (1 query)."""
+    rows = force.characters.exclude(unit=None).values_list("unit_id").annotate(n=Count("pk"))
+    return dict(rows)

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from campaigns.models import Campaign
 from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry, Unit
@@ -78,10 +79,41 @@ def force_update(*, force: Force, **changes: Any) -> Force:
     return force
 
 
+class ForceHasFought(ValidationError):
+    """A force that took a side in a battle: its history is kept, so it is archived instead."""
+
+
+def force_has_fought(force: Force) -> bool:
+    """Say whether the force took a side in any battle (its history must then be kept)."""
+    return force.battle_sides.exists()
+
+
 @transaction.atomic
 def force_delete(*, force: Force) -> None:
-    """Delete a force with its units, characters and their service record."""
+    """Delete a force that never fought, with its units, characters and their record."""
+    if force_has_fought(force):
+        raise ForceHasFought(
+            {"force": [f"{force} has fought battles: archive it to keep its history"]}
+        )
     force.delete()
+
+
+@transaction.atomic
+def force_archive(*, force: Force) -> Force:
+    """Put a force away: it keeps its battles and records but leaves the active rosters."""
+    if force.archived_at is None:
+        force.archived_at = timezone.now()
+        force.save(update_fields=["archived_at", "updated_at"])
+    return force
+
+
+@transaction.atomic
+def force_restore(*, force: Force) -> Force:
+    """Bring an archived force back into service."""
+    if force.archived_at is not None:
+        force.archived_at = None
+        force.save(update_fields=["archived_at", "updated_at"])
+    return force
 
 
 # --- units --------------------------------------------------------------------------------
@@ -101,11 +133,18 @@ def _check_leader(unit: Unit, leader: Character | None) -> None:
         raise ValidationError({"leader": [f"{leader} is not in {unit}"]})
 
 
+def _check_unit_name(force_id: int, name: str, unit_pk: int | None = None) -> None:
+    clash = Unit.objects.filter(force_id=force_id, name=name).exclude(pk=unit_pk)
+    if clash.exists():
+        raise ValidationError({"name": [f"the force already has a unit called {name}"]})
+
+
 @transaction.atomic
 def unit_create(
     *, force: Force, name: str, order: int = 0, stats: Mapping[str, Any] | None = None
 ) -> Unit:
     """Create a unit in a force (unit stats only for systems whose piece is the unit)."""
+    _check_unit_name(force.pk, name)
     unit = Unit(force=force, name=name, order=order, stats=_unit_stats(force, stats))
     unit.full_clean()
     unit.save()
@@ -122,6 +161,8 @@ def unit_update(*, unit: Unit, **changes: Any) -> Unit:
         changes["stats"] = _unit_stats(unit.force, changes["stats"])
     if "leader" in changes:
         _check_leader(unit, changes["leader"])
+    if "name" in changes:
+        _check_unit_name(unit.force_id, changes["name"], unit.pk)
     for name, value in changes.items():
         setattr(unit, name, value)
     unit.full_clean()
@@ -130,8 +171,37 @@ def unit_update(*, unit: Unit, **changes: Any) -> Unit:
 
 
 @transaction.atomic
-def unit_delete(*, unit: Unit, user: User | None = None) -> None:
-    """Delete a unit; its characters stay in the force, unassigned, and say so in their record."""
+def unit_shift(*, unit: Unit, by: int) -> Unit:
+    """Move a unit up (by < 0) or down the roster, renumbering the force's units 0, 1, 2 ..."""
+    units = list(
+        Unit.objects.select_for_update()
+        .filter(force_id=unit.force_id)
+        .order_by("order", "name", "pk")
+    )
+    index = next(i for i, u in enumerate(units) if u.pk == unit.pk)
+    target = max(0, min(len(units) - 1, index + by))
+    units.insert(target, units.pop(index))
+    changed = [u for position, u in enumerate(units) if u.order != position]
+    for position, u in enumerate(units):
+        u.order = position
+    Unit.objects.bulk_update(changed, ["order"])
+    return units[target]
+
+
+def unit_next_order(force: Force) -> int:
+    """Return the order that puts a new unit at the end of the force's roster."""
+    last = force.units.order_by("-order").values_list("order", flat=True).first()
+    return 0 if last is None else last + 1
+
+
+@transaction.atomic
+def unit_delete(*, unit: Unit, user: User | None = None, only_if_empty: bool = False) -> None:
+    """Delete a unit; its characters stay in the force, unassigned, and say so in their record.
+
+    `only_if_empty` refuses a unit that still has characters (the player pages ask for that).
+    """
+    if only_if_empty and unit.characters.exists():
+        raise ValidationError({"unit": [f"{unit} still has characters: move them out first"]})
     for character in unit.characters.select_for_update():
         character_move(character=character, unit=None, user=user)
     unit.delete()
@@ -318,3 +388,25 @@ def character_retire(
     before = character_snapshot(character)
     character.status = CharacterStatus.RETIRED
     return _save_with_entry(character, before, cause=EntryCause.RETIRED, user=user, note=note)
+
+
+#: Statuses a player sets by hand with a reason (retiring has its own service).
+MARKED_STATUSES = (CharacterStatus.ACTIVE, CharacterStatus.DEAD, CharacterStatus.CAPTURED)
+
+
+@transaction.atomic
+def character_mark(
+    *, character: Character, status: str, reason: str, user: User | None = None
+) -> Character:
+    """Mark a character dead, captured or back in service, with the reason in the record."""
+    if status not in MARKED_STATUSES:
+        raise ValidationError({"status": [f"{status} is not a status to set by hand"]})
+    if status != CharacterStatus.ACTIVE and not reason.strip():
+        raise ValidationError({"reason": ["Say what happened (it goes in the service record)."]})
+    return character_update(
+        character=character,
+        user=user,
+        cause=EntryCause.HAND_EDIT,
+        note=reason.strip(),
+        status=status,
+    )

@@ -1,5 +1,6 @@
 """Campaign writes (`<entity>_<action>`, keyword-only, atomic), one module per concern:
-clubs, campaigns and memberships; the league's settings and rounds; league results."""
+clubs, campaigns and memberships; joining by invitation; the league's settings and rounds;
+league results and the players' reports."""
 
 from campaigns.services.clubs import (
     ORGANISERS_GROUP,
@@ -11,6 +12,17 @@ from campaigns.services.clubs import (
     membership_update,
     organiser_access_sync,
     organisers_group,
+)
+from campaigns.services.invitations import (
+    Joined,
+    invitation_accept,
+    invitation_create,
+    invitation_is_open,
+    invitation_revoke,
+    invitation_standing,
+    join_request_approve,
+    join_request_decline,
+    membership_remove,
 )
 from campaigns.services.league import (
     LateJoin,
@@ -26,9 +38,12 @@ from campaigns.services.league import (
     round_swap_players,
     swiss_round_generate,
 )
+from campaigns.services.players import player_profile_update
+from campaigns.services.reports import pairing_report_file
 from campaigns.services.results import (
     Claim,
     claim_from,
+    claims_by_side,
     pairing_auto_resolve,
     pairing_confirm,
     pairing_link_battle,
@@ -46,6 +61,7 @@ from campaigns.services.season import (
 __all__ = [
     "ORGANISERS_GROUP",
     "Claim",
+    "Joined",
     "LateJoin",
     "ManualRound",
     "RowResult",
@@ -54,11 +70,20 @@ __all__ = [
     "campaign_create",
     "campaign_update",
     "claim_from",
+    "claims_by_side",
     "club_create",
+    "invitation_accept",
+    "invitation_create",
+    "invitation_is_open",
+    "invitation_revoke",
+    "invitation_standing",
+    "join_request_approve",
+    "join_request_decline",
     "league_join",
     "league_update",
     "membership_create",
     "membership_delete",
+    "membership_remove",
     "membership_update",
     "membership_withdraw",
     "organiser_access_sync",
@@ -67,6 +92,8 @@ __all__ = [
     "pairing_confirm",
     "pairing_link_battle",
     "pairing_report",
+    "pairing_report_file",
+    "player_profile_update",
     "round_check",
     "round_create_manual",
     "round_deadline_set",

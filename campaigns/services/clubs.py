@@ -32,7 +32,7 @@ ORGANISER_PERMISSIONS = (
         for action in ("view", "add", "change", "delete")
     ),
 )
-CAMPAIGN_FIELDS = ("name", "status", "options", "calendar_date")
+CAMPAIGN_FIELDS = ("name", "status", "options", "calendar_date", "approve_joiners")
 
 
 @transaction.atomic
@@ -60,6 +60,7 @@ def campaign_create(
     options: Mapping[str, Any] | None = None,
     calendar_date: date | None = None,
     organiser: User | None = None,
+    approve_joiners: bool = False,
 ) -> Campaign:
     """Create a campaign under a registered rule system; the organiser joins it as such."""
     campaign = Campaign(
@@ -70,6 +71,7 @@ def campaign_create(
         status=status,
         options=_clean_options(system, options),
         calendar_date=calendar_date,
+        approve_joiners=approve_joiners,
     )
     campaign.full_clean()
     campaign.save()
@@ -80,7 +82,7 @@ def campaign_create(
 
 @transaction.atomic
 def campaign_update(*, campaign: Campaign, **changes: Any) -> Campaign:
-    """Change a campaign's name, status, house-rule options or calendar date.
+    """Change a campaign's name, status, house rules, calendar date or joining by approval.
 
     The rule system is fixed once the campaign exists: its forces' stats depend on it.
     """

@@ -126,21 +126,47 @@ def is_organiser_of(pairing: Pairing, user: User) -> bool:
 @transaction.atomic
 def pairing_report(*, pairing: Pairing, user: User, claim: Claim) -> Pairing:
     """Record one player's report. Both reporting alike settles the game; differing reports
-    mark it disputed (the first stands, the other is kept) until an organiser settles it."""
+    mark it disputed (the first stands, the other is kept) until an organiser settles it.
+
+    Each side's latest claim is remembered, so a player who comes round to the other's
+    result settles the game whichever of the two changed their mind.
+    """
     pairing = _locked(pairing)
     side = side_of(pairing, user)
     if side is None or pairing.is_bye:
         raise ValidationError({"pairing": ["only the two players of a game report its result"]})
     _require_reportable(pairing)
-    other_reported = pairing.reported_by_away if side == HOME else pairing.reported_by_home
-    if not other_reported or claim_of(pairing) == claim:
+    other = AWAY if side == HOME else HOME
+    theirs = claims_by_side(pairing)[other]
+    if theirs is None or theirs == claim:
         _write(pairing, claim)
         setattr(pairing, f"reported_by_{side}", True)
+        setattr(pairing, f"reported_by_{other}", theirs is not None)
         pairing.disputed, pairing.disputed_claim = False, {}
     else:
+        _write(pairing, theirs)
+        setattr(pairing, f"reported_by_{other}", True)
         setattr(pairing, f"reported_by_{side}", False)
         pairing.disputed, pairing.disputed_claim = True, {"side": side, **claim.as_json()}
     return _save(pairing)
+
+
+def claims_by_side(pairing: Pairing) -> dict[str, Claim | None]:
+    """Return what each player currently says the result is ("home"/"away"; None: nothing).
+
+    The pairing's result fields hold a reporter's claim; in a dispute the other player's
+    differing claim is kept in `disputed_claim`.
+    """
+    claims: dict[str, Claim | None] = {HOME: None, AWAY: None}
+    for side in (HOME, AWAY):
+        if getattr(pairing, f"reported_by_{side}"):
+            claims[side] = claim_of(pairing)
+    kept = dict(pairing.disputed_claim or {})
+    if pairing.disputed and kept.get("side") in claims:
+        side = kept.pop("side")
+        known = {k: v for k, v in kept.items() if k in Claim.__dataclass_fields__}
+        claims[side] = Claim(**known)
+    return claims
 
 
 def _require_reportable(pairing: Pairing) -> None:

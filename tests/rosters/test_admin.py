@@ -25,7 +25,9 @@ def admin_client(client):
 
 def bounded_int(system_key: str):
     return next(
-        f for f in get_system(system_key).stats.fields if f.kind == "int" and f.max is not None
+        f
+        for f in get_system(system_key).stats.fields
+        if f.kind == "int" and f.max is not None and not f.choices
     )
 
 
@@ -63,6 +65,15 @@ def test_an_int_stat_is_a_number_input_with_its_range(admin_client):
     tag = re.search(rf'<input[^>]*name="stat_{stat.name}"[^>]*>', html).group(0)
     assert 'type="number"' in tag
     assert f'max="{stat.max}"' in tag
+
+
+def test_an_int_stat_with_named_values_is_a_select_of_them(admin_client):
+    character = CharacterFactory(force=ForceFactory(system="rencounter"))
+
+    html = admin_client.get(f"/admin/rosters/character/{character.pk}/change/").content.decode()
+
+    assert '<select name="stat_experience"' in html
+    assert '<option value="6">6 Master</option>' in html
 
 
 def test_a_hand_edit_in_the_admin_is_on_the_record_and_in_the_history(admin_client):

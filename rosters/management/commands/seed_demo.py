@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from battles.demo import demo_battles_seed
 from campaigns.demo_season import demo_season_seed
 from campaigns.models import Campaign
+from campaigns.services import invitation_standing
 from rosters.demo import demo_seed
 
 
@@ -27,3 +29,19 @@ class Command(BaseCommand):
             f"user {login.username}  password {login.password}"
         )
         self.stdout.write(f"Players {', '.join(login.players)} use the same password.")
+        self._invitation(login.username)
+
+    def _invitation(self, organiser: str) -> None:
+        """Print a sign-up invitation link to the demo's Rencounter campaign."""
+        campaign = Campaign.objects.filter(club__slug="demo", system="rencounter").first()
+        if campaign is None:
+            return
+        user = get_user_model().objects.get(username=organiser)
+        invitation = invitation_standing(campaign=campaign, user=user)
+        self.stdout.write(
+            f"New players sign up and join {campaign.name} with the invitation link "
+            f"http://127.0.0.1:8000/campaigns/{campaign.pk}/join/{invitation.code}/"
+        )
+        self.stdout.write(
+            "E-mail (sign-up confirmation, password reset) is printed on this console."
+        )

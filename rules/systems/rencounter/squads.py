@@ -35,6 +35,16 @@ def _figure(experience: int, dice: Dice, varied: bool) -> dict[str, Any]:
     )
 
 
+def roll_figure(dice: Dice, *, leader: bool = False, varied: bool = False) -> dict[str, Any]:
+    """Roll one figure on the squad creator's leader or man table; return validated stats.
+
+    Dice order: experience, then (if varied) fire and melee variation.
+    """
+    table = t.SQUAD_LEADER if leader else t.SQUAD_MAN
+    label = "leader experience" if leader else "man experience"
+    return _figure(table[dice.roll(D6, label)], dice, varied)
+
+
 def generate_force(
     dice: Dice, *, units: int, side: str = "Side", varied: bool = False
 ) -> tuple[Squad, ...]:
