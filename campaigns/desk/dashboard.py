@@ -29,7 +29,7 @@ def dashboard_view(request: HttpRequest, context: dict[str, Any]) -> HttpRespons
     desks = organiser_dashboard(request.user)
     for desk in desks:
         for pairing in desk.disputed:
-            pairing.reports = reports(pairing)  # type: ignore[attr-defined]
+            pairing.claims_in_words = reports(pairing)  # type: ignore[attr-defined]
     context.update({"title": "Your seasons", "desks": desks})
     return TemplateResponse(request, "admin/campaigns/dashboard.html", context)
 
