@@ -60,6 +60,11 @@ def test_a_player_builds_a_rencounter_force_and_prints_its_labels(page, live_ser
         "Musketeers",
         "Pikemen",
     ]
+    page.get_by_label("Name of the new unit").fill("Forlorn Hope")
+    page.get_by_role("button", name="Roll the squad").click()
+    page.get_by_text("The squad creator rolled Forlorn Hope").wait_for()
+    hope = force.units.get(name="Forlorn Hope")
+    assert hope.leader.name == "Forlorn Hope 1"
     screens("build-force-units")
 
     # Six musketeers at once: F 7 M 6 Ex 3, matchlock musket.

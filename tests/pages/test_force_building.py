@@ -270,3 +270,18 @@ def test_an_archived_force_is_not_offered_for_a_new_battle(client, muster):
 
     assert f'<option value="{muster.blue.pk}"' in html
     assert f'<option value="{muster.red.pk}"' not in html
+
+
+def test_the_roster_offers_the_owner_an_add_figure_link_per_unit_and_others_none(client, muster):
+    unit = muster.red.units.order_by("order").first()
+    link = f"/forces/{muster.red.pk}/characters/new/?unit={unit.pk}"
+
+    client.force_login(muster.alice)
+    mine = client.get(f"/forces/{muster.red.pk}/").content.decode()
+    client.force_login(muster.bob)
+    theirs = client.get(f"/forces/{muster.red.pk}/").content.decode()
+    client.force_login(muster.alice)
+    form = client.get(link).content.decode()
+
+    assert link in mine and link not in theirs
+    assert f'<option value="{unit.pk}" selected>' in form
