@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "campaigns",
     "rosters",
     "battles",
+    "chronicle",
     "printing",
     "pages",
 ]
