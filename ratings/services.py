@@ -7,7 +7,7 @@ with one opponent), both players updated from their ratings before the game. Rep
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import glicko2
 from django.db import transaction
@@ -37,16 +37,27 @@ def game_score(pairing: Pairing) -> float | None:
     return SCORES.get(pairing.winner)
 
 
-def glicko_update(
-    player: tuple[float, float, float], opponent: tuple[float, float, float], score: float
-) -> tuple[float, float, float]:
-    """Return (rating, deviation, volatility) after one game against `opponent`."""
+Values = tuple[float, float, float]  # rating, deviation, volatility
+
+
+def glicko_period(player: Values, games: Sequence[tuple[Values, float]]) -> Values:
+    """Return a player's (rating, deviation, volatility) after one rating period of `games`
+    (each an opponent's values before the period and the player's score, 1, ½ or 0)."""
     rated = glicko2.Player(rating=player[0], rd=player[1], vol=player[2])
-    rated.update_player([opponent[0]], [opponent[1]], [score])
+    rated.update_player(
+        [opponent[0] for opponent, _ in games],
+        [opponent[1] for opponent, _ in games],
+        [score for _, score in games],
+    )
     return rated.rating, rated.rd, rated.vol
 
 
-def _values(row: PlayerRating) -> tuple[float, float, float]:
+def glicko_update(player: Values, opponent: Values, score: float) -> Values:
+    """Return (rating, deviation, volatility) after one game against `opponent`."""
+    return glicko_period(player, [(opponent, score)])
+
+
+def _values(row: PlayerRating) -> Values:
     return row.rating, row.deviation, row.volatility
 
 
