@@ -210,6 +210,7 @@ CELERY_BEAT_SCHEDULE = {
 # switch a hook off. With eager tasks, deliveries run on a background thread after the commit.
 NOTIFY_TIMEOUT_SECONDS = env.float("NOTIFY_TIMEOUT_SECONDS", default=5.0)
 NOTIFY_DISABLE_AFTER = env.int("NOTIFY_DISABLE_AFTER", default=5)
+NOTIFY_BACKOFF_SECONDS = env.int("NOTIFY_BACKOFF_SECONDS", default=30)
 NOTIFY_EAGER_IN_BACKGROUND = env.bool("NOTIFY_EAGER_IN_BACKGROUND", default=True)
 #: /healthz calls the worker stale when its last heartbeat is older than this.
 HEARTBEAT_STALE_SECONDS = env.int("HEARTBEAT_STALE_SECONDS", default=120)

@@ -48,7 +48,7 @@ def disable_after() -> int:
 
 def backoff_seconds(attempt: int) -> int:
     """Seconds before retry number `attempt` (1, 2, ...): 30 s, 1 min, 2 min, 4 min, ..."""
-    return 30 * 2 ** max(attempt - 1, 0)
+    return int(getattr(settings, "NOTIFY_BACKOFF_SECONDS", 30)) * 2 ** max(attempt - 1, 0)
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -170,7 +170,7 @@ def deliveries_sweep(*, now: Any = None) -> list[int]:
     waiting = Delivery.objects.filter(
         status=DeliveryStatus.PENDING,
         webhook__active=True,
-        event__created_at__lt=now - timedelta(seconds=backoff_seconds(MAX_ATTEMPTS)),
+        event__created_at__lt=now - timedelta(seconds=backoff_seconds(MAX_ATTEMPTS) + 60),
     )
     return list(waiting.values_list("pk", flat=True))
 

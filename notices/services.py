@@ -7,6 +7,7 @@ commit: the request that caused an event never talks to a webhook or a mail serv
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from django.conf import settings
@@ -57,10 +58,14 @@ def dispatch(delivery_id: int) -> None:
 
 
 def _deliver_in_background(delivery_id: int) -> None:
-    from notices.tasks import deliver_to_hook
+    """Without a worker: deliver, waiting out the same backoff a worker's retries would."""
+    from notices.delivery import deliver
 
     try:
-        deliver_to_hook.apply(kwargs={"delivery_id": delivery_id})
+        outcome = deliver(delivery_id=delivery_id)
+        while outcome.retry_in is not None:
+            time.sleep(outcome.retry_in)
+            outcome = deliver(delivery_id=delivery_id)
     finally:
         connection.close()
 
