@@ -4,6 +4,7 @@ battles (who beat whom, the deadliest figure, the fallen), every sentence citing
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date, datetime
 
 from battles.models import Battle, BattleFigure, BattleSide, BattleStatus
 from campaigns.league import LeagueError, compute_standings
@@ -121,15 +122,19 @@ def _movement(rows, before, upto, names, number) -> list[Sentence]:
 def campaign_battles(campaign: Campaign) -> list[Battle]:
     """The campaign's fought battles in the order they were fought."""
     battles = Battle.objects.filter(campaign_id=campaign.pk, status__in=FOUGHT)
-    return sorted(
-        battles,
-        key=lambda b: (b.campaign_date is None, b.campaign_date or b.finished_at.date(), b.pk),
-    )
+    return sorted(battles, key=lambda b: (b.campaign_date is None, _day(b), b.pk))
+
+
+def _day(battle: Battle) -> date:
+    """The day a battle was fought: its campaign date, else the day it was finished (entered)."""
+    if battle.campaign_date is not None:
+        return battle.campaign_date
+    when: datetime = battle.finished_at or battle.created_at
+    return when.date()
 
 
 def _month(battle: Battle) -> str:
-    day = battle.campaign_date or battle.finished_at.date()
-    return f"{day:%B %Y}"
+    return f"{_day(battle):%B %Y}"
 
 
 def _months(campaign: Campaign) -> list[Section]:
