@@ -52,7 +52,7 @@ def play_two_swiss_rounds(campaign, olivia) -> None:
 
 @pytest.mark.django_db
 def test_confirming_a_result_raises_the_winner_and_lowers_the_loser():
-    campaign, olivia, players = make_league(["alice", "bob"])
+    campaign, olivia, _players = make_league(["alice", "bob"])
     services.swiss_round_generate(campaign=campaign)
     pairing = Pairing.objects.get(round__campaign=campaign)
     settle(pairing, olivia, winner="HOME", home_vp=3)
