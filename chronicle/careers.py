@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from battles.models import Battle, BattleFigure, PostBattleRoll
 from chronicle.reports import deaths
-from chronicle.text import Sentence, Story, day_text, listed, plural, sections
+from chronicle.text import Sentence, Story, day_text, listed, number, plural, sections
 from rosters.history_text import change_lines
 from rosters.models import Character, EntryCause, ServiceRecordEntry
 from rules import narrate
@@ -89,7 +89,7 @@ def _fought(rows: CareerRows, entry: ServiceRecordEntry, figure: BattleFigure) -
     if result:
         text += f", {result} for {rows.character.force.name}"
     if figure.kills:
-        text += f", accounting for {plural(figure.kills, 'of the enemy', 'of the enemy')}"
+        text += f", bringing down {number(figure.kills)} of the enemy"
     cites = (
         ("service_entry", entry.pk),
         ("battle_figure", figure.pk),
@@ -98,7 +98,35 @@ def _fought(rows: CareerRows, entry: ServiceRecordEntry, figure: BattleFigure) -
     return Sentence(f"{text}.", cites, battle=battle.pk)
 
 
+_NOW = {
+    Character.Status.ACTIVE: "is fit for duty again",
+    Character.Status.RECOVERING: "is recovering",
+    Character.Status.RETIRED: "retired",
+    Character.Status.CAPTURED: "was taken prisoner",
+    Character.Status.DEAD: "is dead",
+}
+
+
+def _status(rows: CareerRows, entry: ServiceRecordEntry) -> Sentence:
+    """A change of status alone, said of the figure: "fell in …", "recovered from his wounds"."""
+    name, after = rows.character.name, entry.after["status"]
+    battle = rows.battles.get(entry.battle_id) if entry.battle_id else None
+    if after == Character.Status.DEAD and battle is not None:
+        text = f"{name} fell in {battle}"
+    elif after == Character.Status.CAPTURED and battle is not None:
+        text = f"{name} was taken prisoner in {battle}"
+    elif entry.cause == EntryCause.BATTLE and entry.note:
+        text = f"{name} {entry.note}"  # "recovered from his wounds" before fighting again
+    else:
+        text = f"{name} {_NOW.get(after, 'changed status')}"
+        if entry.note:
+            text += f" ({entry.note.rstrip('.')})"
+    return Sentence(f"{text}.", (("service_entry", entry.pk),), battle=entry.battle_id)
+
+
 def _changed(rows: CareerRows, entry: ServiceRecordEntry) -> Sentence | None:
+    if set(entry.after or {}) == {"status"}:
+        return _status(rows, entry)
     lines = change_lines(rows.character.force.system, entry.before or {}, entry.after or {})
     changes = [
         f"{what}: {before} → {after}" if before != "—" else f"{what}: {after}"
@@ -129,20 +157,30 @@ def _obituary(rows: CareerRows) -> list[Sentence]:
     if fought:
         kills = sum(f.kills for f in fought)
         text = f"{name} served in {plural(len(fought), 'battle')}"
-        text += f" and accounted for {kills} of the enemy." if kills else "."
+        text += f" and brought down {number(kills)} of the enemy." if kills else "."
         said.append(Sentence(text, tuple(("battle_figure", f.pk) for f in fought)))
     wounds = [e for e in rows.entries if "permanent_wounds" in (e.after or {})]
     if wounds and rows.character.permanent_wounds:
         scars = [str(w) for w in rows.character.permanent_wounds]
-        text = (
-            f"{name} carried {plural(len(scars), 'permanent wound')} to the end: {listed(scars)}."
-        )
+        places = [w for w in scars if _placed(rows.character.force.system, w)]
+        text = f"{name} carried {_wounds(len(scars))} to the end"
+        text += f": {listed(places)}." if places else "."
         said.append(Sentence(text, tuple(("service_entry", e.pk) for e in wounds)))
     improved = [r for r in rows.ledger if r.procedure == "improvement" and _stat_changed(r)]
     if improved:
         text = f"{name} improved {plural(len(improved), 'time')} in the field."
         said.append(Sentence(text, tuple(("post_battle_roll", r.pk) for r in improved)))
     return said
+
+
+def _placed(system: str, wound: str) -> bool:
+    """Whether a permanent wound says where it is (narrate words it "permanent wound: …")."""
+    change = {"kind": "permanent_wound", "after": wound}
+    return narrate.change_sentence(system, change).startswith("permanent wound:")
+
+
+def _wounds(count: int) -> str:
+    return "a permanent wound" if count == 1 else f"{number(count)} permanent wounds"
 
 
 def _stat_changed(roll: PostBattleRoll) -> bool:

@@ -14,7 +14,17 @@ from fractions import Fraction
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, EventKind, PostBattleRoll
 from battles.words import event_sentence
 from campaigns.models import display_name
-from chronicle.text import Section, Sentence, Story, chance_text, day_text, listed, plural, sections
+from chronicle.text import (
+    Section,
+    Sentence,
+    Story,
+    chance_text,
+    day_text,
+    listed,
+    number,
+    plural,
+    sections,
+)
 from rosters.models import CharacterStatus, ServiceRecordEntry
 from rules import narrate
 from rules.errors import RulesError
@@ -159,17 +169,13 @@ def _tally(rows: BattleRows) -> list[Sentence]:
     said = []
     killers = sorted((f for f in rows.figures if f.kills), key=lambda f: (-f.kills, f.pk))
     for figure in killers:
-        text = (
-            f"{figure.name} accounted for {plural(figure.kills, 'of the enemy', 'of the enemy')}."
-        )
+        text = f"{figure.name} brought down {number(figure.kills)} of the enemy."
         said.append(Sentence(text, (("battle_figure", figure.pk),)))
     for figure in rows.figures:
         words = _status_words(rows.battle.system, figure.final_status)
         if words:
             said.append(
-                Sentence(
-                    f"{figure.name} ended the battle {words}.", (("battle_figure", figure.pk),)
-                )
+                Sentence(f"By the end, {figure.name} was {words}.", (("battle_figure", figure.pk),))
             )
     return said
 

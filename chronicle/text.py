@@ -82,6 +82,14 @@ def plural(count: int, noun: str, many: str = "") -> str:
     return f"{count} {noun if count == 1 else (many or noun + 's')}"
 
 
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number(count: int) -> str:
+    """A small count in words ("one", "two"), a larger one in figures."""
+    return _NUMBERS[count] if 0 <= count < len(_NUMBERS) else str(count)
+
+
 def ordinal(number: int) -> str:
     suffix = (
         "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
