@@ -1,0 +1,61 @@
+"""The club rating on the player pages: the campaign's card, the standings column, and a page
+of each player's rating history as a server-rendered step chart."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from campaigns.models import Campaign, display_name
+from campaigns.selectors import campaigns_visible_to, league_of
+from pages.charts import StepChart, step_chart
+from ratings.models import PlayerRating
+from ratings.selectors import campaign_ratings, rating_history
+
+
+@dataclass(frozen=True)
+class CampaignRatings:
+    """What the campaign page shows: the best-rated players, and the standings column."""
+
+    top: tuple[PlayerRating, ...]
+    show_column: bool
+    by_member: dict[int, PlayerRating]
+
+
+def campaign_ratings_context(campaign: Campaign) -> CampaignRatings:
+    """The club ratings of a campaign's players, keyed by membership for the standings."""
+    rows = campaign_ratings(campaign)
+    members = dict(campaign.memberships.values_list("user_id", "pk"))
+    by_member = {members[row.user_id]: row for row in rows if row.user_id in members}
+    return CampaignRatings(tuple(rows[:5]), league_of(campaign).show_rating, by_member)
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    name: str
+    rating: PlayerRating
+    chart: StepChart
+    chart_id: str
+
+
+def _history(rating: PlayerRating) -> PlayerHistory:
+    points = rating_history(rating.club_id, rating.user_id)
+    labelled = [("Start", 1500.0)] + [
+        (f"Game {n}", round(p.rating)) for n, p in enumerate(points, start=1)
+    ]
+    name = display_name(rating.user)
+    chart = step_chart(labelled, title=f"{name}'s club rating", low=1400, high=1600)
+    return PlayerHistory(name, rating, chart, f"rating-{rating.user_id}")
+
+
+@login_required
+def campaign_ratings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every rated player of the campaign: rating, games, and the rating after each game."""
+    campaign = get_object_or_404(campaigns_visible_to(request.user).select_related("club"), pk=pk)
+    players = [_history(row) for row in campaign_ratings(campaign)]
+    context: dict[str, Any] = {"campaign": campaign, "players": players}
+    return render(request, "pages/ratings/campaign_ratings.html", context)
