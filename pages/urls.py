@@ -13,6 +13,8 @@ from pages import (
     forces,
     invitations,
     league,
+    notifications,
+    ratings,
     units,
 )
 from pages.odds import odds_page
@@ -25,6 +27,10 @@ urlpatterns = [
     path("accounts/profile/", accounts.profile, name="profile"),
     path("accounts/", include("allauth.urls")),
     path("odds/", odds_page, name="odds"),
+    path("notifications/", notifications.notifications_page, name="notifications"),
+    path("notifications/read/", notifications.notifications_read, name="notifications-read"),
+    path("notifications/email/", notifications.notifications_email, name="notifications-email"),
+    path("campaigns/<int:pk>/ratings/", ratings.campaign_ratings_page, name="campaign-ratings"),
     path("campaigns/<int:pk>/", campaigns.campaign_page, name="campaign-page"),
     path(
         "campaigns/<int:pk>/chronicle/",
