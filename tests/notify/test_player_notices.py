@@ -23,7 +23,7 @@ def paired_league():
 
 @pytest.mark.django_db
 def test_each_player_hears_who_they_play_when_a_round_is_paired():
-    campaign, _olivia, players, pairing = paired_league()
+    campaign, _olivia, players, _pairing = paired_league()
     alice = Notice.objects.get(user=players["alice"].user)
     assert alice.text == f"{campaign.name}, round 1: you play bob at table 1."
     assert Notice.objects.get(user=players["bob"].user).text.endswith("you play alice at table 1.")
@@ -31,7 +31,7 @@ def test_each_player_hears_who_they_play_when_a_round_is_paired():
 
 @pytest.mark.django_db
 def test_the_opponent_is_asked_to_confirm_a_reported_result_and_only_once():
-    _campaign, _olivia, players, pairing = paired_league()
+    _campaign, _olivia, _players, pairing = paired_league()
     claim = services.claim_from({"winner": "HOME", "home_vp": 5})
     reporter = pairing.home.user
     services.pairing_report(pairing=pairing, user=reporter, claim=claim)
