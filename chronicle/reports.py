@@ -7,9 +7,11 @@ by id, events by sequence) and nothing reads the clock.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, EventKind, PostBattleRoll
 from battles.words import event_sentence
@@ -153,14 +155,20 @@ def _puts_out(event: BattleEvent) -> str:
 
 def rarity(system: str, event: BattleEvent) -> Fraction | float | None:
     """The exact chance of the event's outcome, when it was RARE or rarer; else None."""
-    try:
-        check = get_system(system).check(event.check_name)
-        chance = check.odds(event.params or {}).probabilities.get(event.outcome)
-    except RulesError:
-        return None  # a check the engine no longer knows, or parameters it now refuses
+    params = json.dumps(event.params or {}, sort_keys=True)
+    chance = _odds(system, event.check_name, params).get(event.outcome)
     if chance is None or chance <= 0 or chance > RARE:
         return None
     return chance
+
+
+@lru_cache(maxsize=1024)
+def _odds(system: str, check: str, params: str) -> dict[str, Fraction | float]:
+    """A check's distribution, kept: a long battle resolves the same check many times over."""
+    try:
+        return dict(get_system(system).check(check).odds(json.loads(params)).probabilities)
+    except RulesError:
+        return {}  # a check the engine no longer knows, or parameters it now refuses
 
 
 def _tally(rows: BattleRows) -> list[Sentence]:
