@@ -6,7 +6,6 @@ battle_event, post_battle_roll, service_entry or pairing.
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -18,7 +17,7 @@ from rest_framework.views import APIView
 from battles.selectors import battles_visible_to
 from campaigns.models import display_name
 from campaigns.selectors import campaigns_visible_to
-from chronicle.campaigns import FOUGHT, campaign_battles, campaign_chronicle, fallen
+from chronicle.campaigns import campaign_battles, campaign_chronicle, fallen
 from chronicle.careers import character_story
 from chronicle.reports import battle_report
 from chronicle.selectors import report_paragraphs
@@ -91,8 +90,6 @@ class BattleReportView(APIView):
 
     def get(self, request: Request, pk: int) -> Response:
         battle = get_object_or_404(battles_visible_to(request.user), pk=pk)
-        if battle.status not in FOUGHT:
-            raise Http404("This battle has not been fought yet.")
         data = battle_report(battle).as_json()
         data["paragraphs"] = [
             {"author": display_name(p.author), "text": p.text, "updated_at": p.updated_at}

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from battles.models import Battle
 from battles.selectors import battles_visible_to
 from campaigns.selectors import campaigns_visible_to
-from chronicle.campaigns import FOUGHT, campaign_battles, campaign_chronicle, fallen
+from chronicle.campaigns import campaign_battles, campaign_chronicle, fallen
 from chronicle.careers import character_story
 from chronicle.printed import chronicle_context
 from chronicle.reports import battle_report
@@ -62,11 +62,9 @@ def campaign_chronicle_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def battle_report_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """Show a fought battle's report; its players may add (or change) their own paragraph."""
+    """Show a battle's report (so far, while it is played); its players may add their paragraph."""
     battles = battles_visible_to(request.user).select_related("campaign")
     battle = get_object_or_404(battles, pk=pk)
-    if battle.status not in FOUGHT:
-        raise Http404("This battle has not been fought yet.")
     writer = is_player_of(battle, request.user)
     paragraphs = list(report_paragraphs(battle))
     mine = next((p for p in paragraphs if p.author_id == request.user.pk), None)
