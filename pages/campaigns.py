@@ -29,7 +29,7 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
         "manages": manages,
         "game": game,
         "report_form": _report_form(game),
-        "ratings": campaign_ratings_context(campaign),
+        "ratings": campaign_ratings_context(campaign, overview.members),
     }
     if manages:
         context["waiting"] = tuple(

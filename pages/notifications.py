@@ -24,12 +24,21 @@ class EmailChoiceForm(forms.Form):
     )
 
 
+#: The home page counts unread notices up to this many ("50+" beyond), in one query.
+HOME_COUNT_LIMIT = 50
+
+
 def recent_notices(user) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """The home page's notices: the five latest unread ones and how many are unread."""
     if not user.is_authenticated:
         return {"unread": 0, "latest": ()}
-    unread = Notice.objects.filter(user=user, read_at__isnull=True)
-    return {"unread": unread.count(), "latest": tuple(unread.select_related("campaign")[:5])}
+    unread = list(
+        Notice.objects.filter(user=user, read_at__isnull=True).select_related("campaign")[
+            : HOME_COUNT_LIMIT + 1
+        ]
+    )
+    count = f"{HOME_COUNT_LIMIT}+" if len(unread) > HOME_COUNT_LIMIT else len(unread)
+    return {"unread": count, "latest": tuple(unread[:5])}
 
 
 @login_required

@@ -3,6 +3,7 @@ of each player's rating history as a server-rendered step chart."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,11 +11,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from campaigns.models import Campaign, display_name
+from campaigns.models import Campaign, Membership, Role, display_name
 from campaigns.selectors import campaigns_visible_to, league_of
 from pages.charts import StepChart, step_chart
 from ratings.models import PlayerRating
-from ratings.selectors import campaign_ratings, rating_history
+from ratings.selectors import campaign_ratings, rating_history, ratings_by_user
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,15 @@ class CampaignRatings:
     by_member: dict[int, PlayerRating]
 
 
-def campaign_ratings_context(campaign: Campaign) -> CampaignRatings:
-    """The club ratings of a campaign's players, keyed by membership for the standings."""
-    rows = campaign_ratings(campaign)
-    members = dict(campaign.memberships.values_list("user_id", "pk"))
-    by_member = {members[row.user_id]: row for row in rows if row.user_id in members}
+def campaign_ratings_context(campaign: Campaign, members: Sequence[Membership]) -> CampaignRatings:
+    """The club ratings of a campaign's players (`members`, already loaded for the page),
+    keyed by membership for the standings: two queries, the ratings and the league setting."""
+    players = {m.user_id: m.pk for m in members if m.role == Role.PLAYER}
+    rows = sorted(ratings_by_user(campaign, players).values(), key=lambda r: (-r.rating, r.user_id))
+    users = {m.user_id: m.user for m in members}
+    for row in rows:
+        row.user = users[row.user_id]  # already loaded with the members: no query per row
+    by_member = {players[row.user_id]: row for row in rows}
     return CampaignRatings(tuple(rows[:5]), league_of(campaign).show_rating, by_member)
 
 
