@@ -17,6 +17,9 @@ from pages.charts import StepChart, step_chart
 from ratings.models import PlayerRating
 from ratings.selectors import campaign_ratings, rating_history, ratings_by_user
 
+#: Room left of the chart for a four-digit rating on the scale.
+RATING_LABEL_ROOM = 44
+
 
 @dataclass(frozen=True)
 class CampaignRatings:
@@ -53,7 +56,9 @@ def _history(rating: PlayerRating) -> PlayerHistory:
         (f"Game {n}", round(p.rating)) for n, p in enumerate(points, start=1)
     ]
     name = display_name(rating.user)
-    chart = step_chart(labelled, title=f"{name}'s club rating", low=1400, high=1600)
+    chart = step_chart(
+        labelled, title=f"{name}'s club rating", low=1400, high=1600, left=RATING_LABEL_ROOM
+    )
     return PlayerHistory(name, rating, chart, f"rating-{rating.user_id}")
 
 

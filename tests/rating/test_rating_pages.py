@@ -25,10 +25,10 @@ def test_the_rating_column_shows_in_the_standings_only_when_the_league_asks(clie
     client.force_login(players["alice"].user)
     page = client.get(reverse("campaign-page", args=[campaign.pk])).content.decode()
     assert 'data-testid="club-rating"' in page
-    assert '<th scope="col" class="num">Rating</th>' not in page
+    assert '<abbr title="Club rating">Rtg</abbr>' not in page
     services.league_update(campaign=campaign, show_rating=True)
     page = client.get(reverse("campaign-page", args=[campaign.pk])).content.decode()
-    assert '<th scope="col" class="num">Rating</th>' in page
+    assert '<abbr title="Club rating">Rtg</abbr>' in page
     assert '<td class="num">1662</td>' in page  # the winner of one game from 1500/350
 
 
