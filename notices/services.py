@@ -6,6 +6,7 @@ commit: the request that caused an event never talks to a webhook or a mail serv
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -18,6 +19,8 @@ from django.utils import timezone
 from campaigns.models import Campaign, Membership, Pairing, Round, Winner, display_name
 from config.queueing import send_now
 from notices.models import Delivery, Event, EventKind, Notice, NoticeSettings, Webhook
+
+logger = logging.getLogger("muster.notify")
 
 # --- events and their deliveries ---------------------------------------------------------------
 
@@ -224,16 +227,34 @@ REPORT_LIMIT = 1800
 
 
 def battle_words(battle: Any) -> tuple[str, str]:
-    """The battle's title and its short report: the chronicle's report, cut to fit a chat."""
+    """The battle's title and its short report: the chronicle's report, cut to fit a chat.
+
+    The battle is already processed when this runs; a report that cannot be written must not
+    turn that into a failed task, so the club then hears the battle's result line instead.
+    """
     from chronicle.reports import battle_report
 
-    story = battle_report(battle)
+    try:
+        story = battle_report(battle)
+    except Exception:  # the announcement is never worth failing the post-battle step
+        logger.exception("notify.report_failed", extra={"battle": battle.pk})
+        return str(battle), battle_result_line(battle)
     text = ""
     for sentence in story.sentences():
         if len(text) + len(sentence.text) + 1 > REPORT_LIMIT:
             break
         text = f"{text} {sentence.text}".strip()
     return story.title, text
+
+
+_RESULT_WORDS = {"WIN": "won", "LOSS": "lost", "DRAW": "drew"}
+
+
+def battle_result_line(battle: Any) -> str:
+    """ "Gridley's Company won; The Black Watch lost." from the battle's sides."""
+    sides = battle.sides.select_related("force").order_by("index")
+    said = [f"{side.force.name} {_RESULT_WORDS.get(side.result, 'fought')}" for side in sides]
+    return "; ".join(said) + "."
 
 
 # --- players' notices -----------------------------------------------------------------------

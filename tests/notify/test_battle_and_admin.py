@@ -56,3 +56,25 @@ def test_the_admin_lists_an_organisers_failing_hook_with_its_last_error(client, 
     text = page.content.decode()
     assert "Club chat" in text and "the receiver answered 500" in text
     assert theirs.name not in text
+
+
+@pytest.mark.django_db
+def test_a_report_that_cannot_be_written_still_announces_the_result(receiver, monkeypatch):
+    cast = make_cast()
+    Webhook.objects.create(
+        campaign=cast.campaign,
+        name="Club chat",
+        url=receiver.url,
+        format=HookFormat.JSON,
+        events=["battle_processed"],
+    )
+
+    def broken(battle):
+        raise ValueError("no report today")
+
+    monkeypatch.setattr("chronicle.reports.battle_report", broken)
+    battle = finished(cast)
+    assert pipeline.battle_process(battle_id=battle.pk) is True
+    sending.deliver(delivery_id=Delivery.objects.get().pk)
+    text = json.loads(receiver.requests[0].body)["text"]
+    assert text == f"{cast.red.name} won; {cast.blue.name} lost."
