@@ -6,6 +6,7 @@ commit: the request that caused an event never talks to a webhook or a mail serv
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -119,10 +120,13 @@ def result_written(*, pairing: Pairing, confirmed: bool, by: Any) -> None:
     line = result_line(pairing)
     who = display_name(by)
     verb = "confirmed" if confirmed else "reported"
+    # A confirmation is one deliberate act per version (a second one is refused); a report is
+    # keyed by who said what, so a player sending the same report twice announces it once.
+    said = f"v{pairing.version}" if confirmed else f"u{by.pk}:{_claim_digest(pairing)}"
     event_record(
         campaign=campaign,
         kind=kind,
-        key=f"{kind}:{pairing.pk}:v{pairing.version}",
+        key=f"{kind}:{pairing.pk}:{said}",
         title=f"{campaign.name}: result {verb}",
         text=f"{who} {verb} a result. {line}",
         data=_pairing_data(pairing),
@@ -143,13 +147,29 @@ def result_written(*, pairing: Pairing, confirmed: bool, by: Any) -> None:
         notice_create(
             user_id=member.user_id,
             campaign=campaign,
-            key=f"to-confirm:{pairing.pk}:v{pairing.version}",
+            key=f"to-confirm:{pairing.pk}:{said}",
             text=(
                 f"{who} reported the result of your game: {line} Report the same result to "
                 "confirm it, or your own if it differs."
             ),
             url=url,
         )
+
+
+def _claim_digest(pairing: Pairing) -> str:
+    """A short fingerprint of the result a pairing now holds (and of a disputed claim)."""
+    fields = (
+        pairing.winner,
+        pairing.home_vp,
+        pairing.away_vp,
+        pairing.home_figures_lost,
+        pairing.away_figures_lost,
+        pairing.major_victory,
+        pairing.home_no_show,
+        pairing.away_no_show,
+        sorted((pairing.disputed_claim or {}).items()),
+    )
+    return hashlib.sha256(repr(fields).encode()).hexdigest()[:16]
 
 
 def _players_to_confirm(pairing: Pairing, by: Any) -> list[Membership]:

@@ -170,3 +170,18 @@ def test_a_webhook_address_that_is_not_http_is_refused(url):
     hook = Webhook(campaign=campaign, name="Bad", url=url)
     with pytest.raises(ValidationError):
         hook.full_clean()
+
+
+@pytest.mark.django_db
+def test_a_player_sending_the_same_report_twice_announces_it_once(receiver):
+    campaign, _olivia, players = make_league(["alice", "bob"])
+    Webhook.objects.create(
+        campaign=campaign, name="Chat", url=receiver.url, events=["result_reported"]
+    )
+    services.swiss_round_generate(campaign=campaign)
+    pairing = Pairing.objects.get(round__campaign=campaign)
+    claim = services.claim_from({"winner": "AWAY", "away_vp": 4})
+    for _ in range(2):
+        services.pairing_report(pairing=pairing, user=players["alice"].user, claim=claim)
+    assert Event.objects.filter(kind="result_reported").count() == 1
+    assert Delivery.objects.count() == 1
