@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.contrib.auth.models import Group
 
 from battles.services import pipeline
 from notices import delivery as sending
@@ -42,6 +43,7 @@ def test_a_processed_battle_reaches_the_hook_with_its_report_once(receiver):
 @pytest.mark.django_db
 def test_the_admin_lists_an_organisers_failing_hook_with_its_last_error(client, receiver):
     receiver.fail_first = 99
+    Group.objects.filter(name="Organisers").delete()  # remade with the webhook permissions
     campaign, olivia, _players = make_league(["alice", "bob"])
     hook = Webhook.objects.create(campaign=campaign, name="Club chat", url=receiver.url)
     theirs = Webhook.objects.create(
@@ -52,6 +54,7 @@ def test_the_admin_lists_an_organisers_failing_hook_with_its_last_error(client, 
     )
     client.force_login(olivia)
     page = client.get("/admin/notices/webhook/")
+    assert olivia.has_perm("notices.view_webhook")
     assert page.status_code == 200
     text = page.content.decode()
     assert "Club chat" in text and "the receiver answered 500" in text
