@@ -210,6 +210,13 @@ class League(models.Model):
         default=PairingMethod.SWISS,
         help_text="How the dashboard pairs the next round.",
     )
+    show_rating = models.BooleanField(
+        default=False, help_text="Show each player's club rating as a column of the standings."
+    )
+    seed_by_rating = models.BooleanField(
+        default=False,
+        help_text="Pair the first Swiss round by club rating (best against next best).",
+    )
 
     class Meta:
         constraints = [

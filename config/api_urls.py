@@ -6,5 +6,6 @@ urlpatterns = [
     path("", include("rosters.api_urls")),
     path("", include("campaigns.api_urls")),
     path("", include("battles.api_urls")),
+    path("", include("chronicle.api_urls")),
     path("", include("printing.api_urls")),
 ]

@@ -66,8 +66,11 @@ INSTALLED_APPS = [
     "campaigns",
     "rosters",
     "battles",
+    "chronicle",
     "printing",
     "pages",
+    "ratings",
+    "notices",
     # Above the apps: the whole-campaign backup reads rosters, battles and campaigns.
     "campaign_backup",
 ]
@@ -207,7 +210,14 @@ CELERY_BEAT_SCHEDULE = {
     "print-jobs-sweep": {"task": "printing.sweep_print_jobs", "schedule": timedelta(minutes=5)},
     # /healthz reports the age of the last heartbeat a worker wrote (config.heartbeat).
     "worker-heartbeat": {"task": "config.heartbeat", "schedule": timedelta(seconds=30)},
+    "notify-sweep": {"task": "notices.sweep_deliveries", "schedule": timedelta(minutes=5)},
 }
+# Webhooks (docs/notifications.md): the receiver's time limit, and how many failures in a row
+# switch a hook off. With eager tasks, deliveries run on a background thread after the commit.
+NOTIFY_TIMEOUT_SECONDS = env.float("NOTIFY_TIMEOUT_SECONDS", default=5.0)
+NOTIFY_DISABLE_AFTER = env.int("NOTIFY_DISABLE_AFTER", default=5)
+NOTIFY_BACKOFF_SECONDS = env.int("NOTIFY_BACKOFF_SECONDS", default=30)
+NOTIFY_EAGER_IN_BACKGROUND = env.bool("NOTIFY_EAGER_IN_BACKGROUND", default=True)
 #: /healthz calls the worker stale when its last heartbeat is older than this.
 HEARTBEAT_STALE_SECONDS = env.int("HEARTBEAT_STALE_SECONDS", default=120)
 #: A battle PROCESSING for longer than this is taken to have lost its worker and is re-queued.

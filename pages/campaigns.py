@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from campaigns.models import Pairing
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from pages.league import MyGame, ReportForm, initial_from, my_game, my_report
+from pages.ratings import campaign_ratings_context
 from pages.selectors import campaign_overview
 from rules.system import get_system
 
@@ -28,6 +29,7 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
         "manages": manages,
         "game": game,
         "report_form": _report_form(game),
+        "ratings": campaign_ratings_context(campaign, overview.members),
     }
     if manages:
         context["waiting"] = tuple(

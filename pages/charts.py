@@ -126,23 +126,29 @@ STEP_BOTTOM = 18
 
 
 def step_chart(
-    points: Sequence[tuple[str, float]], *, title: str, low: float, high: float
+    points: Sequence[tuple[str, float]],
+    *,
+    title: str,
+    low: float,
+    high: float,
+    left: float = STEP_LEFT,
 ) -> StepChart:
     """Lay out (label, value) points left to right on a fixed `low..high` scale.
 
     A stat holds its value until the next change, so the line steps rather than slopes.
+    `left` makes room for the scale's labels (four digits for a rating).
     """
     values = [value for _, value in points]
     low, high = min([low, *values]), max([high, *values])
     span = (high - low) or 1
     plot_height = STEP_HEIGHT - STEP_TOP - STEP_BOTTOM
-    step = (STEP_WIDTH - STEP_LEFT - 12) / max(len(points) - 1, 1)
+    step = (STEP_WIDTH - left - 12) / max(len(points) - 1, 1)
 
     def y_of(value: float) -> float:
         return round(STEP_TOP + plot_height * (high - value) / span, 2)
 
     placed = tuple(
-        Point(round(STEP_LEFT + index * step, 2), y_of(value), value, label)
+        Point(round(left + index * step, 2), y_of(value), value, label)
         for index, (label, value) in enumerate(points)
     )
     ticks = (Tick(y_of(high), _number(high)), Tick(y_of(low), _number(low)))
@@ -150,7 +156,7 @@ def step_chart(
         title,
         STEP_WIDTH,
         STEP_HEIGHT,
-        STEP_LEFT,
+        left,
         STEP_WIDTH - 12,
         placed,
         _step_path(placed),

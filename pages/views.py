@@ -14,6 +14,7 @@ from django.shortcuts import render
 
 from campaigns.models import Pairing, Round
 from pages.league import MyGame, my_game
+from pages.notifications import recent_notices
 from pages.selectors import home_overview, recovery_dates
 from rosters.models import Character, CharacterStatus
 
@@ -73,5 +74,6 @@ def home(request: HttpRequest) -> HttpResponse:
         "next_game": games[0] if games else None,
         "attention": attention,
         "to_do": TO_DO,
+        "notices": recent_notices(request.user),
     }
     return render(request, "pages/home.html", context)

@@ -263,9 +263,11 @@ def packet_document(
     campaign: str,
     unlabelled: list[FigureData],
     sheet: SheetOptions,
+    chronicle: Mapping[str, Any] | None = None,
 ) -> Document:
     """Return a game-night packet: a cover, each side's roster and cards, the quick-reference
-    sheet under the campaign's options, and base labels for figures that have none yet."""
+    sheet under the campaign's options, base labels for figures that have none yet, and the
+    campaign's chronicle so far (`chronicle`, the `chronicle` template's context), if any."""
     sections: list[tuple[str, dict[str, Any]]] = []
     for side in sides:
         sections.append(_single(roster_document(system, side.force, list(side.figures), options)))
@@ -279,6 +281,9 @@ def packet_document(
         sections.append(_single(labels))
         labelled = labels.labelled
     contents = _packet_contents(sides, len(unlabelled))
+    if chronicle is not None:
+        sections.append(("chronicle", dict(chronicle)))
+        contents.append("The campaign's chronicle so far")
     cover = ("packet", packet_cover(title, subtitle, sides, system, contents))
     families, parts = zip(*[cover, *sections], strict=True)
     return Document("packet", tuple(parts), "packet.pdf", tuple(families), labelled)

@@ -14,6 +14,7 @@ from battles.models import Battle
 from campaigns.league import LeagueError
 from campaigns.models import Campaign, Pairing
 from campaigns.selectors import current_round, league_standings, round_pairings
+from chronicle.printed import chronicle_context
 from printing.documents import (
     DEFAULT_STATES,
     EXTRA_STATES,
@@ -186,6 +187,8 @@ def _packet(params: Mapping[str, Any], user: Any) -> Document:
         campaign=campaign.name if campaign else "",
         unlabelled=[f for f in figures if f.character_id in todo],
         sheet=sheet_options(label_preset_for(params["preset"], user), params),
+        # The story so far, with the latest reports, for the table to read out.
+        chronicle=chronicle_context(campaign, battles=REPORT_RECENT_BATTLES) if campaign else None,
     )
 
 
@@ -213,7 +216,15 @@ def _report(params: Mapping[str, Any]) -> Document:
         outcomes=post_battle_outcomes(battles),
         every_battle=every,
     )
-    return Document("report", (context,), f"{campaign.slug or 'campaign'}-report.pdf")
+    # The report has its own battle section: the chronicle adds the story by round and month
+    # and the obituaries, in a number of queries that does not grow with the battles.
+    chronicle = chronicle_context(campaign, battles=0)
+    return Document(
+        "report",
+        (context, chronicle),
+        f"{campaign.slug or 'campaign'}-report.pdf",
+        families=("report", "chronicle"),
+    )
 
 
 def build_document(

@@ -19,6 +19,7 @@ from battles.models import (
     PostBattleRoll,
 )
 from campaigns.models import Campaign, Pairing
+from chronicle.models import ReportParagraph
 from printing.figures import FigureData
 from printing.models import LabelPreset, LabelPrint
 from printing.sheets import SheetError, SheetPreset, get_preset
@@ -210,11 +211,17 @@ def report_version(campaign: Campaign) -> str:
     pairings = Pairing.objects.filter(round__campaign_id=campaign.pk).aggregate(
         n=Count("pk"), changed=Max("updated_at")
     )
+    # The chronicle printed with it shows the players' own paragraphs too.
+    paragraphs = ReportParagraph.objects.filter(battle__campaign_id=campaign.pk).aggregate(
+        n=Count("pk"), changed=Max("updated_at")
+    )
     parts = [
         battles["n"],
         battles["finished"],
         battles["processed"],
         pairings["n"],
         pairings["changed"],
+        paragraphs["n"],
+        paragraphs["changed"],
     ]
     return "/".join(str(part) for part in parts)

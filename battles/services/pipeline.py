@@ -147,6 +147,10 @@ def battle_process(*, battle_id: int) -> bool:
     _pause_after_claim()
     done = _process_claimed(battle_id, token)
     _log_processed(battle_id, done, time.perf_counter() - started)
+    if done:
+        from notices.services import battle_processed
+
+        battle_processed(battle_id=battle_id)
     return done
 
 

@@ -26,14 +26,15 @@ class SeasonForm(LeagueForm):
     """The league settings plus the pairing method."""
 
     class Meta(LeagueForm.Meta):
-        fields = (*LeagueForm.Meta.fields, "pairing_method")
+        fields = (*LeagueForm.Meta.fields, "pairing_method", "show_rating", "seed_by_rating")
         widgets = {
             "season_start": forms.DateInput(attrs={"type": "date"}),
             "season_end": forms.DateInput(attrs={"type": "date"}),
         }
 
     def league_changes(self) -> dict[str, Any]:
-        return {**super().league_changes(), "pairing_method": self.cleaned_data["pairing_method"]}
+        chosen = ("pairing_method", "show_rating", "seed_by_rating")
+        return {**super().league_changes(), **{name: self.cleaned_data[name] for name in chosen}}
 
 
 def _date_field(label: str) -> forms.DateField:

@@ -32,6 +32,11 @@ ORGANISER_PERMISSIONS = (
         for action in ("view", "add", "change", "delete")
     ),
 )
+#: Organisers add and fix their campaigns' webhooks (notices.migrations.0002 grants the same).
+WEBHOOK_PERMISSIONS = (
+    *(f"{action}_webhook" for action in ("view", "add", "change", "delete")),
+    "view_delivery",
+)
 CAMPAIGN_FIELDS = ("name", "status", "options", "calendar_date", "approve_joiners")
 
 
@@ -133,7 +138,10 @@ def organisers_group() -> Group:
         group.permissions.add(
             *Permission.objects.filter(
                 content_type__app_label="campaigns", codename__in=ORGANISER_PERMISSIONS
-            )
+            ),
+            *Permission.objects.filter(
+                content_type__app_label="notices", codename__in=WEBHOOK_PERMISSIONS
+            ),
         )
     return group
 

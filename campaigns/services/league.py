@@ -56,6 +56,8 @@ LEAGUE_FIELDS = (
     "season_start",
     "season_end",
     "pairing_method",
+    "show_rating",
+    "seed_by_rating",
 )
 
 
@@ -132,6 +134,9 @@ def _store_round(campaign: Campaign, core: CoreRound, kind: str) -> Round:
         Pairing(round=round_, home_id=p.home, away_id=p.away, table=table)
         for table, p in enumerate(ordered, start=1)
     )
+    from notices.services import round_paired
+
+    round_paired(round_=round_)
     return round_
 
 
@@ -164,13 +169,23 @@ def swiss_round_generate(*, campaign: Campaign) -> Round:
     players = list(selectors.league_players(campaign))
     with as_validation("round"):
         core = next_swiss_round(
-            selectors.league_standings(campaign).rows,
+            _swiss_ranking(campaign, number),
             selectors.core_rounds(pairings),
             selectors.league_settings(selectors.league_of(campaign)),
             number=number,
             withdrawn=selectors.withdrawn_by(players, number),
         )
     return _store_round(campaign, core, RoundKind.SWISS)
+
+
+def _swiss_ranking(campaign: Campaign, number: int) -> Sequence[Any]:
+    """The table Swiss pairs from; round 1 by club rating when the league seeds by rating."""
+    rows = selectors.league_standings(campaign).rows
+    if number == 1 and selectors.league_of(campaign).seed_by_rating:
+        from ratings.selectors import seeded_by_rating
+
+        return seeded_by_rating(campaign, rows)
+    return rows
 
 
 def _require_settled(pairings: Sequence[Pairing], doing: str) -> None:

@@ -148,7 +148,7 @@ def pairing_report(*, pairing: Pairing, user: User, claim: Claim) -> Pairing:
         setattr(pairing, f"reported_by_{other}", True)
         setattr(pairing, f"reported_by_{side}", False)
         pairing.disputed, pairing.disputed_claim = True, {"side": side, **claim.as_json()}
-    return _save(pairing)
+    return _announce(_save(pairing), confirmed=False, user=user)
 
 
 def claims_by_side(pairing: Pairing) -> dict[str, Claim | None]:
@@ -203,7 +203,17 @@ def pairing_confirm(
     _write(pairing, claim)
     pairing.confirmed_by_organiser, pairing.confirmed_by = True, user
     pairing.disputed, pairing.disputed_claim = False, {}
-    return _save(pairing)
+    return _announce(_save(pairing), confirmed=True, user=user)
+
+
+def _announce(pairing: Pairing, *, confirmed: bool, user: User) -> Pairing:
+    """Rate the game once it is settled and tell the club and the players (after commit)."""
+    from notices.services import result_written
+    from ratings.services import rating_record_game
+
+    rating_record_game(pairing=pairing)
+    result_written(pairing=pairing, confirmed=confirmed, by=user)
+    return pairing
 
 
 def _check_version(pairing: Pairing, expected: int | None) -> None:

@@ -96,5 +96,6 @@ def test_the_campaign_page_costs_the_same_queries_at_any_size(
 
 
 #: session, user, campaign, manages?, members, forces, battles (no sides to prefetch here),
-#: league settings, players, pairings, adjustments, current round, its pairings.
-CAMPAIGN_QUERIES = 13
+#: league settings, players, pairings, adjustments, current round, its pairings, club ratings,
+#: the league's rating column setting.
+CAMPAIGN_QUERIES = 15

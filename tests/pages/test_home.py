@@ -64,5 +64,6 @@ def test_the_home_page_costs_the_same_queries_however_many_forces(
         client.get("/")
 
 
-#: session, user, campaigns, forces, battles under way, open games, recovering figures.
-HOME_QUERIES = 7
+#: session, user, campaigns, forces, battles under way, open games, recovering figures,
+#: unread notifications.
+HOME_QUERIES = 8

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ChronicleConfig(AppConfig):
+    name = "chronicle"
+    verbose_name = "Chronicle"

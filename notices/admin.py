@@ -1,0 +1,66 @@
+"""Webhooks in the admin: organisers add them to their own campaigns and see which fail.
+
+A failing endpoint shows its last error and its failures in a row in the list; one switched
+off after repeated failures is switched back on with the "Switch back on" action.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from campaigns.admin import CampaignScoped
+from notices.delivery import webhook_enable
+from notices.models import Delivery, Webhook
+
+
+class DeliveryInline(admin.TabularInline):
+    model = Delivery
+    extra = 0
+    max_num = 0
+    can_delete = False
+    ordering = ["-pk"]
+    fields = ["event", "status", "attempts", "response_status", "delivered_at", "last_error"]
+    readonly_fields = fields
+
+
+@admin.register(Webhook)
+class WebhookAdmin(CampaignScoped, admin.ModelAdmin):
+    list_display = ["name", "campaign", "format", "active", "failures_in_row", "last_error_short"]
+    list_filter = ["active", "format"]
+    list_select_related = ["campaign"]
+    search_fields = ["name", "campaign__name"]
+    fields = [
+        "campaign",
+        "name",
+        "url",
+        "format",
+        "events",
+        "secret",
+        "active",
+        "failures_in_row",
+        "last_error",
+        "last_failure_at",
+        "last_success_at",
+        "disabled_at",
+    ]
+    readonly_fields = [
+        "failures_in_row",
+        "last_error",
+        "last_failure_at",
+        "last_success_at",
+        "disabled_at",
+    ]
+    inlines = [DeliveryInline]
+    actions = ["switch_back_on"]
+
+    @admin.display(description="last error")
+    def last_error_short(self, hook: Webhook) -> str:
+        return hook.last_error[:80] if hook.failures_in_row else ""
+
+    @admin.action(description="Switch back on (the receiver is fixed)")
+    def switch_back_on(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for hook in queryset:
+            webhook_enable(webhook=hook)
+        self.message_user(request, f"{queryset.count()} webhook(s) on again.", messages.SUCCESS)
