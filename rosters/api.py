@@ -117,7 +117,9 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         try:
             services.force_delete(force=self.get_object())
         except services.ForceHasFought as exc:
-            return Response(exc.message_dict, status=status.HTTP_409_CONFLICT)
+            # `detail` as every documented 409 has it; the field key for clients that read it.
+            body = {"detail": " ".join(exc.messages), **exc.message_dict}
+            return Response(body, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Export as muster.force JSON")

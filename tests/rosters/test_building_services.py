@@ -138,6 +138,7 @@ def test_the_api_answers_409_for_deleting_a_force_that_fought(client):
 
     assert response.status_code == 409
     assert "archive it" in response.json()["force"][0]
+    assert "archive it" in response.json()["detail"]
     assert Force.objects.filter(pk=force.pk).exists()
 
 
