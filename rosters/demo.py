@@ -236,6 +236,44 @@ def _varied(schema: Schema, index: int) -> dict[str, Any]:
     return stats
 
 
+#: What each demo figure carries, by its place in its unit (kits cycle): the cards, rosters and
+#: table assistant then show real weapons, as a player's own force would.
+DEMO_KITS: dict[str, tuple[dict[str, Any], ...]] = {
+    "rencounter": (
+        {"weapons": ["matchlock_musket", "sword"], "armour": 1},
+        {"weapons": ["pike"], "armour": 1},
+        {"weapons": ["matchlock_musket", "knife"]},
+    ),
+    "grits_and_glory": (
+        {"weapons": ["six_shooter", "knife"]},
+        {"weapons": ["rifle", "knife"]},
+        {"weapons": ["shotgun", "club"]},
+    ),
+    "escarmouche": (
+        {"weapons": ["musket"]},
+        {"weapons": ["carbine"]},
+        {"weapons": ["musket"]},
+    ),
+    "d12_skirmish": (
+        {"weapons": ["pistol", "sword"]},
+        {"weapons": ["rifled_musket", "bayonet"]},
+        {"weapons": ["rifled_musket", "bayonet"]},
+    ),
+    "game_the_90": ({"missiles": "none"}, {"missiles": "bows"}, {"missiles": "javelins"}),
+}
+
+
+def _armed(system: RuleSystem, stats: dict[str, Any], index: int) -> dict[str, Any]:
+    """Return the stats with the figure's demo kit, if the system accepts it as it is."""
+    kits = DEMO_KITS.get(system.key)
+    if not kits:
+        return stats
+    try:
+        return system.stats.validate({**stats, **kits[index % len(kits)]})
+    except RulesValidationError:
+        return stats
+
+
 def _demo(system: RuleSystem) -> DemoCampaign:
     return DEMO_CAMPAIGNS.get(system.key, FALLBACK)
 
@@ -267,6 +305,8 @@ def _force(campaign: Campaign, owner: Any, system: RuleSystem) -> None:
     force = force_create(owner=owner, name=demo.name, campaign=campaign, faction=demo.faction)
     for u, unit_name in enumerate(UNIT_NAMES):
         unit_stats = _varied(system.stats, u) if system.piece == "unit" else None
+        if unit_stats is not None:
+            unit_stats = _armed(system, unit_stats, u)
         unit = unit_create(force=force, name=unit_name, order=u, stats=unit_stats)
         for c, (person, rank) in enumerate(demo.characters[u * 3 : u * 3 + 3]):
             character = character_create(
@@ -274,7 +314,7 @@ def _force(campaign: Campaign, owner: Any, system: RuleSystem) -> None:
                 name=person,
                 rank=rank,
                 unit=unit,
-                stats=_varied(system.stats, c),
+                stats=_armed(system, _varied(system.stats, c), c),
                 user=owner,
             )
             if c == 0:

@@ -106,3 +106,13 @@ def test_a_demo_club_loaded_without_campaign_dates_gets_them_on_the_next_run(var
 
     assert not Campaign.objects.filter(calendar_date__isnull=True).exists()
     assert Character.objects.count() == characters
+
+
+def test_every_demo_figure_of_a_system_with_weapons_carries_one(var_dir):
+    seed()
+
+    for system in all_systems():
+        if "weapons" not in {f.name for f in system.stats.fields}:
+            continue
+        unarmed = Character.objects.filter(force__system=system.key, stats__weapons=[])
+        assert not unarmed.exists(), f"{system.key}: {list(unarmed.values_list('name', flat=True))}"
