@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, F, Prefetch, QuerySet
 
 from battles.models import (
     Battle,
@@ -542,11 +542,12 @@ def home_overview(user: Any) -> HomeOverview:
     from campaigns.selectors import campaigns_visible_to
 
     campaigns = campaigns_visible_to(user).select_related("club").order_by("name", "pk")
+    # Forces in service first; an archived one stays listed (its history is there), marked.
     forces = (
         Force.objects.filter(owner=user)
         .select_related("campaign")
         .annotate(character_count=Count("characters"))
-        .order_by("name", "pk")
+        .order_by(F("archived_at").asc(nulls_first=True), "name", "pk")
     )
     playing = battle_with_sides(
         battles_playable_by(user).filter(

@@ -67,3 +67,17 @@ def test_the_home_page_costs_the_same_queries_however_many_forces(
 #: session, user, campaigns, forces, battles under way, open games, recovering figures,
 #: unread notifications.
 HOME_QUERIES = 8
+
+
+def test_an_archived_force_is_listed_last_and_marked_archived(client, story):
+    from rosters.services import force_archive
+    from tests.factories import ForceFactory
+
+    retired = ForceFactory(owner=story.alice, name="Aardvark Company", system=story.force.system)
+    force_archive(force=retired)
+    client.force_login(story.alice)
+
+    forces = client.get("/").context["home"].forces
+
+    assert forces[-1] == retired
+    assert "archived" in client.get("/").content.decode()
