@@ -63,8 +63,14 @@ def season_in_progress(*, campaign: Campaign, organiser: Any) -> tuple[Pairing, 
     games = [p for p in _pairings(first) if not p.is_bye]
     *played, disputed, missing = games
     for index, pairing in enumerate(played):
-        result = {"winner": "HOME" if index % 2 == 0 else "AWAY", "home_vp": 3, "away_vp": 1}
-        if index % 2 == 0:
+        home_won = index % 2 == 0
+        # The winner also scores more victory points, as in a real game.
+        result = {
+            "winner": "HOME" if home_won else "AWAY",
+            "home_vp": 3 if home_won else 1,
+            "away_vp": 1 if home_won else 3,
+        }
+        if home_won:
             _report_both(pairing, result)
         else:
             services.pairing_confirm(
