@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.systems.grits_and_glory.tables import SKILLS
+
 SOURCE = "Grits & Glory, a Showdown conversion for pulp wargaming, by Thomas Jakobsen (2009)"
 
 ABBREVIATIONS = {
@@ -36,20 +38,6 @@ ABBREVIATIONS = {
     "mounted": "Mtd",
     "causes_fear": "Fear",
 }
-SKILLS = (
-    "fighting",
-    "shooting",
-    "throwing",
-    "notice",
-    "stealth",
-    "riding",
-    "swimming",
-    "intimidation",
-    "taunt",
-    "climbing",
-    "driving",
-    "lockpicking",
-)
 WEAPON_HEAD = ('Range "', "Damage", "RoF", "Reload")
 
 
