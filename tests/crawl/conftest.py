@@ -49,6 +49,10 @@ def pdf_renders_capped(monkeypatch):
         return real(document)
 
     monkeypatch.setattr(apis, "render", render)
+    yield
+    # Forget what was laid out: a later test in this process must get real PDFs (a test that
+    # reads PDF text after a crawl on the same worker read the stub on PostgreSQL).
+    _LAID_OUT.clear()
 
 
 @pytest.fixture
