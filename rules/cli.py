@@ -12,7 +12,7 @@ from typing import Any
 from rules.dice import CURRENT_SCHEME, SCHEMES, Dice, GivenDice, SeededDice, parse_given
 from rules.errors import RulesError
 from rules.schema import parse_assignments
-from rules.system import all_systems, get_system
+from rules.system import RuleSystem, all_systems, get_system
 
 EXIT_BAD_INPUT = 2
 
@@ -101,6 +101,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     tables = sub.add_parser("tables", help="a system's reference tables")
     tables.add_argument("system")
+    for command in (odds, roll, tables):
+        command.add_argument(
+            "--house", metavar="FILE", help="a house-rules pack (JSON) to apply; - reads stdin"
+        )
+    template = sub.add_parser(
+        "house-template", help="a house-rules pack of every editable table as it stands"
+    )
+    template.add_argument("system")
     tables.add_argument(
         "options",
         nargs="*",
@@ -114,15 +122,30 @@ def _systems() -> dict[str, Any]:
     return {"systems": [system.as_json() for system in all_systems()]}
 
 
+#: A pack is a few tables of a few hundred rows: a file far bigger than this is not one.
+MAX_PACK_BYTES = 1_000_000
+
+
+def _system(args: argparse.Namespace) -> RuleSystem:
+    """The system asked for, under the `--house` pack if one was given."""
+    system = get_system(args.system)
+    path = getattr(args, "house", None)
+    if path is None:
+        return system
+    from rules import house
+
+    return system.with_house(house.read_pack_file(path, MAX_PACK_BYTES))
+
+
 def _odds(args: argparse.Namespace) -> dict[str, Any]:
-    check = get_system(args.system).check(args.check)
+    check = _system(args).check(args.check)
     params = check.params.validate(_assignments(args.params))
     odds = check.odds(params)
     return {"system": args.system, "check": args.check, "params": params, **odds.as_json()}
 
 
 def _roll(args: argparse.Namespace) -> dict[str, Any]:
-    check = get_system(args.system).check(args.check)
+    check = _system(args).check(args.check)
     dice: Dice
     seed = None
     if args.dice is not None:
@@ -153,9 +176,21 @@ def _fresh_seed() -> str:
 
 
 def _tables(args: argparse.Namespace) -> dict[str, Any]:
-    system = get_system(args.system)
+    system = _system(args)
     options = system.options.validate(_assignments(args.options))
-    return {"system": system.key, "options": options, "tables": system.tables(options)}
+    result = {"system": system.key, "options": options, "tables": system.tables(options)}
+    if system.pack is not None:
+        result["house_rules"] = {
+            "pack": system.pack.digest,
+            "changed": list(system.pack.changed_tables()),
+        }
+    return result
+
+
+def _house_template(args: argparse.Namespace) -> dict[str, Any]:
+    from rules import house
+
+    return house.template(get_system(args.system))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -169,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "odds": _odds,
             "roll": _roll,
             "tables": _tables,
+            "house-template": _house_template,
         }[args.command]
         output = handler(args)
     except RulesError as exc:

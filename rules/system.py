@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # types only: a system's checks import what they use, the res
     from rules.activation import ActivationMethod
     from rules.campaign import PostBattle
     from rules.checks import Check
+    from rules.house import HouseSpec, Pack
     from rules.schema import Schema
     from rules.simulate import Simulator
     from rules.words import Words
@@ -94,6 +95,39 @@ class RuleSystem:
     #: The module whose `WORDS` are the system's own words for its outcomes, state keys and
     #: procedures (`rules.narrate`), imported when first asked for: only narration needs them.
     words_from: str = ""
+    #: The module whose `HOUSE` (`rules.house.HouseSpec`) says which tables a club may edit,
+    #: imported when first asked for: only house rules need it.
+    house_from: str = ""
+    #: The house-rules pack this system runs under (None: the rules as written); set only by
+    #: `with_house`, which makes every check, table and procedure read the pack's tables.
+    pack: Pack | None = None
+
+    @property
+    def house(self) -> HouseSpec | None:
+        """The system's editable tables, or None if a club cannot edit any."""
+        if not self.house_from:
+            return None
+        spec: HouseSpec = import_module(self.house_from).HOUSE
+        return spec
+
+    def with_house(self, pack: Any) -> RuleSystem:
+        """This system under a house-rules pack (a `Pack` or its JSON document; None: as written).
+
+        The result's checks validate their parameters against the pack's tables (a weapon the
+        club added is a choice) and resolve, price and simulate with them. Built once per pack.
+        """
+        base = _REGISTRY.get(self.key, self) if self.pack is not None else self
+        if pack is None:
+            return base
+        from rules import house
+
+        loaded = house.load(base, pack)
+        cached = _HOUSED.get((base.key, loaded.digest))
+        if cached is None:
+            if len(_HOUSED) >= _HOUSED_MAX:
+                _HOUSED.pop(next(iter(_HOUSED)))  # the oldest: a club's packs are few
+            cached = _HOUSED[(base.key, loaded.digest)] = _housed(base, loaded)
+        return cached
 
     @property
     def words(self) -> Words:
@@ -131,6 +165,38 @@ class RuleSystem:
 
 
 _REGISTRY: dict[str, RuleSystem] = {}
+
+
+#: Systems built under a pack, by (system key, pack digest): built once per pack version.
+_HOUSED: dict[tuple[str, str], RuleSystem] = {}
+_HOUSED_MAX = 64
+
+
+def _housed(system: RuleSystem, pack: Pack) -> RuleSystem:
+    """Build `system` under `pack` (cached: the same pack object is one built system)."""
+    from dataclasses import replace
+
+    from rules.house import applied, under
+
+    with applied(pack):
+        derived = system.house.rebuild() if system.house and system.house.rebuild else {}
+    checks = derived.pop("checks", system.checks)
+    housed_checks = {
+        name: replace(check, resolver=under(pack, check.resolver), odds_fn=under(pack, check.odds_fn))
+        for name, check in checks.items()
+    }
+    return replace(
+        system,
+        **derived,
+        checks=housed_checks,
+        tables=under(pack, system.tables),
+        label_text=under(pack, system.label_text),
+        initial_state=under(pack, system.initial_state),
+        settle_state=under(pack, system.settle_state),
+        post_battle=under(pack, system.post_battle),
+        simulate=under(pack, system.simulate) if system.simulate is not None else None,
+        pack=pack,
+    )
 
 
 def register(system: RuleSystem) -> RuleSystem:

@@ -1,0 +1,709 @@
+"""House rules as data: a club's pack of edited tables, validated and applied to a rule system.
+
+Each system declares which of its tables a club may edit (`HouseSpec`): for each table, its
+columns with their types and limits, how to read the rows as they stand, and how to turn edited
+rows back into the values its `tables` module holds. A *pack* is a JSON document naming the
+system and giving, for some of those tables, every row: a table in the pack replaces the base
+table, so adding a row extends it and the template (every table as it stands) changes nothing.
+
+How checks follow a pack: a system's editable constants are not plain module attributes but
+are served by the tables module's `__getattr__` through `lookup`, which answers from the pack
+applied in the current context (a `ContextVar`, so threads and async tasks never see each
+other's pack) and otherwise from the base values. `RuleSystem.with_house(pack)` returns the
+system whose checks, tables, simulation and campaign procedure run under the pack. Caches of
+work that reads tables key on the pack's digest (`house_cache`), so two campaigns with
+different packs never share a cached odds table, and one pack's tables are built once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import lru_cache, wraps
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from rules.errors import RulesError
+
+if TYPE_CHECKING:
+    from rules.system import RuleSystem
+
+#: The pack document's format marker; a later, incompatible layout gets a new number.
+FORMAT = "muster-house-rules"
+FORMAT_VERSION = 1
+#: Hostile packs stop here: no table may hold more rows, no text cell more characters.
+MAX_ROWS = 200
+MAX_TEXT = 120
+
+ColumnKind = Literal["int", "number", "text", "choice", "bool"]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class PackError(RulesError):
+    """A pack that cannot be applied; names the table, row and column where it can."""
+
+    def __init__(
+        self, message: str, *, table: str = "", row: int | None = None, column: str = ""
+    ) -> None:
+        self.table, self.row, self.column, self.reason = table, row, column, message
+        where = []
+        if table:
+            where.append(f"table {table}")
+        if row is not None:
+            where.append(f"row {row + 1}")
+        if column:
+            where.append(f"column {column}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "row": self.row,
+            "column": self.column,
+            "message": self.reason,
+            "detail": str(self),
+        }
+
+
+@dataclass(frozen=True)
+class Column:
+    """One typed column of an editable table.
+
+    kinds: `int` and `number` (min..max; `number` takes halves and the like, e.g. reload 0.5
+    turns), `text` (up to `max` characters, default MAX_TEXT), `choice` (one of `choices`),
+    `bool`. `required=False` lets a cell be empty (`null`), e.g. a weapon with no damage
+    modifier of its own.
+    """
+
+    name: str
+    kind: ColumnKind
+    label: str = ""
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[tuple[Any, str], ...] = ()
+    required: bool = True
+    help: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def normalise(self, raw: Any) -> Any:
+        """Return the cell in its canonical type or raise ValueError with the reason."""
+        if raw is None or (isinstance(raw, str) and not raw.strip() and self.kind != "text"):
+            if self.required:
+                raise ValueError("must be filled in")
+            return None
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            raise ValueError(f"must be true or false, not {raw!r}")
+        if self.kind in ("int", "number"):
+            return self._number(raw)
+        if self.kind == "choice":
+            for value, _ in self.choices:
+                if raw == value and type(raw) is type(value):
+                    return value
+            allowed = ", ".join(str(v) for v, _ in self.choices)
+            raise ValueError(f"must be one of {allowed}, not {raw!r}")
+        if not isinstance(raw, str):
+            raise ValueError("must be text")
+        text = raw.strip()
+        if not text and self.required:
+            raise ValueError("must be filled in")
+        limit = int(self.max) if self.max is not None else MAX_TEXT
+        if len(text) > limit:
+            raise ValueError(f"must be at most {limit} characters")
+        if any(ord(ch) < 32 for ch in text):
+            raise ValueError("must not hold control characters")
+        return text
+
+    def _number(self, raw: Any) -> int | float:
+        if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+            raise ValueError(f"must be a number, not {raw!r}")
+        if isinstance(raw, str):
+            try:
+                raw = float(raw.strip()) if "." in raw else int(raw.strip())
+            except ValueError:
+                raise ValueError(f"must be a number, not {raw!r}") from None
+        if isinstance(raw, float) and not math.isfinite(raw):
+            raise ValueError("must be a finite number")
+        if self.kind == "int":
+            if isinstance(raw, float) and not raw.is_integer():
+                raise ValueError(f"must be a whole number, not {raw!r}")
+            value: int | float = int(raw)
+        else:
+            value = int(raw) if float(raw).is_integer() else float(raw)
+            if isinstance(value, float) and (value * 2) != int(value * 2):
+                raise ValueError(f"must be a whole number or a half, not {raw!r}")
+        if self.min is not None and value < self.min:
+            raise ValueError(f"must be at least {_plain(self.min)}, not {_plain(value)}")
+        if self.max is not None and value > self.max:
+            raise ValueError(f"must be at most {_plain(self.max)}, not {_plain(value)}")
+        return value
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "label": self.title,
+            "min": self.min,
+            "max": self.max,
+            "choices": [[value, label] for value, label in self.choices],
+            "required": self.required,
+            "help": self.help,
+        }
+
+
+def _plain(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A check and parameters whose odds show what an edit to one row does."""
+
+    check: str
+    params: Mapping[str, Any]
+    label: str
+
+
+@dataclass(frozen=True)
+class EditableTable:
+    """One table a club may edit, with the limits its system sets.
+
+    `rows()` gives the rows as they stand in the base rules (read from the tables module's base
+    values, never from an applied pack); `build(rows)` turns validated rows into the values the
+    tables module serves, as `{CONSTANT_NAME: value}`. `key` names the column that identifies a
+    row (unique, and how checks refer to it, e.g. a weapon's key); None for a table whose rows
+    are identified by position. `fixed_rows` forbids adding or removing rows (a table of
+    thresholds, one per result). `validate(rows)` checks what spans rows (thresholds in order)
+    and raises PackError. `probes(row)` names the checks whose odds an edit to the row changes.
+    """
+
+    name: str
+    title: str
+    columns: tuple[Column, ...]
+    rows: Callable[[], list[Row]]
+    build: Callable[[list[Row]], dict[str, Any]]
+    key: str | None = "key"
+    fixed_rows: bool = False
+    min_rows: int = 1
+    max_rows: int = MAX_ROWS
+    help: str = ""
+    validate: Callable[[list[Row]], None] | None = None
+    probes: Callable[[Row], list[Probe]] | None = None
+
+    def column(self, name: str) -> Column:
+        for column in self.columns:
+            if column.name == name:
+                return column
+        raise KeyError(name)
+
+    def row_label(self, row: Row, index: int) -> str:
+        """How the row is named to a person: its key, else its position."""
+        if self.key and row.get(self.key) is not None:
+            return str(row[self.key])
+        return f"row {index + 1}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "help": self.help,
+            "key": self.key,
+            "fixed_rows": self.fixed_rows,
+            "min_rows": self.min_rows,
+            "max_rows": self.max_rows,
+            "columns": [column.as_json() for column in self.columns],
+        }
+
+
+@dataclass(frozen=True)
+class HouseSpec:
+    """What a system lets a club edit: its editable tables and the module that serves them.
+
+    `module` is the dotted name of the tables module whose constants a pack overrides (a table's
+    `build` returns constant names of that module). `rebuild()` returns RuleSystem fields that
+    are derived from the tables (a check whose weapon choices come from the weapon table, a stat
+    schema whose ability choices come from the ability table); it is called with the pack
+    applied, once per pack.
+    """
+
+    module: str
+    tables: tuple[EditableTable, ...]
+    rebuild: Callable[[], dict[str, Any]] | None = None
+
+    def table(self, name: str) -> EditableTable:
+        for table in self.tables:
+            if table.name == name:
+                return table
+        known = ", ".join(t.name for t in self.tables)
+        raise PackError(f"is not an editable table; the editable tables are {known}", table=name)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"tables": [table.as_json() for table in self.tables]}
+
+
+@dataclass(frozen=True, eq=False)
+class Pack:
+    """A validated pack: the normalised rows of each table it sets, and the values built from them.
+
+    `digest` identifies the pack's content (equal packs share their built tables and caches);
+    `values` maps (module, constant name) to the value a check reads under this pack.
+    """
+
+    system: str
+    tables: Mapping[str, list[Row]]
+    digest: str
+    values: Mapping[tuple[str, str], Any] = field(repr=False)
+    name: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return pack_document(self.system, self.tables, name=self.name)
+
+    def changed_tables(self) -> tuple[str, ...]:
+        """The tables whose rows differ from the base rules (the ones to mark as house rules)."""
+        from rules.system import get_system
+
+        spec = _spec(get_system(self.system))
+        return tuple(
+            name for name, rows in self.tables.items() if rows != _base_rows(spec.table(name))
+        )
+
+
+def pack_document(system: str, tables: Mapping[str, list[Row]], *, name: str = "") -> dict[str, Any]:
+    """The pack as the JSON document a club keeps, exports and imports."""
+    document: dict[str, Any] = {"format": FORMAT, "format_version": FORMAT_VERSION, "system": system}
+    if name:
+        document["name"] = name
+    document["tables"] = {table: [dict(row) for row in rows] for table, rows in tables.items()}
+    return document
+
+
+# --- applying a pack -----------------------------------------------------------------------
+
+_ACTIVE: ContextVar[Pack | None] = ContextVar("muster_house_pack", default=None)
+_MISSING = object()
+
+
+def lookup(module: str, name: str, base: Mapping[str, Any]) -> Any:
+    """The value of an editable constant: the applied pack's if it sets it, else the base one.
+
+    Called from each tables module's `__getattr__`; raises KeyError for a name it does not hold.
+    """
+    pack = _ACTIVE.get()
+    if pack is not None:
+        value = pack.values.get((module, name), _MISSING)
+        if value is not _MISSING:
+            return value
+    return base[name]
+
+
+def module_getattr(module: str, base: Mapping[str, Any]) -> Callable[[str], Any]:
+    """A tables module's `__getattr__`, serving `base`'s names through the applied pack."""
+
+    def __getattr__(name: str) -> Any:
+        try:
+            return lookup(module, name, base)
+        except KeyError:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
+
+    return __getattr__
+
+
+def active() -> Pack | None:
+    """The pack applied in this context, if any."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def applied(pack: Pack | None) -> Iterator[None]:
+    """Run the body with `pack` applied (None: the base rules)."""
+    token = _ACTIVE.set(pack)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def under(pack: Pack | None, fn: F) -> F:
+    """`fn`, always called with `pack` applied."""
+
+    @wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        token = _ACTIVE.set(pack)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _ACTIVE.reset(token)
+
+    return run  # type: ignore[return-value]
+
+
+def house_cache(maxsize: int | None = 4096) -> Callable[[F], F]:
+    """`functools.lru_cache` keyed also on the applied pack: one pack's odds never serve another's."""
+
+    def decorate(fn: F) -> F:
+        cached = lru_cache(maxsize=maxsize)(lambda _digest, *args: fn(*args))
+
+        @wraps(fn)
+        def call(*args: Any) -> Any:
+            pack = _ACTIVE.get()
+            return cached(pack.digest if pack is not None else "", *args)
+
+        call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        call.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        return call  # type: ignore[return-value]
+
+    return decorate
+
+
+# --- reading and checking a pack -------------------------------------------------------------
+
+
+def _spec(system: RuleSystem) -> HouseSpec:
+    spec = system.house
+    if spec is None:
+        raise PackError(f"{system.name} has no editable tables")
+    return spec
+
+
+def _base_rows(table: EditableTable) -> list[Row]:
+    with applied(None):
+        return [dict(row) for row in table.rows()]
+
+
+def template(system: RuleSystem) -> dict[str, Any]:
+    """A pack holding every editable table of the system as it stands: applying it changes nothing."""
+    spec = _spec(system)
+    return pack_document(system.key, {table.name: _base_rows(table) for table in spec.tables})
+
+
+def load(system: RuleSystem, document: Any) -> Pack:
+    """Validate a pack document for `system` and return the pack, or raise PackError."""
+    if isinstance(document, Pack):
+        return document
+    if not isinstance(document, Mapping):
+        raise PackError("a house-rules pack must be a JSON object")
+    canonical = json.dumps(document, sort_keys=True, ensure_ascii=True, allow_nan=False)
+    return _load_canonical(system.key, canonical)
+
+
+@lru_cache(maxsize=64)
+def _load_canonical(system_key: str, canonical: str) -> Pack:
+    from rules.system import get_system
+
+    system = get_system(system_key)
+    spec = _spec(system)
+    document = json.loads(canonical)
+    _check_header(system, document)
+    tables = document.get("tables", {})
+    if not isinstance(tables, Mapping):
+        raise PackError("'tables' must be an object mapping each table's name to its rows")
+    rows_by_table: dict[str, list[Row]] = {}
+    for name in tables:
+        table = spec.table(name)
+        rows_by_table[name] = _table_rows(table, tables[name])
+    ordered = {t.name: rows_by_table[t.name] for t in spec.tables if t.name in rows_by_table}
+    digest = hashlib.sha256(
+        json.dumps([system.key, ordered], sort_keys=True).encode()
+    ).hexdigest()[:16]
+    values: dict[tuple[str, str], Any] = {}
+    for name, rows in ordered.items():
+        try:
+            built = spec.table(name).build(rows)
+        except PackError:
+            raise
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PackError(f"cannot be used: {exc}", table=name) from None
+        values.update({(spec.module, constant): value for constant, value in built.items()})
+    name = document.get("name", "")
+    if not isinstance(name, str) or len(name) > MAX_TEXT:
+        raise PackError(f"'name' must be text of at most {MAX_TEXT} characters")
+    return Pack(system.key, ordered, digest, values, name.strip())
+
+
+def _check_header(system: RuleSystem, document: Mapping[str, Any]) -> None:
+    known = {"format", "format_version", "system", "name", "tables"}
+    unknown = sorted(set(document) - known)
+    if unknown:
+        raise PackError(f"unknown key {unknown[0]!r}; a pack has {', '.join(sorted(known))}")
+    if document.get("format", FORMAT) != FORMAT:
+        raise PackError(f"'format' must be {FORMAT!r}")
+    version = document.get("format_version", FORMAT_VERSION)
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise PackError(f"'format_version' must be {FORMAT_VERSION}, not {version!r}")
+    if document.get("system", system.key) != system.key:
+        raise PackError(
+            f"this pack is for {document.get('system')!r}, not {system.key!r}"
+        )
+
+
+def _table_rows(table: EditableTable, raw: Any) -> list[Row]:
+    if not isinstance(raw, list):
+        raise PackError("must be a list of rows", table=table.name)
+    if len(raw) > min(table.max_rows, MAX_ROWS):
+        raise PackError(f"may hold at most {min(table.max_rows, MAX_ROWS)} rows", table=table.name)
+    if len(raw) < table.min_rows:
+        raise PackError(f"must hold at least {table.min_rows} row(s)", table=table.name)
+    rows = [_row(table, index, cells) for index, cells in enumerate(raw)]
+    if table.key:
+        seen: set[Any] = set()
+        for index, row in enumerate(rows):
+            if row[table.key] in seen:
+                raise PackError(
+                    f"{row[table.key]!r} is used by two rows", table=table.name, row=index,
+                    column=table.key,
+                )
+            seen.add(row[table.key])
+    if table.fixed_rows:
+        _check_fixed(table, rows)
+    if table.validate is not None:
+        table.validate(rows)
+    return rows
+
+
+def _row(table: EditableTable, index: int, cells: Any) -> Row:
+    if not isinstance(cells, Mapping):
+        raise PackError("must be an object of column: value", table=table.name, row=index)
+    names = {column.name for column in table.columns}
+    for name in cells:
+        if name not in names:
+            raise PackError(
+                f"is not a column; the columns are {', '.join(c.name for c in table.columns)}",
+                table=table.name, row=index, column=str(name),
+            )
+    row: Row = {}
+    for column in table.columns:
+        try:
+            row[column.name] = column.normalise(cells.get(column.name))
+        except ValueError as exc:
+            raise PackError(str(exc), table=table.name, row=index, column=column.name) from None
+    if table.key:
+        _check_key(table, index, row[table.key])
+    return row
+
+
+def _check_key(table: EditableTable, index: int, key: Any) -> None:
+    if isinstance(key, str) and not all(ch.isalnum() or ch in "_-" for ch in key):
+        raise PackError(
+            "may hold only letters, digits, '_' and '-'", table=table.name, row=index,
+            column=table.key or "",
+        )
+
+
+def _check_fixed(table: EditableTable, rows: list[Row]) -> None:
+    base = _base_rows(table)
+    if len(rows) != len(base):
+        raise PackError(f"must keep its {len(base)} rows (rows cannot be added or removed)",
+                        table=table.name)
+    if table.key:
+        for index, (row, was) in enumerate(zip(rows, base, strict=True)):
+            if row[table.key] != was[table.key]:
+                raise PackError(
+                    f"must be {was[table.key]!r} (rows cannot be renamed or reordered)",
+                    table=table.name, row=index, column=table.key,
+                )
+
+
+# --- what a pack changes ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference between two packs: a cell edited, a row added or removed."""
+
+    table: str
+    row: str
+    kind: Literal["edited", "added", "removed"]
+    column: str = ""
+    before: Any = None
+    after: Any = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "row": self.row,
+            "kind": self.kind,
+            "column": self.column,
+            "before": self.before,
+            "after": self.after,
+        }
+
+    def sentence(self, spec: HouseSpec) -> str:
+        table = spec.table(self.table)
+        if self.kind == "added":
+            return f"{table.title}: added {self.row}"
+        if self.kind == "removed":
+            return f"{table.title}: removed {self.row}"
+        column = table.column(self.column).title
+        return f"{table.title}, {self.row}: {column} {_cell(self.before)} → {_cell(self.after)}"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return _plain(value)
+    return str(value)
+
+
+def effective_rows(system: RuleSystem, pack: Pack | None) -> dict[str, list[Row]]:
+    """Every editable table's rows under `pack` (the base rows for tables it does not set)."""
+    spec = _spec(system)
+    tables = pack.tables if pack is not None else {}
+    return {t.name: [dict(r) for r in tables.get(t.name) or _base_rows(t)] for t in spec.tables}
+
+
+def diff(system: RuleSystem, before: Pack | None, after: Pack | None) -> list[Change]:
+    """What changes from `before` to `after` (None: the base rules), table by table."""
+    spec = _spec(system)
+    old, new = effective_rows(system, before), effective_rows(system, after)
+    changes: list[Change] = []
+    for table in spec.tables:
+        changes.extend(_table_diff(table, old[table.name], new[table.name]))
+    return changes
+
+
+def _keyed(table: EditableTable, rows: Sequence[Row]) -> dict[str, Row]:
+    return {table.row_label(row, index): row for index, row in enumerate(rows)}
+
+
+def _table_diff(table: EditableTable, old: list[Row], new: list[Row]) -> Iterator[Change]:
+    before, after = _keyed(table, old), _keyed(table, new)
+    for label, row in after.items():
+        was = before.get(label)
+        if was is None:
+            yield Change(table.name, label, "added")
+            continue
+        for column in table.columns:
+            if was.get(column.name) != row.get(column.name):
+                yield Change(
+                    table.name, label, "edited", column.name, was.get(column.name),
+                    row.get(column.name),
+                )
+    for label in before:
+        if label not in after:
+            yield Change(table.name, label, "removed")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A probe's odds before and after an edit; `before` is None where the check did not exist."""
+
+    probe: Probe
+    before: Mapping[str, Any] | None
+    after: Mapping[str, Any] | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "label": self.probe.label,
+            "check": self.probe.check,
+            "params": dict(self.probe.params),
+            "before": dict(self.before) if self.before is not None else None,
+            "after": dict(self.after) if self.after is not None else None,
+        }
+
+
+def compare(
+    system: RuleSystem, before: Pack | None, after: Pack | None, *, limit: int = 24
+) -> list[Comparison]:
+    """The odds of the checks an edit touches, before and after, computed exactly by the engine.
+
+    For each changed row, its table's probes name checks and parameters; each is priced under
+    both packs. A probe the old rules cannot take (a weapon just added) has `before` None.
+    """
+    spec = _spec(system)
+    old_rows, new_rows = effective_rows(system, before), effective_rows(system, after)
+    probes: list[Probe] = []
+    for change in diff(system, before, after):
+        table = spec.table(change.table)
+        if table.probes is None:
+            continue
+        rows = _keyed(table, new_rows[table.name]) | {}
+        row = rows.get(change.row) or _keyed(table, old_rows[table.name]).get(change.row)
+        for probe in table.probes(dict(row or {})):
+            if probe not in probes:
+                probes.append(probe)
+    housed_before = system.with_house(before)
+    housed_after = system.with_house(after)
+    return [
+        Comparison(probe, _odds(housed_before, probe), _odds(housed_after, probe))
+        for probe in probes[:limit]
+    ]
+
+
+def _odds(system: RuleSystem, probe: Probe) -> Mapping[str, Any] | None:
+    try:
+        odds = system.check(probe.check).odds(probe.params)
+    except RulesError:
+        return None
+    return odds.probabilities
+
+
+def read_pack_file(path: str, max_bytes: int) -> Any:
+    """Read a pack's JSON from a file (`-`: stdin), refusing what is not one: one clear error."""
+    import sys
+
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise PackError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise PackError(f"{path} is larger than {max_bytes // 1000} kB: not a house-rules pack")
+    return parse_pack_json(data, source=path)
+
+
+def parse_pack_json(data: bytes | str, *, source: str = "the pack") -> Any:
+    """Parse a pack's JSON text strictly: UTF-8, no NaN, no nesting deeper than a pack has."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise PackError(f"{source} is not UTF-8 text (byte {exc.start})") from None
+    if _depth(data) > 8:
+        raise PackError(f"{source} is nested deeper than a house-rules pack can be")
+
+    def refuse(constant: str) -> Any:
+        raise PackError(f"{source} holds {constant}, which is not a number JSON allows")
+
+    try:
+        return json.loads(data, parse_constant=refuse)
+    except json.JSONDecodeError as exc:
+        raise PackError(f"{source} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+
+
+def _depth(text: str) -> int:
+    """The deepest bracket nesting in JSON text, counted without parsing (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
