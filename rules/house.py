@@ -181,7 +181,8 @@ class EditableTable:
 
     `rows()` gives the rows as they stand in the base rules (read from the tables module's base
     values, never from an applied pack); `build(rows)` turns validated rows into the values the
-    tables module serves, as `{CONSTANT_NAME: value}`. `key` names the column that identifies a
+    tables module serves, as `{CONSTANT_NAME: value}` (or `{"rules.aftermath:NAME": value}` for a
+    constant of a module the system shares with others). `key` names the column that identifies a
     row (unique, and how checks refer to it, e.g. a weapon's key); None for a table whose rows
     are identified by position. `fixed_rows` forbids adding or removing rows (a table of
     thresholds, one per result). `validate(rows)` checks what spans rows (thresholds in order)
@@ -424,7 +425,10 @@ def _load_canonical(system_key: str, canonical: str) -> Pack:
             raise
         except (ValueError, KeyError, TypeError) as exc:
             raise PackError(f"cannot be used: {exc}", table=name) from None
-        values.update({(spec.module, constant): value for constant, value in built.items()})
+        for constant, value in built.items():
+            # "rules.aftermath:NAME" overrides a shared module's constant (house campaign rules).
+            module, _, bare = constant.rpartition(":")
+            values[(module or spec.module, bare)] = value
     name = document.get("name", "")
     if not isinstance(name, str) or len(name) > MAX_TEXT:
         raise PackError(f"'name' must be text of at most {MAX_TEXT} characters")
