@@ -4,7 +4,6 @@ player's paragraph written through the form, an obituary, and the printed chroni
 from __future__ import annotations
 
 import pypdfium2 as pdfium
-
 import pytest
 from django.contrib.auth import get_user_model
 
