@@ -44,7 +44,7 @@ from campaigns.serializers import (
     standing_row,
 )
 from campaigns.services.results import is_organiser_of, side_of
-from config.orm import count_of
+from common.orm import count_of
 
 
 class Conflict(APIException):

@@ -32,7 +32,7 @@ from battles.selectors import battles_fought_before, careers_before
 from battles.services.common import PLAYABLE, locked, require_status, system_of
 from battles.services.records import dice_for, figure_status, record_from_json, record_json
 from battles.services.results import allowed_statuses
-from config.queueing import send_after_commit
+from common.queueing import send_after_commit
 from rosters import services as rosters
 from rosters.models import Character, CharacterStatus, EntryCause
 from rules import narrate
