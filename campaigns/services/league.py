@@ -42,6 +42,7 @@ from campaigns.models import (
     RoundStatus,
     Winner,
 )
+from campaigns.signals import round_paired
 
 User = AbstractBaseUser
 LEAGUE_FIELDS = (
@@ -134,9 +135,7 @@ def _store_round(campaign: Campaign, core: CoreRound, kind: str) -> Round:
         Pairing(round=round_, home_id=p.home, away_id=p.away, table=table)
         for table, p in enumerate(ordered, start=1)
     )
-    from notices.services import round_paired
-
-    round_paired(round_=round_)
+    round_paired.send(sender=Round, round_=round_)  # the notices give each player their game
     return round_
 
 

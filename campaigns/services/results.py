@@ -19,6 +19,7 @@ from battles.models import Battle, BattleFigure, SideResult
 from campaigns.errors import LeagueConflict
 from campaigns.models import Pairing, RoundStatus, Winner
 from campaigns.selectors import campaigns_managed_by
+from campaigns.signals import result_written
 
 User = AbstractBaseUser
 HOME, AWAY = "home", "away"
@@ -207,12 +208,9 @@ def pairing_confirm(
 
 
 def _announce(pairing: Pairing, *, confirmed: bool, user: User) -> Pairing:
-    """Rate the game once it is settled and tell the club and the players (after commit)."""
-    from notices.services import result_written
-    from ratings.services import rating_record_game
-
-    rating_record_game(pairing=pairing)
-    result_written(pairing=pairing, confirmed=confirmed, by=user)
+    """Say a result was written: the club rating rates the game, the notices tell the club and
+    the players (campaigns.signals; both listen from above)."""
+    result_written.send(sender=Pairing, pairing=pairing, confirmed=confirmed, by=user)
     return pairing
 
 
