@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import selectors
+from campaigns import ports, selectors
 from campaigns.errors import LeagueConflict
 from campaigns.league import (
     LeagueError,
@@ -181,9 +181,7 @@ def _swiss_ranking(campaign: Campaign, number: int) -> Sequence[Any]:
     """The table Swiss pairs from; round 1 by club rating when the league seeds by rating."""
     rows = selectors.league_standings(campaign).rows
     if number == 1 and selectors.league_of(campaign).seed_by_rating:
-        from ratings.selectors import seeded_by_rating
-
-        return seeded_by_rating(campaign, rows)
+        return ports.seeding()(campaign, rows)  # the club rating, a rung above
     return rows
 
 
