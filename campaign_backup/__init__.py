@@ -1,6 +1,8 @@
-"""Whole-campaign backups: one module above rosters, battles and campaigns, which it reads.
+"""Whole-campaign backups and the demo club: one module above rosters, battles and campaigns,
+which it reads and writes.
 
 `campaign_backup.campaign` writes and restores a `muster.campaign` document;
-`campaign_backup.schema` checks a document before anything is written. The apps below never
-import this package.
+`campaign_backup.schema` checks a document before anything is written. `seed_demo` loads the
+demo club from each app's own demo module (rosters.demo, battles.demo, campaigns.demo_season),
+which is why it lives here and not in any one of them. The apps below never import this package.
 """

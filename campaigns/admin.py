@@ -45,7 +45,7 @@ from campaigns.models import (
     RoundStatus,
 )
 from campaigns.selectors import campaigns_managed_by, clubs_administered_by
-from rosters.forms import SchemaFormMixin, schema_form_class
+from common.schema_forms import SchemaFormMixin, schema_form_class
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system, system_choices
 

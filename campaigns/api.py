@@ -21,7 +21,6 @@ from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRen
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from battles.models import Battle
 from campaigns import selectors, services
 from campaigns.errors import LeagueConflict
 from campaigns.filters import CampaignFilter, MembershipFilter, PairingFilter, RoundFilter
@@ -44,7 +43,7 @@ from campaigns.serializers import (
     standing_row,
 )
 from campaigns.services.results import is_organiser_of, side_of
-from config.orm import count_of
+from common.orm import count_of
 
 
 class Conflict(APIException):
@@ -84,6 +83,11 @@ class _ServiceViewSet(viewsets.GenericViewSet):
 
     def answer(self, obj: Any, code: int = status.HTTP_200_OK) -> Response:
         return Response(self.get_serializer(self.get_queryset().get(pk=obj.pk)).data, status=code)
+
+
+def _battle_model() -> Any:
+    """The model a pairing's `battle` points at: battles.Battle, an app above this one."""
+    return Pairing._meta.get_field("battle").related_model
 
 
 PAIRINGS = Pairing.objects.select_related("round", "home__user", "away__user").order_by(
@@ -335,7 +339,9 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
         if side_of(pairing, request.user) is None and not is_organiser_of(pairing, request.user):
             raise PermissionDenied("Only the game's players or organisers link its battle.")
         data = self.valid(LinkBattleInputSerializer)
-        battle = get_object_or_404(Battle, pk=data["battle"], campaign_id=pairing.round.campaign_id)
+        battle = get_object_or_404(
+            _battle_model(), pk=data["battle"], campaign_id=pairing.round.campaign_id
+        )
         return self._answer(
             _conflicts_as_409(
                 services.pairing_link_battle,

@@ -18,8 +18,8 @@ from campaigns.models import (
     RoundKind,
 )
 from campaigns.selectors import campaigns_visible_to, clubs_administered_by
-from rosters.serializers import BriefUserSerializer, VisibleKey, schema_errors
-from rosters.stats import system_for
+from common.serializers import BriefUserSerializer, VisibleKey, schema_errors
+from common.stats import system_for
 
 
 class ClubBriefSerializer(serializers.ModelSerializer):

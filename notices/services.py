@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Campaign, Membership, Pairing, Round, Winner, display_name
-from config.queueing import send_now
+from common.queueing import send_now
 from notices.models import Delivery, Event, EventKind, Notice, NoticeSettings, Webhook
 
 logger = logging.getLogger("muster.notify")

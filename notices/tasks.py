@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
-from config.queueing import send_now
+from common.queueing import send_now
 from notices import delivery, services
 
 

@@ -17,6 +17,8 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from common.schema_forms import STAT_PREFIX
+from common.stats import starting_stats
 from pages.character_forms import (
     MoveForm,
     StatusForm,
@@ -29,10 +31,8 @@ from pages.display import Stat, value_text
 from pages.roster_access import editable_character, editable_force
 from pages.roster_forms import errors_onto, stats_initial
 from rosters import services
-from rosters.forms import STAT_PREFIX
 from rosters.models import Character, CharacterStatus, Force
 from rosters.recruits import characters_create_many
-from rosters.stats import starting_stats
 from rules.schema import Field
 from rules.system import RuleSystem, get_system
 

@@ -1,7 +1,7 @@
 """Forms for characters: add one, add several at once, edit, move, and mark a status.
 
 The stats are typed fields from the system's schema, built by the admin's generator
-(`rosters.forms.schema_form_class`): a range is a number input with min and max, a choice a
+(`common.schema_forms.schema_form_class`): a range is a number input with min and max, a choice a
 select, equipment from the system's tables a set of checkboxes, each with the schema's help.
 """
 

@@ -15,9 +15,9 @@ from django.db.models import QuerySet
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaign_ids_for
-from rosters.forms import STAT_PREFIX, SchemaFormMixin, schema_form_class, stat_initial
+from common.schema_forms import STAT_PREFIX, SchemaFormMixin, schema_form_class, stat_initial
+from common.stats import StatsInvalid
 from rosters.models import Character, Unit
-from rosters.stats import StatsInvalid
 from rules.schema import Schema
 from rules.system import RuleSystem, system_choices
 

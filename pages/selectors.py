@@ -27,7 +27,7 @@ from campaigns.league.errors import LeagueError
 from campaigns.league.standings import StandingRow
 from campaigns.models import Campaign, Membership, Pairing, Round
 from campaigns.selectors import current_round, league_standings, round_pairings
-from config.orm import count_of
+from common.orm import count_of
 from pages.after import roll_json
 from pages.charts import StepChart, step_chart
 from pages.display import Stat, equipment, stat_block, stat_line

@@ -20,7 +20,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
-from config.queueing import send_after_commit
+from common.queueing import send_after_commit
 from printing.models import LabelPreset, LabelPrint, PrintJob
 
 logger = logging.getLogger(__name__)

@@ -92,8 +92,9 @@ def _rating_row(club_id: int, user_id: int) -> PlayerRating:
 def rating_record_game(*, pairing: Pairing) -> RatedGame | None:
     """Rate a league game once it is settled; a corrected result rebuilds the club's ratings.
 
-    Called by the result services after every write; a game that does not (or no longer)
-    count is left out, and the ratings are rebuilt if it had counted before.
+    Called after every result write (a receiver of campaigns.signals.result_written); a game
+    that does not (or no longer) count is left out, and the ratings are rebuilt if it had
+    counted before.
     """
     pairing = Pairing.objects.select_related("round__campaign", "home", "away").get(pk=pairing.pk)
     club_id = pairing.round.campaign.club_id

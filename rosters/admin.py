@@ -19,13 +19,9 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from campaigns.admin import CampaignScoped
 from campaigns.dashboard import system_name
+from common.schema_forms import schema_form_class
 from rosters import interchange, services
-from rosters.forms import (
-    CharacterAdminForm,
-    ForceAdminForm,
-    UnitAdminForm,
-    schema_form_class,
-)
+from rosters.forms import CharacterAdminForm, ForceAdminForm, UnitAdminForm
 from rosters.history_text import change_lines
 from rosters.models import Character, EntryCause, Force, ServiceRecordEntry, Unit
 from rules.errors import UnknownSystem

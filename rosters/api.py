@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaigns.selectors import campaigns_managed_by
-from config.orm import count_of
+from common.orm import count_of
 from rosters import interchange, selectors, services
 from rosters.filters import CharacterFilter, ForceFilter, ServiceRecordFilter, UnitFilter
 from rosters.models import Character, Force, ServiceRecordEntry

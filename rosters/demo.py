@@ -15,9 +15,9 @@ from django.db import transaction
 
 from campaigns.models import Campaign, CampaignStatus, Club, Role
 from campaigns.services import campaign_create, club_create, membership_create
+from common.stats import starting_stats
 from rosters.models import Force
 from rosters.services import character_create, character_update, force_create, unit_create
-from rosters.stats import starting_stats
 from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Schema
 from rules.system import RuleSystem, all_systems

@@ -1,6 +1,6 @@
 """Forces, their units and named characters, and each character's service record.
 
-Stats are JSON validated by the rule system's schema (`rosters.stats`), never free-form: the
+Stats are JSON validated by the rule system's schema (`common.stats`), never free-form: the
 admin and the API render typed fields from the same schema. Invariants that span two tables (a
 character's unit is in the character's force; a force in a campaign plays the campaign's
 system) are composite foreign keys or triggers installed by `rosters.db_constraints`.

@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
-from config.orm import count_of
+from common.orm import count_of
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 
 User = AbstractBaseUser | AnonymousUser

@@ -12,20 +12,15 @@ from rest_framework import serializers
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
+from common.serializers import BriefUserSerializer, VisibleKey, schema_errors
+from common.stats import starting_stats, system_for
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
 from rosters.selectors import characters_visible_to, forces_visible_to, units_visible_to
-from rosters.stats import starting_stats, system_for
-from rules.errors import ValidationError as RulesValidationError
 
 
 class BriefSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     name = serializers.CharField(read_only=True)
-
-
-class BriefUserSerializer(serializers.Serializer):
-    id = serializers.IntegerField(read_only=True)
-    username = serializers.CharField(read_only=True)
 
 
 @extend_schema_field(OpenApiTypes.OBJECT)
@@ -41,27 +36,6 @@ class StatsField(serializers.JSONField):
 @extend_schema_field({"type": "array", "items": {"type": "string"}})
 class WoundsField(serializers.JSONField):
     """Permanent wounds, one text per wound (JSON as stored: no per-item conversion)."""
-
-
-def schema_errors(schema: Any, data: dict[str, Any], key: str = "stats") -> dict[str, Any]:
-    """Return the schema-normalised data, or raise a 400 naming each bad stat."""
-    try:
-        return schema.validate(data)
-    except RulesValidationError as exc:
-        raise serializers.ValidationError(
-            {key: {name: [msg] for name, msg in exc.errors.items()}}
-        ) from None
-
-
-class VisibleKey(serializers.PrimaryKeyRelatedField):
-    """A primary key that must name a row the requesting user can see (others: 'not found')."""
-
-    def __init__(self, scope: Any, **kwargs: Any) -> None:
-        self.scope = scope
-        super().__init__(**kwargs)
-
-    def get_queryset(self) -> Any:
-        return self.scope(self.context["request"].user)
 
 
 class ForceField(VisibleKey):

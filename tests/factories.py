@@ -8,8 +8,8 @@ import factory
 from django.contrib.auth import get_user_model
 
 from campaigns.models import Campaign, CampaignStatus, Club, Membership, Role
+from common.stats import starting_stats
 from rosters.models import Character, EntryCause, Force, ServiceRecordEntry, Unit
-from rosters.stats import starting_stats
 from rules.system import get_system
 
 DEFAULT_SYSTEM = "rencounter"

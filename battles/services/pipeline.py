@@ -32,7 +32,8 @@ from battles.selectors import battles_fought_before, careers_before
 from battles.services.common import PLAYABLE, locked, require_status, system_of
 from battles.services.records import dice_for, figure_status, record_from_json, record_json
 from battles.services.results import allowed_statuses
-from config.queueing import send_after_commit
+from battles.signals import battle_processed
+from common.queueing import send_after_commit
 from rosters import services as rosters
 from rosters.models import Character, CharacterStatus, EntryCause
 from rules import narrate
@@ -148,9 +149,8 @@ def battle_process(*, battle_id: int) -> bool:
     done = _process_claimed(battle_id, token)
     _log_processed(battle_id, done, time.perf_counter() - started)
     if done:
-        from notices.services import battle_processed
-
-        battle_processed(battle_id=battle_id)
+        # The notices tell the club, with the battle's report (battles.signals).
+        battle_processed.send(sender=Battle, battle_id=battle_id)
     return done
 
 

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 
-from campaigns import selectors, services
+from campaigns import ports, selectors, services
 from campaigns.dashboard import organiser_dashboard
 from campaigns.desk.words import reports
 from campaigns.errors import LeagueConflict
@@ -105,19 +105,15 @@ def _auto_resolve(request: HttpRequest, campaign: Campaign) -> str:
 
 
 def _requeue(request: HttpRequest, campaign: Campaign) -> str:
-    from battles.errors import BattleConflict  # battles sit above campaigns
-    from battles.services import battle_requeue
-
+    # Battles sit above campaigns: the model through the app registry, the requeue through
+    # the port the battles app installs (campaigns.ports).
     battle_model = apps.get_model("battles", "Battle")
     battle = battle_model.objects.filter(
         pk=request.POST.get("battle") or 0, campaign_id=campaign.pk
     ).first()
     if battle is None:
         raise Http404("no such battle in this campaign")
-    try:
-        battle_requeue(battle=battle)
-    except BattleConflict as exc:
-        raise LeagueConflict(str(exc)) from None
+    ports.battles().requeue(battle)
     return f"{battle}: post-battle rolls queued again"
 
 

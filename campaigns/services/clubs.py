@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from campaigns.models import Campaign, CampaignStatus, Club, Membership, Role
-from rosters.stats import clean_stats, system_for
+from common.stats import clean_stats, system_for
 
 User = AbstractBaseUser
 #: The group whose model permissions let organisers into the admin (scoped per campaign there).

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import selectors
+from campaigns import ports, selectors
 from campaigns.errors import LeagueConflict
 from campaigns.league import (
     LeagueError,
@@ -42,6 +42,7 @@ from campaigns.models import (
     RoundStatus,
     Winner,
 )
+from campaigns.signals import round_paired
 
 User = AbstractBaseUser
 LEAGUE_FIELDS = (
@@ -134,9 +135,7 @@ def _store_round(campaign: Campaign, core: CoreRound, kind: str) -> Round:
         Pairing(round=round_, home_id=p.home, away_id=p.away, table=table)
         for table, p in enumerate(ordered, start=1)
     )
-    from notices.services import round_paired
-
-    round_paired(round_=round_)
+    round_paired.send(sender=Round, round_=round_)  # the notices give each player their game
     return round_
 
 
@@ -182,9 +181,7 @@ def _swiss_ranking(campaign: Campaign, number: int) -> Sequence[Any]:
     """The table Swiss pairs from; round 1 by club rating when the league seeds by rating."""
     rows = selectors.league_standings(campaign).rows
     if number == 1 and selectors.league_of(campaign).seed_by_rating:
-        from ratings.selectors import seeded_by_rating
-
-        return seeded_by_rating(campaign, rows)
+        return ports.seeding()(campaign, rows)  # the club rating, a rung above
     return rows
 
 

@@ -1,5 +1,6 @@
 """Results of league pairings: players report, organisers confirm, settle disputes and correct;
-a battle fought through the battles app can settle a pairing; a no-show can be auto-resolved.
+a battle fought through the battles app can settle a pairing; a no-show can be auto-resolved
+(the battles app, a rung above, reads and fights the battles: campaigns.ports).
 
 Every write takes the pairing row with `select_for_update` and bumps its `version`; a caller who
 says which version it saw (`expected_version`) gets `LeagueConflict` if someone got there first.
@@ -14,16 +15,16 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Model
 
-from battles.models import Battle, BattleFigure, SideResult
+from campaigns import ports
 from campaigns.errors import LeagueConflict
 from campaigns.models import Pairing, RoundStatus, Winner
 from campaigns.selectors import campaigns_managed_by
+from campaigns.signals import result_written
 
 User = AbstractBaseUser
 HOME, AWAY = "home", "away"
-#: Battle states that count as a figure lost (see battles.services.table.KILLED).
-LOST_STATUSES = frozenset({"dead", "out"})
 
 
 @dataclass(frozen=True)
@@ -207,12 +208,9 @@ def pairing_confirm(
 
 
 def _announce(pairing: Pairing, *, confirmed: bool, user: User) -> Pairing:
-    """Rate the game once it is settled and tell the club and the players (after commit)."""
-    from notices.services import result_written
-    from ratings.services import rating_record_game
-
-    rating_record_game(pairing=pairing)
-    result_written(pairing=pairing, confirmed=confirmed, by=user)
+    """Say a result was written: the club rating rates the game, the notices tell the club and
+    the players (campaigns.signals; both listen from above)."""
+    result_written.send(sender=Pairing, pairing=pairing, confirmed=confirmed, by=user)
     return pairing
 
 
@@ -238,47 +236,16 @@ def _claim_to_confirm(pairing: Pairing) -> Claim:
 # --- battles ------------------------------------------------------------------------------------
 
 
-def claim_from_battle(pairing: Pairing, battle: Battle) -> Claim:
-    """Read a pairing's result off a battle between the two players' forces."""
-    if battle.campaign_id != pairing.round.campaign_id:
-        raise ValidationError({"battle": ["the battle was not fought in this campaign"]})
-    sides = {s.force.owner_id: s for s in battle.sides.select_related("force")}
-    players = (pairing.home.user_id, pairing.away.user_id if pairing.away else None)
-    if len(sides) != 2 or set(sides) != set(players):
-        raise ValidationError({"battle": ["the battle's two sides are not this game's players"]})
-    home, away = sides[players[0]], sides[players[1]]
-    if SideResult.UNDECIDED in (home.result, away.result):
-        raise ValidationError({"battle": ["the battle has no result yet"]})
-    lost = _figures_lost(battle)
-    winner = {SideResult.WIN: Winner.HOME, SideResult.LOSS: Winner.AWAY}.get(
-        home.result, Winner.DRAW
-    )
-    return Claim(
-        winner,
-        max(home.victory_points, 0),
-        max(away.victory_points, 0),
-        lost.get(home.pk, 0),
-        lost.get(away.pk, 0),
-    )
-
-
-def _figures_lost(battle: Battle) -> dict[int, int]:
-    lost: dict[int, int] = {}
-    for figure in BattleFigure.objects.filter(battle=battle).only("side_id", "state"):
-        if (figure.state or {}).get("status") in LOST_STATUSES:
-            lost[figure.side_id] = lost.get(figure.side_id, 0) + 1
-    return lost
-
-
 @transaction.atomic
 def pairing_link_battle(
-    *, pairing: Pairing, battle: Battle, user: User, expected_version: int | None = None
+    *, pairing: Pairing, battle: Model, user: User, expected_version: int | None = None
 ) -> Pairing:
-    """Settle a pairing from a battle: an organiser's link confirms, a player's reports."""
+    """Settle a pairing from a battle (a battles.Battle): an organiser's link confirms, a
+    player's reports. The battles app reads the claim off the battle (campaigns.ports)."""
     pairing = _locked(pairing)
     if Pairing.objects.filter(battle=battle).exclude(pk=pairing.pk).exists():
         raise ValidationError({"battle": ["the battle already settles another pairing"]})
-    claim = claim_from_battle(pairing, battle)
+    claim = ports.battles().claim_from_battle(pairing, battle)
     Pairing.objects.filter(pk=pairing.pk).update(battle=battle)
     if is_organiser_of(pairing, user):
         return pairing_confirm(
@@ -291,32 +258,10 @@ def pairing_link_battle(
 def pairing_auto_resolve(*, pairing: Pairing, user: User) -> Pairing:
     """Fight a game nobody could play by the rules engine's abstract simulation, then settle
     the pairing with it (each player's first force in the campaign takes the field)."""
-    from battles.services import SideChoice, battle_auto_resolve, battle_start
-
     pairing = _locked(pairing)
     if not is_organiser_of(pairing, user):
         raise ValidationError({"pairing": ["only the campaign's organisers auto-resolve games"]})
     if pairing.is_bye:
         raise ValidationError({"pairing": ["a bye has no game to fight"]})
-    forces = [_force_of(pairing, member) for member in (pairing.home, pairing.away)]
-    battle = battle_start(
-        sides=[SideChoice(force) for force in forces],
-        campaign=pairing.round.campaign,
-        scenario=f"Round {pairing.round.number}, table {pairing.table} (auto-resolved)",
-        user=user,
-    )
-    battle = battle_auto_resolve(battle=battle, user=user)
+    battle = ports.battles().fight(pairing, user)
     return pairing_link_battle(pairing=pairing, battle=battle, user=user)
-
-
-def _force_of(pairing: Pairing, member: Any) -> Any:
-    force = member.user.forces.filter(campaign_id=pairing.round.campaign_id).order_by("pk").first()
-    if force is None:
-        raise ValidationError(
-            {
-                "pairing": [
-                    f"{member.player_name} has no force in this campaign to auto-resolve with"
-                ]
-            }
-        )
-    return force

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from common.stats import starting_stats
 from rosters.models import Character, EntryCause, ServiceRecordEntry
-from rosters.stats import starting_stats
 from rules.system import all_systems, get_system
 from tests.factories import CampaignFactory, CharacterFactory, ForceFactory, UnitFactory
 

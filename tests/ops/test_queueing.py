@@ -5,7 +5,7 @@ import logging
 import pytest
 from kombu.exceptions import OperationalError
 
-from config.queueing import send_after_commit, send_now
+from common.queueing import send_after_commit, send_now
 
 
 class FakeTask:

@@ -7,9 +7,9 @@ import io
 
 import pytest
 
+from common.stats import starting_stats
 from rosters import interchange, services
 from rosters.models import Character, EntryCause, Force
-from rosters.stats import starting_stats
 from rules.system import all_systems, get_system
 from tests.factories import ForceFactory, UserFactory
 

@@ -1,0 +1,100 @@
+"""Battles that settle league games: a battle's result read as the pairing's claim, a no-show
+fought by the abstract simulation, a stuck battle queued again from the organiser's desk.
+
+The league (campaigns, a rung below) asks for these through `campaigns.ports`; the battles app
+installs `LEAGUE_BATTLES` there when it loads (battles.apps). The pairing's own writes (locks,
+versions, report or confirm) stay in campaigns.services.results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from battles.errors import BattleConflict
+from battles.models import Battle, BattleFigure, SideResult
+from battles.services.pipeline import battle_requeue
+from battles.services.setup import SideChoice, battle_start
+from battles.services.simulate import battle_auto_resolve
+from campaigns.errors import LeagueConflict
+from campaigns.models import Pairing, Winner
+from campaigns.ports import LeagueBattles
+from campaigns.services.results import Claim
+
+#: Battle states that count as a figure lost (see battles.services.table.KILLED).
+LOST_STATUSES = frozenset({"dead", "out"})
+
+
+def claim_from_battle(pairing: Pairing, battle: Battle) -> Claim:
+    """Read a pairing's result off a battle between the two players' forces."""
+    if battle.campaign_id != pairing.round.campaign_id:
+        raise ValidationError({"battle": ["the battle was not fought in this campaign"]})
+    sides = {s.force.owner_id: s for s in battle.sides.select_related("force")}
+    players = (pairing.home.user_id, pairing.away.user_id if pairing.away else None)
+    if len(sides) != 2 or set(sides) != set(players):
+        raise ValidationError({"battle": ["the battle's two sides are not this game's players"]})
+    home, away = sides[players[0]], sides[players[1]]
+    if SideResult.UNDECIDED in (home.result, away.result):
+        raise ValidationError({"battle": ["the battle has no result yet"]})
+    lost = _figures_lost(battle)
+    winner = {SideResult.WIN: Winner.HOME, SideResult.LOSS: Winner.AWAY}.get(
+        home.result, Winner.DRAW
+    )
+    return Claim(
+        winner,
+        max(home.victory_points, 0),
+        max(away.victory_points, 0),
+        lost.get(home.pk, 0),
+        lost.get(away.pk, 0),
+    )
+
+
+def _figures_lost(battle: Battle) -> dict[int, int]:
+    lost: dict[int, int] = {}
+    for figure in BattleFigure.objects.filter(battle=battle).only("side_id", "state"):
+        if (figure.state or {}).get("status") in LOST_STATUSES:
+            lost[figure.side_id] = lost.get(figure.side_id, 0) + 1
+    return lost
+
+
+def pairing_fight(pairing: Pairing, user: Any) -> Battle:
+    """Fight a pairing's game by the abstract simulation (each player's first force in the
+    campaign takes the field) and return the battle, finished."""
+    forces = [_force_of(pairing, member) for member in (pairing.home, pairing.away)]
+    battle = battle_start(
+        sides=[SideChoice(force) for force in forces],
+        campaign=pairing.round.campaign,
+        scenario=f"Round {pairing.round.number}, table {pairing.table} (auto-resolved)",
+        user=user,
+    )
+    return battle_auto_resolve(battle=battle, user=user)
+
+
+def _force_of(pairing: Pairing, member: Any) -> Any:
+    force = member.user.forces.filter(campaign_id=pairing.round.campaign_id).order_by("pk").first()
+    if force is None:
+        raise ValidationError(
+            {
+                "pairing": [
+                    f"{member.player_name} has no force in this campaign to auto-resolve with"
+                ]
+            }
+        )
+    return force
+
+
+def battle_requeue_for_league(battle: Battle) -> None:
+    """Queue a stuck battle's post-battle rolls again; a battle in no state for it is the
+    organiser desk's LeagueConflict."""
+    try:
+        battle_requeue(battle=battle)
+    except BattleConflict as exc:
+        raise LeagueConflict(str(exc)) from None
+
+
+LEAGUE_BATTLES = LeagueBattles(
+    claim_from_battle=claim_from_battle,
+    fight=pairing_fight,
+    requeue=battle_requeue_for_league,
+)

@@ -1,0 +1,36 @@
+"""Serializer pieces every app's API shares: a brief user, a key scoped to what the requesting
+user may see, and a rule system's schema checking a JSON block (a 400 naming each bad field)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from rules.errors import ValidationError as RulesValidationError
+
+
+class BriefUserSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    username = serializers.CharField(read_only=True)
+
+
+def schema_errors(schema: Any, data: dict[str, Any], key: str = "stats") -> dict[str, Any]:
+    """Return the schema-normalised data, or raise a 400 naming each bad stat."""
+    try:
+        return schema.validate(data)
+    except RulesValidationError as exc:
+        raise serializers.ValidationError(
+            {key: {name: [msg] for name, msg in exc.errors.items()}}
+        ) from None
+
+
+class VisibleKey(serializers.PrimaryKeyRelatedField):
+    """A primary key that must name a row the requesting user can see (others: 'not found')."""
+
+    def __init__(self, scope: Any, **kwargs: Any) -> None:
+        self.scope = scope
+        super().__init__(**kwargs)
+
+    def get_queryset(self) -> Any:
+        return self.scope(self.context["request"].user)
