@@ -279,9 +279,15 @@ class Pack:
         )
 
 
-def pack_document(system: str, tables: Mapping[str, list[Row]], *, name: str = "") -> dict[str, Any]:
+def pack_document(
+    system: str, tables: Mapping[str, list[Row]], *, name: str = ""
+) -> dict[str, Any]:
     """The pack as the JSON document a club keeps, exports and imports."""
-    document: dict[str, Any] = {"format": FORMAT, "format_version": FORMAT_VERSION, "system": system}
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "system": system,
+    }
     if name:
         document["name"] = name
     document["tables"] = {table: [dict(row) for row in rows] for table, rows in tables.items()}
@@ -349,7 +355,8 @@ def under(pack: Pack | None, fn: F) -> F:
 
 
 def house_cache(maxsize: int | None = 4096) -> Callable[[F], F]:
-    """`functools.lru_cache` keyed also on the applied pack: one pack's odds never serve another's."""
+    """`functools.lru_cache` keyed also on the applied pack: one pack's odds never serve
+    another's."""
 
     def decorate(fn: F) -> F:
         cached = lru_cache(maxsize=maxsize)(lambda _digest, *args: fn(*args))
@@ -382,7 +389,8 @@ def _base_rows(table: EditableTable) -> list[Row]:
 
 
 def template(system: RuleSystem) -> dict[str, Any]:
-    """A pack holding every editable table of the system as it stands: applying it changes nothing."""
+    """A pack holding every editable table of the system as it stands (applying it changes
+    nothing)."""
     spec = _spec(system)
     return pack_document(system.key, {table.name: _base_rows(table) for table in spec.tables})
 
@@ -415,9 +423,9 @@ def _load_canonical(system_key: str, canonical: str) -> Pack:
     ordered = {t.name: rows_by_table[t.name] for t in spec.tables if t.name in rows_by_table}
     import hashlib  # here, not at the top: a cold `odds` call imports this module, not packs
 
-    digest = hashlib.sha256(
-        json.dumps([system.key, ordered], sort_keys=True).encode()
-    ).hexdigest()[:16]
+    digest = hashlib.sha256(json.dumps([system.key, ordered], sort_keys=True).encode()).hexdigest()[
+        :16
+    ]
     values: dict[tuple[str, str], Any] = {}
     for name, rows in ordered.items():
         try:
@@ -447,9 +455,7 @@ def _check_header(system: RuleSystem, document: Mapping[str, Any]) -> None:
     if type(version) is not int or version != FORMAT_VERSION:
         raise PackError(f"'format_version' must be {FORMAT_VERSION}, not {version!r}")
     if document.get("system", system.key) != system.key:
-        raise PackError(
-            f"this pack is for {document.get('system')!r}, not {system.key!r}"
-        )
+        raise PackError(f"this pack is for {document.get('system')!r}, not {system.key!r}")
 
 
 def _table_rows(table: EditableTable, raw: Any) -> list[Row]:
@@ -465,7 +471,9 @@ def _table_rows(table: EditableTable, raw: Any) -> list[Row]:
         for index, row in enumerate(rows):
             if row[table.key] in seen:
                 raise PackError(
-                    f"{row[table.key]!r} is used by two rows", table=table.name, row=index,
+                    f"{row[table.key]!r} is used by two rows",
+                    table=table.name,
+                    row=index,
                     column=table.key,
                 )
             seen.add(row[table.key])
@@ -484,7 +492,9 @@ def _row(table: EditableTable, index: int, cells: Any) -> Row:
         if name not in names:
             raise PackError(
                 f"is not a column; the columns are {', '.join(c.name for c in table.columns)}",
-                table=table.name, row=index, column=str(name),
+                table=table.name,
+                row=index,
+                column=str(name),
             )
     row: Row = {}
     for column in table.columns:
@@ -500,7 +510,9 @@ def _row(table: EditableTable, index: int, cells: Any) -> Row:
 def _check_key(table: EditableTable, index: int, key: Any) -> None:
     if isinstance(key, str) and not all(ch.isalnum() or ch in "_-" for ch in key):
         raise PackError(
-            "may hold only letters, digits, '_' and '-'", table=table.name, row=index,
+            "may hold only letters, digits, '_' and '-'",
+            table=table.name,
+            row=index,
             column=table.key or "",
         )
 
@@ -508,14 +520,17 @@ def _check_key(table: EditableTable, index: int, key: Any) -> None:
 def _check_fixed(table: EditableTable, rows: list[Row]) -> None:
     base = _base_rows(table)
     if len(rows) != len(base):
-        raise PackError(f"must keep its {len(base)} rows (rows cannot be added or removed)",
-                        table=table.name)
+        raise PackError(
+            f"must keep its {len(base)} rows (rows cannot be added or removed)", table=table.name
+        )
     if table.key:
         for index, (row, was) in enumerate(zip(rows, base, strict=True)):
             if row[table.key] != was[table.key]:
                 raise PackError(
                     f"must be {was[table.key]!r} (rows cannot be renamed or reordered)",
-                    table=table.name, row=index, column=table.key,
+                    table=table.name,
+                    row=index,
+                    column=table.key,
                 )
 
 
@@ -594,7 +609,11 @@ def _table_diff(table: EditableTable, old: list[Row], new: list[Row]) -> Iterato
         for column in table.columns:
             if was.get(column.name) != row.get(column.name):
                 yield Change(
-                    table.name, label, "edited", column.name, was.get(column.name),
+                    table.name,
+                    label,
+                    "edited",
+                    column.name,
+                    was.get(column.name),
                     row.get(column.name),
                 )
     for label in before:

@@ -182,7 +182,9 @@ def _housed(system: RuleSystem, pack: Pack) -> RuleSystem:
         derived = system.house.rebuild() if system.house and system.house.rebuild else {}
     checks = derived.pop("checks", system.checks)
     housed_checks = {
-        name: replace(check, resolver=under(pack, check.resolver), odds_fn=under(pack, check.odds_fn))
+        name: replace(
+            check, resolver=under(pack, check.resolver), odds_fn=under(pack, check.odds_fn)
+        )
         for name, check in checks.items()
     }
     return replace(

@@ -98,9 +98,9 @@ def _edited_cell(system: RuleSystem) -> tuple[dict[str, Any], str] | None:
                         column.max is None or candidate <= column.max
                     ):
                         edited = copy.deepcopy(document)
-                        edited["tables"][table.name][
-                            document["tables"][table.name].index(row)
-                        ][column.name] = candidate
+                        edited["tables"][table.name][document["tables"][table.name].index(row)][
+                            column.name
+                        ] = candidate
                         try:
                             house.load(system, edited)
                         except PackError:
@@ -132,15 +132,19 @@ def test_a_pack_never_leaks_into_the_base_rules_or_another_thread(system: RuleSy
     seen: dict[str, Any] = {}
 
     def base_in_another_thread() -> None:
-        seen.update({n: c.odds(c.params.validate({})).probabilities for n, c in system.checks.items()})
+        seen.update(
+            {n: c.odds(c.params.validate({})).probabilities for n, c in system.checks.items()}
+        )
 
-    for name, check in housed.checks.items():
+    for check in housed.checks.values():
         check.odds(check.params.validate({}))
         worker = threading.Thread(target=base_in_another_thread)
         worker.start()
         worker.join()
     assert seen == before
-    assert {n: c.odds(c.params.validate({})).probabilities for n, c in system.checks.items()} == before
+    assert {
+        n: c.odds(c.params.validate({})).probabilities for n, c in system.checks.items()
+    } == before
     assert house.active() is None
 
 

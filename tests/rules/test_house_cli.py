@@ -1,4 +1,4 @@
-"""The house-rules CLI (a contract): `house-template SYSTEM` and `--house FILE` on odds, roll, tables."""
+"""The house-rules CLI (a contract): `house-template SYSTEM`; `--house FILE` on odds, roll, tables."""
 
 from __future__ import annotations
 
@@ -37,9 +37,10 @@ def test_the_template_applied_unchanged_prints_the_same_tables_and_odds(system, 
     assert housed_json.pop("house_rules")["changed"] == []
     assert housed_json == json.loads(plain)
     check = next(iter(system.checks))
-    assert _run(capsys, "odds", system.key, check)[1] == _run(
-        capsys, "odds", system.key, check, "--house", str(pack_file)
-    )[1]
+    assert (
+        _run(capsys, "odds", system.key, check)[1]
+        == _run(capsys, "odds", system.key, check, "--house", str(pack_file))[1]
+    )
     seeded = ("roll", system.key, check, "--seed", "house")
     assert _run(capsys, *seeded)[1] == _run(capsys, *seeded, "--house", str(pack_file))[1]
 
