@@ -1,4 +1,4 @@
-"""The house-rules CLI (a contract): `house-template SYSTEM`; `--house FILE` on odds, roll, tables."""
+"""The house-rules CLI (a contract): `house-template SYSTEM`, and `--house FILE` on the rest."""
 
 from __future__ import annotations
 
