@@ -79,5 +79,6 @@ ESCARMOUCHE = register(
         description="Active dice score (highest, +1 per extra six), passive dice only risk the "
         "initiative; a figure acts until a 1 ends its turn, a second 1 ends the side's.",
         words_from="rules.systems.escarmouche.words",
+        house_from="rules.systems.escarmouche.house",
     )
 )
