@@ -176,14 +176,16 @@ def _housed(system: RuleSystem, pack: Pack) -> RuleSystem:
     """Build `system` under `pack` (cached: the same pack object is one built system)."""
     from dataclasses import replace
 
-    from rules.house import applied, under
+    from rules.house import applied, under, under_odds, under_resolver
 
     with applied(pack):
         derived = system.house.rebuild() if system.house and system.house.rebuild else {}
     checks = derived.pop("checks", system.checks)
     housed_checks = {
         name: replace(
-            check, resolver=under(pack, check.resolver), odds_fn=under(pack, check.odds_fn)
+            check,
+            resolver=under_resolver(pack, check.resolver),
+            odds_fn=under_odds(pack, check.odds_fn),
         )
         for name, check in checks.items()
     }
