@@ -265,6 +265,14 @@ class Pack:
     digest: str
     values: Mapping[tuple[str, str], Any] = field(repr=False)
     name: str = ""
+    #: `values` by module, then constant name: what `lookup` reads on every table access.
+    by_module: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        grouped: dict[str, dict[str, Any]] = {}
+        for (module, name), value in self.values.items():
+            grouped.setdefault(module, {})[name] = value
+        object.__setattr__(self, "by_module", grouped)
 
     def as_json(self) -> dict[str, Any]:
         return pack_document(self.system, self.tables, name=self.name)
@@ -297,7 +305,6 @@ def pack_document(
 # --- applying a pack -----------------------------------------------------------------------
 
 _ACTIVE: ContextVar[Pack | None] = ContextVar("muster_house_pack", default=None)
-_MISSING = object()
 
 
 def lookup(module: str, name: str, base: Mapping[str, Any]) -> Any:
@@ -307,9 +314,9 @@ def lookup(module: str, name: str, base: Mapping[str, Any]) -> Any:
     """
     pack = _ACTIVE.get()
     if pack is not None:
-        value = pack.values.get((module, name), _MISSING)
-        if value is not _MISSING:
-            return value
+        overrides = pack.by_module.get(module)
+        if overrides is not None and name in overrides:
+            return overrides[name]
     return base[name]
 
 
