@@ -177,7 +177,8 @@ def chain_ends(bands: Bands) -> str:
     leaves fewer than one point behind on average), or while permanent points come up at all
     (six of them end the rolling). Every care and hazard a campaign may choose is tried.
     """
-    for care, hazard in (("none", 0), ("none", 1), ("none", 2), ("prompt", 0)):
+    choices = [("none", hazard) for hazard in range(MAX_HAZARD + 1)] + [("prompt", 0)]
+    for care, hazard in choices:
         sepsis, permanent, _ = point_chances(bands, care, hazard)
         if not permanent and sepsis >= Fraction(1, 2):
             where = f"with a hazardous aftermath of {hazard}" if hazard else f"with {care} care"
