@@ -117,16 +117,19 @@ def house_ratios(system: RuleSystem, rounds: int = 5) -> list[dict[str, Any]]:
             housed.check(name).params.validate(params)
         except RulesError:
             continue  # the edit made the sample parameters invalid (e.g. a removed choice)
-        ratios = []
+        ratios, controls = [], []
         for _ in range(rounds):
             base = resolutions_per_second(check, params, 0.1)
             under = resolutions_per_second(housed.check(name), params, 0.1)
+            again = resolutions_per_second(check, params, 0.1)
             ratios.append(under / base)
+            controls.append(again / base)  # as written against itself: the noise band
         rows.append(
             {
                 "system": system.key,
                 "check": name,
                 "house_ratio": round(statistics.median(ratios), 3),
+                "control_ratio": round(statistics.median(controls), 3),
                 "resolutions_per_s_under_pack": round(under),
             }
         )
@@ -137,6 +140,7 @@ def main() -> None:
     if "--house" in sys.argv[1:]:
         rows = [r for s in all_systems() if s.house for r in house_ratios(s)]
         ratios = [r["house_ratio"] for r in rows]
+        controls = [r["control_ratio"] for r in rows]
         print(
             json.dumps(
                 {
@@ -144,6 +148,12 @@ def main() -> None:
                     "checks": rows,
                     "median_ratio": round(statistics.median(ratios), 3) if ratios else None,
                     "lowest_ratio": min(ratios) if ratios else None,
+                    "median_control_ratio": round(statistics.median(controls), 3)
+                    if controls
+                    else None,
+                    "within_budget": all(
+                        r["resolutions_per_s_under_pack"] >= RESOLVE_BUDGET_PER_S for r in rows
+                    ),
                 },
                 indent=2,
             )
