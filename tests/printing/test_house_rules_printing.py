@@ -170,3 +170,41 @@ def test_cards_without_house_rules_print_the_plain_footer(club: Club) -> None:
 
     [card] = _cards(document.parts[0])
     assert card.footer == system.name
+
+
+# --- Game the 90%'s own editable tables (rules/systems/game_the_90/house.py) -----------------
+
+
+@pytest.fixture
+def g90(db: Any) -> Club:
+    campaign = CampaignFactory(name="Maldon", system="game_the_90", options={"die": "d6"})
+    olivia, alice = UserFactory(username="olivia"), UserFactory(username="alice")
+    MembershipFactory(user=olivia, campaign=campaign, role=Role.ORGANISER)
+    MembershipFactory(user=alice, campaign=campaign, role=Role.PLAYER)
+    force = ForceFactory(campaign=campaign, owner=alice, name="Red")
+    other = ForceFactory(campaign=campaign, owner=alice, name="Reserve")
+    CharacterFactory(force=force, name="Bowmen of Kent", stats=BOWMEN)
+    return Club(campaign, olivia, alice, force, other)
+
+
+def _longer_bows() -> dict[str, Any]:
+    from rules import house
+    from rules.system import get_system
+
+    document = house.template(get_system("game_the_90"))
+    [bows] = [row for row in document["tables"]["missiles"] if row["key"] == "bows"]
+    bows["range"] = 24
+    return document
+
+
+def test_game_the_90_cards_and_sheet_print_under_its_own_house_rules(g90: Club) -> None:
+    house_rules_save(campaign=g90.campaign, document=_longer_bows(), user=g90.olivia)
+
+    card = build_document(PrintJob.Kind.CARDS, {"force": g90.force.pk}, g90.alice)
+    sheet = _text(
+        g90.api(g90.alice).get(f"/api/systems/game_the_90/reference.pdf?campaign={g90.campaign.pk}")
+    )
+
+    assert _bows(card)[0] == "24"
+    assert "Shooting (Dx Hits) house rule" in sheet and "House rules v1" in sheet
+    assert "Melee (Dx Hits) house rule" not in sheet
