@@ -60,6 +60,17 @@ class Battle(models.Model):
         editable=False,
         help_text="1: HMAC-SHA256 blocks; 2: SHAKE-256 blocks (rules/dice.py).",
     )
+    # The campaign's house-rules version when the battle was set up (None: the rules as
+    # written): fixed like `dice_scheme`, so the battle's odds and audit re-derive exactly after
+    # the club edits its tables again.
+    house_rules = models.ForeignKey(
+        "campaigns.HouseRules",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="battles",
+    )
     activation_method = models.CharField(max_length=40, blank=True)
     activation_state = models.JSONField(default=dict, blank=True)
     auto_resolved = models.BooleanField(default=False)

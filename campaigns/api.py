@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from campaigns import selectors, services
 from campaigns.errors import LeagueConflict
 from campaigns.filters import CampaignFilter, MembershipFilter, PairingFilter, RoundFilter
+from campaigns.house_rules_api import CampaignHouseRulesMixin
 from campaigns.models import Campaign, Membership, Pairing, Round
 from campaigns.permissions import CanManageCampaign
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
@@ -148,7 +149,11 @@ class CampaignLeagueMixin:
 
 @extend_schema(tags=["campaigns"])
 class CampaignViewSet(
-    CampaignLeagueMixin, _ServiceViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin
+    CampaignLeagueMixin,
+    CampaignHouseRulesMixin,
+    _ServiceViewSet,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
 ):
     serializer_class = CampaignSerializer
     input_serializer_class = CampaignInputSerializer

@@ -426,3 +426,42 @@ class PairingReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_side_display()} report on {self.pairing_id}"
+
+
+class HouseRules(models.Model):
+    """One version of a campaign's house-rules pack (rules.house): the tables the club edited.
+
+    Versions are append-only: an edit saves a new version, so a battle played under version 1
+    (`battles.Battle.house_rules`) keeps re-deriving its odds and rolls after the club edits the
+    pack again. The campaign plays under its newest version. `document` is the validated pack
+    as JSON; `digest` identifies its content (equal packs have equal digests).
+    """
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="house_rules_versions"
+    )
+    number = models.PositiveIntegerField(help_text="1, 2, 3 ... in the order they were saved.")
+    document = models.JSONField(help_text="The pack, validated by the rule system.")
+    digest = models.CharField(max_length=16)
+    note = models.CharField(max_length=200, blank=True, help_text="What changed, in a line.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("campaign", "-number")
+        verbose_name = "house rules version"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "number"], name="house_rules_number_unique_in_campaign"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="house_rules_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} house rules v{self.number}"
