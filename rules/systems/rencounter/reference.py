@@ -366,7 +366,7 @@ def _aftermath_section(tables: Mapping[str, Any], options: Mapping[str, Any]) ->
             },
             {
                 "text": "More than five permanent points from one fight kill. Improvement: roll "
-                "each stat's own die (experience d6, horsemanship d8, fire and melee d12); a "
+                "each stat's own die (experience and horsemanship d6, fire and melee d12); a "
                 "roll over the stat raises it by one."
             },
         ],
