@@ -94,6 +94,7 @@ print-references: setup
 
 bench: setup
 	@for script in bench/*.py; do $(PY) $$script || exit 1; done
+	$(PY) bench/rules.py --house
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

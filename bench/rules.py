@@ -3,11 +3,18 @@
 Budgets (issues 2 and 4): >= 100,000 resolutions per second per core for each check with seeded
 dice, and <= 10 ms for each `odds` call (uncached: the first call for its parameters). Prints
 one JSON document. Run: `.venv/bin/python bench/rules.py` (or `make bench`).
+
+`--house` (issue 17) measures each check twice, side by side in one run, as written and under
+a house-rules pack (the system's template with one cell edited, so the pack is a real one and
+its tables are read through the pack): `house_ratio` is resolutions/s under the pack divided by
+resolutions/s as written, the median of alternating rounds (the machine is noisy; ratios of
+interleaved runs are what to compare).
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -17,8 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.checks import Check
 from rules.dice import SeededDice
+from rules.errors import RulesError
 from rules.schema import Field
-from rules.system import all_systems
+from rules.system import RuleSystem, all_systems
 
 RESOLVE_BUDGET_PER_S = 100_000
 ODDS_BUDGET_MS = 10.0
@@ -77,7 +85,70 @@ def measure(system_key: str, check: Check) -> dict[str, Any]:
     }
 
 
+def edited_pack(system: RuleSystem) -> dict[str, Any]:
+    """The system's template with its first editable whole-number cell moved by one."""
+    from rules import house
+
+    document = house.template(system)
+    for table in system.house.tables if system.house else ():
+        for column in table.columns:
+            if column.kind != "int" or column.name == table.key:
+                continue
+            for row in document["tables"][table.name]:
+                for candidate in (row[column.name] + 1, row[column.name] - 1):
+                    if row[column.name] is None:
+                        break
+                    old, row[column.name] = row[column.name], candidate
+                    try:
+                        house.load(system, document)
+                        return document
+                    except house.PackError:
+                        row[column.name] = old
+    return document
+
+
+def house_ratios(system: RuleSystem, rounds: int = 5) -> list[dict[str, Any]]:
+    """Resolutions/s under a pack over as written, per check, interleaved round by round."""
+    housed = system.with_house(edited_pack(system))
+    rows = []
+    for name, check in system.checks.items():
+        params = sample_params(check)
+        try:
+            housed.check(name).params.validate(params)
+        except RulesError:
+            continue  # the edit made the sample parameters invalid (e.g. a removed choice)
+        ratios = []
+        for _ in range(rounds):
+            base = resolutions_per_second(check, params, 0.1)
+            under = resolutions_per_second(housed.check(name), params, 0.1)
+            ratios.append(under / base)
+        rows.append(
+            {
+                "system": system.key,
+                "check": name,
+                "house_ratio": round(statistics.median(ratios), 3),
+                "resolutions_per_s_under_pack": round(under),
+            }
+        )
+    return rows
+
+
 def main() -> None:
+    if "--house" in sys.argv[1:]:
+        rows = [r for s in all_systems() if s.house for r in house_ratios(s)]
+        ratios = [r["house_ratio"] for r in rows]
+        print(
+            json.dumps(
+                {
+                    "benchmark": "rules_house",
+                    "checks": rows,
+                    "median_ratio": round(statistics.median(ratios), 3) if ratios else None,
+                    "lowest_ratio": min(ratios) if ratios else None,
+                },
+                indent=2,
+            )
+        )
+        return
     rows = [measure(s.key, c) for s in all_systems() for c in s.checks.values()]
     print(
         json.dumps(

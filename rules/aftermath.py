@@ -1,14 +1,17 @@
 """Rencounter's campaign rolls, shared by every system that uses them as house rules.
 
 Improvement: roll the stat's own die; a roll over the current value improves it by one, never
-past the maximum. Wound aftermath: a d6 per wound point; 1 sepsis (that point is rolled again as
-two dice, recursively), 2 permanent, 3-6 healed. More than five permanent points from one fight
-kill. A hazardous aftermath subtracts 1 or 2 from each roll (a result of 1 or less is sepsis);
-prompt care rerolls each 1 or 2 once, and the reroll stands. Both at once is an error.
+past the maximum. Wound aftermath: a d6 per wound point, read on the aftermath bands; as
+written 1 is sepsis (that point is rolled again as two dice, recursively), 2 permanent, 3-6
+healed. More than five permanent points from one fight kill. A hazardous aftermath subtracts 1
+or 2 from each roll (a result of 1 or less reads as a 1: sepsis); prompt care rerolls once each
+die that would not heal (as written a 1 or 2), and the reroll stands. Both at once is an error.
 
-Odds of the aftermath are not rational (sepsis branches without bound; the chance that one
-point ends with no permanent damage is the root of a quadratic), so they are floats with a
-stated error bound, computed in closed form rather than by simulation.
+The bands are a house-rules table (`AFTERMATH_BANDS`, served like a system's editable tables:
+read it when it is used). Odds of the aftermath are not rational (sepsis branches without
+bound; the chance that one point ends with no permanent damage is the root of a quadratic), so
+they are floats with a stated error bound, computed in closed form rather than by simulation,
+for any bands a club may set (`chain_ends` says which those are).
 """
 
 from __future__ import annotations
@@ -16,9 +19,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
+from rules import house
 from rules.dice import D6, Dice
 from rules.errors import DiceError, ValidationError
+
+#: What a wound point's d6 can come to, in the order the bands run.
+SEPSIS, PERMANENT, HEALED = "sepsis", "permanent", "healed"
+POINT_RESULTS: tuple[str, ...] = (SEPSIS, PERMANENT, HEALED)
+#: Hazardous aftermaths subtract up to this much from each roll.
+MAX_HAZARD = 2
 
 #: More than this many permanent points from one fight kills the figure.
 MAX_PERMANENT_SURVIVABLE = 5
@@ -33,6 +45,15 @@ AFTERMATH_OUTCOMES: tuple[str, ...] = (
 #: The absolute error of `aftermath_odds` (float rounding of a closed form; measured ~1e-16).
 AFTERMATH_ERROR_BOUND = 1e-12
 CARE_CHOICES = (("none", "No special care"), ("prompt", "Prompt, high-quality care"))
+
+#: The editable campaign tables' values as written (a house-rules pack may replace them).
+_EDITABLE: dict[str, Any] = {
+    #: The d6 (after any hazard) -> a point's fate: (highest face, result), lowest band first.
+    "AFTERMATH_BANDS": ((1, SEPSIS), (2, PERMANENT), (6, HEALED)),
+}
+if TYPE_CHECKING:  # what `__getattr__` serves, for the type checker
+    AFTERMATH_BANDS: tuple[tuple[int, str], ...]
+Bands = tuple[tuple[int, str], ...]
 
 
 @dataclass(frozen=True)
@@ -84,11 +105,18 @@ def check_care(care: str, hazard: int) -> None:
         raise ValidationError({"care": "prompt care and a hazardous aftermath exclude each other"})
 
 
-def _point_result(dice: Dice, *, care: str, hazard: int, label: str) -> int:
+@lru_cache(maxsize=32)
+def faces(bands: Bands) -> tuple[str, ...]:
+    """Each d6 face's result on these bands, indexed by the face (index 0 reads as face 1)."""
+    results = [next((r for top, r in bands if face <= top), HEALED) for face in range(1, 7)]
+    return (results[0], *results)
+
+
+def _point_result(dice: Dice, fates: tuple[str, ...], *, care: str, hazard: int, label: str) -> str:
     roll = dice.roll(D6, label)
-    if care == "prompt" and roll <= 2:
+    if care == "prompt" and fates[roll] != HEALED:
         roll = dice.roll(D6, f"{label} (prompt care reroll)")
-    return max(roll - hazard, 1)
+    return fates[max(roll - hazard, 1)]
 
 
 def wound_aftermath(dice: Dice, *, wounds: int, care: str = "none", hazard: int = 0) -> Aftermath:
@@ -99,6 +127,7 @@ def wound_aftermath(dice: Dice, *, wounds: int, care: str = "none", hazard: int 
     reroll when one is due. Rolling stops as soon as the figure has died.
     """
     check_care(care, hazard)
+    fates = faces(__getattr__("AFTERMATH_BANDS"))  # once per call, not per die
     pending, permanent, healed, sepsis, rolled = wounds, 0, 0, 0, 0
     # Rolling stops once more than five points are permanent: the figure is dead either way.
     while pending and permanent <= MAX_PERMANENT_SURVIVABLE:
@@ -106,40 +135,71 @@ def wound_aftermath(dice: Dice, *, wounds: int, care: str = "none", hazard: int 
             raise DiceError(f"the sepsis chain passed {MAX_POINTS_ROLLED:,} points rolled")
         pending -= 1
         rolled += 1
-        result = _point_result(dice, care=care, hazard=hazard, label=f"wound point {rolled}")
-        if result == 1:
+        result = _point_result(dice, fates, care=care, hazard=hazard, label=f"wound point {rolled}")
+        if result == SEPSIS:
             sepsis += 1
             pending += 2
-        elif result == 2:
+        elif result == PERMANENT:
             permanent += 1
         else:
             healed += 1
     return Aftermath(permanent, healed, sepsis)
 
 
-def _point_chances(care: str, hazard: int) -> tuple[float, float, float]:
-    """Return (sepsis, permanent, healed) chances for one point's final roll."""
-    faces = range(1, 7)
-    if care == "prompt":
-        # 1s and 2s are rerolled once and the reroll stands.
-        weights = {face: Fraction(2, 36) if face <= 2 else Fraction(8, 36) for face in faces}
-    else:
-        weights = {face: Fraction(1, 6) for face in faces}
-    sepsis = sum((w for f, w in weights.items() if max(f - hazard, 1) == 1), Fraction(0))
-    permanent = sum((w for f, w in weights.items() if max(f - hazard, 1) == 2), Fraction(0))
+def point_chances(bands: Bands, care: str, hazard: int) -> tuple[Fraction, Fraction, Fraction]:
+    """Return the exact (sepsis, permanent, healed) chances of one point's final roll."""
+    fates = faces(bands)
+    rerolled = sum(fates[face] != HEALED for face in range(1, 7))
+    weights = {}
+    for face in range(1, 7):
+        if care != "prompt":
+            weights[face] = Fraction(1, 6)
+        elif fates[face] != HEALED:  # rerolled once: it stands only if the reroll shows it
+            weights[face] = Fraction(rerolled, 36)
+        else:  # shown at once, or by the reroll of a face that would not have healed
+            weights[face] = Fraction(1, 6) + Fraction(rerolled, 36)
+    chance = dict.fromkeys(POINT_RESULTS, Fraction(0))
+    for face, weight in weights.items():
+        chance[fates[max(face - hazard, 1)]] += weight
+    return chance[SEPSIS], chance[PERMANENT], chance[HEALED]
+
+
+def _point_chances(bands: Bands, care: str, hazard: int) -> tuple[float, float, float]:
+    sepsis, permanent, _ = point_chances(bands, care, hazard)
     return float(sepsis), float(permanent), float(1 - sepsis - permanent)
 
 
-def _one_point_distribution(care: str, hazard: int) -> list[float]:
+def chain_ends(bands: Bands) -> str:
+    """Why these bands could roll a figure's aftermath for ever, or "" if they cannot.
+
+    A sepsis point becomes two points, so the chain of rolls ends for certain only while each
+    point is more likely to heal or stay than to turn septic (sepsis below one half: each point
+    leaves fewer than one point behind on average), or while permanent points come up at all
+    (six of them end the rolling). Every care and hazard a campaign may choose is tried.
+    """
+    for care, hazard in (("none", 0), ("none", 1), ("none", 2), ("prompt", 0)):
+        sepsis, permanent, _ = point_chances(bands, care, hazard)
+        if not permanent and sepsis >= Fraction(1, 2):
+            where = f"with a hazardous aftermath of {hazard}" if hazard else f"with {care} care"
+            return (
+                f"{where} a point turns septic at least half the time and none stays "
+                "permanent, so the rolling might never end"
+            )
+    return ""
+
+
+def _one_point_distribution(bands: Bands, care: str, hazard: int) -> list[float]:
     """P(one wound point ends with k permanent points), k = 0..5.
 
     With p = sepsis, q = permanent, r = healed and f_k these chances, a point is healed, made
     permanent, or becomes two independent points:  f_0 = r + p f_0²,  f_1 = q + 2p f_0 f_1,
     f_k = p Σ_{i+j=k} f_i f_j.  The system is triangular: f_0 is the smaller root of a
-    quadratic (the process ends with probability 1 even at hazard 2, where it is critical), and
-    each later f_k is linear in itself once the smaller ones are known.
+    quadratic (the chance of a finite chain with nothing permanent, whether the process is
+    subcritical, critical as at hazard 2, or supercritical under a club's bands), and each
+    later f_k is linear in itself once the smaller ones are known. 1 - 2p f_0 = √(1 - 4pr) is
+    positive for every band `chain_ends` accepts (it is zero only with q = 0 and p = 1/2).
     """
-    p, q, r = _point_chances(care, hazard)
+    p, q, r = _point_chances(bands, care, hazard)
     f0 = (1 - math.sqrt(1 - 4 * p * r)) / (2 * p) if p else r
     f = [f0]
     denominator = 1 - 2 * p * f0
@@ -150,9 +210,12 @@ def _one_point_distribution(care: str, hazard: int) -> list[float]:
 
 
 def aftermath_odds(*, wounds: int, care: str = "none", hazard: int = 0) -> dict[str, float]:
-    """The distribution over `dies` and `permanent_0..5` for `wounds` wound points."""
+    """The distribution over `dies` and `permanent_0..5` for `wounds` wound points.
+
+    Reads the aftermath bands in force (a house-rules pack's, if one is applied).
+    """
     check_care(care, hazard)
-    point = _one_point_distribution(care, hazard)
+    point = _one_point_distribution(__getattr__("AFTERMATH_BANDS"), care, hazard)
     total = [1.0] + [0.0] * MAX_PERMANENT_SURVIVABLE
     for _ in range(wounds):
         total = [
@@ -162,3 +225,6 @@ def aftermath_odds(*, wounds: int, care: str = "none", hazard: int = 0) -> dict[
     odds = {f"permanent_{k}": total[k] for k in range(MAX_PERMANENT_SURVIVABLE + 1)}
     odds["dies"] = max(0.0, 1.0 - sum(total))
     return odds
+
+
+__getattr__ = house.module_getattr(__name__, _EDITABLE)

@@ -17,7 +17,6 @@ different packs never share a cached odds table, and one pack's tables are built
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -414,6 +413,8 @@ def _load_canonical(system_key: str, canonical: str) -> Pack:
         table = spec.table(name)
         rows_by_table[name] = _table_rows(table, tables[name])
     ordered = {t.name: rows_by_table[t.name] for t in spec.tables if t.name in rows_by_table}
+    import hashlib  # here, not at the top: a cold `odds` call imports this module, not packs
+
     digest = hashlib.sha256(
         json.dumps([system.key, ordered], sort_keys=True).encode()
     ).hexdigest()[:16]

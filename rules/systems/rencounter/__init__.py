@@ -65,16 +65,21 @@ def _morale_tables(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _campaign_tables(options: Mapping[str, Any]) -> dict[str, Any]:
+    from rules import aftermath
+
     return {
         "breakpoint": options["breakpoint"],
         "squad_leader": t.SQUAD_LEADER,
         "squad_man": t.SQUAD_MAN,
         "squad_variation": t.SQUAD_SKILL_VARIATION,
+        "aftermath_bands": aftermath.AFTERMATH_BANDS,
+        "improvement_caps": t.IMPROVEMENT_CAPS,
     }
 
 
 def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Every reference table as JSON, reflecting the campaign's options."""
+    """Every reference table as JSON, reflecting the campaign's options (and the house-rules
+    pack applied, if any: the tables are read when asked for)."""
     tables = {**_combat_tables(), **_morale_tables(options), **_campaign_tables(options)}
     if options["hit_locations"]:
         tables["hit_locations"] = t.HIT_LOCATIONS
@@ -103,5 +108,6 @@ RENCOUNTER = register(
         statuses=("unhurt", "wounded", "falling_back", "out", "dead", "routed"),
         description="Skirmish rules: d6 action rolls against experience, d12 fire and melee.",
         words_from="rules.systems.rencounter.words",
+        house_from="rules.systems.rencounter.house",
     )
 )

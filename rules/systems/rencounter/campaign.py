@@ -11,7 +11,7 @@ from typing import Any
 from rules import aftermath
 from rules.campaign import Change, DiceFor, FigureRecord, PostBattleRoll
 from rules.systems.rencounter import tables as t
-from rules.systems.rencounter.checks import IMPROVABLE
+from rules.systems.rencounter.checks import improvable
 
 #: Improvement rolls in a fixed order, so (procedure, index) is stable for the audit.
 IMPROVEMENT_ORDER = ("experience", "horsemanship", "fire", "melee")
@@ -99,7 +99,7 @@ def _aftermath_changes(record: FigureRecord, result: aftermath.Aftermath) -> lis
 def _improvements(record: FigureRecord, dice_for: DiceFor) -> Iterable[PostBattleRoll]:
     used = [s for s in IMPROVEMENT_ORDER if s in record.skills_used]
     for index, stat in enumerate(used):
-        sides, maximum, _ = IMPROVABLE[stat]
+        sides, maximum = improvable(stat)
         dice = dice_for("improvement", index)
         value = int(record.stats[stat])
         roll = aftermath.improvement_roll(

@@ -5,14 +5,15 @@ artillery, misfire)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Literal
 
 from rules import aftermath
 from rules.checks import Check, Effect, Odds, Outcome
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
+from rules.house import house_cache
 from rules.schema import Field, Schema
 from rules.systems.rencounter import fire, melee, special
 from rules.systems.rencounter import tables as t
@@ -38,10 +39,18 @@ _EXPERIENCE = Field("experience", "int", "Experience", required=True, min=1, max
 _WOUNDS = Field("wounds", "int", "Wound points", 0, 0, t.MAX_WOUND_POINTS)
 
 
-def _cached(fn: Callable[..., Mapping[str, Any]]) -> Callable[[Mapping[str, Any]], Any]:
-    """Cache an odds function on its (hashable) params."""
-    cached = lru_cache(maxsize=2048)(lambda items: fn(dict(items)))
-    return lambda params: cached(tuple(sorted(params.items())))
+def _cached(fn: Callable[..., Any]) -> Callable[[Mapping[str, Any]], Any]:
+    """Cache an odds function on its (hashable) params and the house-rules pack applied."""
+
+    @house_cache(maxsize=2048)
+    def cached(items: tuple[tuple[str, Any], ...]) -> Any:
+        return fn(dict(items))
+
+    def odds(params: Mapping[str, Any]) -> Any:
+        return cached(tuple(sorted(params.items())))
+
+    odds.cache_clear = cached.cache_clear  # type: ignore[attr-defined]  # bench/rules.py
+    return odds
 
 
 # --- action, morale, duck back ---------------------------------------------------------------
@@ -173,32 +182,39 @@ DAMAGE_PARAMS = Schema(
 
 
 def _resolve_damage(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result = damage_result(dice.roll(D12, "damage") + params["modifier"])
+    result = damage_result(dice.roll(D12, "damage") + params["modifier"], t.DAMAGE_TABLE)
     details: dict[str, Any] = {}
     if params["locations"] and result in ("minor", "serious", "crippling"):
         details["location"] = hit_location(dice)
     return Outcome(result, details, wound_effects("target", result))
 
 
-#: stat -> (die sides, maximum, minimum) for improvement rolls.
-IMPROVABLE: dict[str, tuple[int, int, int]] = {
-    "experience": (6, 6, 1),
-    "horsemanship": (6, 8, 1),
-    "fire": (12, 12, 2),
-    "melee": (12, 12, 2),
-}
+def improvable(stat: str) -> tuple[int, int]:
+    """The die an improvement roll of `stat` uses and the highest it raises the stat to.
+
+    The cap is a house-rules table (read here, when the roll is made); the die is the text's.
+    """
+    return t.IMPROVEMENT_DICE[stat][0], t.IMPROVEMENT_CAPS[stat]
 
 
 def _clean_improvement(values: dict[str, Any]) -> dict[str, Any]:
-    _, maximum, minimum = IMPROVABLE[values["stat"]]
-    if not minimum <= values["value"] <= maximum:
-        raise ValidationError({"value": f"{values['stat']} runs from {minimum} to {maximum}"})
+    # The stat's own range, not the club's cap: a man already past a lowered cap still rolls
+    # (and cannot improve).
+    _, lowest, highest = t.IMPROVEMENT_DICE[values["stat"]]
+    if not lowest <= values["value"] <= highest:
+        raise ValidationError({"value": f"{values['stat']} runs from {lowest} to {highest}"})
     return values
 
 
 IMPROVEMENT_PARAMS = Schema(
     (
-        Field("stat", "choice", "Stat", required=True, choices=tuple((k, k) for k in IMPROVABLE)),
+        Field(
+            "stat",
+            "choice",
+            "Stat",
+            required=True,
+            choices=tuple((k, k) for k in t.IMPROVEMENT_DICE),
+        ),
         Field("value", "int", "Current value", required=True, min=1, max=12),
     ),
     clean=_clean_improvement,
@@ -206,7 +222,7 @@ IMPROVEMENT_PARAMS = Schema(
 
 
 def _resolve_improvement(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    sides, maximum, _ = IMPROVABLE[params["stat"]]
+    sides, maximum = improvable(params["stat"])
     roll = aftermath.improvement_roll(
         dice, stat=params["stat"], value=params["value"], sides=sides, maximum=maximum
     )
@@ -217,7 +233,7 @@ def _resolve_improvement(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 
 def _improvement_odds(params: Mapping[str, Any]) -> Dist:
-    sides, maximum, _ = IMPROVABLE[params["stat"]]
+    sides, maximum = improvable(params["stat"])
     return aftermath.improvement_odds(value=params["value"], sides=sides, maximum=maximum)
 
 
@@ -459,3 +475,22 @@ CHECKS: dict[str, Check] = {
         ),
     )
 }
+
+
+def build_checks() -> dict[str, Check]:
+    """The checks under the house-rules pack applied now: the same checks and odds functions,
+    with fire's and melee's parameters listing the pack's weapons, shields and cover."""
+    return {
+        **CHECKS,
+        "fire": replace(CHECKS["fire"], params=fire.build_params()),
+        "melee": replace(CHECKS["melee"], params=melee.build_params()),
+    }
+
+
+def current_checks() -> Mapping[str, Check]:
+    """The checks of the house-rules pack applied in this context (the text's without one)."""
+    from rules import house
+    from rules.system import get_system
+
+    pack = house.active()
+    return CHECKS if pack is None else get_system("rencounter").with_house(pack).checks

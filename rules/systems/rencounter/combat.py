@@ -1,6 +1,8 @@
 """Rencounter's dice mechanics as small pure functions, shared by checks, odds and simulation.
 
-Hot paths (fire, melee) avoid allocation: targets are plain ints, results plain strings.
+Hot paths (fire, melee) avoid allocation: targets are plain ints, results plain strings. The
+damage table is a house-rules table: callers read `t.DAMAGE_TABLE` once per check (or keep it
+in a cached plan) and hand it in, so no per-die loop looks it up again.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from rules.dice import D6, D12, Dice
 from rules.systems.rencounter import tables as t
 
 Dist = dict[str, Fraction]
+#: The damage table as `t.DAMAGE_TABLE` holds it: (highest modified roll, result), in order.
+DamageTable = tuple[tuple[int, str], ...]
 TWELFTH = Fraction(1, 12)
 SIXTH = Fraction(1, 6)
 #: Wound points of each damage result; "dead" is handled apart (it ends the figure at once).
@@ -19,9 +23,9 @@ POINTS: dict[str, int] = {"no_effect": 0, "minor": 1, "serious": 2, "crippling":
 CONFIRM_FLOOR = min(t.CONFIRMATION)
 
 
-def damage_result(total: int) -> str:
-    """Read a modified d12 damage roll on the damage table."""
-    for highest, result in t.DAMAGE_TABLE:
+def damage_result(total: int, table: DamageTable) -> str:
+    """Read a modified d12 damage roll on the damage table (`t.DAMAGE_TABLE`, the caller's)."""
+    for highest, result in table:
         if total <= highest:
             return result
     return "no_effect"
@@ -29,9 +33,10 @@ def damage_result(total: int) -> str:
 
 def damage_odds(modifier: int) -> Dist:
     """Exact distribution of a damage roll with `modifier`."""
+    table = t.DAMAGE_TABLE
     odds: Dist = dict.fromkeys(t.DAMAGE_RESULTS, Fraction(0))
     for face in range(1, 13):
-        odds[damage_result(face + modifier)] += TWELFTH
+        odds[damage_result(face + modifier, table)] += TWELFTH
     return odds
 
 

@@ -1,8 +1,13 @@
-"""The fire check: to hit with range, armour, cover and repeats, then damage per hit."""
+"""The fire check: to hit with range, armour, cover and repeats, then damage per hit.
+
+The weapons, shields, cover, range and damage tables are house-rules tables: a plan reads them
+once for its parameters (cached per pack, `house_cache`), and the parameters' choices are built
+from them (`build_params`, again for each pack by the system's `HouseSpec.rebuild`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -12,11 +17,13 @@ from typing import Any
 from rules.checks import Effect, Outcome
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
+from rules.house import house_cache
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (
     POINTS,
     TWELFTH,
+    DamageTable,
     Dist,
     damage_result,
     hit_location,
@@ -29,16 +36,33 @@ FIRE_OUTCOMES = ("miss", *t.DAMAGE_RESULTS)
 NO_WEAPON = "none"
 
 
-def _clean(values: dict[str, Any]) -> dict[str, Any]:
-    weapon = t.MISSILE_WEAPONS.get(values["weapon"])
-    most = t.REPEAT_SHOTS[weapon.repeat] if weapon else 1
-    if values["shots"] > most:
-        raise ValidationError({"shots": f"this weapon fires at most {most} shot(s) a turn"})
-    return values
+def _shots_rule(
+    weapons: Mapping[str, t.MissileWeapon],
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The clean step refusing more shots than the weapon's repeat rate allows (for `weapons`).
+
+    It is built with the weapons it checks against: a schema validates before any pack is
+    applied, so it cannot read the weapon table itself.
+    """
+    most_shots = {key: t.REPEAT_SHOTS[weapon.repeat] for key, weapon in weapons.items()}
+
+    def clean(values: dict[str, Any]) -> dict[str, Any]:
+        most = most_shots.get(values["weapon"], 1)
+        if values["shots"] > most:
+            raise ValidationError({"shots": f"this weapon fires at most {most} shot(s) a turn"})
+        return values
+
+    return clean
 
 
-PARAMS = Schema(
-    (
+def build_params() -> Schema:
+    """The fire check's parameters, offering the weapons, shields and cover in force now."""
+    weapons = t.MISSILE_WEAPONS
+    return Schema(_fields(weapons), clean=_shots_rule(weapons))
+
+
+def _fields(weapons: Mapping[str, t.MissileWeapon]) -> tuple[Field, ...]:
+    return (
         Field("skill", "int", "Fire skill", required=True, min=2, max=12),
         Field(
             "modifier",
@@ -65,7 +89,7 @@ PARAMS = Schema(
             NO_WEAPON,
             choices=(
                 (NO_WEAPON, "No weapon modifiers"),
-                *((k, w.name) for k, w in t.MISSILE_WEAPONS.items()),
+                *((k, w.name) for k, w in weapons.items()),
             ),
         ),
         Field(
@@ -100,9 +124,10 @@ PARAMS = Schema(
             choices=tuple((k, label) for k, (_, _, label) in t.COVER.items()),
         ),
         Field("locations", "bool", "Roll hit locations", False),
-    ),
-    clean=_clean,
-)
+    )
+
+
+PARAMS = build_params()
 
 
 @dataclass(frozen=True)
@@ -116,6 +141,8 @@ class FirePlan:
     #: Any cover at all, solid or not: a minor wound there makes the man flinch (l.321 says
     #: "figures in cover"); only a miss needs *solid* cover to cause a duck back.
     in_cover: bool = False
+    #: The damage table in force when the plan was made (read once, not for every hit).
+    damage_table: DamageTable = ()
 
 
 _KEY = itemgetter(*PARAMS.names)
@@ -126,7 +153,7 @@ def _params_key(params: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(_KEY(params))
 
 
-@lru_cache(maxsize=4096)
+@house_cache(maxsize=4096)
 def plan(key: tuple[Any, ...]) -> FirePlan:
     """Work out the need per shot, the damage modifier and the cover for these params."""
     p = dict(zip(PARAMS.names, key, strict=True))
@@ -141,6 +168,7 @@ def plan(key: tuple[Any, ...]) -> FirePlan:
         cover if solid else 0,
         p["locations"],
         in_cover=p["cover"] != "none",
+        damage_table=t.DAMAGE_TABLE,
     )
 
 
@@ -197,7 +225,7 @@ def _one_shot(fire: FirePlan, need: int, dice: Dice) -> tuple[str, str | None, b
             bool(fire.solid_cover) and not rolled_12 and (margin - fire.solid_cover >= 0),
         )
     good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
-    result = damage_result(dice.roll(D12, "damage") + fire.damage + good)
+    result = damage_result(dice.roll(D12, "damage") + fire.damage + good, fire.damage_table)
     wounded = result in ("minor", "serious", "crippling")
     location = hit_location(dice) if fire.locations and wounded else None
     # A wound that does not knock a man in cover (any cover) over makes him flinch too.
@@ -224,13 +252,13 @@ def odds(params: Mapping[str, Any]) -> Dist:
     return dict(_odds(_params_key(params)))
 
 
-@lru_cache(maxsize=4096)
+@house_cache(maxsize=4096)
 def _odds(key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
     fire = plan(key)
     # State: (any hit, wound points so far) with "dead" absorbing; points cap at death.
     states: dict[tuple[bool, int], Fraction] = {(False, 0): Fraction(1)}
     for need in fire.needs:
-        states = _next_states(states, _shot_odds(need, fire.damage))
+        states = _next_states(states, _shot_odds(need, fire.damage, fire.damage_table))
     result: Dist = dict.fromkeys(FIRE_OUTCOMES, Fraction(0))
     for (hit, points), chance in states.items():
         outcome = "miss" if not hit else level_of_points(points)
@@ -238,13 +266,13 @@ def _odds(key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
     return tuple(result.items())
 
 
-def _shot_odds(need: int, damage: int) -> dict[int | None, Fraction]:
+def _shot_odds(need: int, damage: int, table: DamageTable) -> dict[int | None, Fraction]:
     """Chance of each shot result as wound points (None = miss, 6 = dead)."""
     plain, good = shot_hit_odds(need)
     shot: dict[int | None, Fraction] = {None: 1 - plain - good}
     for chance, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
         for face in range(1, 13):
-            result = damage_result(face + modifier)
+            result = damage_result(face + modifier, table)
             points = t.DEATH_POINTS if result == "dead" else POINTS[result]
             shot[points] = shot.get(points, Fraction(0)) + chance * TWELFTH
     return shot

@@ -1,4 +1,9 @@
-"""The melee check: attacker's stroke against the defender's parry, riposte and breakage."""
+"""The melee check: attacker's stroke against the defender's parry, riposte and breakage.
+
+The melee weapons, shields and damage table are house-rules tables: a plan reads them once for
+its parameters (cached per pack), and the parameters' choices are built from them
+(`build_params`, again for each pack by the system's `HouseSpec.rebuild`).
+"""
 
 from __future__ import annotations
 
@@ -12,11 +17,13 @@ from typing import Any
 from rules.checks import Effect, Outcome, Who
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
+from rules.house import house_cache
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (
     POINTS,
     TWELFTH,
+    DamageTable,
     Dist,
     breakage,
     damage_result,
@@ -27,8 +34,6 @@ from rules.systems.rencounter.combat import (
 
 MELEE_OUTCOMES = ("hit", "riposte", "no_hit")
 NO_WEAPON = "none"
-_WEAPONS = ((NO_WEAPON, "No weapon modifiers"), *((k, w.name) for k, w in t.MELEE_WEAPONS.items()))
-_SHIELDS = tuple((k, label) for k, (label, _) in t.SHIELDS.items())
 
 
 def _clean(values: dict[str, Any]) -> dict[str, Any]:
@@ -42,8 +47,21 @@ def _clean(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-PARAMS = Schema(
-    (
+def build_params() -> Schema:
+    """The melee check's parameters, offering the weapons and shields in force now."""
+    weapons = (
+        (NO_WEAPON, "No weapon modifiers"),
+        *((k, w.name) for k, w in t.MELEE_WEAPONS.items()),
+    )
+    shields = tuple((k, label) for k, (label, _) in t.SHIELDS.items())
+    return Schema(_fields(weapons, shields), clean=_clean)
+
+
+Choices = tuple[tuple[Any, str], ...]
+
+
+def _fields(weapons: Choices, shields: Choices) -> tuple[Field, ...]:
+    return (
         Field("attack_skill", "int", "Attacker's melee skill", required=True, min=2, max=12),
         Field("parry_skill", "int", "Defender's melee skill", required=True, min=2, max=12),
         Field("attack_modifier", "int", "Attack modifiers", 0, -20, 12),
@@ -55,8 +73,8 @@ PARAMS = Schema(
             False,
             help="The defender passed the action check that lets his parry strike back",
         ),
-        Field("weapon", "choice", "Attacker's weapon", NO_WEAPON, choices=_WEAPONS),
-        Field("defender_weapon", "choice", "Defender's weapon", NO_WEAPON, choices=_WEAPONS),
+        Field("weapon", "choice", "Attacker's weapon", NO_WEAPON, choices=weapons),
+        Field("defender_weapon", "choice", "Defender's weapon", NO_WEAPON, choices=weapons),
         Field(
             "attackers",
             "int",
@@ -74,7 +92,7 @@ PARAMS = Schema(
             help="Masters ignore gang-up modifiers",
         ),
         Field("defender_armour", "int", "Defender's armour", 0, 0, 4),
-        Field("defender_shield", "choice", "Defender's shield", "none", choices=_SHIELDS),
+        Field("defender_shield", "choice", "Defender's shield", "none", choices=shields),
         Field(
             "defender_shield_make",
             "choice",
@@ -88,7 +106,7 @@ PARAMS = Schema(
             "choice",
             "Attacker's shield (against a riposte)",
             "none",
-            choices=_SHIELDS,
+            choices=shields,
         ),
         Field(
             "aggressive",
@@ -102,9 +120,10 @@ PARAMS = Schema(
         Field("damage_modifier", "int", "Extra damage modifier", 0, -12, 12),
         Field("breakage", "bool", "Weapon breakage rule", False),
         Field("locations", "bool", "Roll hit locations", False),
-    ),
-    clean=_clean,
-)
+    )
+
+
+PARAMS = build_params()
 
 
 @dataclass(frozen=True)
@@ -119,6 +138,8 @@ class MeleePlan:
     attack_item: int
     parry_item: int
     parry_item_name: str
+    #: The damage table in force when the plan was made (read once, not for every blow).
+    damage_table: DamageTable = ()
 
 
 _KEY = itemgetter(*PARAMS.names)
@@ -129,7 +150,7 @@ def _params_key(params: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(_KEY(params))
 
 
-@lru_cache(maxsize=4096)
+@house_cache(maxsize=4096)
 def plan(key: tuple[Any, ...]) -> MeleePlan:
     """Work out targets and damage modifiers for these params."""
     p = dict(zip(PARAMS.names, key, strict=True))
@@ -168,6 +189,7 @@ def plan(key: tuple[Any, ...]) -> MeleePlan:
         attack_item,
         parry_item,
         parry_name,
+        t.DAMAGE_TABLE,
     )
 
 
@@ -222,7 +244,7 @@ def _wound(
     else:
         who, modifier, margin = "actor", melee.riposte_damage, (melee.riposte_target or 0) - parry
     good = t.MELEE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
-    result = damage_result(dice.roll(D12, "damage") + modifier + good)
+    result = damage_result(dice.roll(D12, "damage") + modifier + good, melee.damage_table)
     details["damage"] = result
     if locations and result in ("minor", "serious", "crippling"):
         details["location"] = hit_location(dice)
@@ -271,7 +293,7 @@ def odds(params: Mapping[str, Any]) -> Dist:
     return dict(_odds(_params_key(params)))
 
 
-@lru_cache(maxsize=4096)
+@house_cache(maxsize=4096)
 def _odds(key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
     melee = plan(key)
     result: Dist = dict.fromkeys(MELEE_OUTCOMES, Fraction(0))

@@ -2,14 +2,17 @@
 quick-reference sheet's sections, all built from the system's own tables (`tables(options)`).
 
 Sections are plain data for any printer: {"title", "house", "items"}, each item one of
-{"steps": [...]}, {"text": "..."} or {"table": {"caption", "header", "rows"}}.
+{"steps": [...]}, {"text": "..."} or {"table": {"caption", "header", "rows"}}. A section that
+prints a table the applied house-rules pack changed says so ("house": True); weapon profiles
+and every table come from `tables`, read under that pack.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rules import house
 from rules.systems.rencounter import tables as t
 
 SOURCE = "Rencounter, version 0.987, by Edward Allen (1998)"
@@ -310,8 +313,44 @@ def _damage_section(tables: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _aftermath_section(options: Mapping[str, Any]) -> dict[str, Any]:
-    care = "prompt care rerolls each 1 or 2 once" if options.get("prompt_care") else ""
+_FATES = {
+    "sepsis": "Sepsis: roll two dice for this point",
+    "permanent": "Permanent",
+    "healed": "Heals",
+}
+
+
+def _aftermath_rows(bands: Iterable[Any]) -> list[list[str]]:
+    rows, low = [], 1
+    for top, result in bands:
+        if top >= low:  # a band no face reaches is not printed
+            rows.append([str(low) if low == top else f"{low}\u2013{top}", _FATES[result]])
+        low = max(low, top + 1)
+    return rows
+
+
+def _or(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _rerolled(bands: Iterable[Any]) -> list[str]:
+    """The faces prompt care rerolls: every face that would not heal."""
+    low, faces = 1, []
+    for top, result in bands:
+        if result != "healed":
+            faces += [str(face) for face in range(low, min(top, 6) + 1)]
+        low = max(low, top + 1)
+    return faces
+
+
+def _aftermath_section(tables: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    bands = tables["aftermath_bands"]
+    rerolled = _rerolled(bands)
+    care = (
+        f"prompt care rerolls each {_or(rerolled)} once"
+        if options.get("prompt_care") and rerolled
+        else ""
+    )
     hazard = int(options.get("hazard") or 0)
     extra = [s for s in (care, f"hazardous: \u2212{hazard} on each die" if hazard else "") if s]
     return {
@@ -322,11 +361,7 @@ def _aftermath_section(options: Mapping[str, Any]) -> dict[str, Any]:
                     "caption": "Wound aftermath: a d6 per wound point"
                     + (f" ({'; '.join(extra)})" if extra else ""),
                     "header": ["d6", "The wound point"],
-                    "rows": [
-                        ["1", "Sepsis: roll two dice for this point"],
-                        ["2", "Permanent"],
-                        ["3\u20136", "Heals"],
-                    ],
+                    "rows": _aftermath_rows(bands),
                 }
             },
             {
@@ -336,6 +371,22 @@ def _aftermath_section(options: Mapping[str, Any]) -> dict[str, Any]:
             },
         ],
     }
+
+
+def _shields_table(tables: Mapping[str, Any]) -> dict[str, Any]:
+    shields = tables["shields"].items()
+    return {
+        "table": {
+            "caption": "Shields (against missiles armour stops, and in melee)",
+            "header": ["Shield", "To hit the bearer"],
+            "rows": [[label, _signed(m)] for key, (label, m) in shields if key != "none"],
+        }
+    }
+
+
+def _caps_text(tables: Mapping[str, Any]) -> dict[str, Any]:
+    caps = ", ".join(f"{stat} {cap}" for stat, cap in tables["improvement_caps"].items())
+    return {"text": f"House caps: improvement raises no stat past its cap ({caps})."}
 
 
 def _turn_section(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -399,16 +450,40 @@ def _options_section(options: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _changed_tables() -> frozenset[str]:
+    """The editable tables the house-rules pack applied now changes (none without a pack)."""
+    pack = house.active()
+    return frozenset(pack.changed_tables()) if pack is not None else frozenset()
+
+
+def _as_house(
+    section: dict[str, Any], drawn_on: tuple[str, ...], changed: frozenset[str]
+) -> dict[str, Any]:
+    """Mark a section that prints a table the pack changed as house rules."""
+    if changed.intersection(drawn_on):
+        section["house"] = True
+    return section
+
+
 def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Return the quick-reference sheet's sections, in reading order."""
+    changed = _changed_tables()
+    # Shields and caps are on the cards and in the campaign procedure; the sheet prints them
+    # only when the club changed them, so the table sees the house rule.
+    weapons = _weapons_section(tables)
+    if "shields" in changed:
+        weapons["items"].insert(-1, _shields_table(tables))
+    aftermath = _aftermath_section(tables, options)
+    if "improvement" in changed:
+        aftermath["items"].append(_caps_text(tables))
     return [
         _turn_section(options),
         _action_section(tables, options),
-        _fire_section(tables),
-        _melee_section(tables),
-        _damage_section(tables),
+        _as_house(_fire_section(tables), ("range_to_hit", "cover", "fire_modifiers"), changed),
+        _as_house(_melee_section(tables), ("melee_modifiers",), changed),
+        _as_house(_damage_section(tables), ("damage",), changed),
         _morale_section(tables),
-        _weapons_section(tables),
-        _aftermath_section(options),
+        _as_house(weapons, ("missile_weapons", "melee_weapons", "shields"), changed),
+        _as_house(aftermath, ("aftermath", "improvement"), changed),
         _options_section(options),
     ]

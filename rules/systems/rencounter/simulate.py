@@ -18,7 +18,7 @@ from rules.dice import Dice
 from rules.simulate import SimEvent, SimFigure, SimResult
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.campaign import side_broken
-from rules.systems.rencounter.checks import CHECKS
+from rules.systems.rencounter.checks import current_checks
 from rules.systems.rencounter.stats import initial_state
 
 MAX_TURNS = 60
@@ -37,6 +37,8 @@ class _Battle:
         self.used: dict[str, set[str]] = {f.ref: set() for side in sides for f in side}
         self.lost_seen: dict[tuple[int, str], int] = {}
         self.turn = 0
+        # The checks of the house-rules pack the battle runs under (a weapon a club added).
+        self.checks = current_checks()
 
     def units(self, side: int) -> dict[str, list[SimFigure]]:
         grouped: dict[str, list[SimFigure]] = {}
@@ -50,7 +52,7 @@ class _Battle:
     def resolve(
         self, check: str, params: Mapping[str, Any], actor: SimFigure, target: SimFigure | None
     ) -> str:
-        checker: Check = CHECKS[check]
+        checker: Check = self.checks[check]
         resolution = checker.resolve(params, self.dice)
         self.events.append(
             SimEvent(self.turn, actor.ref, target.ref if target else None, resolution)

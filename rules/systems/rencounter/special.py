@@ -164,7 +164,7 @@ def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
         + params["distance"]
         + params["modifier"]
     )
-    result = damage_result(total)
+    result = damage_result(total, t.DAMAGE_TABLE)
     if result in ("serious", "crippling", "dead"):
         return Outcome(result, {"total": total}, wound_effects("target", result))
     if result == "no_effect" and total > t.GRENADE_KNOCKDOWN_UP_TO:
@@ -181,9 +181,10 @@ def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
 def grenade_odds(params: Mapping[str, Any]) -> Dist:
     """Exact distribution of a grenade blast on one man."""
     odds: Dist = dict.fromkeys(GRENADE_OUTCOMES, Fraction(0))
+    table = t.DAMAGE_TABLE
     for face in range(1, 13):
         total = face + t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
-        result = damage_result(total)
+        result = damage_result(total, table)
         if result != "no_effect" or total > t.GRENADE_KNOCKDOWN_UP_TO:
             odds[result] += TWELFTH
             continue
@@ -269,7 +270,7 @@ def resolve_artillery(params: Mapping[str, Any], dice: Dice) -> Outcome:
     if not hit:
         return Outcome("miss", {"need": need})
     good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
-    result = damage_result(dice.roll(D12, "damage") + damage + good)
+    result = damage_result(dice.roll(D12, "damage") + damage + good, t.DAMAGE_TABLE)
     return Outcome(result, {"need": need}, wound_effects("target", result))
 
 
@@ -281,9 +282,10 @@ def artillery_odds(params: Mapping[str, Any]) -> Dist:
     odds: Dist = dict.fromkeys(ARTILLERY_OUTCOMES, Fraction(0))
     odds["misfire"] = misfire
     odds["miss"] = 1 - plain - good - misfire
+    table = t.DAMAGE_TABLE
     for chance, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
         for face in range(1, 13):
-            odds[damage_result(face + modifier)] += chance * TWELFTH
+            odds[damage_result(face + modifier, table)] += chance * TWELFTH
     return odds
 
 
@@ -365,7 +367,7 @@ def fall_modifier(speed: int) -> int:
 def resolve_fall(params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Roll damage for a fall at the given speed."""
     modifier = fall_modifier(params["speed"]) + params["modifier"]
-    result = damage_result(dice.roll(D12, "fall damage") + modifier)
+    result = damage_result(dice.roll(D12, "fall damage") + modifier, t.DAMAGE_TABLE)
     return Outcome(result, {"modifier": modifier}, wound_effects("target", result))
 
 

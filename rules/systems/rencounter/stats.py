@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.errors import ValidationError
@@ -15,33 +15,59 @@ HORSEMANSHIP_MAX = t.MASTER + t.HORSEMANSHIP_OVER_EXPERIENCE
 _EXPERIENCE = tuple((n, f"{n} {name}") for n, name in t.EXPERIENCE_NAMES.items())
 
 
-def _clean_stats(values: dict[str, Any]) -> dict[str, Any]:
-    """Fill horsemanship from experience; refuse wound locations without hit locations."""
-    if values["horsemanship"] is None:
-        values["horsemanship"] = values["experience"] + t.HORSEMANSHIP_OVER_EXPERIENCE
-    if values["shield"] != "none" and not _shield_usable(values["weapons"]):
-        raise ValidationError({"shield": "none of the figure's melee weapons allows a shield"})
-    return values
+def _stats_rule(
+    melee_weapons: Mapping[str, t.MeleeWeapon],
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The clean step for these melee weapons (a schema validates before any pack is applied,
+    so it is built with the weapon table it checks shields against)."""
+
+    def clean(values: dict[str, Any]) -> dict[str, Any]:
+        """Fill horsemanship from experience; refuse a shield no melee weapon allows."""
+        if values["horsemanship"] is None:
+            values["horsemanship"] = values["experience"] + t.HORSEMANSHIP_OVER_EXPERIENCE
+        if values["shield"] != "none" and not _shield_usable(values["weapons"], melee_weapons):
+            raise ValidationError({"shield": "none of the figure's melee weapons allows a shield"})
+        return values
+
+    return clean
 
 
-def _shield_usable(weapons: list[str]) -> bool:
-    melee = [t.MELEE_WEAPONS[w] for w in weapons if w in t.MELEE_WEAPONS]
+def _shield_usable(weapons: list[str], melee_weapons: Mapping[str, t.MeleeWeapon]) -> bool:
+    melee = [melee_weapons[w] for w in weapons if w in melee_weapons]
     # A figure with only missile weapons may still carry a shield (e.g. a javelin man).
     return not melee or any(w.shield for w in melee)
 
 
-def _weapon_choices() -> tuple[tuple[str, str], ...]:
-    missile = tuple(
-        (k, f"{w.name} (missile)") for k, w in t.MISSILE_WEAPONS.items() if k != "javelin"
+def _weapon_choices(
+    missile_weapons: Mapping[str, t.MissileWeapon], melee_weapons: Mapping[str, t.MeleeWeapon]
+) -> tuple[tuple[str, str], ...]:
+    """Every weapon a figure may carry: those in both tables first (as written, the javelin),
+    then the missile weapons, then the melee weapons."""
+    both = tuple(
+        (k, f"{w.name} (thrown or melee)" if w.kind == "thrown" else f"{w.name} (missile or melee)")
+        for k, w in missile_weapons.items()
+        if k in melee_weapons
     )
-    melee = tuple((k, f"{w.name} (melee)") for k, w in t.MELEE_WEAPONS.items() if k != "javelin")
-    return (("javelin", "Javelin (thrown or melee)"), *missile, *melee)
+    missile = tuple(
+        (k, f"{w.name} (missile)") for k, w in missile_weapons.items() if k not in melee_weapons
+    )
+    melee = tuple(
+        (k, f"{w.name} (melee)") for k, w in melee_weapons.items() if k not in missile_weapons
+    )
+    return (*both, *missile, *melee)
 
 
-WEAPON_CHOICES = _weapon_choices()
+def build_stats() -> Schema:
+    """A figure's stats, offering the weapons and shields in force now (a club's pack's)."""
+    missile_weapons, melee_weapons = t.MISSILE_WEAPONS, t.MELEE_WEAPONS
+    return Schema(
+        _fields(_weapon_choices(missile_weapons, melee_weapons)),
+        clean=_stats_rule(melee_weapons),
+    )
 
-STATS = Schema(
-    (
+
+def _fields(weapon_choices: tuple[tuple[str, str], ...]) -> tuple[Field, ...]:
+    return (
         Field(
             "experience",
             "int",
@@ -95,7 +121,7 @@ STATS = Schema(
             HORSEMANSHIP_MAX,
             help="Riding checks on a d6; defaults to experience + 2",
         ),
-        Field("weapons", "multichoice", "Weapons", [], choices=WEAPON_CHOICES, max=6),
+        Field("weapons", "multichoice", "Weapons", [], choices=weapon_choices, max=6),
         Field(
             "hero_threshold",
             "int",
@@ -106,9 +132,10 @@ STATS = Schema(
             help="Heroes rule: a first morale roll at or under this may inspire him; "
             "progress from game to game is kept in the career",
         ),
-    ),
-    clean=_clean_stats,
-)
+    )
+
+
+STATS = build_stats()
 
 _OPTION_FIELDS = (
     Field(

@@ -1,12 +1,20 @@
 """Rencounter's reference tables as data: the checks and the quick-reference sheets read these.
 
 Every number here comes from the rule text; nothing else in the package repeats one.
+
+A club may edit some of these tables (rules/systems/rencounter/house.py says which and within
+what limits). Those are not plain module attributes: their values as written sit in `_EDITABLE`
+and the module's `__getattr__` serves them through `rules.house`, so `t.MISSILE_WEAPONS` answers
+with the house-rules pack applied in the current context, if any. Read them as `t.NAME` when
+they are used, never `from ... import NAME` (that would keep the values as written for good).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from rules import house
 
 #: Experience ratings: value -> name (the text's alternates in brackets on the sheet).
 EXPERIENCE_NAMES: dict[int, str] = {
@@ -54,7 +62,7 @@ ARMOUR: tuple[Armour, ...] = (
 HEAVY_ARMOUR_FROM = 3
 
 #: Shields: key -> (label, to-hit modifier against the bearer).
-SHIELDS: dict[str, tuple[str, int]] = {
+_SHIELDS: dict[str, tuple[str, int]] = {
     "none": ("No shield", 0),
     "small_medium": ("Small or medium shield", -1),
     "large": ("Large shield", -2),
@@ -70,7 +78,7 @@ SHIELD_MAKES: dict[str, tuple[str, int]] = {
 # --- damage -------------------------------------------------------------------------------
 
 #: Modified d12 damage roll -> result: (highest roll, result); above the last row, no effect.
-DAMAGE_TABLE: tuple[tuple[int, str], ...] = (
+_DAMAGE_TABLE: tuple[tuple[int, str], ...] = (
     (2, "dead"),
     (4, "crippling"),
     (7, "serious"),
@@ -103,7 +111,7 @@ CONFIRMATION: dict[int, int] = {0: 9, -1: 7, -2: 5, -3: 3, -4: 1}
 FIRE_AUTO_MISS = 12
 
 RANGE_BANDS: tuple[str, ...] = ("too_close", "short", "medium", "long", "extreme")
-RANGE_TO_HIT: dict[str, int] = {
+_RANGE_TO_HIT: dict[str, int] = {
     "too_close": -2,
     "short": 0,
     "medium": -2,
@@ -112,7 +120,7 @@ RANGE_TO_HIT: dict[str, int] = {
 }
 
 #: Cover -> (to-hit modifier, solid): a miss that only the solid cover caused may duck back.
-COVER: dict[str, tuple[int, bool, str]] = {
+_COVER: dict[str, tuple[int, bool, str]] = {
     "none": (0, False, "In the open"),
     "obscuring": (-1, False, "Partially obscuring cover"),
     "leafy": (-2, False, "Mostly obscured by leafy cover"),
@@ -123,7 +131,7 @@ COVER: dict[str, tuple[int, bool, str]] = {
 }
 
 #: The other fire modifiers, for the reference sheet (they reach checks through `modifier`).
-FIRE_MODIFIERS: tuple[tuple[str, int], ...] = (
+_FIRE_MODIFIERS: tuple[tuple[str, int], ...] = (
     ("Mounted target", 1),
     ('Kneeling target (ignored at 2" or less)', -1),
     ('Prone target (ignored at 2" or less)', -2),
@@ -181,7 +189,7 @@ def _mw(
 
 # kind: thrown/bow/crossbow add target armour and shield to the to-hit; low_velocity firearms
 # take -1 against armour 3-4; other firearms ignore armour.
-MISSILE_WEAPONS: dict[str, MissileWeapon] = {
+_MISSILE_WEAPONS: dict[str, MissileWeapon] = {
     w.key: w
     for w in (
         _mw("javelin", "Javelin", (3, 6, 9, 12), 1, 1, "1", "N", "thrown"),
@@ -354,7 +362,7 @@ class MeleeWeapon:
     shield: bool
 
 
-MELEE_WEAPONS: dict[str, MeleeWeapon] = {
+_MELEE_WEAPONS: dict[str, MeleeWeapon] = {
     w.key: w
     for w in (
         MeleeWeapon("sword", "Sword", 1, 0, 1, True),
@@ -369,7 +377,7 @@ MELEE_WEAPONS: dict[str, MeleeWeapon] = {
     )
 }
 #: Melee situation modifiers (to the skill) for the sheet; checks take them as modifiers.
-MELEE_MODIFIERS: tuple[tuple[str, int], ...] = (
+_MELEE_MODIFIERS: tuple[tuple[str, int], ...] = (
     ("Above opponent (cavalry vs foot, foot vs prone)", 1),
     ('Charging at 4"+ with a thrusting weapon', 1),
     ('Mounted charge at 7-18"', 1),
@@ -468,6 +476,44 @@ SQUAD_MAN: dict[int, int] = {1: 3, 2: 3, 3: 4, 4: 4, 5: 5, 6: 5}
 SQUAD_SKILL_VARIATION: dict[int, int] = {1: -2, 2: -1, 3: 0, 4: 0, 5: 1, 6: 2}
 SQUAD_SKILL_PER_EXPERIENCE = 2
 
+#: Improvement rolls: stat -> (die rolled, lowest and highest value the stat can hold).
+IMPROVEMENT_DICE: dict[str, tuple[int, int, int]] = {
+    "experience": (6, 1, 6),
+    "horsemanship": (6, 1, 8),
+    "fire": (12, 2, 12),
+    "melee": (12, 2, 12),
+}
+#: The highest value an improvement roll raises each stat to (a club may set it lower).
+_IMPROVEMENT_CAPS: dict[str, int] = {
+    stat: highest for stat, (_, _, highest) in IMPROVEMENT_DICE.items()
+}
+
+# --- what a club may edit ----------------------------------------------------------------------
+
+#: The editable tables' values as written, served by `__getattr__` under a house-rules pack.
+_EDITABLE: dict[str, Any] = {
+    "SHIELDS": _SHIELDS,
+    "DAMAGE_TABLE": _DAMAGE_TABLE,
+    "RANGE_TO_HIT": _RANGE_TO_HIT,
+    "COVER": _COVER,
+    "FIRE_MODIFIERS": _FIRE_MODIFIERS,
+    "MISSILE_WEAPONS": _MISSILE_WEAPONS,
+    "MELEE_WEAPONS": _MELEE_WEAPONS,
+    "MELEE_MODIFIERS": _MELEE_MODIFIERS,
+    "IMPROVEMENT_CAPS": _IMPROVEMENT_CAPS,
+}
+
+if TYPE_CHECKING:  # what `__getattr__` serves, for the type checker
+    SHIELDS: dict[str, tuple[str, int]]
+    DAMAGE_TABLE: tuple[tuple[int, str], ...]
+    RANGE_TO_HIT: dict[str, int]
+    COVER: dict[str, tuple[int, bool, str]]
+    FIRE_MODIFIERS: tuple[tuple[str, int], ...]
+    MISSILE_WEAPONS: dict[str, MissileWeapon]
+    MELEE_WEAPONS: dict[str, MeleeWeapon]
+    MELEE_MODIFIERS: tuple[tuple[str, int], ...]
+    IMPROVEMENT_CAPS: dict[str, int]
+
 
 def as_json(value: Any) -> Any:
     """Turn table rows (dataclasses, tuples) into plain JSON values."""
@@ -478,3 +524,6 @@ def as_json(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [as_json(v) for v in value]
     return value
+
+
+__getattr__ = house.module_getattr(__name__, _EDITABLE)

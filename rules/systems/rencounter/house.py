@@ -1,0 +1,491 @@
+"""Rencounter's tables a club may edit as house rules, and the limits the game's scale sets.
+
+The weapon tables (add a weapon; change its range bands, damage, reload, shots, repeat rate and
+kind), the to-hit modifiers of shields, cover and range bands, the damage table's thresholds,
+the fire and melee modifier lists the sheet prints, and the house campaign rules Rencounter's
+campaign uses: which faces of the aftermath d6 give sepsis, a permanent point or healing, and
+how far an improvement roll may raise each stat. Limits follow the scale: a d12 roll moved by
+more than half the die is no longer a modifier, a range band past 250" (1,000 yards) is off
+any table, a stat cap stays within the stat's own range.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+from rules import aftermath
+from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.systems.rencounter import tables as t
+
+#: A weapon's or shield's modifier to a d12 roll: at most half the die either way.
+_LEAST, _MOST = -6, 6
+_SKILL = 7
+_BANDS = ("short", "medium", "long", "extreme")
+_KINDS = (
+    ("thrown", "Thrown: target armour and shield count"),
+    ("bow", "Bow: target armour and shield count"),
+    ("crossbow", "Crossbow: target armour and shield count"),
+    ("low_velocity", "Low-velocity firearm: -1 against armour 3-4"),
+    ("firearm", "Firearm: ignores armour"),
+)
+
+
+def _key_column(label: str) -> Column:
+    return Column("key", "text", label, max=40, help="How checks and rosters name it")
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+# --- missile weapons ----------------------------------------------------------------------
+
+
+def _missile_rows() -> list[Row]:
+    return [
+        {
+            "key": w.key,
+            "name": w.name,
+            **dict(zip(_BANDS, w.ranges, strict=True)),
+            "damage": w.damage,
+            "reload": w.reload,
+            "shots": w.shots,
+            "repeat": w.repeat,
+            "kind": w.kind,
+        }
+        for w in t.MISSILE_WEAPONS.values()
+    ]
+
+
+def _missile_build(rows: list[Row]) -> dict[str, Any]:
+    weapons = {
+        row["key"]: t.MissileWeapon(
+            row["key"],
+            row["name"],
+            (row["short"], row["medium"], row["long"], row["extreme"]),
+            row["damage"],
+            row["reload"],
+            row["shots"],
+            row["repeat"],
+            row["kind"],
+        )
+        for row in rows
+    }
+    return {"MISSILE_WEAPONS": weapons}
+
+
+def _not_the_no_weapon_key(table: str, rows: list[Row]) -> None:
+    for index, row in enumerate(rows):
+        if row["key"] == "none":
+            raise PackError(
+                "'none' means no weapon in a check; choose another key",
+                table=table,
+                row=index,
+                column="key",
+            )
+
+
+def _missile_validate(rows: list[Row]) -> None:
+    _not_the_no_weapon_key("missile_weapons", rows)
+    for index, row in enumerate(rows):
+        for shorter, longer in pairwise(_BANDS):
+            if row[longer] <= row[shorter]:
+                raise PackError(
+                    f'must be longer than the {shorter} band ({row[shorter]}")',
+                    table="missile_weapons",
+                    row=index,
+                    column=longer,
+                )
+
+
+def _missile_probes(row: Row) -> list[Probe]:
+    return [
+        Probe(
+            "fire",
+            {"skill": _SKILL, "weapon": row["key"], "range": band},
+            f"{row['name']}, {band} range, skill {_SKILL}",
+        )
+        for band in ("short", "medium", "long")
+    ]
+
+
+MISSILE_WEAPONS = EditableTable(
+    "missile_weapons",
+    "Missile weapons",
+    (
+        _key_column("Key"),
+        Column("name", "text", "Name", max=60),
+        *(Column(band, "int", f'{band.capitalize()} range (")', min=1, max=250) for band in _BANDS),
+        Column(
+            "damage",
+            "int",
+            "Damage modifier",
+            min=_LEAST,
+            max=_MOST,
+            required=False,
+            help="Added to the damage roll; empty: set by range band, as for shotguns "
+            "(which also get +2 to hit from short to long range)",
+        ),
+        Column("reload", "number", "Reload (turns)", min=0.5, max=20, help="Halves allowed"),
+        Column("shots", "text", "Shots loaded", max=10, help='e.g. "1", "6", "5-17"'),
+        Column(
+            "repeat",
+            "choice",
+            "Repeat rate",
+            choices=tuple(t.REPEAT_NAMES.items()),
+            help="How many shots a turn it may fire",
+        ),
+        Column("kind", "choice", "Kind", choices=_KINDS, help="How target armour affects it"),
+    ),
+    _missile_rows,
+    _missile_build,
+    validate=_missile_validate,
+    probes=_missile_probes,
+    help="Range bands are the longest distance of each band in inches.",
+)
+
+
+# --- melee weapons ------------------------------------------------------------------------
+
+
+def _melee_rows() -> list[Row]:
+    return [
+        {
+            "key": w.key,
+            "name": w.name,
+            "to_hit": w.to_hit,
+            "damage": w.damage,
+            "ranks": w.ranks,
+            "shield": w.shield,
+        }
+        for w in t.MELEE_WEAPONS.values()
+    ]
+
+
+def _melee_build(rows: list[Row]) -> dict[str, Any]:
+    weapons = {
+        row["key"]: t.MeleeWeapon(
+            row["key"], row["name"], row["to_hit"], row["damage"], row["ranks"], row["shield"]
+        )
+        for row in rows
+    }
+    return {"MELEE_WEAPONS": weapons}
+
+
+def _melee_probes(row: Row) -> list[Probe]:
+    skills = {"attack_skill": _SKILL, "parry_skill": _SKILL}
+    against = f"skill {_SKILL} against {_SKILL}"
+    return [
+        Probe("melee", {**skills, "weapon": row["key"]}, f"{row['name']} attacking, {against}"),
+        Probe(
+            "melee",
+            {**skills, "defender_weapon": row["key"], "riposte": True},
+            f"{row['name']} parrying with a riposte, {against}",
+        ),
+    ]
+
+
+MELEE_WEAPONS = EditableTable(
+    "melee_weapons",
+    "Melee weapons",
+    (
+        _key_column("Key"),
+        Column("name", "text", "Name", max=60),
+        Column(
+            "to_hit", "int", "To hit", min=_LEAST, max=_MOST, help="Added to the wielder's skill"
+        ),
+        Column("damage", "int", "Damage modifier", min=_LEAST, max=_MOST),
+        Column("ranks", "int", "Ranks", min=1, max=6, help="Ranks that may fight with it"),
+        Column("shield", "bool", "Shield", help="May be used with a shield"),
+    ),
+    _melee_rows,
+    _melee_build,
+    validate=lambda rows: _not_the_no_weapon_key("melee_weapons", rows),
+    probes=_melee_probes,
+)
+
+
+# --- shields, cover, range ------------------------------------------------------------------
+
+
+def _shield_probes(row: Row) -> list[Probe]:
+    target = row["label"].lower()
+    return [
+        Probe(
+            "fire",
+            {"skill": _SKILL, "weapon": "short_bow", "target_shield": row["key"]},
+            f"Short bow, short range, skill {_SKILL}, against {target}",
+        ),
+        Probe(
+            "melee",
+            {"attack_skill": _SKILL, "parry_skill": _SKILL, "defender_shield": row["key"]},
+            f"Melee, skill {_SKILL} against {_SKILL}, defender with {target}",
+        ),
+    ]
+
+
+SHIELDS = EditableTable(
+    "shields",
+    "Shields",
+    (
+        _key_column("Shield"),
+        Column("label", "text", "Name", max=60),
+        Column("modifier", "int", "To hit the bearer", min=_LEAST, max=_MOST),
+    ),
+    lambda: [{"key": k, "label": label, "modifier": m} for k, (label, m) in t.SHIELDS.items()],
+    lambda rows: {"SHIELDS": {row["key"]: (row["label"], row["modifier"]) for row in rows}},
+    fixed_rows=True,
+    probes=_shield_probes,
+    help="Missiles that armour stops (thrown, bows, crossbows) and melee attacks add these.",
+)
+
+
+COVER = EditableTable(
+    "cover",
+    "Cover",
+    (
+        _key_column("Cover"),
+        Column("label", "text", "Description", max=60),
+        Column("modifier", "int", "To hit", min=-10, max=0),
+        Column("solid", "bool", "Solid", help="A miss it alone caused makes the target duck back"),
+    ),
+    lambda: [
+        {"key": k, "label": label, "modifier": m, "solid": solid}
+        for k, (m, solid, label) in t.COVER.items()
+    ],
+    lambda rows: {
+        "COVER": {row["key"]: (row["modifier"], row["solid"], row["label"]) for row in rows}
+    },
+    fixed_rows=True,
+    probes=lambda row: [
+        Probe(
+            "fire",
+            {"skill": _SKILL, "cover": row["key"]},
+            f"Fire, short range, skill {_SKILL}: {row['label'].lower()}",
+        )
+    ],
+)
+
+
+RANGE_TO_HIT = EditableTable(
+    "range_to_hit",
+    "Range band to-hit modifiers",
+    (
+        Column("band", "text", "Range band", max=20),
+        Column("modifier", "int", "To hit", min=-12, max=6),
+    ),
+    lambda: [{"band": band, "modifier": m} for band, m in t.RANGE_TO_HIT.items()],
+    lambda rows: {"RANGE_TO_HIT": {row["band"]: row["modifier"] for row in rows}},
+    key="band",
+    fixed_rows=True,
+    probes=lambda row: [
+        Probe(
+            "fire",
+            {"skill": _SKILL, "range": row["band"]},
+            f"Fire, {_words(row['band'])} range, skill {_SKILL}",
+        )
+    ],
+)
+
+
+# --- damage ---------------------------------------------------------------------------------
+
+
+def _in_order(table: str, rows: list[Row], column: str, *, strictly: bool) -> None:
+    for index in range(1, len(rows)):
+        before, value = rows[index - 1][column], rows[index][column]
+        if value < before or (strictly and value == before):
+            word = "more than" if strictly else "at least"
+            raise PackError(
+                f"must be {word} {before}, the row above's (bands run in order)",
+                table=table,
+                row=index,
+                column=column,
+            )
+
+
+DAMAGE = EditableTable(
+    "damage",
+    "Damage table",
+    (
+        Column("result", "text", "Result", max=20),
+        Column(
+            "up_to",
+            "int",
+            "Highest modified roll",
+            min=-12,
+            max=24,
+            help="The d12 damage roll plus modifiers up to this gives the result; "
+            "above the last row, no effect",
+        ),
+    ),
+    lambda: [{"result": result, "up_to": top} for top, result in t.DAMAGE_TABLE],
+    lambda rows: {"DAMAGE_TABLE": tuple((row["up_to"], row["result"]) for row in rows)},
+    key="result",
+    fixed_rows=True,
+    validate=lambda rows: _in_order("damage", rows, "up_to", strictly=True),
+    probes=lambda row: [
+        Probe("damage", {"modifier": 0}, "Damage roll, no modifier"),
+        Probe(
+            "fire",
+            {"skill": _SKILL, "weapon": "matchlock_musket", "range": "medium"},
+            f"Matchlock musket, medium range, skill {_SKILL}",
+        ),
+    ],
+)
+
+
+# --- the sheet's modifier lists ---------------------------------------------------------------
+
+
+def _modifier_list(name: str, title: str, constant: str, help: str) -> EditableTable:
+    return EditableTable(
+        name,
+        title,
+        (
+            Column("situation", "text", "Situation", max=90),
+            Column("modifier", "int", "Modifier", min=-12, max=12),
+        ),
+        lambda: [{"situation": s, "modifier": m} for s, m in getattr(t, constant)],
+        lambda rows: {constant: tuple((row["situation"], row["modifier"]) for row in rows)},
+        key=None,
+        max_rows=40,
+        help=help,
+    )
+
+
+FIRE_MODIFIERS = _modifier_list(
+    "fire_modifiers",
+    "Other fire modifiers (sheet)",
+    "FIRE_MODIFIERS",
+    "Printed on the quick-reference sheet; a fire check takes their sum as its modifier.",
+)
+MELEE_MODIFIERS = _modifier_list(
+    "melee_modifiers",
+    "Melee modifiers (sheet)",
+    "MELEE_MODIFIERS",
+    "Printed on the quick-reference sheet; a melee check takes their sum as its modifiers.",
+)
+
+
+# --- house campaign rules -------------------------------------------------------------------
+
+
+def _aftermath_validate(rows: list[Row]) -> None:
+    _in_order("aftermath", rows, "up_to", strictly=False)
+    if rows[-1]["up_to"] != 6:
+        raise PackError(
+            "must be 6: the bands cover every face of the d6",
+            table="aftermath",
+            row=len(rows) - 1,
+            column="up_to",
+        )
+    bands = tuple((row["up_to"], row["result"]) for row in rows)
+    reason = aftermath.chain_ends(bands)
+    if reason:
+        raise PackError(reason, table="aftermath", row=0, column="up_to")
+
+
+def _aftermath_probes(row: Row) -> list[Probe]:
+    return [
+        Probe("aftermath", {"wounds": 1}, "Aftermath of 1 wound point"),
+        Probe("aftermath", {"wounds": 3}, "Aftermath of 3 wound points"),
+        Probe("aftermath", {"wounds": 3, "care": "prompt"}, "3 wound points, prompt care"),
+        Probe("aftermath", {"wounds": 3, "hazard": 2}, "3 wound points, hazardous (-2)"),
+    ]
+
+
+AFTERMATH = EditableTable(
+    "aftermath",
+    "Wound aftermath (d6 per wound point)",
+    (
+        Column("result", "text", "The wound point", max=20),
+        Column(
+            "up_to",
+            "int",
+            "Highest face",
+            min=0,
+            max=6,
+            help="Faces above the band before, up to this, give the result (equal to the band "
+            "before: never); prompt care rerolls each face that would not heal",
+        ),
+    ),
+    lambda: [{"result": result, "up_to": top} for top, result in aftermath.AFTERMATH_BANDS],
+    lambda rows: {
+        "rules.aftermath:AFTERMATH_BANDS": tuple((row["up_to"], row["result"]) for row in rows)
+    },
+    key="result",
+    fixed_rows=True,
+    validate=_aftermath_validate,
+    probes=_aftermath_probes,
+    help="Sepsis: the point is rolled again as two. More than five permanent points kill.",
+)
+
+
+def _improvement_validate(rows: list[Row]) -> None:
+    for index, row in enumerate(rows):
+        _, lowest, highest = t.IMPROVEMENT_DICE[row["stat"]]
+        if not lowest <= row["maximum"] <= highest:
+            raise PackError(
+                f"must be from {lowest} to {highest}, the range of {row['stat']}",
+                table="improvement",
+                row=index,
+                column="maximum",
+            )
+
+
+IMPROVEMENT = EditableTable(
+    "improvement",
+    "Improvement caps",
+    (
+        Column("stat", "text", "Stat", max=20),
+        Column(
+            "maximum",
+            "int",
+            "Highest by improvement",
+            min=1,
+            max=12,
+            help="An improvement roll never raises the stat past this",
+        ),
+    ),
+    lambda: [{"stat": stat, "maximum": cap} for stat, cap in t.IMPROVEMENT_CAPS.items()],
+    lambda rows: {"IMPROVEMENT_CAPS": {row["stat"]: row["maximum"] for row in rows}},
+    key="stat",
+    fixed_rows=True,
+    validate=_improvement_validate,
+    probes=lambda row: [
+        Probe(
+            "improvement",
+            {"stat": row["stat"], "value": row["maximum"]},
+            f"Improvement roll, {row['stat']} {row['maximum']}",
+        )
+    ],
+)
+
+
+def _rebuild() -> dict[str, Any]:
+    """The system's parts built from the tables: check parameters and stats offer the pack's
+    weapons, shields and cover."""
+    from rules.systems.rencounter.checks import build_checks
+    from rules.systems.rencounter.stats import build_stats
+
+    return {"checks": build_checks(), "stats": build_stats()}
+
+
+HOUSE = HouseSpec(
+    module="rules.systems.rencounter.tables",
+    tables=(
+        MISSILE_WEAPONS,
+        MELEE_WEAPONS,
+        SHIELDS,
+        COVER,
+        RANGE_TO_HIT,
+        DAMAGE,
+        FIRE_MODIFIERS,
+        MELEE_MODIFIERS,
+        AFTERMATH,
+        IMPROVEMENT,
+    ),
+    rebuild=_rebuild,
+)
