@@ -49,7 +49,8 @@ IMPORT_MAX_BYTES = 1_000_000
 class ImportForm(forms.Form):
     pack = forms.FileField(
         label="House-rules file (JSON)",
-        help_text="A pack exported from Muster or written with `python -m rules house-template`.",
+        help_text="A pack exported from Muster, or written from "
+        "<code>python -m rules house-template</code>.",
     )
 
 

@@ -81,6 +81,7 @@ class World:
         each battle's API answer too, which links on to its events, ledger and audit)."""
         pages = ["/", "/odds/", "/battles/new/", f"/battles/new/?campaign={self.campaign.pk}"]
         pages += [f"/campaigns/{self.campaign.pk}/", "/api/", "/api/docs/", "/healthz"]
+        pages += [f"/campaigns/{self.campaign.pk}/house-rules/"]
         pages += [f"/forces/{force.pk}/" for force in self.forces]
         for force in self.forces:
             pages += [f"/characters/{pk}/" for pk in force.characters.values_list("pk", flat=True)]
