@@ -16,9 +16,9 @@ from battles import services
 from battles.errors import BattleConflict
 from battles.forms import FigureResultForm, SideResultForm, figure_initial
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
+from battles.selectors import rules_for_battle
 from campaigns.admin import CampaignScoped, SystemListFilter
 from campaigns.dashboard import system_name
-from rules.system import get_system
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -89,6 +89,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
     readonly_fields = [
         "campaign",
         "rule_system",
+        "house_rules",
         "status",
         "seed_sha256",
         "revealed_seed",
@@ -159,7 +160,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
 
 
 def _result_forms(battle: Battle, data: Any) -> tuple[list[Any], list[Any]]:
-    system = get_system(battle.system)
+    system = rules_for_battle(battle)
     figures = battle.figures.select_related("side").order_by("side__index", "pk")
     sides = battle.sides.select_related("force").order_by("index")
     return (

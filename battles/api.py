@@ -39,10 +39,11 @@ from battles.services.common import as_validation
 from battles.services.setup import SideChoice, snapshot_stats
 from battles.services.simulate import sim_sides
 from campaigns.selectors import campaigns_visible_to
+from campaigns.services.house_rules import rules_for_campaign
 from rosters.models import CharacterStatus
 from rosters.selectors import force_is_editable_by
 from rules.simulate import SimFigure
-from rules.system import get_system
+from rules.system import RuleSystem, get_system
 
 RUNS = OpenApiParameter("runs", int, description="How many battles to simulate (1-10,000).")
 
@@ -83,7 +84,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         battles = selectors.battles_visible_to(self.request.user)
         if self.action == "list":
             return battles
-        return battles.prefetch_related(
+        return battles.select_related("house_rules").prefetch_related(
             Prefetch("sides", BattleSide.objects.select_related("force").order_by("index")),
             Prefetch("figures", BattleFigure.objects.order_by("side_id", "pk")),
         )
@@ -246,9 +247,12 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         key = sides[0]["force"].system
         if any(s["force"].system != key for s in sides):
             raise _bad("sides", "the forces play different systems")
-        options = _options(key, data["options"])
+        # Forces of a campaign fight under its newest house rules, as a battle set up now would.
+        campaign = sides[0]["force"].campaign
+        system = rules_for_campaign(campaign) if campaign is not None else get_system(key)
+        options = _options(system, data["options"])
         figures = [_sim_side(i, s) for i, s in enumerate(sides)]
-        return self._batch(key, figures, options)
+        return self._batch(system, figures, options)
 
     @extend_schema(
         request=None,
@@ -260,14 +264,14 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"], url_path="simulate", throttle_scope="simulate")
     def simulate_battle(self, request: Request, pk: str | None = None) -> Response:
         battle = self.get_object()
-        return self._batch(battle.system, sim_sides(battle), battle.options)
+        return self._batch(selectors.rules_for_battle(battle), sim_sides(battle), battle.options)
 
-    def _batch(self, key: str, sides: list[list[SimFigure]], options: dict) -> Response:
+    def _batch(self, system: RuleSystem, sides: list[list[SimFigure]], options: dict) -> Response:
         runs = self.request.query_params.get("runs", "100")
         if not runs.isdigit():
             raise _bad("runs", "runs must be a whole number")
         summary = services.simulate_batch(
-            system=get_system(key), sides=sides, options=options, runs=int(runs)
+            system=system, sides=sides, options=options, runs=int(runs)
         )
         return Response(summary.as_json())
 
@@ -276,9 +280,9 @@ def _bad(field: str, message: str) -> ValidationError:
     return ValidationError({field: [message]})
 
 
-def _options(key: str, overrides: dict[str, Any]) -> dict[str, Any]:
+def _options(system: RuleSystem, overrides: dict[str, Any]) -> dict[str, Any]:
     with as_validation("options"):
-        return get_system(key).options.validate(overrides)
+        return system.options.validate(overrides)
 
 
 def _sim_side(index: int, side: dict[str, Any]) -> list[SimFigure]:

@@ -15,7 +15,9 @@ from django.db.models import Count, Q, QuerySet
 
 from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
+from campaigns.services.house_rules import rules_under
 from rosters.models import Character
+from rules.system import RuleSystem, get_system
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -122,6 +124,17 @@ def character_recovers_on(character: Character) -> date | None:
     """Return the latest healing date a post-battle roll set for the character, if any."""
     found = _changes(_earlier_rows(character, None), "recovers_on")
     return date.fromisoformat(found[-1]["after"]) if found else None
+
+
+def rules_for_battle(battle: Battle) -> RuleSystem:
+    """The battle's rule system under the house-rules version it was set up under.
+
+    Not the campaign's newest version: a battle keeps resolving, pricing and auditing by the
+    tables it started with after the club edits them again (None: the rules as written).
+    """
+    if battle.house_rules_id is None:
+        return get_system(battle.system)
+    return rules_under(battle.system, battle.house_rules)
 
 
 def ledger_for(battle: Battle) -> QuerySet[PostBattleRoll]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from battles.models import (
@@ -103,10 +104,19 @@ class EventSerializer(serializers.ModelSerializer):
         return event_dice_text(event)
 
 
+class BattleHouseRulesSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    digest = serializers.CharField()
+
+
 class BattleSerializer(serializers.ModelSerializer):
     sides = serializers.SerializerMethodField()
     figures = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
+    house_rules = serializers.SerializerMethodField(
+        help_text="The campaign's house-rules version the battle is played under (null: the "
+        "rules as written); fixed when the battle is set up."
+    )
 
     class Meta:
         model = Battle
@@ -118,6 +128,7 @@ class BattleSerializer(serializers.ModelSerializer):
             "campaign_date",
             "status",
             "options",
+            "house_rules",
             "seed",
             "seed_sha256",
             "activation_method",
@@ -129,6 +140,11 @@ class BattleSerializer(serializers.ModelSerializer):
             "sides",
             "figures",
         ]
+
+    @extend_schema_field(BattleHouseRulesSerializer(allow_null=True))
+    def get_house_rules(self, battle: Battle) -> dict[str, Any] | None:
+        version = battle.house_rules
+        return {"version": version.number, "digest": version.digest} if version else None
 
     def get_seed(self, battle: Battle) -> str | None:
         return battle.seed if battle.status == BattleStatus.PROCESSED else None

@@ -25,6 +25,7 @@ from battles.models import Battle
 from campaigns import selectors, services
 from campaigns.errors import LeagueConflict
 from campaigns.filters import CampaignFilter, MembershipFilter, PairingFilter, RoundFilter
+from campaigns.house_rules_api import CampaignHouseRulesMixin
 from campaigns.models import Campaign, Membership, Pairing, Round
 from campaigns.permissions import CanManageCampaign
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
@@ -144,7 +145,11 @@ class CampaignLeagueMixin:
 
 @extend_schema(tags=["campaigns"])
 class CampaignViewSet(
-    CampaignLeagueMixin, _ServiceViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin
+    CampaignLeagueMixin,
+    CampaignHouseRulesMixin,
+    _ServiceViewSet,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
 ):
     serializer_class = CampaignSerializer
     input_serializer_class = CampaignInputSerializer

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, EventKind, PostBattleRoll
+from battles.selectors import rules_for_battle
 from battles.words import event_sentence
 from campaigns.models import display_name
 from chronicle.text import (
@@ -30,7 +31,7 @@ from chronicle.text import (
 from rosters.models import CharacterStatus, ServiceRecordEntry
 from rules import narrate
 from rules.errors import RulesError
-from rules.system import get_system
+from rules.system import RuleSystem, get_system
 from rules.words import COMMON_STATES
 
 #: A result this unlikely or rarer is called out (two twelves on two d12s).
@@ -103,6 +104,8 @@ def _forces(rows: BattleRows) -> list[Sentence]:
 
 def _moments(rows: BattleRows) -> list[Sentence]:
     system = rows.battle.system
+    # Odds under the house rules the battle was played by, not the campaign's newest.
+    rules = rules_for_battle(rows.battle)
     said: list[Sentence] = []
     blooded = False
     for event in rows.events:
@@ -115,7 +118,7 @@ def _moments(rows: BattleRows) -> list[Sentence]:
             tags.append("Routed" if out == "routed" else "Out of the fight")
         if event.check_name == "hero":
             tags.append("A hero's deed")
-        chance = rarity(system, event)
+        chance = rarity(rules, event)
         if chance is not None:
             tags.append("Against the odds")
         if not tags:
@@ -153,20 +156,38 @@ def _puts_out(event: BattleEvent) -> str:
     return ""
 
 
-def rarity(system: str, event: BattleEvent) -> Fraction | float | None:
-    """The exact chance of the event's outcome, when it was RARE or rarer; else None."""
+def rarity(system: RuleSystem | str, event: BattleEvent) -> Fraction | float | None:
+    """The exact chance of the event's outcome, when it was RARE or rarer; else None.
+
+    `system` is the battle's rules (`battles.selectors.rules_for_battle`), or a system's key
+    for the rules as written.
+    """
+    rules = get_system(system) if isinstance(system, str) else system
     params = json.dumps(event.params or {}, sort_keys=True)
-    chance = _odds(system, event.check_name, params).get(event.outcome)
+    chance = _odds(_Rules.of(rules), event.check_name, params).get(event.outcome)
     if chance is None or chance <= 0 or chance > RARE:
         return None
     return chance
 
 
+@dataclass(frozen=True)
+class _Rules:
+    """A rule system as a cache key: its name and the digest of the house rules it runs under."""
+
+    key: str
+    digest: str
+    system: RuleSystem = field(compare=False, hash=False)
+
+    @classmethod
+    def of(cls, system: RuleSystem) -> _Rules:
+        return cls(system.key, system.pack.digest if system.pack else "", system)
+
+
 @lru_cache(maxsize=1024)
-def _odds(system: str, check: str, params: str) -> dict[str, Fraction | float]:
+def _odds(rules: _Rules, check: str, params: str) -> dict[str, Fraction | float]:
     """A check's distribution, kept: a long battle resolves the same check many times over."""
     try:
-        return dict(get_system(system).check(check).odds(json.loads(params)).probabilities)
+        return dict(rules.system.check(check).odds(json.loads(params)).probabilities)
     except RulesError:
         return {}  # a check the engine no longer knows, or parameters it now refuses
 

@@ -25,7 +25,12 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleStatus, EventKind, SideResult
-from battles.selectors import battle_is_deletable_by, battle_is_playable_by, battles_visible_to
+from battles.selectors import (
+    battle_is_deletable_by,
+    battle_is_playable_by,
+    battles_visible_to,
+    rules_for_battle,
+)
 from battles.services import (
     SideChoice,
     battle_activation_draw,
@@ -40,6 +45,7 @@ from battles.services import (
 )
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
+from campaigns.services.house_rules import rules_for_campaign
 from pages.after import battle_report, roll_json
 from pages.display import is_out
 from pages.narration import EventView, event_view
@@ -158,7 +164,7 @@ def _log(table: Table) -> dict[str, Any]:
 def _table_context(
     request: HttpRequest, battle: Battle, form: CheckForm | None = None, **extra: Any
 ) -> dict[str, Any]:
-    system = get_system(battle.system)
+    system = rules_for_battle(battle)
     table = battle_table(battle, system)
     suggested, actor, target = _suggested(table, request.GET if form is None else request.POST)
     form = form or suggested
@@ -202,12 +208,12 @@ def battle_check_form(request: HttpRequest, pk: int) -> HttpResponse:
 def battle_odds(request: HttpRequest, pk: int) -> HttpResponse:
     """Return the exact odds of the check as currently set, before anything is rolled."""
     battle = _battle(request, pk)
-    system = get_system(battle.system)
+    system = rules_for_battle(battle)
     form = submitted_check(pick_check(system, request.GET.get("check")), request.GET)
     preview = None
     if form.params is not None:
         preview = odds_result(system, form.check, form.params)
-    context = {"preview": preview, "form": form, "system": system}
+    context = {"preview": preview, "form": form, "system": system, "battle": battle}
     return render(request, "pages/battle/_preview.html", context)
 
 
@@ -235,7 +241,7 @@ def _refused(
 def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
     """Resolve a check for the actor against the target, with server dice or dice typed in."""
     battle = _playable(request, pk)
-    system = get_system(battle.system)
+    system = rules_for_battle(battle)
     form = submitted_check(pick_check(system, request.POST.get("check")), request.POST)
     if form.errors:
         return _refused(request, battle, [], form)
@@ -373,7 +379,7 @@ def _after_context(battle: Battle) -> dict[str, Any]:
     audit = battle_audit(battle=battle) if processed else None
     ledger = battle_ledger(battle) if processed else ()
     checks = {row["id"]: row["matches"] for row in audit["ledger"]} if audit else {}
-    system = get_system(battle.system)
+    system = rules_for_battle(battle)
     return {
         "battle": battle,
         "processed": processed,
@@ -426,7 +432,9 @@ def _chosen(forces: tuple[Force, ...], raw: str | None) -> Force | None:
 
 
 def _system_of(campaign: Campaign | None, *forces: Force | None) -> RuleSystem | None:
-    key = campaign.system if campaign else next((f.system for f in forces if f), None)
+    if campaign is not None:
+        return rules_for_campaign(campaign)  # what the battle will be played under
+    key = next((f.system for f in forces if f), None)
     return get_system(key) if key else None
 
 

@@ -452,7 +452,9 @@ def battle_ledger(battle: Battle) -> tuple[PostBattleRoll, ...]:
 
 def battle_with_sides(queryset: QuerySet[Battle]) -> QuerySet[Battle]:
     sides = BattleSide.objects.select_related("force").order_by("index")
-    return queryset.select_related("campaign").prefetch_related(Prefetch("sides", queryset=sides))
+    return queryset.select_related("campaign", "house_rules").prefetch_related(
+        Prefetch("sides", queryset=sides)
+    )
 
 
 def forces_for_battle(forces: QuerySet[Force]) -> tuple[Force, ...]:

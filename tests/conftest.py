@@ -90,3 +90,26 @@ def fresh_api_throttles(request):
     throttles = caches[settings.API_THROTTLE_CACHE]
     if isinstance(throttles, LocMemCache):  # never flush a real Redis: it holds the broker too
         throttles.clear()
+
+
+@pytest.fixture
+def house_rules_system(monkeypatch):
+    """Game the 90% with editable missiles and a volley check (tests/house_rules_system.py) in
+    the registry's place of Game the 90%, its reference sheet marking the tables a pack edits."""
+    from rules import house
+    from rules import system as registry
+    from rules.systems.game_the_90 import reference
+    from tests import house_rules_system as spec
+
+    def forget_packs() -> None:
+        # Packs and housed systems are cached by content: none may outlive the swap.
+        house._load_canonical.cache_clear()
+        for cached in [k for k in registry._HOUSED if k[0] == spec.KEY]:
+            del registry._HOUSED[cached]
+
+    base = registry.get_system(spec.KEY)
+    monkeypatch.setitem(registry._REGISTRY, spec.KEY, spec.build(base))
+    monkeypatch.setattr(reference, "sheet", spec.marked_sheet(reference.sheet))
+    forget_packs()
+    yield spec
+    forget_packs()

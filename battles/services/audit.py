@@ -7,7 +7,8 @@ reported by id. The dice key is the figure's character id when the battle was se
 travels with a campaign export, so an imported battle audits too; only a figure imported from
 a version-1 document has no key, and its rows say they cannot be re-derived. Server-rolled
 events are re-derived from "event/<seq>" the same way; typed-in dice cannot be re-derived and
-say so.
+say so. Every roll is re-derived under the house-rules version the battle was set up under (its
+number and digest are in the report), never the campaign's newest.
 """
 
 from __future__ import annotations
@@ -97,6 +98,14 @@ def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dic
     return {**report, "matches": dice == event.dice and again.outcome == event.outcome}
 
 
+def _house_rules(battle: Battle) -> dict[str, Any] | None:
+    """The house-rules version the rolls were re-derived under (None: the rules as written)."""
+    version = battle.house_rules
+    if version is None:
+        return None
+    return {"version": version.number, "digest": version.digest}
+
+
 def battle_audit(*, battle: Battle) -> dict[str, Any]:
     """Return the audit report of a processed battle (409 before its seed is revealed)."""
     if battle.status != BattleStatus.PROCESSED:
@@ -113,6 +122,7 @@ def battle_audit(*, battle: Battle) -> dict[str, Any]:
         "seed_sha256": battle.seed_sha256,
         "seed_matches_hash": seed_ok,
         "dice_scheme": battle.dice_scheme,
+        "house_rules": _house_rules(battle),
         "all_match": seed_ok and not mismatched and not bad_events,
         "ledger": ledger,
         "mismatched": [r["id"] for r in mismatched],

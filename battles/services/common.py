@@ -9,16 +9,17 @@ from django.core.exceptions import ValidationError
 
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleStatus
+from battles.selectors import rules_for_battle
 from rules.errors import RulesError, UnknownSystem
 from rules.errors import ValidationError as RulesValidationError
-from rules.system import RuleSystem, get_system
+from rules.system import RuleSystem
 
 PLAYABLE = (BattleStatus.SETUP, BattleStatus.IN_PROGRESS)
 
 
 def system_of(battle: Battle) -> RuleSystem:
-    """Return the battle's rule system."""
-    return get_system(battle.system)
+    """Return the battle's rule system, under the house rules it was set up under."""
+    return rules_for_battle(battle)
 
 
 def locked(battle_id: int) -> Battle:

@@ -17,8 +17,9 @@ from battles.models import Battle, BattleFigure, BattleSide
 from battles.selectors import character_recovers_on
 from battles.services.common import as_validation
 from campaigns.models import Campaign
+from campaigns.services.house_rules import house_rules_current, rules_under
 from rosters.models import Character, CharacterStatus, Force
-from rules.system import RuleSystem, get_system
+from rules.system import RuleSystem
 
 FIT_TO_FIGHT = (CharacterStatus.ACTIVE, CharacterStatus.RECOVERING)
 
@@ -183,12 +184,17 @@ def battle_start(
     options: Mapping[str, Any] | None = None,
     user: AbstractBaseUser | None = None,
 ) -> Battle:
-    """Set up a battle between two or more forces, with a seed committed to by its hash."""
-    system = get_system(_check_forces(sides, campaign))
+    """Set up a battle between two or more forces, with a seed committed to by its hash.
+
+    A campaign's battle plays under the campaign's newest house rules, fixed on the battle.
+    """
+    house_rules = house_rules_current(campaign) if campaign is not None else None
+    system = rules_under(_check_forces(sides, campaign), house_rules)
     seed, digest = new_seed()
     battle = Battle.objects.create(
         campaign=campaign,
         system=system.key,
+        house_rules=house_rules,
         scenario=scenario,
         seed=seed,
         seed_sha256=digest,

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 
 from campaigns.models import Campaign, HouseRules
 from rules import house
@@ -27,6 +28,16 @@ def house_rules_current(campaign: Campaign) -> HouseRules | None:
     return campaign.house_rules_versions.order_by("-number").first()
 
 
+def house_rules_versions(campaign: Campaign) -> QuerySet[HouseRules]:
+    """Every house-rules version of the campaign, newest first, with who saved each."""
+    return campaign.house_rules_versions.select_related("created_by").order_by("-number")
+
+
+def house_rules_version(campaign: Campaign, number: int) -> HouseRules | None:
+    """The campaign's house-rules version `number`, or None if it has no such version."""
+    return campaign.house_rules_versions.filter(number=number).first()
+
+
 def pack_of(version: HouseRules | None) -> Pack | None:
     """The validated pack a stored version holds (cached by content in the rules engine)."""
     if version is None:
@@ -35,9 +46,15 @@ def pack_of(version: HouseRules | None) -> Pack | None:
 
 
 def rules_under(system_key: str, version: HouseRules | None) -> RuleSystem:
-    """The rule system under a house-rules version (None: as written)."""
+    """The rule system under a house-rules version (None: as written).
+
+    A version that sets no table (an empty pack) is the rules as written too, also for a
+    system with no editable tables at all.
+    """
     system = get_system(system_key)
-    return system.with_house(version.document) if version is not None else system
+    if version is None or not version.document.get("tables"):
+        return system
+    return system.with_house(version.document)
 
 
 def rules_for_campaign(campaign: Campaign) -> RuleSystem:

@@ -74,6 +74,12 @@ def _csv(w: World) -> dict[str, Any]:
     return {"file": upload}
 
 
+def _house_rules(w: World) -> dict[str, Any]:
+    """The campaign's current pack: saving it again succeeds (or, for a system with no
+    editable tables, is a 400 that says so)."""
+    return {"document": w.campaign.house_rules_versions.get(number=1).document}
+
+
 #: Every write operation: who may do it, and a body that would succeed for them.
 WRITES: dict[str, tuple[frozenset[str], Body]] = {
     "battles_create": (
@@ -107,6 +113,9 @@ WRITES: dict[str, tuple[frozenset[str], Body]] = {
     "campaigns_create": (SIGNED_IN, lambda w: {"name": "A new war", "system": "rencounter"}),
     "campaigns_partial_update": (ORGANISER, lambda w: {"name": "Renamed war"}),
     "campaigns_rounds_create": (ORGANISER, lambda w: {"kind": "ROUND_ROBIN"}),
+    "campaigns_house_rules_create": (ORGANISER, _house_rules),
+    "campaigns_house_rules_update": (ORGANISER, _house_rules),
+    "campaigns_house_rules_preview_create": (ORGANISER, _house_rules),
     "characters_create": (OWNER_OR_ORGANISER, lambda w: {"force": w.force.pk, "name": "Newcome"}),
     "characters_partial_update": (OWNER_OR_ORGANISER, lambda w: {"rank": "Captain"}),
     "characters_move_create": (OWNER_OR_ORGANISER, lambda w: {"unit": None}),
@@ -184,6 +193,7 @@ def _url(path: str, w: World) -> str:
     }
     resource = _resource(path)
     assert resource in objects, f"add an object of /api/{resource}/ to the permission world"
+    path = path.replace("{number}", "1")  # the campaign's house-rules version 1
     start, end = path.index("{"), path.index("}")
     return path[:start] + str(objects[resource]) + path[end + 1 :]
 

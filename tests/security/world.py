@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.services import SideChoice, battle_start
-from campaigns.models import Membership, Pairing, Role, Round
+from campaigns.models import HouseRules, Membership, Pairing, Role, Round
+from campaigns.services.house_rules import house_rules_save
 from printing.models import PrintJob
+from rules import house
+from rules.system import get_system
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -50,6 +53,17 @@ def _league(campaign: Any, home: Membership, away: Membership) -> tuple[Round, P
     return round_, Pairing.objects.create(round=round_, home=home, away=away)
 
 
+def _house_rules(campaign: Any, organiser: Any) -> None:
+    """Version 1 of the campaign's house rules: the template, or an empty pack for a system
+    with no editable tables (the rules as written either way)."""
+    system = get_system(campaign.system)
+    if system.house is not None:
+        house_rules_save(campaign=campaign, document=house.template(system), user=organiser)
+        return
+    document = house.pack_document(system.key, {})
+    HouseRules.objects.create(campaign=campaign, number=1, document=document, digest="")
+
+
 def build_world() -> World:
     """Create the campaign, its people and one of each object the API and admin expose."""
     names = ("alice", "bob", "olivia", "oscar", "dave")
@@ -76,6 +90,7 @@ def build_world() -> World:
         scenario="The ford",
         user=alice,
     )
+    _house_rules(campaign, olivia)
     round_, pairing = _league(campaign, members["alice"], members["dave"])
     job = PrintJob.objects.create(
         kind=PrintJob.Kind.ROSTER,
