@@ -150,6 +150,9 @@ class Editor:
     error: str = ""
     error_cell: str = ""
     note: str = ""
+    #: The version the form was filled from (0: the rules as written): a save checks that
+    #: nobody saved another meanwhile, which the form would silently undo.
+    based_on: int = 0
 
 
 # --- reading what the browser sent ------------------------------------------------------------
@@ -175,6 +178,8 @@ class Submission:
     system: RuleSystem
     rows: Mapping[str, tuple[SubmittedRow, ...]]
     note: str = ""
+    #: The version the form was filled from, if it said (None: not sent).
+    based_on: int | None = None
 
     def kept(self, table: str) -> list[SubmittedRow]:
         """The rows of `table` that go into the pack, in order: the pack's row numbers."""
@@ -200,7 +205,7 @@ def read_submission(system: RuleSystem, data: QueryDict) -> Submission:
             continue
         rows[table.name] = tuple(_submitted_row(table, data, i) for i in range(count))
     note = (data.get("note") or "").strip()[:NOTE_MAX]
-    return Submission(system, rows, note)
+    return Submission(system, rows, note, _count(data.get("based_on")))
 
 
 def _count(raw: str | None) -> int | None:
@@ -254,6 +259,7 @@ def editor_from_rows(
     house_tables: Sequence[str] = (),
     open_tables: Sequence[str] = (),
     note: str = "",
+    based_on: int = 0,
 ) -> Editor:
     """The editor holding `rows` (each table's rows as the engine holds them)."""
     spec = _spec(system)
@@ -267,7 +273,7 @@ def editor_from_rows(
         )
         for table in spec.tables
     )
-    return Editor(drawn, note=note)
+    return Editor(drawn, note=note, based_on=based_on)
 
 
 def _as_sent(table: EditableTable, rows: Sequence[Row]) -> list[SubmittedRow]:
@@ -284,6 +290,7 @@ def editor_from_submission(
     house_tables: Sequence[str] = (),
     open_tables: Sequence[str] = (),
     current: Mapping[str, Sequence[Row]] | None = None,
+    based_on: int | None = None,
 ) -> Editor:
     """The editor as the browser sent it (a bad cell keeps what was typed), with the engine's
     complaint on its cell and, for `add`, one more blank row in that table. With `current` (the
@@ -316,7 +323,11 @@ def editor_from_submission(
         )
     if error is not None and not message:
         message = _sentence(str(error) if error.table else error.reason)
-    return Editor(tuple(drawn), error=message, error_cell=cell, note=submission.note)
+    if based_on is None:
+        based_on = submission.based_on or 0
+    return Editor(
+        tuple(drawn), error=message, error_cell=cell, note=submission.note, based_on=based_on
+    )
 
 
 def _bad_row(submission: Submission, error: PackError | None) -> SubmittedRow | None:
@@ -626,7 +637,7 @@ def preview_of(campaign: Campaign, pack: Pack, current: HouseRules | None) -> Pr
 class EditorResult:
     """What a POST to the editor came to: the view redraws `editor` or redirects after a save."""
 
-    kind: Literal["invalid", "added", "preview", "saved", "unchanged"]
+    kind: Literal["invalid", "added", "preview", "saved", "unchanged", "stale"]
     editor: Editor
     preview: Preview | None = None
     version: HouseRules | None = None
@@ -635,12 +646,18 @@ class EditorResult:
 def editor_start(campaign: Campaign) -> Editor:
     """The editor holding the tables as the campaign plays them now."""
     system = get_system(campaign.system)
-    pack = pack_of(house_rules_current(campaign))
+    current = house_rules_current(campaign)
+    pack = pack_of(current)
     return editor_from_rows(
         system,
         house.effective_rows(system, pack),
         house_tables=pack.changed_tables() if pack is not None else (),
+        based_on=_number(current),
     )
+
+
+def _number(version: HouseRules | None) -> int:
+    return version.number if version is not None else 0
 
 
 def editor_for_pack(campaign: Campaign, pack: Pack, *, note: str = "") -> EditorResult:
@@ -657,6 +674,7 @@ def editor_for_pack(campaign: Campaign, pack: Pack, *, note: str = "") -> Editor
         house_tables=pack.changed_tables(),
         open_tables=_touched(system, pack, current),
         current=house.effective_rows(system, pack_of(current)),
+        based_on=_number(current),
     )
     return EditorResult("preview", editor, preview_of(campaign, pack, current))
 
@@ -679,15 +697,23 @@ def editor_post(
         return EditorResult("invalid", editor_from_submission(submission, error=error))
     pack = _house_only(system, pack)
     current = house_rules_current(campaign)
-    if "save" in data:
+    # Someone saved a version since this form was filled: saving would undo theirs unseen. (A
+    # double tap of Save sends the tables that version already holds: nothing to ask.)
+    stale = submission.based_on not in (None, _number(current)) and bool(
+        house.diff(system, pack_of(current), pack)
+    )
+    if "save" in data and not stale:
         return _save(campaign, submission, pack, current, user)
     editor = editor_from_submission(
         submission,
         house_tables=pack.changed_tables(),
         open_tables=_touched(system, pack, current),
         current=house.effective_rows(system, pack_of(current)),
+        # Told once: after this page, a save replaces the newer version knowingly.
+        based_on=_number(current) if "save" in data else None,
     )
-    return EditorResult("preview", editor, preview_of(campaign, pack, current))
+    kind: Literal["preview", "stale"] = "stale" if "save" in data else "preview"
+    return EditorResult(kind, editor, preview_of(campaign, pack, current), current)
 
 
 def _save(
@@ -783,3 +809,19 @@ def _cell_words(column: Column, value: Any) -> str:
     if column.kind == "choice":
         return next((label for v, label in column.choices if v == value), _text(value))
     return _text(value)
+
+
+def stale_warning(result: EditorResult) -> str:
+    """What to tell someone whose Save found a version saved while they were editing."""
+    version = result.version
+    if version is None:
+        return "The house rules went back to the rules as written while you were editing."
+    who = f" by {version.created_by.get_username()}" if version.created_by else ""
+    return (
+        f"Version {version.number} was saved{who} while you were editing: nothing of yours is "
+        "saved yet. The preview compares your tables with it; Save again to replace it."
+    )
+
+
+#: The answer's status for each kind of result the editor redraws.
+STATUS = {"invalid": 400, "stale": 409}

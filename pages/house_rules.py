@@ -22,12 +22,14 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from campaigns.house_rules_forms import (
+    STATUS,
     Editor,
     EditorResult,
     Preview,
     editor_for_pack,
     editor_post,
     editor_start,
+    stale_warning,
     version_history,
 )
 from campaigns.models import Campaign, HouseRules
@@ -96,6 +98,8 @@ def campaign_house_rules(request: HttpRequest, pk: int) -> HttpResponse:
             request, f"Saved as version {result.version.number}: new battles play under it."
         )
         return redirect("campaign-house-rules", pk=campaign.pk)
+    if result.kind == "stale":
+        messages.warning(request, stale_warning(result))
     if result.kind == "unchanged":
         messages.info(request, "Nothing changed, so no new version was saved.")
         return redirect("campaign-house-rules", pk=campaign.pk)
@@ -103,7 +107,7 @@ def campaign_house_rules(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _result_page(request: HttpRequest, campaign: Campaign, result: EditorResult) -> HttpResponse:
-    status = 400 if result.kind == "invalid" else 200
+    status = STATUS.get(result.kind, 200)
     return _page(request, campaign, result.editor, result.preview, status=status)
 
 

@@ -12,7 +12,15 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 
-from campaigns.house_rules_forms import Editor, Preview, editor_post, editor_start, version_history
+from campaigns.house_rules_forms import (
+    STATUS,
+    Editor,
+    Preview,
+    editor_post,
+    editor_start,
+    stale_warning,
+    version_history,
+)
 from campaigns.models import Campaign
 from campaigns.services.house_rules import house_rules_current
 from rules.system import get_system
@@ -33,10 +41,12 @@ def house_rules_view(
             request, f"Saved {campaign}'s house rules as version {result.version.number}."
         )
         return HttpResponseRedirect(here)
+    if result.kind == "stale":
+        messages.warning(request, stale_warning(result))
     if result.kind == "unchanged":
         messages.info(request, "Nothing changed, so no new version was saved.")
         return HttpResponseRedirect(here)
-    status = 400 if result.kind == "invalid" else 200
+    status = STATUS.get(result.kind, 200)
     return _page(request, campaign, context, result.editor, result.preview, status=status)
 
 

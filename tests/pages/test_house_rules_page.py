@@ -488,3 +488,20 @@ def test_the_fullest_editor_of_any_system_fits_in_one_request():
             )
             fields += rows * (len(table.columns) + 1) + 1
         assert fields + 10 <= settings.DATA_UPLOAD_MAX_NUMBER_FIELDS, system.key
+
+
+def test_a_save_over_a_version_saved_meanwhile_asks_first_then_replaces_it(organiser, muster):
+    # olivia opens the editor; bob-the-co-organiser saves version 1 before she presses Save.
+    data = _edited(organiser, muster, note="Hers")
+    theirs = house.pack_document(SYSTEM.key, {TABLE.name: BASE_ROWS[1:]})
+    house_rules_save(campaign=muster.campaign, document=theirs, user=muster.bob, note="Theirs")
+
+    warned = organiser.post(_page(muster), {**data, "save": "1"})
+    again = organiser.post(_page(muster), {**editor_data(warned), "save": "1"})
+
+    assert warned.status_code == 409
+    assert "Version 1 was saved by bob while you were editing" in warned.content.decode()
+    assert f"{TABLE.title}: added {BASE_ROWS[0][TABLE.key]}" in warned.context["preview"].changes
+    assert again.status_code == 302
+    assert house_rules_current(muster.campaign).number == 2
+    assert house_rules_current(muster.campaign).note == "Hers"
