@@ -130,5 +130,6 @@ SYSTEM = register(
         description="Aced trait dice against TN 4 with raises, Wild Cards and their Wild Die, "
         "damage against Toughness, a 54-card action deck with Jokers and events.",
         words_from="rules.systems.grits_and_glory.words",
+        house_from="rules.systems.grits_and_glory.house",
     )
 )

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rules.campaign import Change, DiceFor, FigureRecord, PostBattleRoll
+from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.checks import VIGOR_TEST
-from rules.systems.grits_and_glory.stats import STATS
-from rules.systems.grits_and_glory.tables import VICTORY_POINTS
+from rules.systems.grits_and_glory.stats import stats_schema
 
 REMOVED_STATUSES = frozenset({"out", "dead", "ko"})
 Fate = Literal["on_table", "ran_off", "ko", "killed"]
@@ -48,7 +48,7 @@ def post_battle(
     record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
 ) -> tuple[PostBattleRoll, ...]:
     """Roll the post-game Vigor test for a unit removed from play."""
-    stats = STATS.validate_snapshot(record.stats)
+    stats = stats_schema().validate_snapshot(record.stats)
     removed = figures_removed(record, stats["figures"])
     if not is_removed(removed, stats["figures"]):
         return ()
@@ -82,18 +82,20 @@ class UnitFate:
 
 
 def own_points(fate: Fate) -> int:
-    """Return the points a unit scores for its own side."""
+    """Return the points a unit scores for its own side (the house rules' points, if any)."""
+    points = t.VICTORY_POINTS
     if fate == "killed":
-        return VICTORY_POINTS["killed"]
+        return points["killed"]
     if fate == "ko":
-        return VICTORY_POINTS["ko"]
-    ran = VICTORY_POINTS["ran_off"] if fate == "ran_off" else VICTORY_POINTS["on_table"]
-    return VICTORY_POINTS["survived"] + ran
+        return points["ko"]
+    ran = points["ran_off"] if fate == "ran_off" else points["on_table"]
+    return points["survived"] + ran
 
 
 def enemy_points(fate: Fate) -> int:
     """Return the points an enemy unit's fate scores for the other side."""
-    return {"killed": VICTORY_POINTS["enemy_killed"], "ko": VICTORY_POINTS["enemy_ko"]}.get(fate, 0)
+    points = t.VICTORY_POINTS
+    return {"killed": points["enemy_killed"], "ko": points["enemy_ko"]}.get(fate, 0)
 
 
 def victory_points(own: Iterable[UnitFate], enemy: Iterable[Fate]) -> int:
@@ -101,5 +103,5 @@ def victory_points(own: Iterable[UnitFate], enemy: Iterable[Fate]) -> int:
     total = 0
     for unit in own:
         lost_ally = unit.ally and unit.fate == "killed"
-        total += VICTORY_POINTS["ally_killed"] if lost_ally else own_points(unit.fate)
+        total += t.VICTORY_POINTS["ally_killed"] if lost_ally else own_points(unit.fate)
     return total + sum(enemy_points(fate) for fate in enemy)

@@ -2,6 +2,10 @@
 
 Every trait roll is an aced die plus Wild Dice (Wild Cards and group rolls); `aces.py` says why
 every probability here is an exact Fraction.
+
+A check whose parameters name a value a club may edit (a modifier in a choice's label or a
+field's help, the weapon choices) is built by a function, called once for the rules as written
+(the module's constant) and again under each house-rules pack (`house.py`'s rebuild).
 """
 
 from __future__ import annotations
@@ -46,7 +50,9 @@ def die_field(name: str = "die", help_text: str = "The trait or skill die.") -> 
     return Field(name, "die", default=6, choices=DIE_CHOICES, help=help_text)
 
 
-def _skill_die(help_text: str) -> Field:
+def _skill_die(what: str) -> Field:
+    """A skill die that may be untrained, e.g. `what` "Fighting die"."""
+    help_text = f"{what} (untrained: {t.untrained_text()})."
     return Field("die", "die", default=6, choices=SKILL_CHOICES, help=help_text)
 
 
@@ -56,6 +62,11 @@ def int_field(name: str, default: int, low: int, high: int, help_text: str) -> F
 
 def flag_field(name: str, help_text: str) -> Field:
     return Field(name, "bool", default=False, help=help_text)
+
+
+def signed(value: int) -> str:
+    """A modifier as the checks' help writes it: +2, -2, +0."""
+    return f"{value:+d}"
 
 
 def _pick(name: str, table: Mapping[str, int], default: str, help_text: str) -> Field:
@@ -71,11 +82,29 @@ def _pick(name: str, table: Mapping[str, int], default: str, help_text: str) -> 
 MODIFIER = int_field("modifier", 0, -20, 20, "Any other modifiers, summed.")
 WILD_CARD = flag_field("wild_card", "A Wild Card rolls a Wild Die (d6) and takes the best.")
 TN = int_field("tn", t.STANDARD_TN, 1, 30, "Target number (4 unless something says otherwise).")
-UNTRAINED = flag_field("untrained", "No such skill: roll d4-2 instead of the die.")
-JOKER = flag_field("joker", "Acting on a Joker: +2 to trait and damage rolls.")
 WOUNDS = int_field("wounds", 0, 0, t.WILD_CARD_MAX_WOUNDS, "The roller's wounds: -1 each.")
-ACTIONS = int_field("actions", 1, 1, 4, "Actions this round: -2 for each beyond the first.")
-RUNNING = flag_field("running", "Ran this round: -2.")
+
+
+def untrained_field() -> Field:
+    return flag_field("untrained", f"No such skill: roll {t.untrained_text()} instead of the die.")
+
+
+def joker_field() -> Field:
+    return flag_field(
+        "joker", f"Acting on a Joker: {signed(t.JOKER_BONUS)} to trait and damage rolls."
+    )
+
+
+def _actions_field() -> Field:
+    penalty = signed(t.MULTI_ACTION_PENALTY)
+    return int_field(
+        "actions", 1, 1, 4, f"Actions this round: {penalty} for each beyond the first."
+    )
+
+
+def _situation_flag(name: str, situation: str, words: str) -> Field:
+    """A flag for one situation modifier, its value in its help: "Ran this round: -2."."""
+    return flag_field(name, f"{words}: {signed(t.SITUATION_MODIFIERS[situation])}.")
 
 
 # --- shared roll helpers ------------------------------------------------------------------
@@ -87,13 +116,26 @@ def _wild_dice(p: Params) -> int:
 
 def _common_modifier(p: Params) -> int:
     """Sum the situational modifiers every trait-based attack shares."""
-    total: int = p["modifier"] + (t.JOKER_BONUS if p.get("joker") else 0) - p.get("wounds", 0)
-    total += t.MULTI_ACTION_PENALTY * (p.get("actions", 1) - 1)
+    # Each editable value is read only when a parameter asks for it: most attacks are a
+    # single action, not running, not on a Joker, and then read none of these at all.
+    total: int = p["modifier"] - p.get("wounds", 0)
+    if p.get("joker"):
+        total += t.JOKER_BONUS
+    actions = p.get("actions", 1)
+    if actions > 1:
+        total += t.MULTI_ACTION_PENALTY * (actions - 1)
     return total + (t.SITUATION_MODIFIERS["running"] if p.get("running") else 0)
 
 
+def range_and_cover(p: Params) -> int:
+    """The range and cover modifiers of a shot (tables a club may edit, read on every shot)."""
+    ranges: Mapping[str, int] = t.now("RANGE_MODIFIERS")
+    cover: Mapping[str, int] = t.now("COVER_MODIFIERS")
+    return ranges[p["range"]] + cover[p["cover"]]
+
+
 def skill_dice(die: int, modifier: int) -> tuple[int, int]:
-    """Return (sides, modifier), rolling an untrained skill (die 0) as d4-2."""
+    """Return (sides, modifier), rolling an untrained skill (die 0) as d4-2 (a house setting)."""
     return (die, modifier) if die else (t.UNTRAINED_DIE, modifier + t.UNTRAINED_PENALTY)
 
 
@@ -139,17 +181,21 @@ def _trait_odds(p: Params) -> dict[str, Fraction]:
     return cached_grade_odds(sides, _wild_dice(p), modifier, p["tn"])
 
 
-TRAIT = Check(
-    "trait",
-    "Trait test",
-    Schema((die_field(), MODIFIER, WILD_CARD, TN, UNTRAINED)),
-    GRADES,
-    _trait_resolve,
-    _trait_odds,
-    "Roll the aced die (d4-2 untrained), Wild Cards add an aced Wild Die and keep the best; "
-    "TN or more succeeds, every 4 over is a raise.",
-    "trait die (and its aces), then the Wild Die (and its aces)",
-)
+def trait_check() -> Check:
+    return Check(
+        "trait",
+        "Trait test",
+        Schema((die_field(), MODIFIER, WILD_CARD, TN, untrained_field())),
+        GRADES,
+        _trait_resolve,
+        _trait_odds,
+        f"Roll the aced die ({t.untrained_text()} untrained), Wild Cards add an aced Wild Die "
+        "and keep the best; TN or more succeeds, every 4 over is a raise.",
+        "trait die (and its aces), then the Wild Die (and its aces)",
+    )
+
+
+TRAIT = trait_check()
 
 
 def _group_resolve(p: Params, dice: Dice) -> Outcome:
@@ -163,16 +209,20 @@ def _group_odds(p: Params) -> dict[str, Fraction]:
     return cached_grade_odds(sides, 1, modifier, p["tn"])
 
 
-GROUP_ROLL = Check(
-    "group_roll",
-    "Group roll",
-    Schema((die_field(), MODIFIER, TN, UNTRAINED)),
-    GRADES,
-    _group_resolve,
-    _group_odds,
-    "A unit of two or more figures rolls one trait die and one Wild Die for all of them.",
-    "trait die (and its aces), then the Wild Die (and its aces)",
-)
+def group_roll_check() -> Check:
+    return Check(
+        "group_roll",
+        "Group roll",
+        Schema((die_field(), MODIFIER, TN, untrained_field())),
+        GRADES,
+        _group_resolve,
+        _group_odds,
+        "A unit of two or more figures rolls one trait die and one Wild Die for all of them.",
+        "trait die (and its aces), then the Wild Die (and its aces)",
+    )
+
+
+GROUP_ROLL = group_roll_check()
 
 
 def _vigor_resolve(p: Params, dice: Dice) -> Outcome:
@@ -234,7 +284,7 @@ RECOVER = Check(
 
 
 def _fighting_modifier(p: Params) -> int:
-    gang = min(int(p["gang_up"]), t.GANG_UP_MAX)
+    gang = min(int(p["gang_up"]), t.GANG_UP_MAX) if p["gang_up"] else 0
     touch = t.SITUATION_MODIFIERS["touch_attack"] if p["touch"] else 0
     off_hand = t.SITUATION_MODIFIERS["off_hand"] if p["off_hand"] else 0
     return _common_modifier(p) + gang + touch + off_hand
@@ -252,41 +302,48 @@ def _fighting_odds(p: Params) -> dict[str, Fraction]:
     return fold_grades(_HIT_OF.__getitem__, odds)
 
 
-FIGHTING = Check(
-    "fighting",
-    "Melee attack",
-    Schema(
-        (
-            _skill_die("Fighting die (untrained: d4-2)."),
-            WILD_CARD,
-            int_field("parry", 5, 2, 20, "The defender's Parry: the TN to hit."),
-            int_field(
-                "gang_up", 0, 0, 12, "Other attackers next to the defender: +1 each, max +4."
-            ),
-            JOKER,
-            WOUNDS,
-            ACTIONS,
-            RUNNING,
-            flag_field("touch", "Only touching the foe: +2."),
-            flag_field("off_hand", "Off-hand attack of a figure that is not Ambidextrous: -2."),
-            MODIFIER,
-        )
-    ),
-    HITS,
-    _fighting_resolve,
-    _fighting_odds,
-    "Fighting against the defender's Parry; a raise adds a d6 to the damage.",
-    "Fighting die (and its aces), then the Wild Die (and its aces)",
-    skill="fighting",
-)
+def fighting_check() -> Check:
+    gang_up = f"Other attackers next to the defender: +1 each, max {signed(t.GANG_UP_MAX)}."
+    return Check(
+        "fighting",
+        "Melee attack",
+        Schema(
+            (
+                _skill_die("Fighting die"),
+                WILD_CARD,
+                int_field("parry", 5, 2, 20, "The defender's Parry: the TN to hit."),
+                int_field("gang_up", 0, 0, 12, gang_up),
+                joker_field(),
+                WOUNDS,
+                _actions_field(),
+                _situation_flag("running", "running", "Ran this round"),
+                _situation_flag("touch", "touch_attack", "Only touching the foe"),
+                _situation_flag(
+                    "off_hand", "off_hand", "Off-hand attack of a figure that is not Ambidextrous"
+                ),
+                MODIFIER,
+            )
+        ),
+        HITS,
+        _fighting_resolve,
+        _fighting_odds,
+        "Fighting against the defender's Parry; a raise adds a d6 to the damage.",
+        "Fighting die (and its aces), then the Wild Die (and its aces)",
+        skill="fighting",
+    )
+
+
+FIGHTING = fighting_check()
 
 SHOTS = ("miss", "hit", "raise", "miss_jammed", "hit_jammed", "raise_jammed")
 
 
 def _shooting_modifier(p: Params) -> int:
-    total = _common_modifier(p) + t.RANGE_MODIFIERS[p["range"]] + t.COVER_MODIFIERS[p["cover"]]
-    flags = ("unstable_platform", "dark", "fog")
-    return total + sum(t.SITUATION_MODIFIERS[f] for f in flags if p[f])
+    total = _common_modifier(p) + range_and_cover(p)
+    if p["unstable_platform"] or p["dark"] or p["fog"]:
+        situation: Mapping[str, int] = t.now("SITUATION_MODIFIERS")
+        total += sum(situation[f] for f in ("unstable_platform", "dark", "fog") if p[f])
+    return total
 
 
 def _shooting_resolve(p: Params, dice: Dice) -> Outcome:
@@ -319,49 +376,53 @@ def _cover_field() -> Field:
     return _pick("cover", t.COVER_MODIFIERS, "none", "The target's cover.")
 
 
-SHOOTING = Check(
-    "shooting",
-    "Ranged attack",
-    Schema(
-        (
-            _skill_die("Shooting (or Throwing) die (untrained: d4-2)."),
-            WILD_CARD,
-            _range_field(),
-            _cover_field(),
-            int_field(
-                "tn", t.STANDARD_TN, 1, 20, "4, or the defender's Parry for a pistol in melee."
-            ),
-            flag_field("unstable_platform", "Firing from horseback or a moving vehicle: -2."),
-            flag_field("dark", "The Dark of Night: -2."),
-            flag_field("fog", "Shooting into fog: -2."),
-            JOKER,
-            WOUNDS,
-            ACTIONS,
-            RUNNING,
-            MODIFIER,
-        )
-    ),
-    SHOTS,
-    _shooting_resolve,
-    _shooting_odds,
-    "Shooting at TN 4 with range, cover and situation modifiers. A natural 1 on the Shooting "
-    "die (and on the Wild Die too, for a Wild Card) means the gun must be reloaded: the "
-    "outcome gains _jammed.",
-    "Shooting die (and its aces), then the Wild Die (and its aces)",
-    skill="shooting",
-)
+def shooting_check() -> Check:
+    return Check(
+        "shooting",
+        "Ranged attack",
+        Schema(
+            (
+                _skill_die("Shooting (or Throwing) die"),
+                WILD_CARD,
+                _range_field(),
+                _cover_field(),
+                int_field(
+                    "tn", t.STANDARD_TN, 1, 20, "4, or the defender's Parry for a pistol in melee."
+                ),
+                _situation_flag(
+                    "unstable_platform",
+                    "unstable_platform",
+                    "Firing from horseback or a moving vehicle",
+                ),
+                _situation_flag("dark", "dark", "The Dark of Night"),
+                _situation_flag("fog", "fog", "Shooting into fog"),
+                joker_field(),
+                WOUNDS,
+                _actions_field(),
+                _situation_flag("running", "running", "Ran this round"),
+                MODIFIER,
+            )
+        ),
+        SHOTS,
+        _shooting_resolve,
+        _shooting_odds,
+        "Shooting at TN 4 with range, cover and situation modifiers. A natural 1 on the "
+        "Shooting die (and on the Wild Die too, for a Wild Card) means the gun must be "
+        "reloaded: the outcome gains _jammed.",
+        "Shooting die (and its aces), then the Wild Die (and its aces)",
+        skill="shooting",
+    )
+
+
+SHOOTING = shooting_check()
 
 HIT_COUNTS = tuple(f"hits_{n}" for n in range(t.FANFIRE_MAX_SHOTS + 1))
 
 
 def _autofire_modifier(p: Params) -> int:
-    penalty = t.SITUATION_MODIFIERS["fanfire" if p["fanfire"] else "autofire"]
-    return (
-        _common_modifier(p)
-        + penalty
-        + t.RANGE_MODIFIERS[p["range"]]
-        + t.COVER_MODIFIERS[p["cover"]]
-    )
+    situation: Mapping[str, int] = t.now("SITUATION_MODIFIERS")
+    penalty = situation["fanfire" if p["fanfire"] else "autofire"]
+    return _common_modifier(p) + penalty + range_and_cover(p)
 
 
 #: Any natural 1 on an automatic weapon's Shooting dice: one immutable Effect for every jam.
@@ -405,33 +466,44 @@ def _binomial(n: int, p: Fraction) -> list[Fraction]:
     return [comb(n, k) * p**k * (ONE - p) ** (n - k) for k in range(n + 1)]
 
 
-AUTOFIRE = Check(
-    "autofire",
-    "Automatic fire or fanfire",
-    Schema(
-        (
-            _skill_die("Shooting die (untrained: d4-2)."),
-            WILD_CARD,
-            int_field("shots", 3, 2, t.FANFIRE_MAX_SHOTS, "Shooting dice (RoF; fanfire up to 6)."),
-            flag_field(
-                "fanfire", "Fanning a single-action six-shooter at short range: -4, not -2."
-            ),
-            _range_field(),
-            _cover_field(),
-            TN,
-            JOKER,
-            WOUNDS,
-            MODIFIER,
-        )
-    ),
-    HIT_COUNTS,
-    _autofire_resolve,
-    _autofire_odds,
-    "Several Shooting dice at -2 (fanfire -4); a Wild Card's one Wild Die may replace a "
-    "missing die. Any natural 1 on a Shooting die means a reload (see details).",
-    "each Shooting die in turn (with its aces), then the Wild Die (and its aces)",
-    skill="shooting",
-)
+def autofire_check() -> Check:
+    situation = t.SITUATION_MODIFIERS
+    autofire, fanfire = signed(situation["autofire"]), signed(situation["fanfire"])
+    return Check(
+        "autofire",
+        "Automatic fire or fanfire",
+        Schema(
+            (
+                _skill_die("Shooting die"),
+                WILD_CARD,
+                int_field(
+                    "shots", 3, 2, t.FANFIRE_MAX_SHOTS, "Shooting dice (RoF; fanfire up to 6)."
+                ),
+                flag_field(
+                    "fanfire",
+                    f"Fanning a single-action six-shooter at short range: {fanfire}, not "
+                    f"{autofire}.",
+                ),
+                _range_field(),
+                _cover_field(),
+                TN,
+                joker_field(),
+                WOUNDS,
+                MODIFIER,
+            )
+        ),
+        HIT_COUNTS,
+        _autofire_resolve,
+        _autofire_odds,
+        f"Several Shooting dice at {autofire} (fanfire {fanfire}); a Wild Card's one Wild Die "
+        "may replace a missing die. Any natural 1 on a Shooting die means a reload (see "
+        "details).",
+        "each Shooting die in turn (with its aces), then the Wild Die (and its aces)",
+        skill="shooting",
+    )
+
+
+AUTOFIRE = autofire_check()
 
 
 def _volley_wild_dice(p: Params) -> int:
@@ -439,7 +511,7 @@ def _volley_wild_dice(p: Params) -> int:
 
 
 def _volley_modifier(p: Params) -> int:
-    return int(p["modifier"]) + t.RANGE_MODIFIERS[p["range"]] + t.COVER_MODIFIERS[p["cover"]]
+    return int(p["modifier"]) + range_and_cover(p)
 
 
 #: A hit by a volley forces a Spirit test; Effects are immutable, so one serves every hit.
@@ -472,29 +544,33 @@ def _volley_odds(p: Params) -> dict[str, Fraction]:
     return fold_grades(_HIT_OF.__getitem__, odds)
 
 
-VOLLEY_FIRE = Check(
-    "volley_fire",
-    "Volley fire",
-    Schema(
-        (
-            die_field(help_text="Shooting die of the volleying units."),
-            int_field(
-                "figures", 10, 10, 36, "Figures firing (two or more units of 5+ in contact)."
-            ),
-            _range_field(),
-            _cover_field(),
-            TN,
-            MODIFIER,
-        )
-    ),
-    HITS,
-    _volley_resolve,
-    _volley_odds,
-    "A group Shooting roll with its Wild Die plus a bonus Wild Die per 5 figures firing; "
-    "units hit must pass Spirit (use `fear`-style group Spirit) or be Shaken.",
-    "Shooting die (and its aces), then each Wild Die in turn (and its aces)",
-    skill="shooting",
-)
+def volley_fire_check() -> Check:
+    return Check(
+        "volley_fire",
+        "Volley fire",
+        Schema(
+            (
+                die_field(help_text="Shooting die of the volleying units."),
+                int_field(
+                    "figures", 10, 10, 36, "Figures firing (two or more units of 5+ in contact)."
+                ),
+                _range_field(),
+                _cover_field(),
+                TN,
+                MODIFIER,
+            )
+        ),
+        HITS,
+        _volley_resolve,
+        _volley_odds,
+        "A group Shooting roll with its Wild Die plus a bonus Wild Die per 5 figures firing; "
+        "units hit must pass Spirit (use `fear`-style group Spirit) or be Shaken.",
+        "Shooting die (and its aces), then each Wild Die in turn (and its aces)",
+        skill="shooting",
+    )
+
+
+VOLLEY_FIRE = volley_fire_check()
 
 
 # --- damage and soak ----------------------------------------------------------------------
@@ -502,16 +578,22 @@ VOLLEY_FIRE = Check(
 DAMAGE = ("no_effect", "shaken", "wounded", "removed")
 
 
-def _damage_dice(p: Params) -> tuple[int, ...]:
-    weapon = t.DAMAGE_SOURCES[p["weapon"]]
+def _source(p: Params) -> t.Weapon:
+    """The weapon or hazard of a damage roll, from the weapon table in force."""
+    sources: Mapping[str, t.Weapon] = t.now("DAMAGE_SOURCES")
+    return sources[p["weapon"]]
+
+
+def _damage_dice(p: Params, weapon: t.Weapon | None = None) -> tuple[int, ...]:
+    weapon = weapon or _source(p)
     strength = (p["strength"],) if weapon.strength else ()
     extra = (t.BONUS_DAMAGE_DIE,) * (int(p["raise_hit"]) + int(p["charging"]))
     return strength + weapon.dice + extra
 
 
-def _damage_bonus(p: Params) -> int:
+def _damage_bonus(p: Params, weapon: t.Weapon | None = None) -> int:
     joker = t.JOKER_BONUS if p["joker"] else 0
-    return t.DAMAGE_SOURCES[p["weapon"]].bonus + joker + int(p["modifier"])
+    return (weapon or _source(p)).bonus + joker + int(p["modifier"])
 
 
 def _toughness(p: Params) -> int:
@@ -565,8 +647,9 @@ def _damage_effects(p: Params, key: str, wounds: int) -> tuple[Effect, ...]:
 
 
 def _damage_resolve(p: Params, dice: Dice) -> Outcome:
-    rolled = roll_sum(dice, _damage_dice(p), "damage")
-    bonus, toughness = _damage_bonus(p), _toughness(p)
+    weapon = _source(p)  # read once: the weapon table is a club's to edit
+    rolled = roll_sum(dice, _damage_dice(p, weapon), "damage")
+    bonus, toughness = _damage_bonus(p, weapon), _toughness(p)
     total = sum(rolled) + bonus
     key, wounds = _damage_result(p, raises(total, toughness))
     details = {
@@ -580,7 +663,8 @@ def _damage_resolve(p: Params, dice: Dice) -> Outcome:
 
 
 def _damage_odds(p: Params) -> dict[str, Fraction]:
-    dice, need = _damage_dice(p), _toughness(p) - _damage_bonus(p)
+    weapon = _source(p)
+    dice, need = _damage_dice(p, weapon), _toughness(p) - _damage_bonus(p, weapon)
     cap = t.WILD_CARD_MAX_WOUNDS + 1 - p["target_wounds"] if p["target_wild_card"] else 1
     tails = [sum_tail(dice, need + t.RAISE_STEP * k) for k in range(cap + 1)] + [ZERO]
     odds = {key: ZERO for key in DAMAGE}
@@ -592,48 +676,64 @@ def _damage_odds(p: Params) -> dict[str, Fraction]:
     return odds
 
 
-DAMAGE_CHECK = Check(
-    "damage",
-    "Damage against Toughness",
-    Schema(
-        (
-            Field(
-                "weapon",
-                "choice",
-                default="sabre",
-                choices=tuple(
-                    (w.key, f"{w.name} ({w.damage_text})") for w in t.DAMAGE_SOURCES.values()
+#: The damage check's weapon when none is given (the text's own sabre, unless a club's weapon
+#: table drops it: then its first weapon).
+DEFAULT_WEAPON = "sabre"
+
+
+def _weapon_field() -> Field:
+    """The damage check's weapon: every weapon of the (house) weapon table, then the hazards."""
+    sources = t.DAMAGE_SOURCES
+    return Field(
+        "weapon",
+        "choice",
+        default=DEFAULT_WEAPON if DEFAULT_WEAPON in sources else next(iter(sources)),
+        choices=tuple((w.key, f"{w.name} ({w.damage_text})") for w in sources.values()),
+        help="Weapon or hazard: melee weapons add the attacker's Strength.",
+    )
+
+
+def damage_check() -> Check:
+    mounted = signed(t.MOUNTED_TOUGHNESS_BONUS)
+    return Check(
+        "damage",
+        "Damage against Toughness",
+        Schema(
+            (
+                _weapon_field(),
+                die_field("strength", "The attacker's Strength die (melee weapons only)."),
+                flag_field("raise_hit", "The attack hit with a raise: +d6 bonus damage."),
+                flag_field("charging", 'A rider who charged more than 6": +d6.'),
+                joker_field(),
+                MODIFIER,
+                int_field("toughness", 5, 1, 30, "The target's Toughness (armour included)."),
+                flag_field("mounted_target", f"The target rides: {mounted} Toughness."),
+                flag_field(
+                    "target_wild_card", "The target is a Wild Card (takes wounds, not removal)."
                 ),
-                help="Weapon or hazard: melee weapons add the attacker's Strength.",
-            ),
-            die_field("strength", "The attacker's Strength die (melee weapons only)."),
-            flag_field("raise_hit", "The attack hit with a raise: +d6 bonus damage."),
-            flag_field("charging", 'A rider who charged more than 6": +d6.'),
-            JOKER,
-            MODIFIER,
-            int_field("toughness", 5, 1, 30, "The target's Toughness (armour included)."),
-            flag_field("mounted_target", "The target rides: +2 Toughness."),
-            flag_field(
-                "target_wild_card", "The target is a Wild Card (takes wounds, not removal)."
-            ),
-            flag_field(
-                "target_shaken", "The target is already Shaken (a second Shaken is a wound)."
-            ),
-            int_field("target_wounds", 0, 0, t.WILD_CARD_MAX_WOUNDS, "Wounds the Wild Card has."),
-            int_field(
-                "target_figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures left in the target unit."
-            ),
-        )
-    ),
-    DAMAGE,
-    _damage_resolve,
-    _damage_odds,
-    "Aced damage dice against Toughness: equal or more Shakes, each raise wounds. Extras are "
-    "removed by a wound; a Wild Card is removed by a fourth wound.",
-    "Strength die (melee), each weapon die, the raise d6, the charge d6 - each with its aces",
-    # Rolled against whoever a blast or a shot into a melee struck, own figures included.
-    friendly_fire=True,
-)
+                flag_field(
+                    "target_shaken", "The target is already Shaken (a second Shaken is a wound)."
+                ),
+                int_field(
+                    "target_wounds", 0, 0, t.WILD_CARD_MAX_WOUNDS, "Wounds the Wild Card has."
+                ),
+                int_field(
+                    "target_figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures left in the target unit."
+                ),
+            )
+        ),
+        DAMAGE,
+        _damage_resolve,
+        _damage_odds,
+        "Aced damage dice against Toughness: equal or more Shakes, each raise wounds. Extras "
+        "are removed by a wound; a Wild Card is removed by a fourth wound.",
+        "Strength die (melee), each weapon die, the raise d6, the charge d6 - each with its aces",
+        # Rolled against whoever a blast or a shot into a melee struck, own figures included.
+        friendly_fire=True,
+    )
+
+
+DAMAGE_CHECK = damage_check()
 
 SOAK = ("soaked_all", "soaked_some", "soaked_none")
 

@@ -154,14 +154,15 @@ def game_ends(turn: int, dice: Dice) -> tuple[bool, int | None]:
     return roll >= needs, roll
 
 
-ACTION_DECK = ActivationMethod(
-    "action_deck",
-    "54-card action deck",
-    start,
-    draw,
-    "A card per unit each turn, Aces high, suits spades-hearts-diamonds-clubs; Jokers act any "
-    "time at +2 and roll an event; reshuffle after a Joker.",
-)
+def describe() -> str:
+    """The deck in a sentence, with the Joker's bonus in force (a club may change it)."""
+    return (
+        "A card per unit each turn, Aces high, suits spades-hearts-diamonds-clubs; Jokers act "
+        f"any time at {t.JOKER_BONUS:+d} and roll an event; reshuffle after a Joker."
+    )
+
+
+ACTION_DECK = ActivationMethod("action_deck", "54-card action deck", start, draw, describe())
 
 #: The system's activation methods by key (`RuleSystem.activation`).
 METHODS = {ACTION_DECK.name: ACTION_DECK}

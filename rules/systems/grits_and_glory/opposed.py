@@ -41,7 +41,7 @@ FOES = SideKeys("foe_die", "foe_modifier", "foe_wild_card")
 
 def _side_fields(keys: SideKeys, trait: str, whose: str, skill: bool) -> tuple[Field, ...]:
     """Die, modifier and Wild Die for one side; a skill may be untrained (die 0: d4-2)."""
-    untrained = " (untrained: d4-2)" if skill else ""
+    untrained = f" (untrained: {t.untrained_text()})" if skill else ""
     return (
         Field(
             keys.die,
@@ -318,26 +318,32 @@ def _bonus_choice(name: str, bonuses: Mapping[str, int], meaning: str) -> Field:
     )
 
 
-NOTICE = Check(
-    "notice",
-    "Notice against Stealth",
-    Schema(
-        (
-            *_side_fields(OURS, "Notice", "The figure looking:", skill=True),
-            *_side_fields(FOES, "Stealth", "The hidden unit:", skill=True),
-            _bonus_choice(
-                "range", t.STEALTH_RANGE_BONUS, 'Range to the hidden unit: up to 5", 10", 20".'
-            ),
-            _bonus_choice("cover", t.STEALTH_COVER_BONUS, "The hidden unit's cover."),
-            Field("dark", "bool", default=False, help="The Dark of Night: +2 to Stealth."),
-        )
-    ),
-    ("unseen", "spotted"),
-    _notice_resolve,
-    _notice_odds,
-    "Opposed Notice against Stealth (a sentry's test, or any unit looking): a Notice total of "
-    '4 or more that beats the Stealth total reveals the unit. Beyond 20" there is no roll.',
-    "the Notice die (and its aces) and Wild Die (and its aces), then the hidden unit's Stealth "
-    "die and Wild Die",
-    skill="notice",
-)
+def notice_check() -> Check:
+    """Notice against Stealth; built by a function as its dice help names the untrained die."""
+    return Check(
+        "notice",
+        "Notice against Stealth",
+        Schema(
+            (
+                *_side_fields(OURS, "Notice", "The figure looking:", skill=True),
+                *_side_fields(FOES, "Stealth", "The hidden unit:", skill=True),
+                _bonus_choice(
+                    "range", t.STEALTH_RANGE_BONUS, 'Range to the hidden unit: up to 5", 10", 20".'
+                ),
+                _bonus_choice("cover", t.STEALTH_COVER_BONUS, "The hidden unit's cover."),
+                Field("dark", "bool", default=False, help="The Dark of Night: +2 to Stealth."),
+            )
+        ),
+        ("unseen", "spotted"),
+        _notice_resolve,
+        _notice_odds,
+        "Opposed Notice against Stealth (a sentry's test, or any unit looking): a Notice total "
+        'of 4 or more that beats the Stealth total reveals the unit. Beyond 20" there is no '
+        "roll.",
+        "the Notice die (and its aces) and Wild Die (and its aces), then the hidden unit's "
+        "Stealth die and Wild Die",
+        skill="notice",
+    )
+
+
+NOTICE = notice_check()

@@ -1,5 +1,6 @@
 """Grits & Glory's procedures as checks: difficult ground, area-effect deviation, firing into a
-melee, Reload N and Bennies."""
+melee, Reload N and Bennies. The area-effect attack and the Benny reroll show values a club may
+edit (range modifiers, the untrained die), so they are built by functions (see checks.py)."""
 
 from __future__ import annotations
 
@@ -16,17 +17,17 @@ from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.aces import ONE, ZERO, grade, roll_trait
 from rules.systems.grits_and_glory.checks import (
     GRADES,
-    JOKER,
     MODIFIER,
     TN,
-    UNTRAINED,
     WILD_CARD,
     WOUNDS,
     cached_grade_odds,
     die_field,
     flag_field,
     int_field,
+    joker_field,
     skill_dice,
+    untrained_field,
 )
 from rules.systems.grits_and_glory.stats import SKILL_CHOICES
 
@@ -94,7 +95,8 @@ AREA_KEYS = ("on_target", "deviates")
 
 
 def _area_roll(p: Params) -> tuple[int, int]:
-    modifier = p["modifier"] + t.RANGE_MODIFIERS[p["range"]] - p["wounds"]
+    ranges: Mapping[str, int] = t.now("RANGE_MODIFIERS")
+    modifier = p["modifier"] + ranges[p["range"]] - p["wounds"]
     return skill_dice(p["die"], modifier + (t.JOKER_BONUS if p["joker"] else 0))
 
 
@@ -132,55 +134,70 @@ def _area_odds(p: Params) -> dict[str, Fraction]:
     return {"on_target": ONE - odds["failure"], "deviates": odds["failure"]}
 
 
-AREA_EFFECT = Check(
-    "area_effect",
-    "Area-effect attack",
-    Schema(
-        (
-            Field(
-                "die",
-                "die",
-                default=6,
-                choices=SKILL_CHOICES,
-                help="Throwing (thrown) or Shooting (fired) die (untrained: d4-2).",
-            ),
-            WILD_CARD,
-            Field(
-                "delivery",
-                "choice",
-                default="thrown",
-                choices=(("thrown", 'thrown: deviates d6"'), ("fired", 'fired: deviates d10"')),
-                help="Thrown (a grenade) or fired (a launched projectile).",
-            ),
-            Field(
-                "range",
-                "choice",
-                default="short",
-                choices=tuple(
-                    (key, f"{key} ({t.RANGE_MODIFIERS[key]:+d}, deviation x{mult})")
-                    for key, mult in t.DEVIATION_RANGE_MULTIPLIER.items()
+def _area_range_field() -> Field:
+    ranges = t.RANGE_MODIFIERS
+    return Field(
+        "range",
+        "choice",
+        default="short",
+        choices=tuple(
+            (key, f"{key} ({ranges[key]:+d}, deviation x{mult})")
+            for key, mult in t.DEVIATION_RANGE_MULTIPLIER.items()
+        ),
+        help="Range bracket of the aiming point.",
+    )
+
+
+def area_effect_check() -> Check:
+    return Check(
+        "area_effect",
+        "Area-effect attack",
+        Schema(
+            (
+                Field(
+                    "die",
+                    "die",
+                    default=6,
+                    choices=SKILL_CHOICES,
+                    help="Throwing (thrown) or Shooting (fired) die (untrained: "
+                    f"{t.untrained_text()}).",
                 ),
-                help="Range bracket of the aiming point.",
-            ),
-            int_field("distance", 12, 1, 200, "Inches to the aiming point (caps the deviation)."),
-            JOKER,
-            WOUNDS,
-            TN,
-            MODIFIER,
-        )
-    ),
-    AREA_KEYS,
-    _area_resolve,
-    _area_odds,
-    "Place the template and roll Shooting or Throwing: success centres it. Failure deviates "
-    'd6" (thrown) or d10" (fired) times 1/2/3 for Short/Medium/Long, in the direction of a d12 '
-    "read as a clock, never more than half the distance to the aiming point. Cover counts as "
-    "Armour against the blast (add it to the damage check's toughness).",
-    "the Shooting/Throwing die (and its aces), the Wild Die (and its aces); on a failure the "
-    "deviation die (d6 thrown, d10 fired), then the d12 direction",
-    # Everyone under the template is hit, friend or foe.
-    friendly_fire=True,
-)
+                WILD_CARD,
+                Field(
+                    "delivery",
+                    "choice",
+                    default="thrown",
+                    choices=(
+                        ("thrown", 'thrown: deviates d6"'),
+                        ("fired", 'fired: deviates d10"'),
+                    ),
+                    help="Thrown (a grenade) or fired (a launched projectile).",
+                ),
+                _area_range_field(),
+                int_field(
+                    "distance", 12, 1, 200, "Inches to the aiming point (caps the deviation)."
+                ),
+                joker_field(),
+                WOUNDS,
+                TN,
+                MODIFIER,
+            )
+        ),
+        AREA_KEYS,
+        _area_resolve,
+        _area_odds,
+        "Place the template and roll Shooting or Throwing: success centres it. Failure deviates "
+        'd6" (thrown) or d10" (fired) times 1/2/3 for Short/Medium/Long, in the direction of a '
+        "d12 read as a clock, never more than half the distance to the aiming point. Cover "
+        "counts as Armour against the blast (add it to the damage check's toughness).",
+        "the Shooting/Throwing die (and its aces), the Wild Die (and its aces); on a failure the "
+        "deviation die (d6 thrown, d10 fired), then the d12 direction",
+        # Everyone under the template is hit, friend or foe.
+        friendly_fire=True,
+    )
+
+
+AREA_EFFECT = area_effect_check()
 
 
 # --- firing into a melee -------------------------------------------------------------------
@@ -329,30 +346,34 @@ def _benny_odds(p: Params) -> dict[str, Fraction]:
     }
 
 
-BENNY_REROLL = Check(
-    "benny_reroll",
-    "Trait test with Bennies to spend",
-    Schema(
-        (
-            die_field(),
-            MODIFIER,
-            WILD_CARD,
-            TN,
-            UNTRAINED,
-            int_field("bennies", 1, 1, 5, "Bennies the player will spend at most."),
-            Field(
-                "goal",
-                "choice",
-                default="success",
-                choices=(("success", "reroll failures"), ("raise", "reroll until a raise")),
-                help="The result the player keeps spending Bennies for.",
-            ),
-        )
-    ),
-    GRADES,
-    _benny_resolve,
-    _benny_odds,
-    "A trait test rerolled with a Benny each time it falls short of the goal, until it is "
-    "reached or the Bennies run out; the best roll counts. Not for damage or table rolls.",
-    "the first roll's trait die and Wild Die (with aces), then each Benny's reroll in turn",
-)
+def benny_reroll_check() -> Check:
+    return Check(
+        "benny_reroll",
+        "Trait test with Bennies to spend",
+        Schema(
+            (
+                die_field(),
+                MODIFIER,
+                WILD_CARD,
+                TN,
+                untrained_field(),
+                int_field("bennies", 1, 1, 5, "Bennies the player will spend at most."),
+                Field(
+                    "goal",
+                    "choice",
+                    default="success",
+                    choices=(("success", "reroll failures"), ("raise", "reroll until a raise")),
+                    help="The result the player keeps spending Bennies for.",
+                ),
+            )
+        ),
+        GRADES,
+        _benny_resolve,
+        _benny_odds,
+        "A trait test rerolled with a Benny each time it falls short of the goal, until it is "
+        "reached or the Bennies run out; the best roll counts. Not for damage or table rolls.",
+        "the first roll's trait die and Wild Die (with aces), then each Benny's reroll in turn",
+    )
+
+
+BENNY_REROLL = benny_reroll_check()

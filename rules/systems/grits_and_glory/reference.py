@@ -1,12 +1,18 @@
 """Grits & Glory at the table: card abbreviations and weapon profiles, and the
 quick-reference sheet's sections, built from the system's tables (see rencounter/reference.py
-for the shape of a section)."""
+for the shape of a section).
+
+Everything here reads the `tables` it is given (the system's `tables(options)`), so under a
+house-rules pack a card shows the club's weapons and the sheet the club's values; a section
+drawing on a table the applied pack changed is marked `"house": True`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from rules import house
 from rules.systems.grits_and_glory.tables import SKILLS
 
 SOURCE = "Grits & Glory, a Showdown conversion for pulp wargaming, by Thomas Jakobsen (2009)"
@@ -63,10 +69,12 @@ def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str]
     return tuple(zip(WEAPON_HEAD, _profile(weapon), strict=True)) if weapon else None
 
 
-def weapon_legend() -> str:
+def weapon_legend(tables: Mapping[str, Any] | None = None) -> str:
+    """What the weapon columns mean; the range modifiers are the `tables`' (else the text's)."""
+    ranges = (tables or {}).get("modifiers", {}).get("range", {"medium": -2, "long": -4})
     return (
-        "Range: short/medium/long in inches (\u22122 medium, \u22124 long); RoF: dice per "
-        "shot; Reload N: N rounds of reloading."
+        f"Range: short/medium/long in inches ({_signed(ranges['medium'])} medium, "
+        f"{_signed(ranges['long'])} long); RoF: dice per shot; Reload N: N rounds of reloading."
     )
 
 
@@ -91,12 +99,18 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
         )
     untrained = [ABBREVIATIONS[s] for s in SKILLS if not stats.get(s)]
     if untrained:
-        notes.append(f"Untrained (d4\u22122): {', '.join(untrained)}.")
+        roll = _minus(tables.get("modifiers", {}).get("untrained", "d4-2"))
+        notes.append(f"Untrained ({roll}): {', '.join(untrained)}.")
     return tuple(notes)
 
 
+def _minus(text: str) -> str:
+    """Print a minus sign as one ("d4-2" as "d4\u22122")."""
+    return text.replace("-", "\u2212")
+
+
 def trained_skills(stats: Mapping[str, Any]) -> tuple[str, ...]:
-    """Return the skills the unit has (the others roll d4-2 untrained)."""
+    """Return the skills the unit has (the others roll untrained)."""
     return tuple(s for s in SKILLS if stats.get(s))
 
 
@@ -127,8 +141,43 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
 
+#: The editable tables (`house.py`) each section of the sheet draws on, by section title.
+DRAWS_ON = {
+    "Turn sequence: the action deck": ("settings",),
+    "Trait tests": ("settings",),
+    "Attacks": ("settings", "range_modifiers", "cover_modifiers", "situation_modifiers"),
+    "Damage against Toughness": ("settings",),
+    "Weapons": ("weapons",),
+    "Victory points": ("victory_points",),
+}
+
+
+def _house_changed() -> frozenset[str]:
+    """The tables the house-rules pack applied now changes (none without a pack)."""
+    pack = house.active()
+    return frozenset(pack.changed_tables()) if pack is not None else frozenset()
+
+
+def _mark_house(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Mark each section that draws on a table the applied pack changed as a house rule."""
+    changed = _house_changed()
+    if changed:
+        for section in sections:
+            if changed.intersection(DRAWS_ON.get(section["title"], ())):
+                section["house"] = True
+    return sections
+
+
 def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Return the quick-reference sheet's sections, in reading order."""
+    """Return the quick-reference sheet's sections, in reading order.
+
+    `tables` are the system's tables under the campaign's options (and house rules); call it
+    with the campaign's pack applied (`rules.house.applied`) to mark the sections it changes.
+    """
+    return _mark_house(_sections(tables, options))
+
+
+def _sections(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
     mods = tables["modifiers"]
     end = tables["end_game"]
     sections: list[dict[str, Any]] = [
@@ -240,7 +289,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                         "rows": [[w["name"], *_profile(w)] for w in tables["weapons"]],
                     }
                 },
-                {"text": weapon_legend()},
+                {"text": weapon_legend(tables)},
             ],
         },
         {

@@ -6,6 +6,9 @@ otherwise its figures close and fight, ganging up on one target. Hits roll damag
 checks. A force is Broken when it has lost half its units; the battle stops when a force breaks,
 or when the end-of-game d10 says so after turn 6 (then the side that lost the smaller share of
 its units wins).
+
+Under a house-rules pack the battle is fought with the pack's checks, stat schema and weapon
+table (a weapon the club added is carried, fired and rolled for damage like any other).
 """
 
 from __future__ import annotations
@@ -14,16 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import house
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
 from rules.simulate import SimEvent, SimFigure, SimResult
 from rules.systems.grits_and_glory import deck
-from rules.systems.grits_and_glory.checks import DAMAGE_CHECK, FIGHTING, RECOVER, SHOOTING
-from rules.systems.grits_and_glory.procedures import RELOAD
-from rules.systems.grits_and_glory.stats import STATS, initial_state
-from rules.systems.grits_and_glory.table_rolls import END_GAME
-from rules.systems.grits_and_glory.tables import GANG_UP_MAX, MELEE_KEYS, RANGED_KEYS, WEAPONS
+from rules.systems.grits_and_glory import tables as t
+from rules.systems.grits_and_glory.stats import initial_state, stats_schema
 
 MAX_TURNS = 40
 #: Battle statuses of a unit still fighting (the rest are out, ko, dead or routed).
@@ -37,6 +38,8 @@ class _Battle:
     stats: dict[str, dict[str, Any]]
     states: dict[str, dict[str, Any]]
     starting: tuple[int, ...]
+    #: The checks in force (the system's, or under a house-rules pack the pack's), by name.
+    checks: Mapping[str, Check] = field(default_factory=dict)
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
@@ -86,7 +89,7 @@ def _damage(
         "target_wounds": state["wounds"],
         "target_figures": state["figures"],
     }
-    b.run(DAMAGE_CHECK, params, dice, actor, target)
+    b.run(b.checks["damage"], params, dice, actor, target)
     state["shaken"] = max(0, min(state["shaken"], state["figures"]))
     if state["figures"] <= 0:
         state["status"] = "out"
@@ -95,8 +98,8 @@ def _damage(
 def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
     if not state["loaded"]:
-        reload = {"reload": WEAPONS[weapon].reload, "reloading": state["reloading"]}
-        b.run(RELOAD, reload, dice, actor, None)  # the whole action goes on reloading
+        reload = {"reload": t.WEAPONS[weapon].reload, "reloading": state["reloading"]}
+        b.run(b.checks["reload"], reload, dice, actor, None)  # the action goes on reloading
         return
     for _ in range(state["figures"]):
         if b.states[target]["status"] not in IN_PLAY:
@@ -107,15 +110,15 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
             "joker": joker,
             "wounds": min(state["wounds"], 3),
         }
-        shot = b.run(SHOOTING, params, dice, actor, target)
+        shot = b.run(b.checks["shooting"], params, dice, actor, target)
         if shot.outcome.split("_")[0] in ("hit", "raise"):
             _damage(b, actor, target, weapon, shot.outcome.startswith("raise"), joker, dice)
 
 
 def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
-    weapon = _weapon(stats, MELEE_KEYS) or "unarmed"
-    gang = min(state["figures"] - 1, GANG_UP_MAX)
+    weapon = _weapon(stats, t.MELEE_KEYS) or "unarmed"
+    gang = min(state["figures"] - 1, t.GANG_UP_MAX)
     for _ in range(state["figures"]):
         if b.states[target]["status"] not in IN_PLAY:
             return
@@ -127,7 +130,7 @@ def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None
             "gang_up": gang,
             "wounds": min(state["wounds"], 3),
         }
-        blow = b.run(FIGHTING, params, dice, actor, target)
+        blow = b.run(b.checks["fighting"], params, dice, actor, target)
         if blow.outcome != "miss":
             _damage(b, actor, target, weapon, blow.outcome == "raise", joker, dice)
 
@@ -138,13 +141,13 @@ def _act(b: _Battle, actor: str, joker: bool, dice: Dice) -> None:
         return
     if state["shaken"] > 0:
         params = {"die": stats["spirit"], "wild_card": stats["wild_card"]}
-        if b.run(RECOVER, params, dice, actor, None).outcome != "acts":
+        if b.run(b.checks["recover"], params, dice, actor, None).outcome != "acts":
             return
     foes = b.active(1 - b.side_of[actor])
     if not foes:
         return
     target = foes[dice.roll(len(foes), "target") - 1] if len(foes) > 1 else foes[0]
-    ranged = _weapon(stats, RANGED_KEYS)
+    ranged = _weapon(stats, t.RANGED_KEYS)
     if ranged:
         _shoot(b, actor, target, ranged, joker, dice)
     else:
@@ -163,17 +166,26 @@ def _outcome(b: _Battle) -> int | None:
 def _turn_over(b: _Battle, dice: Dice) -> bool:
     if b.broken(0) or b.broken(1) or b.turn >= MAX_TURNS:
         return True
-    ends = b.run(END_GAME, {"turn": b.turn}, dice, "game", None).outcome == "ends"
+    ends = b.run(b.checks["end_game"], {"turn": b.turn}, dice, "game", None).outcome == "ends"
     b.turn += 1
     return ends
+
+
+def _checks_in_force() -> Mapping[str, Check]:
+    """The system's checks under the house-rules pack applied (if any) while the battle runs."""
+    from rules.system import get_system
+
+    return get_system("grits_and_glory").with_house(house.active()).checks
 
 
 def _setup(sides: Sequence[Sequence[SimFigure]]) -> _Battle:
     units = {u.ref: u for side in sides for u in side}
     side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
-    stats = {ref: STATS.validate_snapshot(u.stats) for ref, u in units.items()}
+    schema = stats_schema()
+    stats = {ref: schema.validate_snapshot(u.stats) for ref, u in units.items()}
     states = {ref: initial_state(s) for ref, s in stats.items()}
-    return _Battle(units, side_of, stats, states, tuple(len(side) for side in sides))
+    starting = tuple(len(side) for side in sides)
+    return _Battle(units, side_of, stats, states, starting, _checks_in_force())
 
 
 def simulate(

@@ -2,6 +2,10 @@
 
 The playing piece is the unit (1-6 figures sharing one unit card): the text deals initiative
 cards, counts Broken forces, scores victory points and rolls the post-game Vigor test per unit.
+
+The weapon choices come from the weapon table, which a club may extend as a house rule: the
+schema is built by `stats_schema()`, once for the rules as written (`STATS`) and once under each
+house-rules pack, and everything that validates a unit's stats asks it for the schema in force.
 """
 
 from __future__ import annotations
@@ -10,14 +14,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.errors import ValidationError
+from rules.house import house_cache
 from rules.schema import Field, Schema
-from rules.systems.grits_and_glory.tables import (
-    DIE_SIZES,
-    SKILLS,
-    TRAITS,
-    UNIT_MAX_FIGURES,
-    WEAPONS,
-)
+from rules.systems.grits_and_glory import tables as t
+from rules.systems.grits_and_glory.tables import DIE_SIZES, SKILLS, TRAITS, UNIT_MAX_FIGURES
 
 DIE_CHOICES = tuple((n, f"d{n}") for n in DIE_SIZES)
 SKILL_CHOICES = ((0, "untrained"), *DIE_CHOICES)
@@ -41,7 +41,7 @@ def _skill(name: str) -> Field:
         "die",
         default=_TRAINED_BY_DEFAULT.get(name, 0),
         choices=SKILL_CHOICES,
-        help=f"{name.capitalize()} die, or untrained (rolls d4-2).",
+        help=f"{name.capitalize()} die, or untrained (rolls {t.untrained_text()}).",
     )
 
 
@@ -49,9 +49,8 @@ def _derived(name: str, formula: str) -> Field:
     return Field(name, "int", min=1, max=20, help=f"Leave empty to compute ({formula}).")
 
 
-FIELDS = (
-    *(_trait(name) for name in TRAITS),
-    *(_skill(name) for name in SKILLS),
+#: What every unit has besides its traits, skills and gear.
+_UNIT_FIELDS = (
     Field("pace", "int", default=6, min=1, max=24, help="Inches moved per turn (6 for men)."),
     Field("armour", "int", default=0, min=0, max=6, help="Armour added to Toughness."),
     _derived("parry", "2 + half Fighting"),
@@ -71,17 +70,31 @@ FIELDS = (
         max=UNIT_MAX_FIGURES,
         help="Figures in the unit (1-6); they share this card.",
     ),
-    Field(
+)
+
+
+def _fields() -> tuple[Field, ...]:
+    """The unit's fields under the house rules in force (the weapon table, the settings)."""
+    mounted = f"Rides a mount ({t.MOUNTED_TOUGHNESS_BONUS:+d} Toughness when hit)."
+    return (
+        *(_trait(name) for name in TRAITS),
+        *(_skill(name) for name in SKILLS),
+        *_UNIT_FIELDS,
+        _weapons_field(),
+        Field("mounted", "bool", default=False, help=mounted),
+        Field("causes_fear", "bool", default=False, help="The unit causes Fear."),
+    )
+
+
+def _weapons_field() -> Field:
+    return Field(
         "weapons",
         "multichoice",
         default=[],
         max=4,
-        choices=tuple((w.key, f"{w.name} ({w.damage_text})") for w in WEAPONS.values()),
+        choices=tuple((w.key, f"{w.name} ({w.damage_text})") for w in t.WEAPONS.values()),
         help="Weapons carried, from the weapon table.",
-    ),
-    Field("mounted", "bool", default=False, help="Rides a mount (+2 Toughness when hit)."),
-    Field("causes_fear", "bool", default=False, help="The unit causes Fear."),
-)
+    )
 
 
 def parry_for(fighting: int) -> int:
@@ -105,7 +118,14 @@ def clean(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-STATS = Schema(FIELDS, clean=clean, description="One Grits & Glory unit (1-6 figures).")
+@house_cache(maxsize=16)
+def stats_schema() -> Schema:
+    """The unit stat schema under the house rules in force (a club's weapons are choices)."""
+    return Schema(_fields(), clean=clean, description="One Grits & Glory unit (1-6 figures).")
+
+
+#: The schema as written (no house rules).
+STATS = stats_schema()
 
 
 def _die(value: int) -> str:
@@ -114,7 +134,7 @@ def _die(value: int) -> str:
 
 def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     """Return short sticker lines: name, traits (and Fighting) in two lines, P/Pa/T."""
-    values = STATS.validate_snapshot(stats)
+    values = stats_schema().validate_snapshot(stats)
     star = "* " if values["wild_card"] else ""
     size = f" x{values['figures']}" if values["figures"] > 1 else ""
     first = " ".join(f"{t[:2].capitalize()} {_die(values[t])}" for t in TRAITS[:3])
@@ -126,7 +146,7 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
 
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Return a unit's battle state at the start of a game."""
-    values = STATS.validate_snapshot(stats)
+    values = stats_schema().validate_snapshot(stats)
     return {
         "figures": values["figures"],
         "shaken": 0,

@@ -178,7 +178,7 @@ def _stealth_params() -> Schema:
                 "die",
                 default=6,
                 choices=SKILL_CHOICES,
-                help="Stealth die (untrained: d4-2).",
+                help=f"Stealth die (untrained: {t.untrained_text()}).",
             ),
             WILD_CARD,
             int_field("figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures (2+: a group roll)."),
@@ -207,17 +207,21 @@ def _stealth_odds(p: Params) -> dict[str, Fraction]:
     return {"hidden": hidden, "seen": ONE - hidden}
 
 
-STEALTH = Check(
-    "stealth",
-    "Deploying hidden",
-    _stealth_params(),
-    ("hidden", "seen"),
-    _stealth_resolve,
-    _stealth_odds,
-    "A (group) Stealth roll: success starts the unit hidden.",
-    "Stealth die (and its aces), then the Wild Die (and its aces)",
-    skill="stealth",
-)
+def stealth_check() -> Check:
+    return Check(
+        "stealth",
+        "Deploying hidden",
+        _stealth_params(),
+        ("hidden", "seen"),
+        _stealth_resolve,
+        _stealth_odds,
+        "A (group) Stealth roll: success starts the unit hidden.",
+        "Stealth die (and its aces), then the Wild Die (and its aces)",
+        skill="stealth",
+    )
+
+
+STEALTH = stealth_check()
 
 
 def _los_resolve(p: Params, dice: Dice) -> Outcome:
@@ -285,7 +289,8 @@ SWIM_KEYS = {"failure": "wades", "success": "swims", "raise": "swims"}
 
 
 def _swim_modifier(p: Params) -> dict[str, Any]:
-    return {**p, "modifier": p["modifier"] + t.SWIMMING_MODIFIERS.get(p["load"], 0)}
+    loads: Mapping[str, int] = t.now("SWIMMING_MODIFIERS")
+    return {**p, "modifier": p["modifier"] + loads.get(p["load"], 0)}
 
 
 def _swim_resolve(p: Params, dice: Dice) -> Outcome:
@@ -295,35 +300,43 @@ def _swim_resolve(p: Params, dice: Dice) -> Outcome:
     return outcome
 
 
-SWIM = Check(
-    "swim",
-    "Swimming",
-    Schema(
-        (
-            Field(
-                "die",
-                "die",
-                default=0,
-                choices=SKILL_CHOICES,
-                help="Swimming die (untrained: d4-2).",
-            ),
-            WILD_CARD,
-            Field(
-                "load",
-                "choice",
-                default="normal",
-                choices=(
-                    ("normal", "normal kit (+0)"),
-                    *((k, f"{k} ({v:+d})") for k, v in t.SWIMMING_MODIFIERS.items()),
+def _swim_odds(p: Params) -> dict[str, Fraction]:
+    return _odds_with_ones(_swim_modifier(p), SWIM_KEYS, "drowns")
+
+
+def swim_check() -> Check:
+    return Check(
+        "swim",
+        "Swimming",
+        Schema(
+            (
+                Field(
+                    "die",
+                    "die",
+                    default=0,
+                    choices=SKILL_CHOICES,
+                    help=f"Swimming die (untrained: {t.untrained_text()}).",
                 ),
-            ),
-            MODIFIER,
-        )
-    ),
-    ("swims", "wades", "drowns"),
-    _swim_resolve,
-    lambda p: _odds_with_ones(_swim_modifier(p), SWIM_KEYS, "drowns"),
-    "Swimming: success moves the full Pace, failure as difficult ground, a natural 1 drowns.",
-    "Swimming die (and its aces), then the Wild Die (and its aces)",
-    skill="swimming",
-)
+                WILD_CARD,
+                Field(
+                    "load",
+                    "choice",
+                    default="normal",
+                    choices=(
+                        ("normal", "normal kit (+0)"),
+                        *((k, f"{k} ({v:+d})") for k, v in t.SWIMMING_MODIFIERS.items()),
+                    ),
+                ),
+                MODIFIER,
+            )
+        ),
+        ("swims", "wades", "drowns"),
+        _swim_resolve,
+        _swim_odds,
+        "Swimming: success moves the full Pace, failure as difficult ground, a natural 1 drowns.",
+        "Swimming die (and its aces), then the Wild Die (and its aces)",
+        skill="swimming",
+    )
+
+
+SWIM = swim_check()

@@ -5,12 +5,20 @@ The text names only a few weapon stats (sabre and spear Str+d6, the freak-event 
 assassin 2d6); the rest of `WEAPONS` is Muster's house table in the text's Showdown style and
 says so (`source`), because the text refers to weapon ranges, RoF, Reload and Fanfire without
 listing them.
+
+A club may edit the weapons, the modifier lists, a few settings and the victory points as
+house rules (`rules.systems.grits_and_glory.house`): those constants are not plain module
+attributes but are served by the module's `__getattr__` from the pack applied in the current
+context (`rules.house`), so every use reads them at call time as `t.NAME`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from rules import house
 
 TRAITS = ("agility", "smarts", "spirit", "strength", "vigor")
 SKILLS = (
@@ -31,31 +39,36 @@ DIE_SIZES = (4, 6, 8, 10, 12)
 STANDARD_TN = 4
 RAISE_STEP = 4
 UNTRAINED_DIE = 4
-UNTRAINED_PENALTY = -2
 WILD_DIE = 6
 BONUS_DAMAGE_DIE = 6
-MULTI_ACTION_PENALTY = -2
-GANG_UP_MAX = 4
-JOKER_BONUS = 2
 WILD_CARD_MAX_WOUNDS = 3
-MOUNTED_TOUGHNESS_BONUS = 2
 FANFIRE_MAX_SHOTS = 6
 VOLLEY_FIGURES_PER_WILD_DIE = 5
 UNIT_MAX_FIGURES = 6
 
-RANGE_MODIFIERS = {"short": 0, "medium": -2, "long": -4}
-COVER_MODIFIERS = {"none": 0, "minor": -2, "substantial": -4}
-SITUATION_MODIFIERS = {
-    "unstable_platform": -2,
-    "running": -2,
-    "dark": -2,
-    "fog": -2,
-    "touch_attack": 2,
-    "autofire": -2,
-    "fanfire": -4,
-    "off_hand": -2,
+#: The base values of what a club may edit, served as `t.NAME` through `__getattr__` (the end of
+#: the module): the settings, the modifier lists, and (added below) the weapon table and the
+#: victory points.
+_EDITABLE: dict[str, Any] = {
+    "UNTRAINED_PENALTY": -2,
+    "MULTI_ACTION_PENALTY": -2,
+    "GANG_UP_MAX": 4,
+    "JOKER_BONUS": 2,
+    "MOUNTED_TOUGHNESS_BONUS": 2,
+    "RANGE_MODIFIERS": {"short": 0, "medium": -2, "long": -4},
+    "COVER_MODIFIERS": {"none": 0, "minor": -2, "substantial": -4},
+    "SITUATION_MODIFIERS": {
+        "unstable_platform": -2,
+        "running": -2,
+        "dark": -2,
+        "fog": -2,
+        "touch_attack": 2,
+        "autofire": -2,
+        "fanfire": -4,
+        "off_hand": -2,
+    },
+    "SWIMMING_MODIFIERS": {"light": 1, "armour_or_packs": -1, "heavy_load": -2},
 }
-SWIMMING_MODIFIERS = {"light": 1, "armour_or_packs": -1, "heavy_load": -2}
 STEALTH_RANGE_BRACKETS = (5, 10, 20)
 #: Bonuses to the hidden unit's Stealth against Notice: the range brackets above and cover, read
 #: as the shooting modifiers turned round; the Dark of Night adds +2 to all Stealth.
@@ -141,8 +154,9 @@ _RANGED = (
     Weapon("thrown_knife", "Thrown knife", True, (4,), ranges=(3, 6, 12)),
     Weapon("grenade", "Grenade (small burst)", False, (6, 6, 6), ranges=(5, 10, 20)),
 )
-#: Damage that comes from events and mishaps rather than a figure's weapon.
-_HAZARDS = (
+#: Damage that comes from events and mishaps rather than a figure's weapon (not a club's to edit:
+#: the text gives every one of them).
+HAZARDS = (
     Weapon("sniper", "Unexpected sniper", False, (8, 8), source="text"),
     Weapon("assassin", "Assassin", False, (6, 6), source="text"),
     Weapon("fire", "Fire", False, (6, 6), source="text"),
@@ -151,10 +165,23 @@ _HAZARDS = (
     Weapon("fall_2", "Fall, 2 stories", False, (6, 6), source="text"),
     Weapon("fall_3", "Fall, 3 stories", False, (6, 6, 6), source="text"),
 )
-WEAPONS = {w.key: w for w in (*_MELEE, *_RANGED)}
-DAMAGE_SOURCES = {w.key: w for w in (*_MELEE, *_RANGED, *_HAZARDS)}
-MELEE_KEYS = tuple(w.key for w in _MELEE)
-RANGED_KEYS = tuple(w.key for w in _RANGED)
+
+
+def weapon_tables(melee: tuple[Weapon, ...], ranged: tuple[Weapon, ...]) -> dict[str, Any]:
+    """The constants a weapon table makes: the weapons, every damage source, melee and ranged keys.
+
+    Hazards come after the weapons; a weapon may not take a hazard's key (the house rules check).
+    """
+    weapons = {w.key: w for w in (*melee, *ranged)}
+    return {
+        "WEAPONS": weapons,
+        "DAMAGE_SOURCES": {**weapons, **{h.key: h for h in HAZARDS}},
+        "MELEE_KEYS": tuple(w.key for w in melee),
+        "RANGED_KEYS": tuple(w.key for w in ranged),
+    }
+
+
+_EDITABLE.update(weapon_tables(_MELEE, _RANGED))
 
 #: 2d6 fortunes, rolled whenever a Joker is turned: (low, high, key, short effect).
 FORTUNES = (
@@ -204,7 +231,7 @@ STEALTH_REVEALS = (
     "an enemy wins an opposed Notice vs Stealth",
 )
 #: Victory points per unit's fate (own and enemy), as the text scores them.
-VICTORY_POINTS = {
+_EDITABLE["VICTORY_POINTS"] = {
     "survived": 2,
     "on_table": 2,
     "ran_off": -2,
@@ -411,21 +438,28 @@ SCENARIO_DIE = 12
 SCENARIO_BY_ROLL = {s.roll: s for s in SCENARIOS}
 
 
+def untrained_text() -> str:
+    """How an untrained skill is rolled, e.g. "d4-2" (the penalty is a club's to edit)."""
+    penalty: int = __getattr__("UNTRAINED_PENALTY")
+    return f"d{UNTRAINED_DIE}{penalty:+d}" if penalty else f"d{UNTRAINED_DIE}"
+
+
 def reference_tables() -> dict[str, Any]:
-    """Return every reference table as JSON-able data."""
+    """Return every reference table as JSON-able data (under the applied house rules)."""
+    now = __getattr__  # `now` is defined below it
     return {
-        "weapons": [w.as_json() for w in WEAPONS.values()],
-        "hazards": [w.as_json() for w in _HAZARDS],
+        "weapons": [w.as_json() for w in now("WEAPONS").values()],
+        "hazards": [w.as_json() for w in HAZARDS],
         "modifiers": {
-            "range": RANGE_MODIFIERS,
-            "cover": COVER_MODIFIERS,
-            "situation": SITUATION_MODIFIERS,
-            "swimming": SWIMMING_MODIFIERS,
-            "multi_action": MULTI_ACTION_PENALTY,
-            "gang_up_max": GANG_UP_MAX,
-            "joker": JOKER_BONUS,
-            "untrained": f"d{UNTRAINED_DIE}{UNTRAINED_PENALTY}",
-            "mounted_target_toughness": MOUNTED_TOUGHNESS_BONUS,
+            "range": now("RANGE_MODIFIERS"),
+            "cover": now("COVER_MODIFIERS"),
+            "situation": now("SITUATION_MODIFIERS"),
+            "swimming": now("SWIMMING_MODIFIERS"),
+            "multi_action": now("MULTI_ACTION_PENALTY"),
+            "gang_up_max": now("GANG_UP_MAX"),
+            "joker": now("JOKER_BONUS"),
+            "untrained": untrained_text(),
+            "mounted_target_toughness": now("MOUNTED_TOUGHNESS_BONUS"),
         },
         "fortunes": [
             {"roll": f"{lo}-{hi}" if lo != hi else str(lo), "key": key, "effect": text}
@@ -456,8 +490,32 @@ def reference_tables() -> dict[str, Any]:
             "walking": f"{DIFFICULT_GROUND_DICE}d6, the lowest (never above Pace)",
             "running": f"{DIFFICULT_GROUND_RUN_DICE}d6, the lowest two; a 1 Shakes the unit",
         },
-        "victory_points": VICTORY_POINTS,
+        "victory_points": now("VICTORY_POINTS"),
         "scenarios": [s.as_json() for s in SCENARIOS],
         "scenario_die": f"d{SCENARIO_DIE}",
         "end_game": {"first_roll_after_turn": END_GAME_FIRST_TURN, "die": f"d{END_GAME_DIE}"},
     }
+
+
+if TYPE_CHECKING:  # what `__getattr__` serves, typed for the checks that read it as `t.NAME`
+    UNTRAINED_PENALTY: int
+    MULTI_ACTION_PENALTY: int
+    GANG_UP_MAX: int
+    JOKER_BONUS: int
+    MOUNTED_TOUGHNESS_BONUS: int
+    RANGE_MODIFIERS: dict[str, int]
+    COVER_MODIFIERS: dict[str, int]
+    SITUATION_MODIFIERS: dict[str, int]
+    SWIMMING_MODIFIERS: dict[str, int]
+    WEAPONS: dict[str, Weapon]
+    DAMAGE_SOURCES: dict[str, Weapon]
+    MELEE_KEYS: tuple[str, ...]
+    RANGED_KEYS: tuple[str, ...]
+    VICTORY_POINTS: dict[str, int]
+
+#: Every editable name answers from the applied house-rules pack, else from `_EDITABLE` (PEP 562).
+__getattr__ = house.module_getattr(__name__, _EDITABLE)
+#: The same lookup called directly, for the checks' per-roll paths: `t.now("RANGE_MODIFIERS")`
+#: skips the ordinary attribute lookup Python tries (and fails, raising and catching an
+#: AttributeError) before it calls a module's `__getattr__`: about a microsecond a read on 3.11.
+now: Callable[[str], Any] = __getattr__

@@ -1,0 +1,605 @@
+"""What a Grits & Glory club may edit as house rules: weapons, modifiers, settings, scoring.
+
+The text lists no weapon table (it names a few weapons' damage and refers to ranges, RoF and
+Reload without giving them), so Muster's weapon table is a house table to begin with: a club
+corrects it and adds the weapons its period needs, melee or ranged. Besides the weapons a club
+may tune the range, cover, situation and swimming modifiers, a few settings (the gang-up cap,
+the untrained and multiple-action penalties, the Joker's bonus, a mount's Toughness) and the
+victory points. The hazards of events and mishaps (falls, fire, the sniper) stay as the text
+gives them.
+
+Every table here is read by the checks at call time (`tables.py` serves them through
+`rules.house`); the checks whose parameters show a table's values (the damage check's weapon
+choices, a range choice's modifier) and the unit stat schema (the weapons a unit may carry)
+are built again under each pack (`_rebuild`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules import house
+from rules.checks import Check
+from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.systems.grits_and_glory import checks as c
+from rules.systems.grits_and_glory import opposed as o
+from rules.systems.grits_and_glory import procedures as pr
+from rules.systems.grits_and_glory import table_rolls as r
+from rules.systems.grits_and_glory import tables as t
+from rules.systems.grits_and_glory.stats import DIE_CHOICES, stats_schema
+from rules.systems.grits_and_glory.tables import Weapon
+
+TABLES_MODULE = "rules.systems.grits_and_glory.tables"
+
+#: The representative figure of every probe: a d8 in the skill or trait that matters.
+PROBE_DIE = 8
+
+# --- the weapon table ---------------------------------------------------------------------
+
+KINDS = (("melee", "melee (Fighting)"), ("ranged", "ranged (Shooting or Throwing)"))
+RANGE_COLUMNS = ("short", "medium", "long")
+#: What a melee weapon's ranged-only columns must hold: it strikes once and never reloads.
+MELEE_PLAIN = {"rof": 1, "reload": 0, "fanfire": False, "pistol": False}
+
+
+def _range_column(name: str) -> Column:
+    return Column(
+        name,
+        "int",
+        label=f"{name.capitalize()} range",
+        min=1,
+        max=200,
+        required=False,
+        help=f"Inches; the top of the {name} bracket. Empty for a melee weapon.",
+    )
+
+
+WEAPON_COLUMNS = (
+    Column("key", "text", max=32, help="How checks and unit cards name it, e.g. blunderbuss."),
+    Column("name", "text", max=40, help="As printed on cards and the reference sheet."),
+    Column(
+        "kind",
+        "choice",
+        choices=KINDS,
+        help="Melee weapons go with Fighting, ranged ones with Shooting (or Throwing); a unit "
+        "shoots with its first ranged weapon.",
+    ),
+    Column(
+        "strength",
+        "bool",
+        label="Adds Strength",
+        help="The wielder's Strength die is rolled with the damage (Str+d6).",
+    ),
+    Column(
+        "dice",
+        "int",
+        label="Damage dice",
+        min=0,
+        max=4,
+        help="How many damage dice (0: Strength alone, as unarmed).",
+    ),
+    Column(
+        "die",
+        "choice",
+        label="Damage die",
+        choices=DIE_CHOICES,
+        required=False,
+        help="Their size; empty when there are no damage dice.",
+    ),
+    Column(
+        "bonus",
+        "int",
+        label="Damage bonus",
+        min=-4,
+        max=8,
+        help="Added to the damage total (0 for most weapons).",
+    ),
+    *(_range_column(name) for name in RANGE_COLUMNS),
+    Column(
+        "rof",
+        "int",
+        label="RoF",
+        min=1,
+        max=t.FANFIRE_MAX_SHOTS,
+        help="Shooting dice per attack (2 or more: automatic fire).",
+    ),
+    Column(
+        "reload",
+        "int",
+        min=0,
+        max=6,
+        help="Reload N: rounds of reloading after a jam (0 for most firearms).",
+    ),
+    Column("fanfire", "bool", help="A single-action revolver that may be fanned."),
+    Column(
+        "reach",
+        "int",
+        min=0,
+        max=3,
+        help="Reach in inches (spear 1, lance 2): set against a charge at +2 a point.",
+    ),
+    Column("pistol", "bool", help="May be fired in melee (at the defender's Parry)."),
+)
+
+
+def _weapon_rows() -> list[Row]:
+    melee = set(t.MELEE_KEYS)
+    return [_row_of(w, "melee" if w.key in melee else "ranged") for w in t.WEAPONS.values()]
+
+
+def _row_of(weapon: Weapon, kind: str) -> Row:
+    short, medium, long = weapon.ranges or (None, None, None)
+    return {
+        "key": weapon.key,
+        "name": weapon.name,
+        "kind": kind,
+        "strength": weapon.strength,
+        "dice": len(weapon.dice),
+        "die": weapon.dice[0] if weapon.dice else None,
+        "bonus": weapon.bonus,
+        "short": short,
+        "medium": medium,
+        "long": long,
+        "rof": weapon.rof,
+        "reload": weapon.reload,
+        "fanfire": weapon.fanfire,
+        "reach": weapon.reach,
+        "pistol": weapon.pistol,
+    }
+
+
+def _weapon_of(row: Row, base: Mapping[str, Weapon]) -> Weapon:
+    """The weapon a row describes: the text's or Muster's own where unchanged, else the club's."""
+    ranges = (row["short"], row["medium"], row["long"]) if row["kind"] == "ranged" else None
+    weapon = Weapon(
+        row["key"],
+        row["name"],
+        row["strength"],
+        (row["die"],) * row["dice"],
+        row["bonus"],
+        ranges,
+        row["rof"],
+        row["reload"],
+        row["fanfire"],
+        row["reach"],
+        row["pistol"],
+    )
+    was = base.get(weapon.key)
+    return was if was is not None and replace(weapon, source=was.source) == was else weapon
+
+
+def _build_weapons(rows: list[Row]) -> dict[str, Any]:
+    with house.applied(None):
+        base: Mapping[str, Weapon] = t.WEAPONS
+    weapons = [(_weapon_of(row, base), row["kind"]) for row in rows]
+    return t.weapon_tables(
+        tuple(w for w, kind in weapons if kind == "melee"),
+        tuple(w for w, kind in weapons if kind == "ranged"),
+    )
+
+
+def _validate_weapons(rows: list[Row]) -> None:
+    hazards = {h.key for h in t.HAZARDS}
+    for index, row in enumerate(rows):
+        if row["key"] in hazards:
+            raise PackError(
+                f"{row['key']!r} is a hazard's key (events and mishaps); choose another",
+                table="weapons",
+                row=index,
+                column="key",
+            )
+        _validate_damage(row, index)
+        if row["kind"] == "ranged":
+            _validate_ranges(row, index)
+        else:
+            _validate_melee(row, index)
+    if "unarmed" not in {row["key"] for row in rows}:
+        raise PackError(
+            "must keep 'unarmed': a unit without a melee weapon fights with it", table="weapons"
+        )
+
+
+def _validate_damage(row: Row, index: int) -> None:
+    def refuse(column: str, message: str) -> None:
+        raise PackError(message, table="weapons", row=index, column=column)
+
+    if row["dice"] and row["die"] is None:
+        refuse("die", "must be filled in when the weapon has damage dice")
+    if not row["dice"] and row["die"] is not None:
+        refuse("die", "must be empty when the weapon has no damage dice")
+    if not row["dice"] and not row["strength"]:
+        refuse("dice", "must be at least 1 for a weapon that does not add Strength")
+
+
+def _validate_ranges(row: Row, index: int) -> None:
+    previous = 0
+    for name in RANGE_COLUMNS:
+        value = row[name]
+        if value is None:
+            raise PackError(
+                "must be filled in for a ranged weapon", table="weapons", row=index, column=name
+            )
+        if value <= previous:
+            raise PackError(
+                f"must be longer than the range before it ({previous})",
+                table="weapons",
+                row=index,
+                column=name,
+            )
+        previous = value
+    if row["reach"]:
+        raise PackError("must be 0 for a ranged weapon", table="weapons", row=index, column="reach")
+
+
+def _validate_melee(row: Row, index: int) -> None:
+    for name in RANGE_COLUMNS:
+        if row[name] is not None:
+            raise PackError(
+                "must be empty for a melee weapon (make it ranged to throw it)",
+                table="weapons",
+                row=index,
+                column=name,
+            )
+    for name, value in MELEE_PLAIN.items():
+        if row[name] != value:
+            shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            raise PackError(
+                f"must be {shown} for a melee weapon (it strikes once and never reloads)",
+                table="weapons",
+                row=index,
+                column=name,
+            )
+
+
+def _damage_probes(row: Row) -> list[Probe]:
+    name, key = row.get("name") or row["key"], row["key"]
+    wielder = " with Str d8" if row.get("strength") else ""
+    base = {"weapon": key, "strength": PROBE_DIE}
+    return [
+        Probe(
+            "damage",
+            {**base, "toughness": 5},
+            f"{name}: damage{wielder} against Toughness 5",
+        ),
+        Probe(
+            "damage",
+            {**base, "toughness": 7, "target_wild_card": True},
+            f"{name}: damage{wielder} against a Wild Card of Toughness 7",
+        ),
+    ]
+
+
+def _weapon_probes(row: Row) -> list[Probe]:
+    """The odds a weapon row sets: its damage, and what its RoF, fanfire and Reach decide.
+
+    The attack that brings it into play comes first (Fighting or Shooting with a d8): the
+    weapon does not change it, but it sets the damage beside the chance to land it.
+    """
+    name = row.get("name") or row["key"]
+    if row.get("kind") == "ranged":
+        attack = Probe(
+            "shooting", {"die": PROBE_DIE, "range": "medium"}, "Shooting d8 at medium range"
+        )
+    else:
+        attack = Probe("fighting", {"die": PROBE_DIE}, "Fighting d8 against Parry 5")
+    probes = [attack, *_damage_probes(row)]
+    if (row.get("rof") or 1) > 1:
+        shots = {"die": PROBE_DIE, "shots": row["rof"], "range": "medium"}
+        probes.append(Probe("autofire", shots, f"{name}: {row['rof']} Shooting d8 at medium range"))
+    if row.get("fanfire"):
+        fan = {"die": PROBE_DIE, "shots": t.FANFIRE_MAX_SHOTS, "fanfire": True}
+        probes.append(Probe("autofire", fan, f"{name}: fanned, six Shooting d8 at short range"))
+    if row.get("reach"):
+        reach = {"die": PROBE_DIE, "reach": row["reach"], "foe_die": PROBE_DIE}
+        probes.append(Probe("set_weapons", reach, f"{name}: set against a charge (Agility d8)"))
+    return probes
+
+
+WEAPONS_TABLE = EditableTable(
+    "weapons",
+    "Weapons",
+    WEAPON_COLUMNS,
+    _weapon_rows,
+    _build_weapons,
+    help="Every weapon a unit may carry, melee and ranged. The text gives only a few weapons' "
+    "damage; the rest is Muster's table in the text's style, yours to correct and extend.",
+    validate=_validate_weapons,
+    probes=_weapon_probes,
+)
+
+# --- the modifier lists -------------------------------------------------------------------
+
+
+def _modifier_table(
+    name: str,
+    title: str,
+    constant: str,
+    limits: tuple[int, int],
+    probes: Callable[[Row], list[Probe]],
+    help_text: str,
+) -> EditableTable:
+    """A fixed list of named modifiers: a club changes the numbers, not which ones there are."""
+
+    def rows() -> list[Row]:
+        table: Mapping[str, int] = getattr(t, constant)
+        return [{"key": key, "modifier": value} for key, value in table.items()]
+
+    def build(edited: list[Row]) -> dict[str, Any]:
+        return {constant: {row["key"]: row["modifier"] for row in edited}}
+
+    low, high = limits
+    columns = (
+        Column("key", "text", max=32),
+        Column(
+            "modifier", "int", min=low, max=high, help="Added to the roll (negative: a penalty)."
+        ),
+    )
+    return EditableTable(
+        name, title, columns, rows, build, fixed_rows=True, help=help_text, probes=probes
+    )
+
+
+def _range_probes(row: Row) -> list[Probe]:
+    return [
+        Probe(
+            "shooting",
+            {"die": PROBE_DIE, "range": row["key"]},
+            f"Shooting d8 at {row['key']} range",
+        )
+    ]
+
+
+def _cover_probes(row: Row) -> list[Probe]:
+    return [
+        Probe(
+            "shooting",
+            {"die": PROBE_DIE, "range": "medium", "cover": row["key"]},
+            f"Shooting d8 at medium range, {row['key']} cover",
+        )
+    ]
+
+
+#: Each situation modifier's check and the parameters that bring it into play.
+SITUATION_PROBES: dict[str, tuple[str, dict[str, Any], str]] = {
+    "unstable_platform": (
+        "shooting",
+        {"range": "medium", "unstable_platform": True},
+        "Shooting d8 at medium range from an unstable platform",
+    ),
+    "running": ("fighting", {"running": True}, "Fighting d8 after running"),
+    "dark": ("shooting", {"range": "medium", "dark": True}, "Shooting d8 at medium range, dark"),
+    "fog": ("shooting", {"range": "medium", "fog": True}, "Shooting d8 at medium range into fog"),
+    "touch_attack": ("fighting", {"touch": True}, "Fighting d8, a touch attack"),
+    "autofire": (
+        "autofire",
+        {"shots": 3, "range": "medium"},
+        "Automatic fire, three d8 Shooting dice at medium range",
+    ),
+    "fanfire": (
+        "autofire",
+        {"shots": t.FANFIRE_MAX_SHOTS, "fanfire": True},
+        "Fanfire, six d8 Shooting dice at short range",
+    ),
+    "off_hand": ("fighting", {"off_hand": True}, "Fighting d8 with the off hand"),
+}
+
+
+def _situation_probes(row: Row) -> list[Probe]:
+    found = SITUATION_PROBES.get(row["key"])
+    if found is None:
+        return []
+    check, params, label = found
+    return [Probe(check, {"die": PROBE_DIE, **params}, label)]
+
+
+def _swimming_probes(row: Row) -> list[Probe]:
+    load = row["key"].replace("_", " ")
+    return [Probe("swim", {"die": 6, "load": row["key"]}, f"Swimming d6 with {load}")]
+
+
+RANGE_TABLE = _modifier_table(
+    "range_modifiers",
+    "Range modifiers",
+    "RANGE_MODIFIERS",
+    (-10, 4),
+    _range_probes,
+    "Shooting and throwing at each range bracket (area attacks too).",
+)
+COVER_TABLE = _modifier_table(
+    "cover_modifiers",
+    "Cover modifiers",
+    "COVER_MODIFIERS",
+    (-10, 4),
+    _cover_probes,
+    "Shooting at a target behind cover.",
+)
+SITUATION_TABLE = _modifier_table(
+    "situation_modifiers",
+    "Situation modifiers",
+    "SITUATION_MODIFIERS",
+    (-8, 8),
+    _situation_probes,
+    "Attacks in special situations: unstable platform, running, dark, fog, touch attacks, "
+    "automatic fire, fanfire, the off hand.",
+)
+SWIMMING_TABLE = _modifier_table(
+    "swimming_modifiers",
+    "Swimming modifiers",
+    "SWIMMING_MODIFIERS",
+    (-6, 6),
+    _swimming_probes,
+    "Swimming with what the unit carries (normal kit: +0).",
+)
+
+# --- settings -------------------------------------------------------------------------------
+
+#: One row per setting: its key, the constant it sets, its limits, and the probe showing it.
+SETTINGS: dict[str, tuple[str, int, int, Probe]] = {
+    "gang_up_max": (
+        "GANG_UP_MAX",
+        0,
+        8,
+        Probe(
+            "fighting", {"die": PROBE_DIE, "gang_up": 6}, "Fighting d8 with six allies ganging up"
+        ),
+    ),
+    "untrained_penalty": (
+        "UNTRAINED_PENALTY",
+        -6,
+        0,
+        Probe("trait", {"die": PROBE_DIE, "untrained": True}, "An untrained skill test"),
+    ),
+    "multi_action_penalty": (
+        "MULTI_ACTION_PENALTY",
+        -6,
+        0,
+        Probe("fighting", {"die": PROBE_DIE, "actions": 2}, "Fighting d8 as one of two actions"),
+    ),
+    "joker_bonus": (
+        "JOKER_BONUS",
+        0,
+        6,
+        Probe("fighting", {"die": PROBE_DIE, "joker": True}, "Fighting d8 on a Joker"),
+    ),
+    "mounted_toughness_bonus": (
+        "MOUNTED_TOUGHNESS_BONUS",
+        0,
+        6,
+        Probe(
+            "damage",
+            {"weapon": "unarmed", "strength": PROBE_DIE, "toughness": 5, "mounted_target": True},
+            "Unarmed damage (Str d8) against a mounted Toughness 5",
+        ),
+    ),
+}
+
+
+def _setting_rows() -> list[Row]:
+    return [{"key": key, "value": getattr(t, spec[0])} for key, spec in SETTINGS.items()]
+
+
+def _build_settings(rows: list[Row]) -> dict[str, Any]:
+    return {SETTINGS[row["key"]][0]: row["value"] for row in rows}
+
+
+def _validate_settings(rows: list[Row]) -> None:
+    for index, row in enumerate(rows):
+        _, low, high, _ = SETTINGS[row["key"]]
+        if not low <= row["value"] <= high:
+            raise PackError(
+                f"must be from {low} to {high} for {row['key']}, not {row['value']}",
+                table="settings",
+                row=index,
+                column="value",
+            )
+
+
+def _setting_probes(row: Row) -> list[Probe]:
+    spec = SETTINGS.get(row["key"])
+    return [spec[3]] if spec else []
+
+
+SETTINGS_TABLE = EditableTable(
+    "settings",
+    "Settings",
+    (
+        Column("key", "text", max=32),
+        Column(
+            "value",
+            "int",
+            min=-6,
+            max=8,
+            help="gang_up_max 0 to 8; untrained_penalty and "
+            "multi_action_penalty -6 to 0; joker_bonus and mounted_toughness_bonus 0 to 6.",
+        ),
+    ),
+    _setting_rows,
+    _build_settings,
+    fixed_rows=True,
+    help="One number each: the most a gang-up adds, the untrained skill penalty (on a d4), the "
+    "penalty per extra action, the Joker's bonus to trait and damage rolls, a mount's Toughness.",
+    validate=_validate_settings,
+    probes=_setting_probes,
+)
+
+# --- victory points -------------------------------------------------------------------------
+
+
+def _points_rows() -> list[Row]:
+    return [{"key": key, "points": value} for key, value in t.VICTORY_POINTS.items()]
+
+
+def _build_points(rows: list[Row]) -> dict[str, Any]:
+    return {"VICTORY_POINTS": {row["key"]: row["points"] for row in rows}}
+
+
+POINTS_TABLE = EditableTable(
+    "victory_points",
+    "Victory points",
+    (Column("key", "text", max=32), Column("points", "int", min=-10, max=10)),
+    _points_rows,
+    _build_points,
+    fixed_rows=True,
+    help="Points per unit's fate, your own and the enemy's (shown on the reference sheet).",
+)
+
+# --- what is built again under a pack -------------------------------------------------------
+
+#: The checks whose parameters show an editable value (a choice's modifier, a help's number,
+#: the damage check's weapons): built again under each pack, the others are shared.
+REBUILT_CHECKS: tuple[Callable[[], Check], ...] = (
+    c.trait_check,
+    c.group_roll_check,
+    c.fighting_check,
+    c.shooting_check,
+    c.autofire_check,
+    c.volley_fire_check,
+    c.damage_check,
+    pr.area_effect_check,
+    pr.benny_reroll_check,
+    r.stealth_check,
+    r.swim_check,
+    o.notice_check,
+)
+
+
+def _rebuild() -> dict[str, Any]:
+    """The checks, stat schema and action deck under the pack applied (called with it applied)."""
+    from rules.systems.grits_and_glory import CHECKS, SYSTEM
+
+    rebuilt = {check.name: check for check in (build() for build in REBUILT_CHECKS)}
+    from rules.systems.grits_and_glory import deck
+
+    pack = house.active()
+    # The deck gives a Joker its bonus (a setting): it deals and draws under the pack too.
+    activation = {
+        name: replace(
+            method,
+            start=house.under(pack, method.start),
+            draw=house.under(pack, method.draw),
+            description=deck.describe(),
+        )
+        for name, method in SYSTEM.activation.items()
+    }
+    return {
+        "checks": {name: rebuilt.get(name, check) for name, check in CHECKS.items()},
+        "stats": stats_schema(),
+        "activation": activation,
+    }
+
+
+HOUSE = HouseSpec(
+    module=TABLES_MODULE,
+    tables=(
+        WEAPONS_TABLE,
+        RANGE_TABLE,
+        COVER_TABLE,
+        SITUATION_TABLE,
+        SWIMMING_TABLE,
+        SETTINGS_TABLE,
+        POINTS_TABLE,
+    ),
+    rebuild=_rebuild,
+)
