@@ -33,7 +33,7 @@ from campaigns.services.house_rules import (
 )
 from rules import house
 from rules.house import Column, Comparison, EditableTable, HouseSpec, Pack, PackError, Row
-from rules.narrate import outcome_label
+from rules.narrate import humanise, outcome_label
 from rules.system import RuleSystem, get_system
 
 #: Form field names: `t-<table>-<row>-<column>`, `t-<table>-<row>-remove`, `t-<table>-rows`.
@@ -88,6 +88,8 @@ class Cell:
     changed: bool = False
     #: The cell the engine refused: the browser puts the cursor (and the screen) there.
     focus: bool = False
+    #: A fixed row's key as words ("armour or packs"); the form still sends the key itself.
+    words: str = ""
 
     @property
     def error_id(self) -> str:
@@ -459,6 +461,7 @@ def _cell(
         error=_sentence(error),
         changed=changed,
         focus=bool(error),
+        words=humanise(raw) if fixed_key else "",
     )
 
 
@@ -490,7 +493,7 @@ def _width(table: EditableTable, column: Column) -> str:
     """How wide a cell is drawn: a number needs a few digits, a name a few words."""
     if column.kind in ("int", "number", "bool", "choice"):
         return column.kind
-    return "short" if column.name == table.key or (column.max or 99) <= 40 else "text"
+    return "short" if column.name == table.key or (column.max or 99) <= 24 else "text"
 
 
 def _options(column: Column, raw: Any, *, blank: bool) -> tuple[Option, ...]:
@@ -571,6 +574,11 @@ class OddsComparison:
     new: bool
     gone: bool
 
+    @property
+    def moved(self) -> bool:
+        """The edit changes these odds (a new or removed row's always count)."""
+        return self.new or self.gone or any(line.before != line.after for line in self.lines)
+
     def sentence(self) -> str:
         """ "Matchlock musket, medium range: hit 41.7% → 50.0%, miss 58.3% → 50.0%"."""
         parts = [f"{line.label} {line.before} → {line.after}" for line in self.lines]
@@ -581,6 +589,15 @@ class OddsComparison:
 class Preview:
     changes: tuple[str, ...]
     odds: tuple[OddsComparison, ...]
+
+    @property
+    def moved(self) -> tuple[OddsComparison, ...]:
+        return tuple(c for c in self.odds if c.moved)
+
+    @property
+    def same(self) -> tuple[OddsComparison, ...]:
+        """Checks the edited rows take part in whose odds the edit leaves as they were."""
+        return tuple(c for c in self.odds if not c.moved)
 
 
 def percent(probability: Any) -> str:

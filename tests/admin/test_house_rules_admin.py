@@ -22,7 +22,6 @@ from tests.pages.test_house_rules_page import (
     BASE_ROWS,
     LIMITED,
     TABLE,
-    bumped,
     editor_data,
     fill,
     new_row,
@@ -84,7 +83,7 @@ def test_staff_who_run_the_club_edit_house_rules_without_organising_the_campaign
 
 def test_the_admin_preview_shows_the_odds_and_writes_nothing(client, root, brandywine):
     data = editor_data(client.get(_editor(brandywine)))
-    fill(data, 0, **{LIMITED.name: bumped(BASE_ROWS[0][LIMITED.name])})
+    fill(data, len(BASE_ROWS), **new_row())
 
     response = client.post(_editor(brandywine), {**data, "preview": "1"})
 
