@@ -11,12 +11,12 @@ from typing import Any
 from django.db import transaction
 
 from battles.models import Battle
+from battles.selectors import rules_for_battle
 from battles.services import battle_finish, battle_record_result, battle_start
 from battles.services.results import allowed_skills, allowed_statuses
 from battles.services.setup import SideChoice
 from campaigns.models import Campaign
 from rosters.models import Force
-from rules.system import get_system
 
 DEMO_SCENARIO = "Demo: the fight at the ford"
 
@@ -54,7 +54,7 @@ def _demo_battle(campaign: Campaign, forces: list[Force]) -> None:
 
 def demo_figure_results(battle: Battle) -> list[dict[str, Any]]:
     """Two winners with a kill each, two of the losers wounded (also used by the crawl test)."""
-    system = get_system(battle.system)
+    system = rules_for_battle(battle)
     skills = list(allowed_skills(system))
     wounded = "wounded" if "wounded" in allowed_statuses(system) else allowed_statuses(system)[0]
     winners, losers = (list(battle.figures.filter(side__index=i).order_by("pk")) for i in (0, 1))

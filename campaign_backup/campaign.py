@@ -5,12 +5,15 @@ leaves history behind; this is the other thing: a club's *record* of a campaign,
 and moving a club to a new server. It holds the campaign and its league settings, members,
 forces, units, characters with their whole service record, battles with sides, figures, the
 event log and the post-battle ledger (seeds included, so the audit still works), rounds,
-pairings and point adjustments - every column, timestamps included.
+pairings and point adjustments, and the campaign's house-rules versions (each battle names the
+version it was played under, so its odds and audit re-derive after an import) - every column,
+timestamps included.
 
 Rows refer to each other by natural keys, never database ids: users by username, forces by
 their place in `forces`, characters and units by (force, name), battles by their place in
-`battles`, figures by their place in their battle, rounds by number. Importing the document
-and exporting the result gives the same document back (tests/ops/test_campaign_export.py).
+`battles`, figures by their place in their battle, rounds and house-rules versions by number.
+Importing the document and exporting the result gives the same document back
+(tests/ops/test_campaign_export.py).
 
 Not in the document: passwords (users the importing site lacks are created without a usable
 password), photo files (their names are; the media folder is backed up with the files), and
@@ -34,18 +37,30 @@ from simple_history.utils import bulk_create_with_history
 
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from campaign_backup.schema import document_problem
-from campaigns.models import Campaign, Club, League, LeagueAdjustment, Membership, Pairing, Round
+from campaigns.models import (
+    Campaign,
+    Club,
+    HouseRules,
+    League,
+    LeagueAdjustment,
+    Membership,
+    Pairing,
+    Round,
+)
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rules.dice import HMAC_SHA256
 
 FORMAT = "muster.campaign"
 #: Version 2 added each battle's `dice_scheme` and each battle figure's `dice_key`. Version-1
 #: documents still import: their battles are scheme 1, their figures have no key, and the audit
-#: says those post-battle rolls cannot be re-derived.
-VERSION = 2
-READABLE_VERSIONS = (1, 2)
+#: says those post-battle rolls cannot be re-derived. Version 3 added the campaign's
+#: `house_rules` versions and each battle's `house_rules` (a version number, or null); older
+#: documents import as campaigns that play the rules as written.
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 RESTORED = (
     Campaign,
+    HouseRules,
     League,
     LeagueAdjustment,
     Membership,
@@ -91,9 +106,12 @@ def _username(user: Any) -> str | None:
 class _Refs:
     """Natural keys for the rows already written to the document."""
 
-    def __init__(self, forces: list[Force], battles: list[Battle]) -> None:
+    def __init__(
+        self, forces: list[Force], battles: list[Battle], house_rules: list[HouseRules]
+    ) -> None:
         self.force = {f.pk: i for i, f in enumerate(forces)}
         self.battle = {b.pk: i for i, b in enumerate(battles)}
+        self.house_rules = {v.pk: v.number for v in house_rules}
         self.character = {
             c.pk: [self.force[c.force_id], c.name] for f in forces for c in f.characters.all()
         }
@@ -137,6 +155,9 @@ def _battle_json(battle: Battle, refs: _Refs) -> dict[str, Any]:
     return {
         **_plain(battle),
         "created_by": _username(battle.created_by),
+        "house_rules": refs.house_rules.get(battle.house_rules_id)
+        if battle.house_rules_id
+        else None,
         "sides": [{**_plain(s), "force": refs.force[s.force_id]} for s in battle.sides.all()],
         "figures": [
             {**_plain(f), "side": f.side.index, "character": refs.character_of(f.character_id)}
@@ -222,16 +243,26 @@ def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
     }
 
 
+def _house_rules(campaign: Campaign) -> list[HouseRules]:
+    """Every house-rules version, oldest first: one query."""
+    return list(campaign.house_rules_versions.select_related("created_by").order_by("number"))
+
+
+def _house_rules_json(version: HouseRules) -> dict[str, Any]:
+    return {**_plain(version), "created_by": _username(version.created_by)}
+
+
 def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     """Return the whole campaign as a `muster.campaign` document (plain JSON values)."""
-    forces, battles = _forces(campaign), _battles(campaign)
-    refs = _Refs(forces, battles)
+    forces, battles, house_rules = _forces(campaign), _battles(campaign), _house_rules(campaign)
+    refs = _Refs(forces, battles, house_rules)
     members = campaign.memberships.select_related("user").order_by("pk")
     document = {
         "format": FORMAT,
         "version": VERSION,
         "club": {"name": campaign.club.name, "slug": campaign.club.slug},
         "campaign": _plain(campaign),
+        "house_rules": [_house_rules_json(v) for v in house_rules],
         "members": [{**_plain(m), "user": _username(m.user)} for m in members],
         "forces": [_force_json(f, refs) for f in forces],
         "battles": [_battle_json(b, refs) for b in battles],
@@ -289,6 +320,7 @@ class _Users:
 def _usernames(doc: Mapping[str, Any]) -> Iterator[str]:
     """Every username the document names (members, owners, authors, confirmers)."""
     yield from (m["user"] for m in doc["members"])
+    yield from (v["created_by"] for v in doc.get("house_rules", ()))
     for force in doc["forces"]:
         yield force["owner"]
         yield from (e["user"] for c in force["characters"] for e in c["service_record"])
@@ -316,6 +348,7 @@ class _Importer:
         self.forces: list[Force] = []
         self.characters: dict[tuple[int, str], Character] = {}
         self.battles: list[Battle] = []
+        self.house_rules: dict[int, HouseRules] = {}
 
     def character(self, ref: list[Any] | None) -> Character | None:
         return self.characters[(ref[0], ref[1])] if ref is not None else None
@@ -329,11 +362,25 @@ class _Importer:
             for m in self.doc["members"]
         )
         self.members = {m["user"]: row for m, row in zip(self.doc["members"], members, strict=True)}
+        self._house_rules(self.doc.get("house_rules", []))
         self._rosters(self.doc["forces"])
         self._battles(self.doc["battles"])
         self._service_records(self.doc["forces"])
         self._league(self.doc["league"])
         return self.campaign
+
+    def _house_rules(self, versions: list[Mapping[str, Any]]) -> None:
+        # Checked already (campaign_backup.schema): each pack validates for the campaign's
+        # system, and its digest is the one the rules engine gives it.
+        rows = HouseRules.objects.bulk_create(
+            HouseRules(
+                campaign=self.campaign,
+                created_by=self.user(v["created_by"]),
+                **_values(HouseRules, v),
+            )
+            for v in versions
+        )
+        self.house_rules = {row.number: row for row in rows}
 
     def _rosters(self, forces: list[Mapping[str, Any]]) -> None:
         self.forces = Force.objects.bulk_create(
@@ -386,6 +433,7 @@ class _Importer:
             Battle(
                 campaign=self.campaign,
                 created_by=self.user(b["created_by"]),
+                house_rules=self.house_rules.get(b.get("house_rules")),
                 # Version-1 documents predate dice schemes: every battle then was rolled with 1.
                 **{"dice_scheme": HMAC_SHA256, **_values(Battle, b)},
             )

@@ -67,6 +67,13 @@ DOCUMENT = {
     "battles": [BATTLE],
     "league": LEAGUE,
 }
+#: Version 3 adds the campaign's house-rules versions, and each battle's version number.
+HOUSE_RULES = {"number": int, "document": dict, "digest": str, "created_by": OPTIONAL_NAME}
+DOCUMENT_V3 = {
+    **DOCUMENT,
+    "house_rules": [HOUSE_RULES],
+    "battles": [{**BATTLE, "house_rules": OPTIONAL_INDEX}],
+}
 
 
 class DocumentProblem(Exception):
@@ -239,10 +246,20 @@ def _check_league(doc: Mapping[str, Any], refs: _References) -> None:
 
 def _column_rows(doc: Mapping[str, Any]) -> Iterator[tuple[type[models.Model], Any, str]]:
     from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-    from campaigns.models import Campaign, League, LeagueAdjustment, Membership, Pairing, Round
+    from campaigns.models import (
+        Campaign,
+        HouseRules,
+        League,
+        LeagueAdjustment,
+        Membership,
+        Pairing,
+        Round,
+    )
     from rosters.models import Character, Force, ServiceRecordEntry, Unit
 
     yield Campaign, doc["campaign"], "campaign"
+    for i, v in enumerate(doc.get("house_rules", ())):
+        yield HouseRules, v, f"house_rules[{i}]"
     for i, m in enumerate(doc["members"]):
         yield Membership, m, f"members[{i}]"
     for i, f in enumerate(doc["forces"]):
@@ -284,7 +301,7 @@ def document_problem(
                 f"version: must be the whole number {' or '.join(map(str, versions))}"
             )
         _texts(document)
-        _shape(document, DOCUMENT, "document")
+        _shape(document, DOCUMENT_V3 if version >= 3 else DOCUMENT, "document")
         _slugs(document, club_slug)
         members = [m["user"] for m in document["members"]]
         _unique(members, "members", "member")
@@ -294,9 +311,44 @@ def document_problem(
         _check_league(document, refs)
         for model, row, path in _column_rows(document):
             _columns(model, row, path)
+        _check_house_rules(document)
     except DocumentProblem as problem:
         return str(problem).removeprefix("document.")
     return None
+
+
+def _check_house_rules(doc: Mapping[str, Any]) -> None:
+    """Each version's pack validates for the campaign's system (the rules engine names the bad
+    cell), its digest is the engine's, and every battle names a version the document holds."""
+    versions = doc.get("house_rules", [])
+    numbers = [v["number"] for v in versions]
+    _unique(numbers, "house_rules", "house-rules version")
+    for i, version in enumerate(versions):
+        if version["number"] < 1:
+            raise DocumentProblem(f"house_rules[{i}].number: must be 1 or more")
+        digest = _pack_digest(doc["campaign"].get("system"), version["document"], i)
+        if digest != version["digest"]:
+            raise DocumentProblem(f"house_rules[{i}].digest: is not its pack's ({digest})")
+    for i, battle in enumerate(doc["battles"]):
+        number = battle.get("house_rules")
+        if number is not None and number not in numbers:
+            raise DocumentProblem(f"battles[{i}].house_rules: no house-rules version {number}")
+
+
+def _pack_digest(system_key: Any, document: Mapping[str, Any], index: int) -> str:
+    """The digest of a valid pack; an empty pack (no table set) is the rules as written."""
+    from rules import house
+    from rules.errors import RulesError
+    from rules.system import get_system
+
+    path = f"house_rules[{index}].document"
+    try:
+        system = get_system(str(system_key))
+        if not document.get("tables") and system.house is None:
+            return ""
+        return house.load(system, document).digest
+    except RulesError as error:
+        raise DocumentProblem(f"{path}: {error}") from None
 
 
 def _slugs(document: Mapping[str, Any], club_slug: str | None) -> None:

@@ -25,6 +25,7 @@ from campaigns.services.house_rules import (
     NOTE_MAX,
     house_rules_changes,
     house_rules_current,
+    house_rules_filename,
     house_rules_preview,
     house_rules_save,
     house_rules_version,
@@ -269,7 +270,7 @@ class CampaignHouseRulesMixin:
         version = house_rules_version(campaign, int(number))
         if version is None:
             raise Http404(f"{campaign} has no house-rules version {number}")
-        filename = f"{campaign.slug or 'campaign'}-house-rules-v{version.number}.json"
+        filename = house_rules_filename(campaign, version)
         return Response(
             version.document, headers={"Content-Disposition": f'inline; filename="{filename}"'}
         )

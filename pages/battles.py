@@ -45,7 +45,7 @@ from battles.services import (
 )
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
-from campaigns.services.house_rules import rules_for_campaign
+from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
 from pages.after import battle_report, roll_json
 from pages.display import is_out
 from pages.narration import EventView, event_view
@@ -108,11 +108,19 @@ def _suggested(table: Table, query: Any) -> tuple[CheckForm, Any, Any]:
     return suggested_check(check, actor, target), actor, target
 
 
+def _house_file(battle: Battle) -> str:
+    """The name the battle's house-rules version is exported under, for the CLI command."""
+    version = battle.house_rules
+    if version is None or battle.campaign is None:
+        return ""
+    return house_rules_filename(battle.campaign, version)
+
+
 def _preview(table: Table, form: CheckForm) -> Any:
     if form.params is None:
         return None
     try:
-        return odds_result(table.system, form.check, form.params)
+        return odds_result(table.system, form.check, form.params, _house_file(table.battle))
     except RulesError:
         return None
 
@@ -212,7 +220,7 @@ def battle_odds(request: HttpRequest, pk: int) -> HttpResponse:
     form = submitted_check(pick_check(system, request.GET.get("check")), request.GET)
     preview = None
     if form.params is not None:
-        preview = odds_result(system, form.check, form.params)
+        preview = odds_result(system, form.check, form.params, _house_file(battle))
     context = {"preview": preview, "form": form, "system": system, "battle": battle}
     return render(request, "pages/battle/_preview.html", context)
 

@@ -3,12 +3,16 @@ organiser's links and member actions."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import NoReverseMatch, reverse
 
-from campaigns.models import Pairing
+from campaigns.models import Campaign, HouseRules, Pairing
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
+from campaigns.services.house_rules import house_rules_changes, house_rules_versions
 from pages.league import MyGame, ReportForm, initial_from, my_game, my_report
 from pages.ratings import campaign_ratings_context
 from pages.selectors import campaign_overview
@@ -30,6 +34,7 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "report_form": _report_form(game),
         "ratings": campaign_ratings_context(campaign, overview.members),
+        "house": campaign_house_rules(campaign, manages=manages),
     }
     if manages:
         context["waiting"] = tuple(
@@ -48,3 +53,47 @@ def _report_form(game: MyGame | None) -> ReportForm | None:
     initial = {**initial_from(game), "link": getattr(report, "link", "")}
     initial["text"] = getattr(report, "text", "")
     return ReportForm(game=game, initial=initial)
+
+
+#: Changes from the rules as written the campaign page lists before "and N more".
+HOUSE_CHANGES_SHOWN = 8
+
+
+@dataclass(frozen=True)
+class HouseRulesSummary:
+    """What the campaign page says of the house rules: the version, what it changes, links."""
+
+    current: HouseRules | None
+    from_written: tuple[str, ...]
+    more: int
+    since_previous: tuple[str, ...]
+    previous: HouseRules | None
+    editor_url: str
+
+
+def campaign_house_rules(campaign: Campaign, *, manages: bool) -> HouseRulesSummary | None:
+    """The house rules the campaign plays (None when its system has no editable tables)."""
+    system = get_system(campaign.system)
+    if system.house is None:
+        return None
+    versions = list(house_rules_versions(campaign)[:2])
+    current = versions[0] if versions else None
+    previous = versions[1] if len(versions) > 1 else None
+    changed = house_rules_changes(campaign, None, current) if current else []
+    return HouseRulesSummary(
+        current=current,
+        from_written=tuple(changed[:HOUSE_CHANGES_SHOWN]),
+        more=max(len(changed) - HOUSE_CHANGES_SHOWN, 0),
+        since_previous=tuple(house_rules_changes(campaign, previous, current)) if previous else (),
+        previous=previous,
+        editor_url=_editor_url(campaign) if manages else "",
+    )
+
+
+def _editor_url(campaign: Campaign) -> str:
+    # The organiser's editor page is its own module (pages: campaign-house-rules); until it
+    # is routed, the campaign page offers no link rather than a broken one.
+    try:
+        return reverse("campaign-house-rules", args=[campaign.pk])
+    except NoReverseMatch:
+        return ""

@@ -28,6 +28,7 @@ from printing.models import PrintJob
 from printing.selectors import (
     battle_forces,
     force_version,
+    house_rules_number,
     packet_version,
     pairing_forces,
     report_version,
@@ -132,7 +133,11 @@ class ForceDocumentView(APIView):
         """Render the force's document (more than 200 figures: a print job, 202)."""
         force = get_object_or_404(forces_visible_to(request.user), pk=pk)
         params = valid(self.input_class, request.query_params, request, force=force)
-        params.update(force=force.pk, version=force_version(force))
+        params.update(
+            force=force.pk,
+            version=force_version(force),
+            house_rules=house_rules_number(force.campaign),
+        )
         if params.get("qr"):
             params["site"] = request.build_absolute_uri("/")
         return deliver(request, self.kind, params, force.characters.count())
@@ -175,7 +180,10 @@ class SystemReferenceView(APIView):
             raise Http404(str(error)) from None
         params = valid(inputs.ReferenceInput, request.query_params, request)
         if "campaign" in params:
-            get_object_or_404(campaigns_visible_to(request.user), pk=params["campaign"], system=key)
+            campaign = get_object_or_404(
+                campaigns_visible_to(request.user), pk=params["campaign"], system=key
+            )
+            params["house_rules"] = house_rules_number(campaign)
         params["system"] = key
         return deliver(request, Kind.REFERENCE, params, 1)
 
@@ -259,9 +267,10 @@ class PairingPacketView(APIView):
         pairing = get_object_or_404(pairings, pk=pk)
         params = valid(inputs.PacketInput, request.query_params, request)
         forces = pairing_forces(pairing)
-        params.update(
-            pairing=pairing.pk, system=pairing.round.campaign.system, version=packet_version(forces)
-        )
+        campaign = pairing.round.campaign
+        params.update(pairing=pairing.pk, system=campaign.system, version=packet_version(forces))
+        if pairing.battle is None:  # a fought pairing's packet is under its battle's rules
+            params["house_rules"] = house_rules_number(campaign)
         return deliver(request, Kind.PACKET, params, _packet_items(forces))
 
 

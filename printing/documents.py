@@ -4,7 +4,7 @@ its context (or contexts, for a big document rendered in parts by the worker).""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from printing.cards import WeaponRow, card_sheet_context
@@ -152,19 +152,33 @@ def cards_document(
     page: str,
     blanks: int = 0,
     qr: bool = False,
+    house_rules: str = "",
 ) -> Document:
-    """Return unit cards for the figures (and blank cards to fill in by hand)."""
+    """Return unit cards for the figures (and blank cards to fill in by hand).
+
+    `house_rules` says which house rules the system is under ("House rules v2"): each card's
+    footer says it, as the weapon profiles on it are the club's.
+    """
     tables = system.tables(options)
     cards = [figure_card(system, figure, tables, qr=qr) for figure in figures]
     cards += [blank_system_card(system) for _ in range(blanks)]
+    if house_rules:
+        cards = [replace(card, footer=f"{card.footer} · {house_rules}") for card in cards]
     return Document("cards", (card_sheet_context(cards, size, page),), "cards.pdf")
 
 
 def reference_document(
-    system: RuleSystem, options: Mapping[str, Any], campaign: str = "", page: str = "A4"
+    system: RuleSystem,
+    options: Mapping[str, Any],
+    campaign: str = "",
+    page: str = "A4",
+    house_rules: str = "",
 ) -> Document:
-    """Return the system's quick-reference sheet under the campaign's options."""
-    context = reference_context(system=system, options=options, campaign=campaign, page=page)
+    """Return the system's quick-reference sheet under the campaign's options (and house
+    rules: `system` under the pack, `house_rules` the line naming the version)."""
+    context = reference_context(
+        system=system, options=options, campaign=campaign, page=page, house_rules=house_rules
+    )
     return Document("reference", (context,), f"{system.key}-reference.pdf")
 
 
@@ -264,6 +278,7 @@ def packet_document(
     unlabelled: list[FigureData],
     sheet: SheetOptions,
     chronicle: Mapping[str, Any] | None = None,
+    house_rules: str = "",
 ) -> Document:
     """Return a game-night packet: a cover, each side's roster and cards, the quick-reference
     sheet under the campaign's options, base labels for figures that have none yet, and the
@@ -272,9 +287,12 @@ def packet_document(
     for side in sides:
         sections.append(_single(roster_document(system, side.force, list(side.figures), options)))
         fit = chosen_figures(list(side.figures), FIT_STATES)
-        cards = cards_document(system, fit, options, size="poker", page="A4")
+        cards = cards_document(
+            system, fit, options, size="poker", page="A4", house_rules=house_rules
+        )
         sections.append(_single(cards))
-    sections.append(_single(reference_document(system, options, campaign)))
+    reference = reference_document(system, options, campaign, house_rules=house_rules)
+    sections.append(_single(reference))
     labelled: tuple[int, ...] = ()
     if unlabelled:
         labels = labels_document(system, unlabelled, sheet, title="Base labels (new figures)")

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from battles.models import Battle
 from campaigns.league import LeagueError
-from campaigns.models import Campaign, Pairing
+from campaigns.models import Campaign, HouseRules, Pairing
 from campaigns.selectors import current_round, league_standings, round_pairings
 from chronicle.printed import chronicle_context
 from printing.documents import (
@@ -40,6 +41,8 @@ from printing.selectors import (
     label_preset_for,
     pairing_forces,
     post_battle_outcomes,
+    printed_house_rules,
+    printed_rules,
     reported_battles,
     unlabelled_character_ids,
 )
@@ -63,14 +66,28 @@ def _posted_figures(system: RuleSystem, params: Mapping[str, Any]) -> list[Figur
     ]
 
 
-def _source(params: Mapping[str, Any]) -> tuple[RuleSystem, list[FigureData], Force | None]:
+@dataclass(frozen=True)
+class Source:
+    """What a force's document is printed from: the system (under the house rules of the
+    force's campaign), the figures, the force (None: figures posted for a preview), and the
+    line that says which house rules ("House rules v2"; empty: as written)."""
+
+    system: RuleSystem
+    figures: list[FigureData]
+    force: Force | None
+    house_rules: str = ""
+
+
+def _source(params: Mapping[str, Any]) -> Source:
     """Return the system and figures: a stored force's, or figures posted for a preview."""
     if "force" in params:
         force = Force.objects.select_related("campaign", "owner").get(pk=params["force"])
         site = params.get("site", "") if params.get("qr") else ""
-        return get_system(force.system), force_figures(force, site=site), force
+        version = printed_house_rules(force.campaign, params)
+        system, label = printed_rules(force.system, version)
+        return Source(system, force_figures(force, site=site), force, label)
     system = get_system(params["system"])
-    return system, _posted_figures(system, params), None
+    return Source(system, _posted_figures(system, params), None)
 
 
 def _campaign_options(system: RuleSystem, force: Force | None) -> dict[str, Any]:
@@ -78,9 +95,9 @@ def _campaign_options(system: RuleSystem, force: Force | None) -> dict[str, Any]
     return system.options.validate(campaign.options if campaign else {})
 
 
-def _force_header(force: Force | None, system: RuleSystem) -> dict[str, str]:
+def _force_header(force: Force | None, system: RuleSystem, house_rules: str = "") -> dict[str, str]:
     if force is None:
-        return {"name": "Roster", "faction": "", "campaign": "", "owner": ""}
+        return {"name": "Roster", "faction": "", "campaign": "", "owner": "", "house_rules": ""}
     date = force.campaign.calendar_date if force.campaign else None
     return {
         "name": force.name,
@@ -88,13 +105,14 @@ def _force_header(force: Force | None, system: RuleSystem) -> dict[str, str]:
         "campaign": force.campaign.name if force.campaign else "",
         "campaign_date": date.isoformat() if date else "",
         "owner": force.owner.get_username(),
+        "house_rules": house_rules,
     }
 
 
 def _labels(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
-    system, figures, _ = _source(params)
+    source = _source(params)
     options = sheet_options(label_preset_for(params["preset"], user), params)
-    return labels_document(system, figures, options, in_parts=in_parts)
+    return labels_document(source.system, source.figures, options, in_parts=in_parts)
 
 
 def _stickers(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
@@ -105,90 +123,115 @@ def _stickers(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
 
 
 def _cards(params: Mapping[str, Any]) -> Document:
-    system, figures, force = _source(params)
-    if force is not None:
+    source = _source(params)
+    figures = source.figures
+    if source.force is not None:
         extra = dict(EXTRA_STATES)
         states = (*DEFAULT_STATES, *(extra[name] for name in params.get("include", ())))
         figures = chosen_figures(
             figures, states, params.get("unit"), tuple(params.get("figures", ()))
         )
     return cards_document(
-        system,
+        source.system,
         figures,
-        _campaign_options(system, force),
+        _campaign_options(source.system, source.force),
         size=params.get("size", "poker"),
         page=params.get("page", "A4"),
         blanks=int(params.get("blanks", 0)),
         qr=bool(params.get("qr", False)),
+        house_rules=source.house_rules,
     )
 
 
 def _roster(params: Mapping[str, Any]) -> Document:
-    system, figures, force = _source(params)
-    options = _campaign_options(system, force)
-    return roster_document(system, _force_header(force, system), figures, options)
+    source = _source(params)
+    options = _campaign_options(source.system, source.force)
+    header = _force_header(source.force, source.system, source.house_rules)
+    return roster_document(source.system, header, source.figures, options)
 
 
 def _reference(params: Mapping[str, Any]) -> Document:
-    system = get_system(params["system"])
     campaign = Campaign.objects.filter(pk=params.get("campaign")).first()
+    system, label = printed_rules(params["system"], printed_house_rules(campaign, params))
     options = system.options.validate(campaign.options if campaign else params.get("options", {}))
     return reference_document(
-        system, options, campaign.name if campaign else "", page=params.get("page", "A4")
+        system,
+        options,
+        campaign.name if campaign else "",
+        page=params.get("page", "A4"),
+        house_rules=label,
     )
 
 
-def _packet_sides(forces: list[Force]) -> list[PacketSide]:
+def _packet_sides(forces: list[Force], system: RuleSystem, house_rules: str) -> list[PacketSide]:
     return [
-        PacketSide(_force_header(force, get_system(force.system)), tuple(force_figures(force)))
+        PacketSide(_force_header(force, system, house_rules), tuple(force_figures(force)))
         for force in forces
     ]
 
 
-def _packet_table(
-    params: Mapping[str, Any],
-) -> tuple[str, str, list[Force], Campaign | None, dict[str, Any]]:
-    """Return (title, subtitle, forces, campaign, battle options) for a battle or a pairing."""
+@dataclass(frozen=True)
+class PacketTable:
+    """A game night's table: what is played, by which forces, under which rules and options."""
+
+    title: str
+    subtitle: str
+    forces: list[Force]
+    campaign: Campaign | None
+    options: dict[str, Any]
+    house_rules: HouseRules | None
+
+
+def _packet_table(params: Mapping[str, Any]) -> PacketTable:
+    """Return the table of a battle (under its own house rules) or a league pairing (under
+    its battle's, else the campaign's current ones)."""
     if "battle" in params:
-        battle = Battle.objects.select_related("campaign").get(pk=params["battle"])
+        battle = Battle.objects.select_related("campaign", "house_rules").get(pk=params["battle"])
         when = f" · {battle.campaign_date:%d %B %Y}" if battle.campaign_date else ""
-        return (
+        return PacketTable(
             str(battle),
             f"Battle {battle.pk}{when}",
             battle_forces(battle),
             battle.campaign,
             battle.options or {},
+            battle.house_rules,
         )
     pairing = Pairing.objects.select_related(
-        "round__campaign", "home__user", "away__user", "battle"
+        "round__campaign", "home__user", "away__user", "battle__house_rules"
     ).get(pk=params["pairing"])
     away = pairing.away.player_name if pairing.away else "bye"
-    title = f"{pairing.home.player_name} v {away}"
-    subtitle = (
-        f"{pairing.round.campaign.name} · round {pairing.round.number}, table {pairing.table}"
+    campaign = pairing.round.campaign
+    battle = pairing.battle
+    return PacketTable(
+        f"{pairing.home.player_name} v {away}",
+        f"{campaign.name} · round {pairing.round.number}, table {pairing.table}",
+        pairing_forces(pairing),
+        campaign,
+        (battle.options if battle else {}) or {},
+        battle.house_rules if battle else printed_house_rules(campaign, params),
     )
-    options = pairing.battle.options if pairing.battle else {}
-    return title, subtitle, pairing_forces(pairing), pairing.round.campaign, options or {}
 
 
 def _packet(params: Mapping[str, Any], user: Any) -> Document:
-    title, subtitle, forces, campaign, battle_options = _packet_table(params)
-    system = get_system(params["system"])
-    options = system.options.validate(battle_options or (campaign.options if campaign else {}))
-    sides = _packet_sides(forces)
+    table = _packet_table(params)
+    campaign = table.campaign
+    system, label = printed_rules(params["system"], table.house_rules)
+    options = system.options.validate(table.options or (campaign.options if campaign else {}))
+    sides = _packet_sides(table.forces, system, label)
     figures = [f for side in sides for f in side.figures]
     todo = unlabelled_character_ids([f.character_id for f in figures if f.character_id])
     return packet_document(
         system,
         options,
-        title=title,
-        subtitle=subtitle,
+        title=table.title,
+        subtitle=table.subtitle,
         sides=sides,
         campaign=campaign.name if campaign else "",
         unlabelled=[f for f in figures if f.character_id in todo],
         sheet=sheet_options(label_preset_for(params["preset"], user), params),
         # The story so far, with the latest reports, for the table to read out.
         chronicle=chronicle_context(campaign, battles=REPORT_RECENT_BATTLES) if campaign else None,
+        house_rules=label,
     )
 
 

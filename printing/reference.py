@@ -2,8 +2,8 @@
 
 Each system says what its sheet holds in `rules/systems/<key>/reference.py`: `SOURCE` (the
 rules' title and author) and `sheet(tables, options)`, a list of sections built from the
-system's own tables under the campaign's options, so a house rule changes the sheet exactly as
-it changes play. A section is {"title", "house" (optional), "items"}; an item is
+system's own tables under the campaign's options and house rules, so a house rule changes the
+sheet exactly as it changes play. A section is {"title", "house" (optional), "items"}; an item is
 {"steps": [...]}, {"text": "..."} or {"table": {"caption", "header", "rows"}}. This module
 turns that data into what `templates/printing/reference.html` prints: every table has column
 headings, widths computed from its longest cells (a fixed-layout table lays out in one pass).
@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from printing.fit import text_width_em
+from rules import house
 from rules.schema import Schema
 from rules.system import RuleSystem
 
@@ -91,13 +92,17 @@ def _item(item: Mapping[str, Any]) -> RefItem:
 def sheet_sections(system: RuleSystem, options: Mapping[str, Any]) -> list[RefSection]:
     """Return the sheet's sections for the campaign's options."""
     module = system_reference(system)
+    # The reference module reads the tables too (and marks what the pack edited): under the
+    # house rules the system runs under, as the checks do.
+    with house.applied(system.pack):
+        sheet = module.sheet(system.tables(options), options)
     return [
         RefSection(
             title=section["title"],
             items=tuple(_item(item) for item in section["items"]),
             house=bool(section.get("house", False)),
         )
-        for section in module.sheet(system.tables(options), options)
+        for section in sheet
     ]
 
 
@@ -126,8 +131,10 @@ def reference_context(
     options: Mapping[str, Any],
     campaign: str = "",
     page: str = "A4",
+    house_rules: str = "",
 ) -> dict[str, Any]:
-    """Return the `reference` template context."""
+    """Return the `reference` template context; `house_rules` names the club's house-rules
+    version the sheet is printed under ("House rules v2")."""
     sections = sheet_sections(system, options)
     tables = [i.table for s in sections for i in s.items if i.table is not None]
     return {
@@ -137,6 +144,7 @@ def reference_context(
         "campaign": campaign,
         "options": options_summary(system.options, options),
         "house_rules": system.house_rules,
+        "club_house_rules": house_rules,
         "sections": sections,
         "page": page,
         # Column widths are classes in one style sheet: a style attribute per <col> is parsed

@@ -18,13 +18,45 @@ from battles.models import (
     BattleStatus,
     PostBattleRoll,
 )
-from campaigns.models import Campaign, Pairing
+from campaigns.models import Campaign, HouseRules, Pairing
+from campaigns.services.house_rules import house_rules_current, house_rules_version, rules_under
 from chronicle.models import ReportParagraph
 from printing.figures import FigureData
 from printing.models import LabelPreset, LabelPrint
 from printing.sheets import SheetError, SheetPreset, get_preset
 from rosters.models import Character, Force
 from rosters.selectors import force_roster
+from rules.system import RuleSystem
+
+# --- house rules ------------------------------------------------------------------------------
+
+
+def house_rules_number(campaign: Campaign | None) -> int | None:
+    """The number of the house-rules version a print of the campaign asked for now is printed
+    under (None: the rules as written); part of a print job's parameters, so a job is not
+    reused across an edit of the club's tables."""
+    version = house_rules_current(campaign) if campaign is not None else None
+    return version.number if version is not None else None
+
+
+def printed_house_rules(campaign: Campaign | None, params: Any) -> HouseRules | None:
+    """The version a campaign's document is printed under: the one its request named (None:
+    as written), else the campaign's current one."""
+    if campaign is None:
+        return None
+    if "house_rules" not in params:
+        return house_rules_current(campaign)
+    number = params["house_rules"]
+    return house_rules_version(campaign, number) if number else None
+
+
+def printed_rules(key: str, version: HouseRules | None) -> tuple[RuleSystem, str]:
+    """The system under the version, and the line a print says it under ("House rules v2")."""
+    return rules_under(key, version), house_rules_label(version)
+
+
+def house_rules_label(version: HouseRules | None) -> str:
+    return f"House rules v{version.number}" if version is not None else ""
 
 
 def label_preset_for(key: str, user: Any) -> SheetPreset:

@@ -38,6 +38,11 @@ def house_rules_version(campaign: Campaign, number: int) -> HouseRules | None:
     return campaign.house_rules_versions.filter(number=number).first()
 
 
+def house_rules_filename(campaign: Campaign, version: HouseRules) -> str:
+    """The file a version's pack is exported as (and `python -m rules ... --house` reads)."""
+    return f"{campaign.slug or 'campaign'}-house-rules-v{version.number}.json"
+
+
 def pack_of(version: HouseRules | None) -> Pack | None:
     """The validated pack a stored version holds (cached by content in the rules engine)."""
     if version is None:

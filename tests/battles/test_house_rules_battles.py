@@ -8,6 +8,7 @@ a longbow that hits on 3+; version 2 drops it and makes bows hit only on a 6.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -199,3 +200,47 @@ def test_the_battle_api_says_which_version_a_battle_plays_under(club: Club) -> N
     body = api.get(f"/api/battles/{battle.pk}/").json()
 
     assert body["house_rules"] == {"version": 1, "digest": v1.digest}
+
+
+# --- Game the 90%'s own editable tables (rules/systems/game_the_90/house.py) -----------------
+
+
+def _blunter_bowmen(modifier: int) -> dict[str, Any]:
+    from rules import house
+    from rules.system import get_system
+
+    document = house.template(get_system("game_the_90"))
+    [bowmen] = [row for row in document["tables"]["unit_types"] if row["key"] == "bowmen"]
+    bowmen["shooting_modifier"] = modifier
+    return document
+
+
+def test_a_game_the_90_battle_shoots_by_the_unit_table_it_was_set_up_under(db: Any) -> None:
+    from rules.system import get_system
+
+    campaign = CampaignFactory(name="Maldon", system="game_the_90", options={"die": "d6"})
+    olive, alice, bob = (UserFactory(username=n) for n in ("olive", "alice", "bob"))
+    red = ForceFactory(campaign=campaign, owner=alice, name="Red")
+    blue = ForceFactory(campaign=campaign, owner=bob, name="Blue")
+    CharacterFactory(force=red, name="Bowmen", stats=BOWMEN)
+    CharacterFactory(force=blue, name="Serjeants", stats=SERJEANTS)
+    club = Club(campaign, olive, alice, bob, red, blue)
+    v1 = house_rules_save(campaign=campaign, document=_blunter_bowmen(-2), user=olive)
+    battle = _start(club)
+    shooter, target = (battle.figures.get(side__index=i) for i in (0, 1))
+    shot = {"shooter": "bowmen", "target": "serjeants", "die": "d6"}
+    for _ in range(4):
+        services.battle_resolve(
+            battle=battle, check="shoot", actor=shooter.pk, target=target.pk, params=shot
+        )
+    house_rules_save(campaign=campaign, document=_blunter_bowmen(-1), user=olive)
+
+    report = services.battle_audit(battle=_processed(battle))
+    odds = rules_for_battle(battle).check("shoot").odds(shot).probabilities
+
+    assert report["house_rules"]["version"] == v1.number and report["all_match"]
+    as_written = get_system("game_the_90").check("shoot").odds(shot).probabilities
+    assert as_written["hits_6_out_of_missiles"] == Fraction(1, 6)  # a natural 6
+    assert odds["hits_6_out_of_missiles"] == 0  # v1: a 6, -2
+    assert odds["hits_4_out_of_missiles"] == Fraction(1, 6)
+    assert all(e["matches"] for e in report["events"])

@@ -17,13 +17,18 @@ def crawl_world(world: World, actors: Iterable[str] = ACTORS) -> str:
     reads each battle's API answer; the others submit each kind of form once and start from
     the pages, which is what their permissions need (tests/api covers the API's).
     """
+    return report(crawls_of(world, actors))
+
+
+def crawls_of(world: World, actors: Iterable[str] = ACTORS) -> list[Crawl]:
+    """Crawl the world as each actor (see `crawl_world`); return the crawls."""
     crawls = []
     for n, actor in enumerate(actors):
         caps = Caps(forms_per_object=n == 0)
         crawl = Crawl(world.client(actor), actor, world.state_of, caps)
         crawls.append(crawl.run(world.seeds(api=n == 0)))
     crawls[0].failures[:0] = world.failures
-    return report(crawls)
+    return crawls
 
 
 #: Families of print documents laid out for real once in this process; later ones are stubbed.

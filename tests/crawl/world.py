@@ -6,10 +6,15 @@ member whose force does not fight; charlie is a stranger; anonymous is nobody; a
 staff superuser. Battles are built through the services (as the pages would), except
 auto-resolve, which goes through its API endpoint so that a crash there is a 5xx like any
 other. A build step that raises is reported as a failure of that state, not a test error.
+
+A system whose tables a club may edit gets house rules: version 1 before the battles are set up
+(so they play under it) and version 2 after, so the campaign's pages, the odds page and the
+house-rules API show a campaign whose battles are one version behind it.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -24,11 +29,14 @@ from battles.errors import BattleConflict
 from battles.models import Battle
 from battles.services import SideChoice
 from campaigns.models import Campaign, Role
+from campaigns.services.house_rules import house_rules_save
 from pages.schema_forms import opening_values
 from rosters.models import Force
+from rules import house
 from rules.checks import Check
 from rules.dice import SeededDice
 from rules.errors import RulesError
+from rules.house import PackError
 from rules.system import RuleSystem, get_system
 from tests.crawl.crawler import Failure, summary
 from tests.factories import (
@@ -79,9 +87,10 @@ class World:
     def seeds(self, *, api: bool = True) -> list[str]:
         """Every page of the world, whether or not a link leads there for this actor (`api`:
         each battle's API answer too, which links on to its events, ledger and audit)."""
-        pages = ["/", "/odds/", "/battles/new/", f"/battles/new/?campaign={self.campaign.pk}"]
-        pages += [f"/campaigns/{self.campaign.pk}/", "/api/", "/api/docs/", "/healthz"]
-        pages += [f"/campaigns/{self.campaign.pk}/house-rules/"]
+        pk = self.campaign.pk
+        pages = ["/", "/odds/", "/battles/new/", f"/battles/new/?campaign={pk}"]
+        pages += [f"/campaigns/{pk}/", "/api/", "/api/docs/", "/healthz"]
+        pages += [f"/odds/?campaign={pk}", f"/campaigns/{pk}/house-rules/"]
         pages += [f"/forces/{force.pk}/" for force in self.forces]
         for force in self.forces:
             pages += [f"/characters/{pk}/" for pk in force.characters.values_list("pk", flat=True)]
@@ -89,6 +98,8 @@ class World:
         if api:
             lists = ("campaigns", "forces", "units", "characters", "memberships", "rounds")
             pages += [f"/api/{name}/" for name in (*lists, "pairings", "systems")]
+            house = f"/api/campaigns/{pk}/house-rules/"
+            pages += [house, f"{house}versions/1/", f"{house}versions/2/"]
             for pk in self.states:
                 pages += [f"/api/battles/{pk}/{part}" for part in ("", "events/", "ledger/")]
                 pages.append(f"/api/battles/{pk}/audit/")
@@ -103,9 +114,19 @@ def _force(campaign: Campaign, owner: Any, name: str, size: int) -> Force:
     return force
 
 
-def make_world(system_key: str, *, size: int = 2, every_state: bool = True) -> World:
+def make_world(
+    system_key: str,
+    *,
+    size: int = 2,
+    every_state: bool = True,
+    house_rules: tuple[dict[str, Any], ...] | None = None,
+) -> World:
     """A campaign of the system with its cast, forces and one battle per state (or, with
-    `every_state=False`, a battle set up, one auto-resolved and one processed)."""
+    `every_state=False`, a battle set up, one auto-resolved and one processed).
+
+    `house_rules` are the packs saved as versions 1 (before the battles) and 2 (after); by
+    default the template and the template with one cell changed, for a system with editable
+    tables."""
     campaign = CampaignFactory(
         system=system_key, name=f"{system_key} crawl", calendar_date=date(1643, 5, 14)
     )
@@ -124,8 +145,60 @@ def make_world(system_key: str, *, size: int = 2, every_state: bool = True) -> W
         username="admin", is_staff=True, is_superuser=True
     )
     world = World(get_system(system_key), campaign, users, forces)
+    packs = default_house_rules(world.system) if house_rules is None else house_rules
+    _save_house_rules(world, packs[:1])
     build_battles(world, every_state)
+    _save_house_rules(world, packs[1:])
     return world
+
+
+# --- house rules ----------------------------------------------------------------------------
+
+
+def default_house_rules(system: RuleSystem) -> tuple[dict[str, Any], ...]:
+    """The template, and the template with the first cell that takes another value changed."""
+    if system.house is None:
+        return ()
+    template = house.template(system)
+    for table, rows in template["tables"].items():
+        for index, row in enumerate(rows):
+            for column in system.house.table(table).columns:
+                for value in _other_values(column, row.get(column.name)):
+                    edited = copy.deepcopy(template)
+                    edited["tables"][table][index][column.name] = value
+                    try:
+                        house.load(system, edited)
+                    except PackError:
+                        continue
+                    return template, edited
+    return (template,)
+
+
+def _other_values(column: Any, value: Any) -> list[Any]:
+    if column.kind in ("int", "number") and isinstance(value, int | float):
+        return [value + 1, value - 1]
+    if column.kind == "bool" and isinstance(value, bool):
+        return [not value]
+    return []
+
+
+def _save_house_rules(world: World, packs: tuple[dict[str, Any], ...]) -> None:
+    organiser = world.users["olivia (organiser)"]
+    for document in packs:
+        try:
+            house_rules_save(campaign=world.campaign, document=document, user=organiser)
+        except PackError as exc:
+            world.failures.append(
+                Failure(
+                    "error",
+                    "BUILD",
+                    "(house rules)",
+                    "olivia (organiser)",
+                    f"{world.system.key}: site",
+                    "-",
+                    summary(exc),
+                )
+            )
 
 
 # --- the battles ----------------------------------------------------------------------------

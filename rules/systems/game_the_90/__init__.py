@@ -45,5 +45,6 @@ SYSTEM = register(
         description="Feudal battles A.D. 500-1100 with units of five types; Hits on a D6 or the "
         "average die, units removed at 15 Hits.",
         words_from="rules.systems.game_the_90.words",
+        house_from="rules.systems.game_the_90.house",
     )
 )

@@ -1,44 +1,38 @@
 """Checks of "Game the 90%": shoot, melee, move, charge, rally.
 
 Each check takes the campaign's die as a `die` parameter (D6 or the average die), so the
-option changes both the dice drawn and the odds.
+option changes both the dice drawn and the odds. The numbers come from `tables` at call time
+(`in_play()`: once per roll), so a house-rules pack reaches every roll and every odds table;
+what the parameter schemas and descriptions say about those numbers is built per pack by
+`checks_in_play()`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
+from rules import house
 from rules.checks import Check, Effect, Outcome
 from rules.dice import Dice
 from rules.schema import Field, Schema
+from rules.systems.game_the_90 import tables as t
 from rules.systems.game_the_90.tables import (
-    ARMOURED,
     CONTACTS,
     DICE,
     DIE_CHOICES,
     DOUBLING_CONTACTS,
-    FAST_BONUS,
     MAX_HALVINGS,
-    MAX_HITS,
-    MELEE_MODIFIER,
-    MOVE_CLASS,
-    OUT_OF_MISSILES_FACES,
-    RALLY_FATIGUE_PAST,
-    RALLY_FLOOR,
-    REMOVED_AT,
+    MAX_MELEE_HITS,
+    MAX_MOVE,
+    MAX_RALLY,
+    MAX_SHOOTING_HITS,
     SHOOTERS,
-    SHOOTING_MODIFIER,
     UNIT_TYPES,
-    rally_hits_off,
+    InPlay,
+    in_play,
 )
-
-MAX_SHOOTING_HITS = 12  # a 6 doubled
-MAX_MELEE_HITS = 16  # Knights' 6 + 2, doubled
-MAX_MOVE = 6 + max(FAST_BONUS.values())
-MAX_RALLY = 3
 
 
 def stacked_hits(raw: int, halvings: int, doublings: int) -> int:
@@ -67,20 +61,40 @@ def _target_fields() -> tuple[Field, ...]:
             "Target's Hits before",
             0,
             min=0,
-            max=MAX_HITS,
-            help=f"To mark the target removed at {REMOVED_AT}+",
+            max=t.MAX_HITS,
+            help=f"To mark the target removed at {t.REMOVED_AT}+",
         ),
     )
 
 
-def _hit_effects(params: Mapping[str, Any], hits: int) -> tuple[Effect, ...]:
+def _hit_effects(params: Mapping[str, Any], hits: int, now: InPlay) -> tuple[Effect, ...]:
     effects = [Effect("target", "hits", "add", hits, f"{hits} Hits")]
     total = params["target_hits"] + hits
-    if total > RALLY_FATIGUE_PAST >= params["target_hits"]:
-        effects.append(Effect("target", "passed_ten", "set", True, "past ten Hits"))
-    if total >= REMOVED_AT:
+    if total > now.fatigue_past >= params["target_hits"]:
+        past = f"past {t.number_word(now.fatigue_past)} Hits"
+        effects.append(Effect("target", "passed_ten", "set", True, past))
+    if total >= now.removed_at:
         effects.append(Effect("target", "status", "set", "removed", f"{total} Hits"))
     return tuple(effects)
+
+
+def _listed(words: list[str]) -> str:
+    """Return words as "a, b and c"."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def _halvers(situations: list[str]) -> str:
+    halvers = [*situations, *t.armoured_names()]
+    return f"{_listed(halvers)} halve{'s' if len(halvers) == 1 else ''}"
+
+
+def _modifiers(modifiers: Mapping[str, int], order: tuple[str, ...]) -> str:
+    """Return modifiers as "Knights +2, Lights and Bowmen -2", grouped by value."""
+    groups: dict[int, list[str]] = {}
+    for key in order:
+        if modifiers[key]:
+            groups.setdefault(modifiers[key], []).append(t.UNIT_NAMES[key])
+    return ", ".join(f"{_listed(names)} {value:+d}" for value, names in groups.items())
 
 
 # --- shoot -------------------------------------------------------------------------------
@@ -88,26 +102,44 @@ def _hit_effects(params: Mapping[str, Any], hits: int) -> tuple[Effect, ...]:
 SHOOT_OUTCOMES = tuple(
     f"hits_{n}{suffix}" for suffix in ("", "_out_of_missiles") for n in range(MAX_SHOOTING_HITS + 1)
 )
-SHOOT_PARAMS = Schema(
-    (
-        _die_field(),
-        Field(
-            "shooter",
-            "choice",
-            "Shooter",
-            "bowmen",
-            choices=tuple(c for c in UNIT_TYPES if c[0] in SHOOTERS),
-        ),
-        *_target_fields(),
-        Field("rear", "bool", "Shooting into the rear arc", False),
+
+
+def _shoot_params() -> Schema:
+    return Schema(
+        (
+            _die_field(),
+            Field(
+                "shooter",
+                "choice",
+                "Shooter",
+                "bowmen",
+                choices=tuple(c for c in UNIT_TYPES if c[0] in SHOOTERS),
+            ),
+            *_target_fields(),
+            Field("rear", "bool", "Shooting into the rear arc", False),
+        )
     )
-)
 
 
-def _shoot_result(params: Mapping[str, Any], face: int) -> tuple[int, bool]:
-    raw = face + SHOOTING_MODIFIER[params["shooter"]]
-    halvings = int(params["defending_terrain"]) + int(params["target"] in ARMOURED)
-    return stacked_hits(raw, halvings, int(params["rear"])), face in OUT_OF_MISSILES_FACES
+def _shoot_description() -> str:
+    modifiers = _modifiers(t.SHOOTING_MODIFIER, SHOOTERS)
+    faces = t.OUT_OF_MISSILES_FACES
+    running_out = (
+        f"a natural {t.faces_text(faces)} runs out of missiles"
+        if faces
+        else "missiles never run out"
+    )
+    return (
+        "Dx Hits on the target; "
+        + (f"{modifiers}; " if modifiers else "")
+        + f"{_halvers(['terrain'])}, the rear doubles (at most 1/4, rounded up); {running_out}"
+    )
+
+
+def _shoot_result(params: Mapping[str, Any], face: int, now: InPlay) -> tuple[int, bool]:
+    raw = face + now.shooting_modifier[params["shooter"]]
+    halvings = int(params["defending_terrain"]) + int(params["target"] in now.armoured)
+    return stacked_hits(raw, halvings, int(params["rear"])), face in now.out_of_missiles_faces
 
 
 def _shoot_key(hits: int, runs_out: bool) -> str:
@@ -115,16 +147,17 @@ def _shoot_key(hits: int, runs_out: bool) -> str:
 
 
 def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play()
     face = dice.roll(DICE[params["die"]], "hits")
-    hits, runs_out = _shoot_result(params, face)
-    effects = _hit_effects(params, hits)
+    hits, runs_out = _shoot_result(params, face, now)
+    effects = _hit_effects(params, hits, now)
     if runs_out:
         effects += (Effect("actor", "out_of_missiles", "set", True, f"natural {face}"),)
     details = {
         "roll": face,
         "hits": hits,
         "out_of_missiles": runs_out,
-        "removed": params["target_hits"] + hits >= REMOVED_AT,
+        "removed": params["target_hits"] + hits >= now.removed_at,
     }
     return Outcome(_shoot_key(hits, runs_out), details, effects)
 
@@ -132,108 +165,156 @@ def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
 # --- melee -------------------------------------------------------------------------------
 
 MELEE_OUTCOMES = tuple(f"hits_{n}" for n in range(MAX_MELEE_HITS + 1))
-MELEE_PARAMS = Schema(
-    (
-        _die_field(),
-        Field("attacker", "choice", "Attacker type", "serjeants", choices=UNIT_TYPES),
-        *_target_fields(),
-        Field("uphill", "bool", "Target uphill of the attacker", False),
-        Field("contact", "choice", "Attacker's contact", "front", choices=CONTACTS),
+
+
+def _melee_params() -> Schema:
+    return Schema(
+        (
+            _die_field(),
+            Field("attacker", "choice", "Attacker type", "serjeants", choices=UNIT_TYPES),
+            *_target_fields(),
+            Field("uphill", "bool", "Target uphill of the attacker", False),
+            Field("contact", "choice", "Attacker's contact", "front", choices=CONTACTS),
+        )
     )
-)
 
 
-def _melee_hits(params: Mapping[str, Any], face: int) -> int:
-    raw = face + MELEE_MODIFIER[params["attacker"]]
+def _melee_description() -> str:
+    modifiers = _modifiers(t.MELEE_MODIFIER, t.MELEE_MODIFIER_ORDER)
+    return (
+        "Dx Hits on the target; "
+        + (f"{modifiers}; " if modifiers else "")
+        + f"{_halvers(['uphill', 'terrain'])}, flank or rear doubles (at most 1/4, rounded up)"
+    )
+
+
+def _melee_hits(params: Mapping[str, Any], face: int, now: InPlay) -> int:
+    raw = face + now.melee_modifier[params["attacker"]]
     # 3.2b is one modifier ("uphill, or defending woods / marsh / ...: halve"): a unit both
     # uphill and in a wood halves once for the pair, as `tables` lists them in one entry.
     ground = params["uphill"] or params["defending_terrain"]
-    halvings = int(ground) + int(params["target"] in ARMOURED)
+    halvings = int(ground) + int(params["target"] in now.armoured)
     return stacked_hits(raw, halvings, int(params["contact"] in DOUBLING_CONTACTS))
 
 
 def resolve_melee(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play()
     face = dice.roll(DICE[params["die"]], "hits")
-    hits = _melee_hits(params, face)
-    details = {"roll": face, "hits": hits, "removed": params["target_hits"] + hits >= REMOVED_AT}
-    return Outcome(f"hits_{hits}", details, _hit_effects(params, hits))
+    hits = _melee_hits(params, face, now)
+    details = {
+        "roll": face,
+        "hits": hits,
+        "removed": params["target_hits"] + hits >= now.removed_at,
+    }
+    return Outcome(f"hits_{hits}", details, _hit_effects(params, hits, now))
 
 
 # --- move and charge ---------------------------------------------------------------------
 
 MOVE_OUTCOMES = tuple(f"inches_{n}" for n in range(1, MAX_MOVE + 1))
-_MOVE_FIELDS = (
-    _die_field(),
-    Field("unit", "choice", "Unit type", "serjeants", choices=UNIT_TYPES),
-    Field(
-        "fast",
-        "bool",
-        "Fast move",
-        False,
-        help="Only when no enemy is within a base depth at the start of the phase",
-    ),
-)
-MOVE_PARAMS = Schema(_MOVE_FIELDS)
-CHARGE_PARAMS = Schema(
-    (*_MOVE_FIELDS, Field("distance", "int", "Inches to contact", 6, min=0, max=MAX_MOVE + 1))
-)
 
 
-def move_inches(params: Mapping[str, Any], face: int) -> int:
+def _move_fields() -> tuple[Field, ...]:
+    return (
+        _die_field(),
+        Field("unit", "choice", "Unit type", "serjeants", choices=UNIT_TYPES),
+        Field(
+            "fast",
+            "bool",
+            "Fast move",
+            False,
+            help="Only when no enemy is within a base depth at the start of the phase",
+        ),
+    )
+
+
+def _charge_params() -> Schema:
+    distance = Field("distance", "int", "Inches to contact", 6, min=0, max=MAX_MOVE + 1)
+    return Schema((*_move_fields(), distance))
+
+
+def _move_description() -> str:
+    bonuses = t.FAST_BONUS
+    inches = "/".join(str(bonuses[c]) for c in sorted(bonuses))
+    classes = "/".join(str(c) for c in sorted(bonuses))
+    return f"Dx inches, plus {inches} for a Fast move by class {classes}"
+
+
+def move_inches(params: Mapping[str, Any], face: int, now: InPlay) -> int:
     """Return the inches a move of `face` allows, with the class's Fast bonus."""
-    bonus = FAST_BONUS[MOVE_CLASS[params["unit"]]] if params["fast"] else 0
-    return face + bonus
+    return face + now.fast_bonus[params["unit"]] if params["fast"] else face
 
 
 def resolve_move(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play()
     face = dice.roll(DICE[params["die"]], "move")
-    inches = move_inches(params, face)
+    inches = move_inches(params, face, now)
     return Outcome(f"inches_{inches}", {"roll": face, "inches": inches})
 
 
-def _charge_key(params: Mapping[str, Any], face: int) -> str:
-    return "reaches" if move_inches(params, face) >= params["distance"] else "falls_short"
+def _charge_key(params: Mapping[str, Any], face: int, now: InPlay) -> str:
+    return "reaches" if move_inches(params, face, now) >= params["distance"] else "falls_short"
 
 
 def resolve_charge(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play()
     face = dice.roll(DICE[params["die"]], "move")
-    details = {"roll": face, "inches": move_inches(params, face), "needed": params["distance"]}
-    return Outcome(_charge_key(params, face), details)
+    inches = move_inches(params, face, now)
+    details = {"roll": face, "inches": inches, "needed": params["distance"]}
+    return Outcome("reaches" if inches >= params["distance"] else "falls_short", details)
 
 
 # --- rally -------------------------------------------------------------------------------
 
 RALLY_OUTCOMES = tuple(f"hits_off_{n}" for n in range(MAX_RALLY + 1))
-RALLY_PARAMS = Schema(
-    (
-        _die_field(),
-        Field("hits", "int", "Hits now", 3, min=0, max=MAX_HITS),
-        Field(
-            "passed_ten",
-            "bool",
-            "Has passed ten Hits",
-            False,
-            help=f"Once past {RALLY_FATIGUE_PAST} Hits a unit never rallies below {RALLY_FLOOR}",
-        ),
+
+
+def _rally_params() -> Schema:
+    past, floor = t.RALLY_FATIGUE_PAST, t.RALLY_FLOOR
+    return Schema(
+        (
+            _die_field(),
+            Field("hits", "int", "Hits now", 3, min=0, max=t.MAX_HITS),
+            Field(
+                "passed_ten",
+                "bool",
+                f"Has passed {t.number_word(past)} Hits",
+                False,
+                help=f"Once past {past} Hits a unit never rallies below {floor}",
+            ),
+        )
     )
-)
 
 
-def rallied_off(params: Mapping[str, Any], face: int) -> int:
+def _rally_description() -> str:
+    bands = [f"{t.faces_band(low, high)} {t.number_word(off)}" for low, high, off in t.RALLY_BANDS]
+    first_off = t.RALLY_BANDS[0][2]
+    bands[0] += f" Hit{'' if first_off == 1 else 's'} off"
+    floor = t.number_word(t.RALLY_FLOOR)
+    return (
+        f"Dx: {', '.join(bands)}; never below {floor} once past "
+        f"{t.number_word(t.RALLY_FATIGUE_PAST)}"
+    )
+
+
+def rallied_off(params: Mapping[str, Any], face: int, now: InPlay) -> int:
     """Return the Hits a rally of `face` removes, respecting the fatigue floor."""
     hits: int = params["hits"]
-    floor = RALLY_FLOOR if params["passed_ten"] or hits > RALLY_FATIGUE_PAST else 0
-    return max(0, min(rally_hits_off(face), hits - floor))
+    floor = now.floor if params["passed_ten"] or hits > now.fatigue_past else 0
+    return max(0, min(now.rally_off[face], hits - floor))
 
 
 def resolve_rally(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play()
     face = dice.roll(DICE[params["die"]], "rally")
-    off = rallied_off(params, face)
+    off = rallied_off(params, face, now)
     effects = (Effect("actor", "hits", "add", -off, f"rallied off {off}"),) if off else ()
     return Outcome(f"hits_off_{off}", {"roll": face, "hits_off": off}, effects)
 
 
 # --- odds --------------------------------------------------------------------------------
+
+Classify = Callable[[Mapping[str, Any], int, InPlay], str]
 
 
 def _face_odds(params: Mapping[str, Any], classify: Callable[[int], str]) -> dict[str, Fraction]:
@@ -245,78 +326,90 @@ def _face_odds(params: Mapping[str, Any], classify: Callable[[int], str]) -> dic
     return odds
 
 
-def _cached(
-    classify: Callable[[Mapping[str, Any], int], str],
-) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
-    @lru_cache(maxsize=4096)
+def _cached(classify: Classify) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
+    # Keyed on the applied pack too: one club's odds never answer for another's rules.
+    @house.house_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
-        params = dict(items)
-        return _face_odds(params, lambda face: classify(params, face))
+        params, now = dict(items), in_play()
+        return _face_odds(params, lambda face: classify(params, face, now))
 
     def odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
         return dict(by_items(tuple(sorted(params.items()))))
 
+    odds.cache_clear = by_items.cache_clear  # type: ignore[attr-defined]
     return odds
 
 
-shoot_odds = _cached(lambda p, f: _shoot_key(*_shoot_result(p, f)))
-melee_odds = _cached(lambda p, f: f"hits_{_melee_hits(p, f)}")
-move_odds = _cached(lambda p, f: f"inches_{move_inches(p, f)}")
+shoot_odds = _cached(lambda p, f, now: _shoot_key(*_shoot_result(p, f, now)))
+melee_odds = _cached(lambda p, f, now: f"hits_{_melee_hits(p, f, now)}")
+move_odds = _cached(lambda p, f, now: f"inches_{move_inches(p, f, now)}")
 charge_odds = _cached(_charge_key)
-rally_odds = _cached(lambda p, f: f"hits_off_{rallied_off(p, f)}")
+rally_odds = _cached(lambda p, f, now: f"hits_off_{rallied_off(p, f, now)}")
 
 ONE_DIE = "one die (the campaign's D6 or average die)"
-CHECKS: dict[str, Check] = {
-    "shoot": Check(
-        "shoot",
-        "Shooting",
-        SHOOT_PARAMS,
-        SHOOT_OUTCOMES,
-        resolve_shoot,
-        shoot_odds,
-        "Dx Hits on the target; Lights -2; terrain and Foot Knights halve, the rear "
-        "doubles (at most 1/4, rounded up); a natural 5 or 6 runs out of missiles",
-        ONE_DIE + ": the Hit roll",
-    ),
-    "melee": Check(
-        "melee",
-        "Melee",
-        MELEE_PARAMS,
-        MELEE_OUTCOMES,
-        resolve_melee,
-        melee_odds,
-        "Dx Hits on the target; Knights +2, Lights and Bowmen -2; uphill, terrain "
-        "and Foot Knights halve, flank or rear doubles (at most 1/4, rounded up)",
-        ONE_DIE + ": the Hit roll",
-    ),
-    "move": Check(
-        "move",
-        "Move",
-        MOVE_PARAMS,
-        MOVE_OUTCOMES,
-        resolve_move,
-        move_odds,
-        "Dx inches, plus 3/6/9 for a Fast move by class 1/2/3",
-        ONE_DIE,
-    ),
-    "charge": Check(
-        "charge",
-        "Charge reach",
-        CHARGE_PARAMS,
-        ("reaches", "falls_short"),
-        resolve_charge,
-        charge_odds,
-        "Does the move roll cover the distance to contact?",
-        ONE_DIE,
-    ),
-    "rally": Check(
-        "rally",
-        "Rally",
-        RALLY_PARAMS,
-        RALLY_OUTCOMES,
-        resolve_rally,
-        rally_odds,
-        "Dx: 1-2 one Hit off, 3-4 two, 5-6 three; never below five once past ten",
-        ONE_DIE,
-    ),
-}
+
+
+def build_checks() -> dict[str, Check]:
+    """Return the checks, their parameters and descriptions as the applied pack sets them."""
+    return {
+        "shoot": Check(
+            "shoot",
+            "Shooting",
+            _shoot_params(),
+            SHOOT_OUTCOMES,
+            resolve_shoot,
+            shoot_odds,
+            _shoot_description(),
+            ONE_DIE + ": the Hit roll",
+        ),
+        "melee": Check(
+            "melee",
+            "Melee",
+            _melee_params(),
+            MELEE_OUTCOMES,
+            resolve_melee,
+            melee_odds,
+            _melee_description(),
+            ONE_DIE + ": the Hit roll",
+        ),
+        "move": Check(
+            "move",
+            "Move",
+            Schema(_move_fields()),
+            MOVE_OUTCOMES,
+            resolve_move,
+            move_odds,
+            _move_description(),
+            ONE_DIE,
+        ),
+        "charge": Check(
+            "charge",
+            "Charge reach",
+            _charge_params(),
+            ("reaches", "falls_short"),
+            resolve_charge,
+            charge_odds,
+            "Does the move roll cover the distance to contact?",
+            ONE_DIE,
+        ),
+        "rally": Check(
+            "rally",
+            "Rally",
+            _rally_params(),
+            RALLY_OUTCOMES,
+            resolve_rally,
+            rally_odds,
+            _rally_description(),
+            ONE_DIE,
+        ),
+    }
+
+
+@house.house_cache(maxsize=64)
+def checks_in_play() -> dict[str, Check]:
+    """The checks under the applied pack, built once per pack (the auto-resolver rolls these)."""
+    return build_checks()
+
+
+with house.applied(None):  # the rules as written, whatever context first imports this module
+    CHECKS: dict[str, Check] = checks_in_play()

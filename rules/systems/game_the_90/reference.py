@@ -1,13 +1,15 @@
 """Game the 90% at the table: the unit card's abbreviations and missiles, and the
 quick-reference sheet's sections, built from the system's tables (see rencounter/reference.py
-for the shape of a section)."""
+for the shape of a section). Everything is read at call time, so a house-rules pack shows; a
+section drawing on a table the applied pack changes is marked as house rules."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from rules.systems.game_the_90.tables import REMOVED_AT
+from rules import house
+from rules.systems.game_the_90 import tables as t
 
 SOURCE = (
     'Wargame rules "Game the 90%!", a battle game for 1000 warriors a force, A.D. 500\u20131100 '
@@ -34,7 +36,10 @@ def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str]
 
 
 def weapon_legend() -> str:
-    return "A natural 5 or 6 on the shooting die: out of missiles."
+    faces = t.OUT_OF_MISSILES_FACES
+    if not faces:
+        return "Missiles never run out."
+    return f"A natural {t.faces_text(faces)} on the shooting die: out of missiles."
 
 
 def _unit_type(tables: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
@@ -61,7 +66,34 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
 
 
 def track(stats: Mapping[str, Any]) -> tuple[str, int]:
-    return f"Hits (removed at {REMOVED_AT})", REMOVED_AT - 1
+    removed_at = t.REMOVED_AT
+    return f"Hits (removed at {removed_at})", removed_at - 1
+
+
+#: The editable tables (`house.py`) each sheet section draws on, by section title.
+SECTION_TABLES = {
+    "Units": ("unit_types", "fast_bonus", "removal"),
+    "Moving (Dx inches)": ("fast_bonus",),
+    "Shooting (Dx Hits)": ("unit_types", "missiles", "out_of_missiles"),
+    "Melee (Dx Hits)": ("unit_types",),
+    "Rally (Dx)": ("rally_bands", "removal"),
+}
+
+
+def _marked(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Mark as house rules each section drawing on a table the applied pack changes."""
+    pack = house.active()
+    changed = set(pack.changed_tables()) if pack is not None else set()
+    for section in sections:
+        if changed.intersection(SECTION_TABLES.get(section["title"], ())):
+            section["house"] = True
+    return sections
+
+
+def _out_of_missiles_text(faces: list[int]) -> str:
+    if not faces:
+        return "Missiles never run out."
+    return f"A natural {t.faces_text(frozenset(faces))} runs the unit out of missiles."
 
 
 def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -69,7 +101,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
     die = tables["die"]
     shooting, melee, rally = tables["shooting"], tables["melee"], tables["rally"]
     floor = rally["floor"]
-    return [
+    sections: list[dict[str, Any]] = [
         {
             "title": "Turn sequence",
             "items": [
@@ -153,11 +185,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                         ],
                     }
                 },
-                {
-                    "text": "A natural "
-                    + " or ".join(str(f) for f in shooting["out_of_missiles_on"])
-                    + " runs the unit out of missiles."
-                },
+                {"text": _out_of_missiles_text(shooting["out_of_missiles_on"])},
             ],
         },
         {
@@ -218,3 +246,4 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             ],
         },
     ]
+    return _marked(sections)

@@ -2,8 +2,9 @@
 
 No terrain and no distances: in each player turn every unit of the side shoots if it can,
 otherwise fights a random enemy unit (Lights always reach a flank, as they may charge nothing
-else); a unit past ten Hits holds back and rallies instead. A side whose units are all removed
-has lost; after the text's longest battle (15 turns) the side with more units left wins.
+else); a unit past ten Hits (a house rule may move that mark) holds back and rallies instead.
+A side whose units are all removed has lost; after the text's longest battle (15 turns) the
+side with more units left wins.
 """
 
 from __future__ import annotations
@@ -14,17 +15,20 @@ from typing import Any
 from rules.checks import Effect
 from rules.dice import Dice
 from rules.simulate import SimEvent, SimFigure, SimResult
-from rules.systems.game_the_90.checks import CHECKS
-from rules.systems.game_the_90.stats import STATS, initial_state
-from rules.systems.game_the_90.tables import RALLY_FATIGUE_PAST, SHOOTERS
+from rules.systems.game_the_90 import tables as t
+from rules.systems.game_the_90.checks import checks_in_play
+from rules.systems.game_the_90.stats import initial_state, stats_in_play
+from rules.systems.game_the_90.tables import SHOOTERS
 
 MAX_TURNS = 15
 
 
 class _Battle:
     def __init__(self, sides: Sequence[Sequence[SimFigure]], die: str, dice: Dice) -> None:
+        # The checks and stat schema of the applied house rules (the text's with none).
+        self.checks, stats = checks_in_play(), stats_in_play()
         self.sides = [[f.ref for f in side] for side in sides]
-        self.stats = {f.ref: STATS.validate_snapshot(f.stats) for side in sides for f in side}
+        self.stats = {f.ref: stats.validate_snapshot(f.stats) for side in sides for f in side}
         self.states = {ref: initial_state(s) for ref, s in self.stats.items()}
         self.die, self.dice = die, dice
         self.events: list[SimEvent] = []
@@ -40,14 +44,14 @@ class _Battle:
                 effect.apply(self.states[ref])
 
     def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]) -> None:
-        resolution = CHECKS[check].resolve({"die": self.die, **params}, self.dice)
+        resolution = self.checks[check].resolve({"die": self.die, **params}, self.dice)
         self.apply(actor, target, resolution.effects)
         self.events.append(SimEvent(self.turn, actor, target, resolution))
 
     def unit_acts(self, ref: str, enemy_side: int) -> None:
         state, kind = self.states[ref], self.stats[ref]["type"]
         enemies = self.standing(enemy_side)
-        if state["hits"] > RALLY_FATIGUE_PAST:
+        if state["hits"] > t.RALLY_FATIGUE_PAST:
             self.act("rally", ref, None, {"hits": state["hits"], "passed_ten": True})
             return
         target = (

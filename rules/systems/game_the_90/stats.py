@@ -1,21 +1,22 @@
-"""A unit's stats, its battle state, base label and unit card."""
+"""A unit's stats, its battle state, base label and unit card.
+
+The Hits a unit may carry, the card's track and the words about running out of missiles
+follow the applied house-rules pack: `build_stats()` and `build_card()` are called per pack.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from rules import house
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.system import CardLayout
+from rules.systems.game_the_90 import tables as t
 from rules.systems.game_the_90.tables import (
-    MELEE_MODIFIER,
     MISSILE_CHOICES,
-    MISSILE_RANGE,
     MISSILES_ALLOWED,
-    MOVE_CLASS,
-    RALLY_FATIGUE_PAST,
-    REMOVED_AT,
     UNIT_NAMES,
     UNIT_TYPES,
 )
@@ -36,58 +37,78 @@ def _clean(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-STATS = Schema(
-    (
-        Field(
-            "type",
-            "choice",
-            "Unit type",
-            "serjeants",
-            choices=UNIT_TYPES,
-            required=True,
-            help="160 foot or 80 mounted/Lights",
-        ),
-        Field(
-            "missiles",
-            "choice",
-            "Missiles",
-            None,
-            choices=MISSILE_CHOICES,
-            help="Bowmen carry bows; Lights javelins (default) or bows; others none",
-        ),
-        Field(
-            "hits",
-            "int",
-            "Hits",
-            0,
-            min=0,
-            max=REMOVED_AT - 1,
-            help=f"Hits carried into the battle; removed at {REMOVED_AT}",
-        ),
-        Field(
-            "out_of_missiles",
-            "bool",
-            "Out of missiles",
-            False,
-            help="Marked after a natural 5 or 6 on a Hit roll",
-        ),
-    ),
-    clean=_clean,
-)
+def _out_of_missiles_help() -> str:
+    faces = t.OUT_OF_MISSILES_FACES
+    if not faces:
+        return "Missiles never run out under these house rules"
+    return f"Marked after a natural {t.faces_text(faces)} on a Hit roll"
 
-CARD = CardLayout(
-    sections=(("Unit", ("type", "missiles")), ("Battle", ("hits", "out_of_missiles"))),
-    track="hits",
-    track_size=None,
-    track_boxes=REMOVED_AT - 1,
-    notes=f"{REMOVED_AT - 1} Hit boxes (removed at {REMOVED_AT}); move class, Fast bonus and "
-    "melee modifier beside the type; a box to mark out of missiles for Bowmen and Lights",
-)
+
+def build_stats() -> Schema:
+    """Return the unit's stat schema under the applied pack (the Hits it may carry)."""
+    return Schema(
+        (
+            Field(
+                "type",
+                "choice",
+                "Unit type",
+                "serjeants",
+                choices=UNIT_TYPES,
+                required=True,
+                help="160 foot or 80 mounted/Lights",
+            ),
+            Field(
+                "missiles",
+                "choice",
+                "Missiles",
+                None,
+                choices=MISSILE_CHOICES,
+                help="Bowmen carry bows; Lights javelins (default) or bows; others none",
+            ),
+            Field(
+                "hits",
+                "int",
+                "Hits",
+                0,
+                min=0,
+                max=t.MAX_HITS,
+                help=f"Hits carried into the battle; removed at {t.REMOVED_AT}",
+            ),
+            Field(
+                "out_of_missiles", "bool", "Out of missiles", False, help=_out_of_missiles_help()
+            ),
+        ),
+        clean=_clean,
+    )
+
+
+def build_card() -> CardLayout:
+    """Return the unit card under the applied pack: one box for each Hit short of removal."""
+    removed_at = t.REMOVED_AT
+    return CardLayout(
+        sections=(("Unit", ("type", "missiles")), ("Battle", ("hits", "out_of_missiles"))),
+        track="hits",
+        track_size=None,
+        track_boxes=removed_at - 1,
+        notes=f"{removed_at - 1} Hit boxes (removed at {removed_at}); move class, Fast bonus and "
+        "melee modifier beside the type; a box to mark out of missiles for Bowmen and Lights",
+    )
+
+
+@house.house_cache(maxsize=64)
+def stats_in_play() -> Schema:
+    """The stat schema under the applied pack, built once per pack."""
+    return build_stats()
+
+
+with house.applied(None):  # the rules as written, whatever context first imports this module
+    STATS = stats_in_play()
+    CARD = build_card()
 
 
 def settle_state(state: dict[str, Any]) -> None:
-    """A unit with 15 or more Hits is removed, whichever check took it there."""
-    if int(state.get("hits") or 0) >= REMOVED_AT:
+    """A unit at the removal threshold (15 Hits as written) is removed, whatever took it there."""
+    if int(state.get("hits") or 0) >= t.REMOVED_AT:
         state["status"] = "removed"
 
 
@@ -95,7 +116,7 @@ def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Return a unit's battle state at the start of a battle."""
     return {
         "hits": stats.get("hits", 0),
-        "passed_ten": stats.get("hits", 0) > RALLY_FATIGUE_PAST,
+        "passed_ten": stats.get("hits", 0) > t.RALLY_FATIGUE_PAST,
         "out_of_missiles": bool(stats.get("out_of_missiles", False)),
         "status": "unhurt",
     }
@@ -104,9 +125,9 @@ def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
 def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     """Return a short base label: name, type with move class and melee modifier, missiles."""
     kind = stats.get("type", "serjeants")
-    modifier = MELEE_MODIFIER[kind]
-    line = f"{UNIT_NAMES[kind]} C{MOVE_CLASS[kind]}" + (f" {modifier:+d}" if modifier else "")
+    modifier = t.MELEE_MODIFIER[kind]
+    line = f"{UNIT_NAMES[kind]} C{t.MOVE_CLASS[kind]}" + (f" {modifier:+d}" if modifier else "")
     missiles = stats.get("missiles") or "none"
     if missiles == "none":
         return (name, line)
-    return (name, line, f'{missiles.capitalize()} {MISSILE_RANGE[missiles]}"')
+    return (name, line, f'{missiles.capitalize()} {t.MISSILE_RANGE[missiles]}"')

@@ -1,0 +1,398 @@
+""" "Game the 90%" house rules as data: the tables a club may edit, with their limits.
+
+Unit types (move class, melee and shooting modifiers, armour, turns), missile ranges, the faces
+that empty a quiver, the Fast move bonuses, the rally bands and the removal threshold with the
+rally floor. Every check keeps its outcomes (a shooting roll deals at most 12 Hits, a melee 16,
+a rally takes off at most 3, a move goes at most 15 inches), so the limits keep each edit
+within them; the rows of each table are fixed, since the checks and the unit cards name them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.systems.game_the_90 import tables as t
+from rules.systems.game_the_90.checks import checks_in_play
+from rules.systems.game_the_90.stats import build_card, stats_in_play
+from rules.systems.game_the_90.tables import (
+    BEST_MELEE_MODIFIER,
+    BEST_SHOOTING_MODIFIER,
+    DIE_FACES,
+    HIGHEST_FACE,
+    MAX_FAST_BONUS,
+    MAX_RALLY,
+    SHOOTERS,
+    UNIT_NAMES,
+    UNIT_TYPES,
+    rally_bands_by_face,
+)
+
+#: The unit every probe fights or shoots at: plain foot with no modifier and no armour.
+DEFENDER = "serjeants"
+MOVE_CLASSES = (1, 2, 3)
+#: The latest removal a pack may set: twice the text's 15, room for any house rule, while the
+#: unit card, which draws a box for each Hit short of removal, keeps its track short.
+MOST_REMOVED_AT = 30
+
+
+# --- unit types --------------------------------------------------------------------------
+
+
+def _unit_rows() -> list[Row]:
+    return [
+        {
+            "key": key,
+            "move_class": t.MOVE_CLASS[key],
+            "melee_modifier": t.MELEE_MODIFIER[key],
+            "shooting_modifier": t.SHOOTING_MODIFIER.get(key),
+            "armoured": key in t.ARMOURED,
+            "turns_per_move": t.TURNS_PER_MOVE[key],
+        }
+        for key, _ in UNIT_TYPES
+    ]
+
+
+def _build_units(rows: list[Row]) -> dict[str, Any]:
+    return {
+        "MOVE_CLASS": {row["key"]: row["move_class"] for row in rows},
+        "MELEE_MODIFIER": {row["key"]: row["melee_modifier"] for row in rows},
+        "SHOOTING_MODIFIER": {
+            row["key"]: row["shooting_modifier"]
+            for row in rows
+            if row["shooting_modifier"] is not None
+        },
+        "ARMOURED": frozenset(row["key"] for row in rows if row["armoured"]),
+        "TURNS_PER_MOVE": {row["key"]: row["turns_per_move"] for row in rows},
+    }
+
+
+def _validate_units(rows: list[Row]) -> None:
+    # Which types carry missiles is the text's and stays: a shooter needs a modifier, others none.
+    for index, row in enumerate(rows):
+        name = UNIT_NAMES[row["key"]]
+        if row["key"] in SHOOTERS and row["shooting_modifier"] is None:
+            raise PackError(
+                f"{name} carry missiles, so they need a shooting modifier (0 for none)",
+                table="unit_types",
+                row=index,
+                column="shooting_modifier",
+            )
+        if row["key"] not in SHOOTERS and row["shooting_modifier"] is not None:
+            raise PackError(
+                f"{name} carry no missiles: leave the shooting modifier empty",
+                table="unit_types",
+                row=index,
+                column="shooting_modifier",
+            )
+
+
+def _unit_probes(row: Row) -> list[Probe]:
+    key, name = row["key"], UNIT_NAMES[row["key"]]
+    defender = UNIT_NAMES[DEFENDER]
+    probes = [
+        Probe("melee", {"attacker": key, "target": DEFENDER}, f"{name} attack {defender}"),
+        Probe("melee", {"attacker": DEFENDER, "target": key}, f"{defender} attack {name}"),
+    ]
+    if key in SHOOTERS:
+        probes.append(
+            Probe("shoot", {"shooter": key, "target": DEFENDER}, f"{name} shoot at {defender}")
+        )
+    probes.append(Probe("move", {"unit": key, "fast": True}, f"{name} Fast move"))
+    return probes
+
+
+UNIT_TYPES_TABLE = EditableTable(
+    name="unit_types",
+    title="Unit types",
+    help="One row per unit type; the types are the text's (rows cannot be added or removed).",
+    columns=(
+        Column("key", "text", "Unit type", max=20),
+        Column(
+            "move_class",
+            "choice",
+            "Move class",
+            choices=tuple((c, f"class {c}") for c in MOVE_CLASSES),
+            help="The class's Fast move bonus is in the Fast move table",
+        ),
+        Column(
+            "melee_modifier",
+            "int",
+            "Melee modifier",
+            min=-HIGHEST_FACE,
+            max=BEST_MELEE_MODIFIER,
+            help=f"Added to the melee Hit roll; at most {BEST_MELEE_MODIFIER:+d}, so a doubled 6 "
+            f"stays within the {t.MAX_MELEE_HITS} Hits a melee can deal",
+        ),
+        Column(
+            "shooting_modifier",
+            "int",
+            "Shooting modifier",
+            min=-HIGHEST_FACE,
+            max=BEST_SHOOTING_MODIFIER,
+            required=False,
+            help="Added to the shooting Hit roll; empty for types that carry no missiles; at "
+            f"most {BEST_SHOOTING_MODIFIER:+d}, so a doubled 6 stays within the "
+            f"{t.MAX_SHOOTING_HITS} Hits a volley can deal",
+        ),
+        Column(
+            "armoured", "bool", "Armoured", help="Hits on it from shooting and melee are halved"
+        ),
+        Column("turns_per_move", "int", "Turns per move", min=0, max=4),
+    ),
+    rows=_unit_rows,
+    build=_build_units,
+    fixed_rows=True,
+    validate=_validate_units,
+    probes=_unit_probes,
+)
+
+
+# --- missiles ----------------------------------------------------------------------------
+
+
+def _missile_rows() -> list[Row]:
+    return [{"key": key, "range": inches} for key, inches in t.MISSILE_RANGE.items()]
+
+
+MISSILES_TABLE = EditableTable(
+    name="missiles",
+    title="Missile ranges",
+    help="How far each kind of missile reaches, in inches (1 inch = 4 m).",
+    columns=(
+        Column("key", "text", "Missiles", max=20),
+        Column("range", "int", "Range (inches)", min=1, max=48),
+    ),
+    rows=_missile_rows,
+    build=lambda rows: {"MISSILE_RANGE": {row["key"]: row["range"] for row in rows}},
+    fixed_rows=True,
+)
+
+
+def _quiver_rows() -> list[Row]:
+    return [{"face": face, "runs_out": face in t.OUT_OF_MISSILES_FACES} for face in DIE_FACES]
+
+
+def _quiver_probes(row: Row) -> list[Probe]:
+    defender = UNIT_NAMES[DEFENDER]
+    return [
+        Probe(
+            "shoot", {"shooter": key, "target": DEFENDER}, f"{UNIT_NAMES[key]} shoot at {defender}"
+        )
+        for key in SHOOTERS
+    ]
+
+
+OUT_OF_MISSILES_TABLE = EditableTable(
+    name="out_of_missiles",
+    title="Out of missiles",
+    help="The natural faces of a shooting Hit roll that leave the shooter out of missiles.",
+    key="face",
+    columns=(
+        Column("face", "int", "Natural face", min=1, max=HIGHEST_FACE),
+        Column("runs_out", "bool", "Runs out of missiles"),
+    ),
+    rows=_quiver_rows,
+    build=lambda rows: {
+        "OUT_OF_MISSILES_FACES": frozenset(row["face"] for row in rows if row["runs_out"])
+    },
+    fixed_rows=True,
+    probes=_quiver_probes,
+)
+
+
+# --- Fast moves --------------------------------------------------------------------------
+
+
+def _fast_rows() -> list[Row]:
+    return [{"move_class": c, "inches": inches} for c, inches in sorted(t.FAST_BONUS.items())]
+
+
+def _fast_probes(row: Row) -> list[Probe]:
+    # The units of the class as written; a pack that moves a type to another class shows
+    # that type's Fast move among its unit-type probes.
+    return [
+        Probe("move", {"unit": key, "fast": True}, f"{UNIT_NAMES[key]} Fast move")
+        for key, _ in UNIT_TYPES
+        if t.MOVE_CLASS[key] == row["move_class"]
+    ]
+
+
+FAST_BONUS_TABLE = EditableTable(
+    name="fast_bonus",
+    title="Fast move bonus",
+    help="The inches a Fast move adds to the move roll, by move class.",
+    key="move_class",
+    columns=(
+        Column("move_class", "int", "Move class", min=MOVE_CLASSES[0], max=MOVE_CLASSES[-1]),
+        Column(
+            "inches",
+            "int",
+            "Inches added",
+            min=0,
+            max=MAX_FAST_BONUS,
+            help=f"At most {MAX_FAST_BONUS}: a move goes at most {t.MAX_MOVE} inches",
+        ),
+    ),
+    rows=_fast_rows,
+    build=lambda rows: {"FAST_BONUS": {row["move_class"]: row["inches"] for row in rows}},
+    fixed_rows=True,
+    probes=_fast_probes,
+)
+
+
+# --- rally -------------------------------------------------------------------------------
+
+
+def _band_rows() -> list[Row]:
+    return [{"low": low, "high": high, "hits_off": off} for low, high, off in t.RALLY_BANDS]
+
+
+def _build_bands(rows: list[Row]) -> dict[str, Any]:
+    bands = tuple((row["low"], row["high"], row["hits_off"]) for row in rows)
+    return {"RALLY_BANDS": bands, "RALLY_OFF": rally_bands_by_face(bands)}
+
+
+def _band_error(message: str, index: int, column: str) -> PackError:
+    return PackError(message, table="rally_bands", row=index, column=column)
+
+
+def _validate_bands(rows: list[Row]) -> None:
+    """The bands run from the lowest face to the highest in order, each face in one band."""
+    expected = DIE_FACES[0]
+    for index, row in enumerate(rows):
+        if row["low"] != expected:
+            raise _band_error(_start_reason(index, expected, row["low"]), index, "low")
+        if row["high"] < row["low"]:
+            raise _band_error(
+                f"must be at least the band's own from face {row['low']}", index, "high"
+            )
+        expected = row["high"] + 1
+    if expected != HIGHEST_FACE + 1:
+        raise _band_error(
+            f"must be {HIGHEST_FACE}: the last band ends at the highest face", len(rows) - 1, "high"
+        )
+
+
+def _start_reason(index: int, expected: int, low: int) -> str:
+    if index == 0:
+        return f"must be {expected}: the first band starts at the lowest face"
+    if low < expected:
+        return f"must be {expected}: it overlaps the band above, which ends at {expected - 1}"
+    return f"must be {expected}: face {expected} would be in no band"
+
+
+def _band_probes(row: Row) -> list[Probe]:
+    return [
+        Probe("rally", {"die": die, "hits": MAX_RALLY}, f"Rally from {MAX_RALLY} Hits ({label})")
+        for die, label in (("d6", "D6"), ("avg", "average die"))
+    ]
+
+
+RALLY_BANDS_TABLE = EditableTable(
+    name="rally_bands",
+    title="Rally",
+    help="The Hits a rally roll takes off, by band of faces; the bands cover faces 1-6 in "
+    "order, each face once (the average die's faces fall in the same bands).",
+    key=None,
+    columns=(
+        Column("low", "int", "From face", min=1, max=HIGHEST_FACE),
+        Column("high", "int", "To face", min=1, max=HIGHEST_FACE),
+        Column("hits_off", "int", "Hits off", min=0, max=MAX_RALLY),
+    ),
+    rows=_band_rows,
+    build=_build_bands,
+    fixed_rows=True,
+    validate=_validate_bands,
+    probes=_band_probes,
+)
+
+
+# --- removal -----------------------------------------------------------------------------
+
+
+def _removal_rows() -> list[Row]:
+    return [
+        {
+            "removed_at": t.REMOVED_AT,
+            "rally_fatigue_past": t.RALLY_FATIGUE_PAST,
+            "rally_floor": t.RALLY_FLOOR,
+        }
+    ]
+
+
+def _build_removal(rows: list[Row]) -> dict[str, Any]:
+    row = rows[0]
+    return {
+        "REMOVED_AT": row["removed_at"],
+        "MAX_HITS": row["removed_at"] - 1,
+        "RALLY_FATIGUE_PAST": row["rally_fatigue_past"],
+        "RALLY_FLOOR": row["rally_floor"],
+    }
+
+
+def _validate_removal(rows: list[Row]) -> None:
+    row = rows[0]
+    if row["rally_fatigue_past"] >= row["removed_at"]:
+        raise PackError(
+            f"must be less than the removal threshold {row['removed_at']}",
+            table="removal",
+            row=0,
+            column="rally_fatigue_past",
+        )
+    if row["rally_floor"] > row["rally_fatigue_past"]:
+        raise PackError(
+            f"must be at most the fatigue mark {row['rally_fatigue_past']}",
+            table="removal",
+            row=0,
+            column="rally_floor",
+        )
+
+
+def _removal_probes(row: Mapping[str, Any]) -> list[Probe]:
+    # The threshold itself is no outcome (a check reports removal in its details); the floor
+    # shows in a rally one Hit above it by a unit past the fatigue mark.
+    hits = min(row["rally_floor"] + 1, row["removed_at"] - 1)
+    label = f"Rally from {hits} Hits, once past {row['rally_fatigue_past']}"
+    return [Probe("rally", {"hits": hits, "passed_ten": True}, label)]
+
+
+REMOVAL_TABLE = EditableTable(
+    name="removal",
+    title="Removal and rally floor",
+    help="The Hits at which a unit is removed; once past the fatigue mark it never rallies "
+    "below the floor.",
+    key=None,
+    columns=(
+        Column("removed_at", "int", "Removed at Hits", min=2, max=MOST_REMOVED_AT),
+        Column(
+            "rally_fatigue_past", "int", "Fatigue: once past Hits", min=0, max=MOST_REMOVED_AT - 1
+        ),
+        Column("rally_floor", "int", "Never rallies below", min=0, max=MOST_REMOVED_AT - 1),
+    ),
+    rows=_removal_rows,
+    build=_build_removal,
+    fixed_rows=True,
+    validate=_validate_removal,
+    probes=_removal_probes,
+)
+
+
+def rebuild() -> dict[str, Any]:
+    """The checks, stat schema and card under the applied pack (Hits limits, descriptions)."""
+    return {"checks": checks_in_play(), "stats": stats_in_play(), "card": build_card()}
+
+
+HOUSE = HouseSpec(
+    module="rules.systems.game_the_90.tables",
+    tables=(
+        UNIT_TYPES_TABLE,
+        MISSILES_TABLE,
+        OUT_OF_MISSILES_TABLE,
+        FAST_BONUS_TABLE,
+        RALLY_BANDS_TABLE,
+        REMOVAL_TABLE,
+    ),
+    rebuild=rebuild,
+)
