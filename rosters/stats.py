@@ -8,7 +8,7 @@ the API and the importers to report.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 
@@ -16,6 +16,9 @@ from rules.errors import UnknownSystem
 from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Field, Schema
 from rules.system import RuleSystem, get_system
+
+if TYPE_CHECKING:
+    from rosters.models import Force
 
 
 class StatsInvalid(ValidationError):
@@ -32,6 +35,17 @@ def system_for(key: str, *, field: str = "system") -> RuleSystem:
         return get_system(key)
     except UnknownSystem as exc:
         raise ValidationError({field: [str(exc)]}) from None
+
+
+def rules_for_force(force: Force) -> RuleSystem:
+    """The rule system a force's figures are kept by: its campaign's, under the campaign's
+    current house rules (a weapon the club added is one a figure may carry); a force outside
+    any campaign keeps the rules as written."""
+    if force.campaign_id is None:
+        return system_for(force.system)
+    from campaigns.services.house_rules import rules_for_campaign
+
+    return rules_for_campaign(force.campaign)
 
 
 def clean_stats(schema: Schema, data: Mapping[str, Any] | None, *, key: str = "stats") -> dict:

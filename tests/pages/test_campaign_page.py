@@ -97,5 +97,6 @@ def test_the_campaign_page_costs_the_same_queries_at_any_size(
 
 #: session, user, campaign, manages?, members, forces, battles (no sides to prefetch here),
 #: league settings, players, pairings, adjustments, current round, its pairings, club ratings,
-#: the league's rating column setting.
-CAMPAIGN_QUERIES = 15
+#: the league's rating column setting, the house-rules versions (Rencounter's tables are
+#: editable).
+CAMPAIGN_QUERIES = 16

@@ -336,7 +336,7 @@ def test_the_campaign_page_member_list_costs_the_same_queries_at_any_size(
 
 #: The player's page (tests/pages/test_campaign_page.py) plus the waiting players and the
 #: count of disputed results.
-ORGANISER_CAMPAIGN_QUERIES = 17
+ORGANISER_CAMPAIGN_QUERIES = 18
 
 
 def test_an_anonymous_visitor_changes_nothing_on_the_organisers_pages(client, muster, invitation):
