@@ -22,6 +22,7 @@ from tests.factories import (
     UnitFactory,
     UserFactory,
 )
+from tests.printing.pdfs import open_pdf, page_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -71,6 +72,14 @@ def _add_the_gatling(page) -> None:
         _row_cell(page, column, row).fill(value)
     _row_cell(page, "Kind", row).select_option("ranged")
     _row_cell(page, "Damage die", row).select_option("8")
+
+
+def _pdf_text(page, url: str) -> str:
+    """The text of a PDF the page opened (Chromium hands it to its viewer, so fetch it again
+    in the same session)."""
+    answer = page.request.get(url)
+    assert answer.status == 200 and answer.body()[:5] == b"%PDF-"
+    return " ".join(page_text(p) for p in open_pdf(answer.body()).pages)
 
 
 def _no_sideways_page(page) -> None:
@@ -127,6 +136,29 @@ def test_an_organisers_new_weapon_reaches_the_odds_the_table_the_card_and_the_sh
     assert battle.house_rules_id == version.pk
     page.get_by_role("button", name=re.compile("^Sign out")).click()
     sign_in("alice")
+
+    # alice gives her sheriff the club's new gun, then prints his card and the sheet.
+    red = forces[0]
+    sheriff = red.characters.get()
+    page.goto(f"{live_server.url}/characters/{sheriff.pk}/edit/")
+    page.get_by_label("Gatling gun", exact=False).check()
+    screens("house-rules-figure-edit")
+    page.get_by_role("button", name=re.compile("^Save")).first.click()
+    page.wait_for_url(f"{live_server.url}/characters/{sheriff.pk}/")
+    assert "Gatling gun" in page.locator("main").inner_text()
+    sheriff.refresh_from_db()
+    assert "gatling" in sheriff.stats["weapons"]
+    page.goto(f"{live_server.url}/forces/{red.pk}/")
+    with page.expect_response(lambda r: "/cards.pdf" in r.url) as answer:
+        page.get_by_role("button", name="Cards (PDF)").click()
+    card = _pdf_text(page, answer.value.url)
+    assert "Red Sheriff" in card and "Gatling gun" in card and "House rules v1" in card
+    page.goto(f"{live_server.url}/forces/{red.pk}/")  # the card opened in the PDF viewer
+    with page.expect_response(lambda r: "/reference.pdf" in r.url) as answer:
+        page.get_by_role("link", name="Quick reference (PDF)").click()
+    sheet = _pdf_text(page, answer.value.url)
+    assert "Gatling gun" in sheet and "House rules v1" in sheet
+
     page.goto(f"{live_server.url}/battles/{battle.pk}/")
     with page.expect_response(lambda r: "/form/" in r.url):
         page.get_by_label("Check", exact=True).select_option(label="Damage against Toughness")
