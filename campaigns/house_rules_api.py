@@ -135,7 +135,7 @@ def _version_json(version: HouseRules) -> dict[str, Any]:
 
 
 def house_rules_answer(campaign: Campaign) -> dict[str, Any]:
-    """The campaign's house rules as the API answers them (three queries)."""
+    """The campaign's house rules as the API answers them (one query: the versions)."""
     system = get_system(campaign.system)
     versions = list(house_rules_versions(campaign))
     current = versions[0] if versions else None

@@ -316,6 +316,7 @@ CRAFTED = {
         lambda d: d["battles"].append(
             {
                 "created_by": None,
+                "house_rules": None,
                 "sides": [],
                 "figures": [{"side": 0, "character": [0, "Ghost"]}],
                 "events": [],
