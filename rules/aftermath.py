@@ -112,6 +112,12 @@ def faces(bands: Bands) -> tuple[str, ...]:
     return (results[0], *results)
 
 
+@house.house_cache(maxsize=64)
+def _fates_in_force() -> tuple[str, ...]:
+    """Each face's result on the bands in force (a pack's, if applied): read once per pack."""
+    return faces(__getattr__("AFTERMATH_BANDS"))
+
+
 def _point_result(dice: Dice, fates: tuple[str, ...], *, care: str, hazard: int, label: str) -> str:
     roll = dice.roll(D6, label)
     if care == "prompt" and fates[roll] != HEALED:
@@ -127,7 +133,7 @@ def wound_aftermath(dice: Dice, *, wounds: int, care: str = "none", hazard: int 
     reroll when one is due. Rolling stops as soon as the figure has died.
     """
     check_care(care, hazard)
-    fates = faces(__getattr__("AFTERMATH_BANDS"))  # once per call, not per die
+    fates = _fates_in_force()  # the bands are read once per pack, never per die
     pending, permanent, healed, sepsis, rolled = wounds, 0, 0, 0, 0
     # Rolling stops once more than five points are permanent: the figure is dead either way.
     while pending and permanent <= MAX_PERMANENT_SURVIVABLE:
@@ -177,7 +183,8 @@ def chain_ends(bands: Bands) -> str:
     leaves fewer than one point behind on average), or while permanent points come up at all
     (six of them end the rolling). Every care and hazard a campaign may choose is tried.
     """
-    for care, hazard in (("none", 0), ("none", 1), ("none", 2), ("prompt", 0)):
+    choices = [("none", hazard) for hazard in range(MAX_HAZARD + 1)] + [("prompt", 0)]
+    for care, hazard in choices:
         sepsis, permanent, _ = point_chances(bands, care, hazard)
         if not permanent and sepsis >= Fraction(1, 2):
             where = f"with a hazardous aftermath of {hazard}" if hazard else f"with {care} care"

@@ -21,8 +21,8 @@ from rules.systems.rencounter.combat import (
     Dist,
     action_odds,
     action_roll,
+    damage_faces,
     damage_odds,
-    damage_result,
     hit_location,
 )
 from rules.systems.rencounter.melee import wound_effects
@@ -182,17 +182,18 @@ DAMAGE_PARAMS = Schema(
 
 
 def _resolve_damage(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result = damage_result(dice.roll(D12, "damage") + params["modifier"], t.DAMAGE_TABLE)
+    result = damage_faces(params["modifier"])[dice.roll(D12, "damage") - 1]
     details: dict[str, Any] = {}
     if params["locations"] and result in ("minor", "serious", "crippling"):
         details["location"] = hit_location(dice)
     return Outcome(result, details, wound_effects("target", result))
 
 
+@house_cache(maxsize=16)
 def improvable(stat: str) -> tuple[int, int]:
     """The die an improvement roll of `stat` uses and the highest it raises the stat to.
 
-    The cap is a house-rules table (read here, when the roll is made); the die is the text's.
+    The cap is a house-rules table (read here, once per pack); the die is the text's.
     """
     return t.IMPROVEMENT_DICE[stat][0], t.IMPROVEMENT_CAPS[stat]
 

@@ -1,8 +1,10 @@
 """Rencounter's dice mechanics as small pure functions, shared by checks, odds and simulation.
 
 Hot paths (fire, melee) avoid allocation: targets are plain ints, results plain strings. The
-damage table is a house-rules table: callers read `t.DAMAGE_TABLE` once per check (or keep it
-in a cached plan) and hand it in, so no per-die loop looks it up again.
+damage table is a house-rules table, and reading one (`t.DAMAGE_TABLE`, through the tables
+module's `__getattr__`) costs more than a whole cheap check's dice: a check reads it once per
+parameters and pack (`damage_faces`, or the table kept in a cached fire or melee plan), never
+per die or per resolution.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.dice import D6, D12, Dice
+from rules.house import house_cache
 from rules.systems.rencounter import tables as t
 
 Dist = dict[str, Fraction]
@@ -31,12 +34,18 @@ def damage_result(total: int, table: DamageTable) -> str:
     return "no_effect"
 
 
+@house_cache(maxsize=512)
+def damage_faces(modifier: int) -> tuple[str, ...]:
+    """The damage result of each d12 face with `modifier` (face 1 first), on the table in force."""
+    table = t.DAMAGE_TABLE
+    return tuple(damage_result(face + modifier, table) for face in range(1, 13))
+
+
 def damage_odds(modifier: int) -> Dist:
     """Exact distribution of a damage roll with `modifier`."""
-    table = t.DAMAGE_TABLE
     odds: Dist = dict.fromkeys(t.DAMAGE_RESULTS, Fraction(0))
-    for face in range(1, 13):
-        odds[damage_result(face + modifier, table)] += TWELFTH
+    for result in damage_faces(modifier):
+        odds[result] += TWELFTH
     return odds
 
 

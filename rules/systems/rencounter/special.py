@@ -15,8 +15,8 @@ from rules.systems.rencounter.combat import (
     TWELFTH,
     Dist,
     action_from_total,
+    damage_faces,
     damage_odds,
-    damage_result,
     shot_hit_odds,
     shot_hits,
 )
@@ -158,13 +158,10 @@ def _stands(params: Mapping[str, Any], natural: int, new_points: int) -> bool:
 
 def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Roll the blast damage for one man; light blasts knock down on a failed action check."""
-    total = (
-        dice.roll(D12, "grenade damage")
-        + t.GRENADE_DAMAGE
-        + params["distance"]
-        + params["modifier"]
-    )
-    result = damage_result(total, t.DAMAGE_TABLE)
+    face = dice.roll(D12, "grenade damage")
+    modifier = t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
+    total = face + modifier
+    result = damage_faces(modifier)[face - 1]
     if result in ("serious", "crippling", "dead"):
         return Outcome(result, {"total": total}, wound_effects("target", result))
     if result == "no_effect" and total > t.GRENADE_KNOCKDOWN_UP_TO:
@@ -181,10 +178,9 @@ def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
 def grenade_odds(params: Mapping[str, Any]) -> Dist:
     """Exact distribution of a grenade blast on one man."""
     odds: Dist = dict.fromkeys(GRENADE_OUTCOMES, Fraction(0))
-    table = t.DAMAGE_TABLE
-    for face in range(1, 13):
-        total = face + t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
-        result = damage_result(total, table)
+    modifier = t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
+    for face, result in enumerate(damage_faces(modifier), start=1):
+        total = face + modifier
         if result != "no_effect" or total > t.GRENADE_KNOCKDOWN_UP_TO:
             odds[result] += TWELFTH
             continue
@@ -270,7 +266,7 @@ def resolve_artillery(params: Mapping[str, Any], dice: Dice) -> Outcome:
     if not hit:
         return Outcome("miss", {"need": need})
     good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
-    result = damage_result(dice.roll(D12, "damage") + damage + good, t.DAMAGE_TABLE)
+    result = damage_faces(damage + good)[dice.roll(D12, "damage") - 1]
     return Outcome(result, {"need": need}, wound_effects("target", result))
 
 
@@ -282,10 +278,9 @@ def artillery_odds(params: Mapping[str, Any]) -> Dist:
     odds: Dist = dict.fromkeys(ARTILLERY_OUTCOMES, Fraction(0))
     odds["misfire"] = misfire
     odds["miss"] = 1 - plain - good - misfire
-    table = t.DAMAGE_TABLE
     for chance, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
-        for face in range(1, 13):
-            odds[damage_result(face + modifier, table)] += chance * TWELFTH
+        for result in damage_faces(modifier):
+            odds[result] += chance * TWELFTH
     return odds
 
 
@@ -367,7 +362,7 @@ def fall_modifier(speed: int) -> int:
 def resolve_fall(params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Roll damage for a fall at the given speed."""
     modifier = fall_modifier(params["speed"]) + params["modifier"]
-    result = damage_result(dice.roll(D12, "fall damage") + modifier, t.DAMAGE_TABLE)
+    result = damage_faces(modifier)[dice.roll(D12, "fall damage") - 1]
     return Outcome(result, {"modifier": modifier}, wound_effects("target", result))
 
 
