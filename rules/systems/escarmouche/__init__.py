@@ -4,30 +4,59 @@ The text has no campaign rules, so its post-battle procedure is Muster's house r
 from Rencounter, off unless a campaign switches them on.
 """
 
+from rules.checks import Check
 from rules.lazy import MappingImportedLater, imported_later
 from rules.system import RuleSystem, register
-from rules.systems.escarmouche.checks import DEVELOP, MARSHAL, MOVE, OPPOSED, POOL, RESERVE
-from rules.systems.escarmouche.combat import ARTILLERY, FIGHT, PIKE_FENCING, SHOOT, VOLLEY
-from rules.systems.escarmouche.special_fights import HORSE_VS_FOOT, MASSED_PIKE, PIKE_VS_CAVALRY
-from rules.systems.escarmouche.stats import CARD, OPTIONS, STATS, initial_state, label_text
-from rules.systems.escarmouche.tables import tables
-
-CHECKS = (
-    POOL,
-    OPPOSED,
-    MOVE,
-    MARSHAL,
+from rules.systems.escarmouche.checks import (
     DEVELOP,
+    POOL,
     RESERVE,
-    SHOOT,
-    VOLLEY,
-    ARTILLERY,
-    FIGHT,
-    PIKE_VS_CAVALRY,
-    MASSED_PIKE,
-    HORSE_VS_FOOT,
-    PIKE_FENCING,
+    build_marshal,
+    build_move,
+    build_opposed,
 )
+from rules.systems.escarmouche.combat import (
+    build_artillery,
+    build_fight,
+    build_pike_fencing,
+    build_shoot,
+    build_volley,
+)
+from rules.systems.escarmouche.special_fights import (
+    build_horse_vs_foot,
+    build_massed_pike,
+    build_pike_vs_cavalry,
+)
+from rules.systems.escarmouche.stats import CARD, OPTIONS, STATS, initial_state, label_text
+
+# Not bound as `tables`: that name is the tables module, which the system's parts import.
+from rules.systems.escarmouche.tables import tables as reference_tables
+
+
+def build_checks() -> dict[str, Check]:
+    """Every check by name, its parameters listing the tables as they stand.
+
+    Called once for the rules as written, and by `house.py` under a club's pack, whose weapon
+    classes, terrain and rating and skill limits the checks' parameters then list.
+    """
+    checks = (
+        POOL,
+        build_opposed(),
+        build_move(),
+        build_marshal(),
+        DEVELOP,
+        RESERVE,
+        build_shoot(),
+        build_volley(),
+        build_artillery(),
+        build_fight(),
+        build_pike_vs_cavalry(),
+        build_massed_pike(),
+        build_horse_vs_foot(),
+        build_pike_fencing(),
+    )
+    return {check.name: check for check in checks}
+
 
 ESCARMOUCHE = register(
     RuleSystem(
@@ -37,8 +66,8 @@ ESCARMOUCHE = register(
         scale="1 figure = 1 man, about six figures a side; movement unmeasured",
         stats=STATS,
         options=OPTIONS,
-        checks={check.name: check for check in CHECKS},
-        tables=tables,
+        checks=build_checks(),
+        tables=reference_tables,
         label_text=label_text,
         initial_state=initial_state,
         card=CARD,
@@ -50,5 +79,6 @@ ESCARMOUCHE = register(
         description="Active dice score (highest, +1 per extra six), passive dice only risk the "
         "initiative; a figure acts until a 1 ends its turn, a second 1 ends the side's.",
         words_from="rules.systems.escarmouche.words",
+        house_from="rules.systems.escarmouche.house",
     )
 )

@@ -5,7 +5,8 @@ through the battle first rolls the aftermath of each wound it took (Rencounter's
 then, if it survives that, rolls to improve: the rating on a d6 and every skill of 1 or more it
 used on a d4, each improving by one on a roll over its current value. The dice fit the ranges:
 a rating of 5 and a skill of 3 need a face the die does not have, so they are the maxima. A
-skill at 0 is not rolled: with no skill there was nothing to exercise.
+skill at 0 is not rolled: with no skill there was nothing to exercise. The dice and maxima are
+a table a club may edit (`house.py`), read when the procedure runs.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 
 from rules.aftermath import Aftermath, Improvement, improvement_roll, wound_aftermath
 from rules.campaign import Change, DiceFor, FigureRecord, PostBattleRoll
-from rules.systems.escarmouche.tables import IMPROVEMENT_DICE, MAX_RATING, MAX_SKILL, SKILLS
+from rules.systems.escarmouche import tables as t
+from rules.systems.escarmouche.tables import SKILLS
 
 AFTERMATH = "aftermath"
 IMPROVEMENT = "improvement"
@@ -92,9 +94,10 @@ def healed_by(day: date) -> date:
 def improvable(record: FigureRecord) -> tuple[tuple[str, int, int, int], ...]:
     """Return (stat, value, die sides, maximum) for each stat this figure rolls to improve."""
     stats = record.stats
-    rows = [("rating", int(stats["rating"]), IMPROVEMENT_DICE["rating"], MAX_RATING)]
+    dice: dict[str, int] = t.IMPROVEMENT_DICE
+    rows = [("rating", int(stats["rating"]), dice["rating"], int(t.MAX_RATING))]
     rows.extend(
-        (key, int(stats.get(key, 0)), IMPROVEMENT_DICE["skill"], MAX_SKILL)
+        (key, int(stats.get(key, 0)), dice["skill"], int(t.MAX_SKILL))
         for key, _ in SKILLS
         if key in record.skills_used and int(stats.get(key, 0)) > 0
     )

@@ -3,6 +3,12 @@
 Every check rolls one pool for the acting figure (active dice, then passive dice) and, when
 opposed, the defender's dice after it. Odds come from `pool.py`'s closed forms, cached per pool
 size, so no check enumerates dice.
+
+A check that reads a table a club may edit (terrain, weapon classes, effects, the rating and
+skill limits) is built by a `build_*` function: once for the rules as written, and again under
+each house-rules pack (`house.py`'s rebuild). It reads its tables (`t.NAME`) when it is built
+and keeps them: the pack's system has checks of its own, and a shot or a move, run a hundred
+thousand times a second, does no table lookup through the pack.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from rules.checks import Check, Effect, Outcome, Who
 from rules.dice import D6, Dice
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
+from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.pool import (
     INITIATIVE_OUTCOMES,
     MAX_POOL,
@@ -27,15 +34,7 @@ from rules.systems.escarmouche.pool import (
     score_of,
     score_weights,
 )
-from rules.systems.escarmouche.tables import (
-    MARSHAL_RESULTS,
-    MAX_RATING,
-    MAX_SKILL,
-    TERRAIN,
-    TERRAIN_BY_KEY,
-    WEAPONS,
-    EffectRow,
-)
+from rules.systems.escarmouche.tables import MARSHAL_RESULTS, EffectRow
 
 Params = Mapping[str, Any]
 MAX_MARKERS = 10
@@ -108,33 +107,46 @@ RESERVED = bool_field(
     "Reserved action",
     "Spend a reserved die: the pool is that one active die; no initiative at stake.",
 )
-RATING = int_field("rating", "Rating", 3, 1, MAX_RATING, "The actor's rating (breaks ties).")
-TERRAIN_FIELD = Field(
-    "terrain",
-    "choice",
-    "Terrain",
-    default="clear",
-    choices=tuple((row.key, f"{row.label} ({row.passive})") for row in TERRAIN),
-)
+
+
+def actor_rating() -> Field:
+    """The acting figure's rating, up to the club's maximum."""
+    return int_field("rating", "Rating", 3, 1, t.MAX_RATING, "The actor's rating (breaks ties).")
+
+
+def terrain_field() -> Field:
+    """The ground moved through: the club's terrain table, with each row's passive dice."""
+    terrain: tuple[t.Row, ...] = t.TERRAIN
+    return Field(
+        "terrain",
+        "choice",
+        "Terrain",
+        default=t.default_key(terrain, t.DEFAULT_TERRAIN),
+        choices=tuple((row.key, f"{row.label} ({row.passive})") for row in terrain),
+    )
 
 
 def skill_field(name: str, label: str) -> Field:
-    return int_field(name, label, 0, 0, MAX_SKILL, f"{label} skill: passive dice rolled as active.")
+    return int_field(
+        name, label, 0, 0, t.MAX_SKILL, f"{label} skill: passive dice rolled as active."
+    )
 
 
 def rating_field(name: str, label: str) -> Field:
     return int_field(
-        name, label, 3, 1, MAX_RATING, f"{label}: dice rolled in defence; breaks ties."
+        name, label, 3, 1, t.MAX_RATING, f"{label}: dice rolled in defence; breaks ties."
     )
 
 
 def weapon_field() -> Field:
+    """The missile weapon's class: the club's weapon table, with each class's passive dice."""
+    weapons: tuple[t.Row, ...] = t.WEAPONS
     return Field(
         "weapon",
         "choice",
         "Weapon",
-        default=WEAPONS[2].key,
-        choices=tuple((row.key, f"{row.label} ({row.passive})") for row in WEAPONS),
+        default=t.default_key(weapons, t.DEFAULT_WEAPON),
+        choices=tuple((row.key, f"{row.label} ({row.passive})") for row in weapons),
     )
 
 
@@ -244,24 +256,6 @@ def fold(
 
 
 OPPOSED_OUTCOMES = ("roller_wins", "defender_wins", "tie")
-OPPOSED_PARAMS = Schema(
-    (
-        int_field("active", "Active dice", 1, 0, MAX_POOL, "The roller's active dice."),
-        int_field("passive", "Passive dice", 0, 0, MAX_POOL, "The roller's passive dice."),
-        RATING,
-        int_field(
-            "defender_dice",
-            "Defender's dice",
-            3,
-            1,
-            MAX_POOL,
-            "Dice the defender rolls: its rating, or a better skill, plus any bonus.",
-        ),
-        rating_field("defender_rating", "Defender's rating"),
-        ONES_BEFORE,
-    ),
-    clean=_need_dice,
-)
 
 
 def _opposed_key(winner: str | None, diff: int) -> str:
@@ -291,26 +285,51 @@ def _opposed_odds(params: Params) -> dict[str, Fraction]:
     return fold(weights, _opposed_key, OPPOSED_OUTCOMES)
 
 
-OPPOSED = Check(
-    "opposed",
-    "Opposed roll",
-    OPPOSED_PARAMS,
-    OPPOSED_OUTCOMES,
-    _resolve_opposed,
-    _opposed_odds,
-    description="Highest active scores meet; a tied score goes to the higher rating.",
-    dice_order="roller's active dice, roller's passive dice, then the defender's dice",
-)
+def build_opposed() -> Check:
+    """The opposed roll, its ratings limited by the club's maximum."""
+    params = Schema(
+        (
+            int_field("active", "Active dice", 1, 0, MAX_POOL, "The roller's active dice."),
+            int_field("passive", "Passive dice", 0, 0, MAX_POOL, "The roller's passive dice."),
+            actor_rating(),
+            int_field(
+                "defender_dice",
+                "Defender's dice",
+                3,
+                1,
+                MAX_POOL,
+                "Dice the defender rolls: its rating, or a better skill, plus any bonus.",
+            ),
+            rating_field("defender_rating", "Defender's rating"),
+            ONES_BEFORE,
+        ),
+        clean=_need_dice,
+    )
+    return Check(
+        "opposed",
+        "Opposed roll",
+        params,
+        OPPOSED_OUTCOMES,
+        _resolve_opposed,
+        _opposed_odds,
+        description="Highest active scores meet; a tied score goes to the higher rating.",
+        dice_order="roller's active dice, roller's passive dice, then the defender's dice",
+    )
 
 
 # --- moving, marshalling, developing, reserving ------------------------------------------
 
-MOVE_PARAMS = Schema((ACTIVE, TERRAIN_FIELD, SHAKEN, ONES_BEFORE))
+
+#: Terrain key -> the passive dice it adds (the table a move or a marshal check was built with).
+TerrainDice = Mapping[str, int]
 
 
-def _move_pool(params: Params) -> Pool:
-    # Shaken adds a passive die here: a move has no active die of its own to replace.
-    return Pool(params["active"], TERRAIN_BY_KEY[params["terrain"]].passive + params["shaken"])
+def _move_pool(terrain: TerrainDice) -> Callable[[Params], Pool]:
+    def pool(params: Params) -> Pool:
+        # Shaken adds a passive die here: a move has no active die of its own to replace.
+        return Pool(params["active"], terrain[params["terrain"]] + params["shaken"])
+
+    return pool
 
 
 def _resolve_initiative_roll(
@@ -340,42 +359,32 @@ def _initiative_roll_odds(
     return odds
 
 
-MOVE = Check(
-    "move",
-    "Move",
-    MOVE_PARAMS,
-    INITIATIVE_OUTCOMES,
-    _resolve_initiative_roll(_move_pool, lambda params: ()),
-    _initiative_roll_odds(_move_pool),
-    description="Roll the pool so far plus the terrain's passive dice (moving adds no active).",
-    dice_order="active dice so far, then passive dice (terrain, then one per Shaken marker)",
-)
+def build_move() -> Check:
+    """The move, over the club's terrain."""
+    pool_of = _move_pool(t.TERRAIN_PASSIVE)
+    return Check(
+        "move",
+        "Move",
+        Schema((ACTIVE, terrain_field(), SHAKEN, ONES_BEFORE)),
+        INITIATIVE_OUTCOMES,
+        _resolve_initiative_roll(pool_of, lambda params: ()),
+        _initiative_roll_odds(pool_of),
+        description="Roll the pool so far plus the terrain's passive dice (moving adds no active).",
+        dice_order="active dice so far, then passive dice (terrain, then one per Shaken marker)",
+    )
+
 
 MARSHAL_OUTCOMES = tuple(key for _, key, _ in MARSHAL_RESULTS)
-MARSHAL_PARAMS = Schema(
-    (
-        ACTIVE,
-        TERRAIN_FIELD,
-        int_field(
-            "followers",
-            "Figures marshalled",
-            1,
-            1,
-            MAX_FIGURES,
-            "Other figures in sight moved with the marshal: one passive die each.",
-        ),
-        skill_field("leader", "Leader"),
-        SHAKEN,
-        ONES_BEFORE,
-    )
-)
 
 
-def _marshal_pool(params: Params) -> Pool:
-    terrain = TERRAIN_BY_KEY[params["terrain"]].passive
-    # Leader swaps the dice the followers add; the swap changes colours, never the dice count.
-    led = min(params["leader"], params["followers"])
-    return Pool(params["active"] + led, terrain + params["followers"] - led + params["shaken"])
+def _marshal_pool(terrain: TerrainDice) -> Callable[[Params], Pool]:
+    def pool(params: Params) -> Pool:
+        ground = terrain[params["terrain"]]
+        # Leader swaps the dice the followers add; the swap changes colours, never the count.
+        led = min(params["leader"], params["followers"])
+        return Pool(params["active"] + led, ground + params["followers"] - led + params["shaken"])
+
+    return pool
 
 
 def _marshal_key(ones: int, ones_before: int) -> str:
@@ -384,33 +393,62 @@ def _marshal_key(ones: int, ones_before: int) -> str:
     return MARSHAL_RESULTS[min(ones, ONES_CAP)][1]
 
 
-def _resolve_marshal(params: Params, dice: Dice) -> Outcome:
-    pool = _marshal_pool(params)
-    roll = roll_pool(dice, pool.active, pool.passive)
-    key = _marshal_key(roll.ones, params["ones_before"])
-    return Outcome(key, {"roll": roll.as_json(), "score": roll.score, "moved": key != "no_move"})
+def _resolve_marshal(pool_of: Callable[[Params], Pool]) -> Callable[[Params, Dice], Outcome]:
+    def resolve(params: Params, dice: Dice) -> Outcome:
+        pool = pool_of(params)
+        roll = roll_pool(dice, pool.active, pool.passive)
+        key = _marshal_key(roll.ones, params["ones_before"])
+        details = {"roll": roll.as_json(), "score": roll.score, "moved": key != "no_move"}
+        return Outcome(key, details)
+
+    return resolve
 
 
-def _marshal_odds(params: Params) -> dict[str, Fraction]:
-    pool = _marshal_pool(params)
-    total = 6 ** (pool.active + pool.passive)
-    odds = dict.fromkeys(MARSHAL_OUTCOMES, Fraction(0))
-    for (_, ones), weight in pool_weights(pool.active, pool.passive):
-        odds[_marshal_key(ones, params["ones_before"])] += Fraction(weight, total)
+def _marshal_odds(pool_of: Callable[[Params], Pool]) -> Callable[[Params], dict[str, Fraction]]:
+    def odds(params: Params) -> dict[str, Fraction]:
+        pool = pool_of(params)
+        total = 6 ** (pool.active + pool.passive)
+        result = dict.fromkeys(MARSHAL_OUTCOMES, Fraction(0))
+        for (_, ones), weight in pool_weights(pool.active, pool.passive):
+            result[_marshal_key(ones, params["ones_before"])] += Fraction(weight, total)
+        return result
+
     return odds
 
 
-MARSHAL = Check(
-    "marshal",
-    "Marshal",
-    MARSHAL_PARAMS,
-    MARSHAL_OUTCOMES,
-    _resolve_marshal,
-    _marshal_odds,
-    description="Move with other figures in sight; the 1s rolled decide who moves and who ends.",
-    dice_order="active dice (pool so far, then Leader swaps), then passive dice",
-    skill="leader",
-)
+def build_marshal() -> Check:
+    """Marshalling, over the club's terrain, with Leader up to the club's maximum skill."""
+    params = Schema(
+        (
+            ACTIVE,
+            terrain_field(),
+            int_field(
+                "followers",
+                "Figures marshalled",
+                1,
+                1,
+                MAX_FIGURES,
+                "Other figures in sight moved with the marshal: one passive die each.",
+            ),
+            skill_field("leader", "Leader"),
+            SHAKEN,
+            ONES_BEFORE,
+        )
+    )
+    pool_of = _marshal_pool(t.TERRAIN_PASSIVE)
+    return Check(
+        "marshal",
+        "Marshal",
+        params,
+        MARSHAL_OUTCOMES,
+        _resolve_marshal(pool_of),
+        _marshal_odds(pool_of),
+        description="Move with other figures in sight; the 1s rolled decide who moves and who "
+        "ends.",
+        dice_order="active dice (pool so far, then Leader swaps), then passive dice",
+        skill="leader",
+    )
+
 
 DEVELOP_PURPOSES = (
     ("other", "Anything else: load, aim, hide, signal, light a fire ..."),

@@ -1,30 +1,34 @@
 """Escarmouche's shooting and fighting checks, with the special shots and special fights.
 
 The actor (shooter or attacker) rolls its pool, then the defender rolls its dice. Effects of a
-win come from the effects tables; the actor's 1s decide its initiative (in `details`).
+win come from the effects tables; the actor's 1s decide its initiative (in `details`). Each
+check is built (`build_*`) with the tables as they stand, the club's under a house-rules pack,
+and keeps them: its verdicts and pools read no table through the pack on every shot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from rules.checks import Check, Effect, Outcome, Who
 from rules.dice import Dice
 from rules.errors import ValidationError
+from rules.house import house_cache
 from rules.schema import Field, Schema
+from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (
     ACTIVE,
     COVER,
     MAX_FIGURES,
     ONES_BEFORE,
-    RATING,
     RESERVED,
     SHAKEN,
     Params,
     PoolDice,
+    actor_rating,
     base_pool,
     bool_field,
     contest_weights,
@@ -39,79 +43,82 @@ from rules.systems.escarmouche.checks import (
     weapon_field,
 )
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
-from rules.systems.escarmouche.tables import (
-    CANNON,
-    FIGHTING_EFFECTS,
-    SHOOTING_EFFECTS,
-    WEAPON_BY_KEY,
-    effect_row,
-    hits_for,
-)
+from rules.systems.escarmouche.tables import CANNON, EffectsTable
 
 PoolOf = Callable[[Params], PoolDice]
 DefenceOf = Callable[[Params], int]
+#: Weapon class -> the passive dice it adds to a shot (the table a shot was built with).
+WeaponDice = Mapping[str, int]
+#: (winner, difference) -> a shot's outcome key, hits and effects on the target.
+ShotVerdict = Callable[[str | None, int], tuple[str, int, tuple[Effect, ...]]]
+#: (winner, difference) -> a fight's outcome key, hits, effects and who is pushed back.
+FightVerdict = Callable[[str | None, int], tuple[str, int, tuple[Effect, ...], str | None]]
 
 
 def cached_odds(
     odds: Callable[[Params], dict[str, Fraction]],
 ) -> Callable[[Params], dict[str, Fraction]]:
-    """Memoise an odds function on its (hashable) validated parameters."""
+    """Memoise an odds function on its (hashable) validated parameters (and the applied pack)."""
 
-    @lru_cache(maxsize=4096)
+    @house_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
         return odds(dict(items))
 
     def wrapper(params: Params) -> dict[str, Fraction]:
         return dict(by_items(tuple(sorted(params.items()))))
 
+    wrapper.cache_clear = by_items.cache_clear  # type: ignore[attr-defined]
     return wrapper
 
 
 # --- shooting -----------------------------------------------------------------------------
 
 NO_EFFECT = "no_effect"
-#: Weapon -> the passive dice it adds to a shot (a plain dict: read on every shot).
-WEAPON_PASSIVE = {key: row.passive for key, row in WEAPON_BY_KEY.items()}
-SHOT_OUTCOMES = (NO_EFFECT, *(row.key for row in SHOOTING_EFFECTS))
-TARGET_RATING = rating_field("target_rating", "Target's rating")
+#: A pack keeps the effects tables' rows and keys (fixed rows), so the outcomes never change.
+SHOT_OUTCOMES = (NO_EFFECT, *(row.key for row in t.SHOOTING_EFFECTS))
 
 
-@cache
-def shot_verdict(winner: str | None, diff: int) -> tuple[str, int, tuple[Effect, ...]]:
-    """Return a shot's outcome key, hits and effects on the target.
+def shot_verdicts(table: EffectsTable) -> ShotVerdict:
+    """A shot's outcome key, hits and effects on the target, by the shooting effects `table`.
 
     They depend on the winner and difference alone, a few dozen pairs, so each is built once
-    and shared (effects are immutable) instead of on every shot.
+    per check and shared (effects are immutable) instead of on every shot. A plain cache: the
+    table is fixed when the check is built (a pack's checks are built with the pack's table).
     """
-    # Only a shooter who beats the target (or ties it with a higher rating) has any effect.
-    if winner != "attacker":
-        return NO_EFFECT, 0, ()
-    row = effect_row(SHOOTING_EFFECTS, diff)
-    hits = hits_for(SHOOTING_EFFECTS, diff)
-    return row.key, hits, loser_effects(row, hits, "target")
 
+    @cache
+    def verdict(winner: str | None, diff: int) -> tuple[str, int, tuple[Effect, ...]]:
+        # Only a shooter who beats the target (or ties it with a higher rating) has any effect.
+        if winner != "attacker":
+            return NO_EFFECT, 0, ()
+        row = table.row(diff)
+        hits = table.hits(diff)
+        return row.key, hits, loser_effects(row, hits, "target")
 
-def _shot_key(winner: str | None, diff: int) -> str:
-    return shot_verdict(winner, diff)[0]
+    return verdict
 
 
 def shot_check(
     name: str, title: str, params: Schema, pool_of: PoolOf, *, description: str, skill: str
 ) -> Check:
     """Build a shooting check from the way it makes up the shooter's pool."""
+    verdict = shot_verdicts(t.SHOOTING_EFFECTS)
 
     def resolve(values: Params, dice: Dice) -> Outcome:
         rating = values["target_rating"]
         details = roll_contest(dice, values, pool_of(values), values["rating"], rating, rating)
-        key, hits, effects = shot_verdict(details["winner"], details["diff"])
+        key, hits, effects = verdict(details["winner"], details["diff"])
         details["hits"] = hits
         return Outcome(key, details, effects + spent_reserve(values))
+
+    def shot_key(winner: str | None, diff: int) -> str:
+        return verdict(winner, diff)[0]
 
     def odds(values: Params) -> dict[str, Fraction]:
         active, _ = pool_of(values)
         rating = values["target_rating"]
         weights = contest_weights(active, values["rating"], rating, rating)
-        return fold(weights, _shot_key, SHOT_OUTCOMES)
+        return fold(weights, shot_key, SHOT_OUTCOMES)
 
     return Check(
         name,
@@ -133,45 +140,57 @@ def _replaced_in_shot(values: Params) -> int:
     return replaced
 
 
-def _shoot_pool(values: Params) -> PoolDice:
-    active = base_pool(values)
-    weapon = WEAPON_PASSIVE[values["weapon"]]
-    return swap_dice(active, _replaced_in_shot(values), weapon, values["skill"])
+def _shoot_pool(weapons: WeaponDice) -> PoolOf:
+    def pool(values: Params) -> PoolDice:
+        active = base_pool(values)
+        weapon = weapons[values["weapon"]]
+        return swap_dice(active, _replaced_in_shot(values), weapon, values["skill"])
+
+    return pool
 
 
-SHOOT = shot_check(
-    "shoot",
-    "Shoot",
-    Schema(
+def _target_rating() -> Field:
+    return rating_field("target_rating", "Target's rating")
+
+
+def build_shoot() -> Check:
+    """The shot, with the club's weapon classes and rating and skill limits."""
+    params = Schema(
         (
             ACTIVE,
             weapon_field(),
             skill_field("skill", "Shooter"),
             SHAKEN,
             COVER,
-            RATING,
-            TARGET_RATING,
+            actor_rating(),
+            _target_rating(),
             ONES_BEFORE,
             RESERVED,
         )
-    ),
-    _shoot_pool,
-    skill="shooter",
-    description="Pool so far plus one; Shaken and cover swap active for passive dice; the "
-    "weapon adds passive dice; Shooter rolls passive dice as active.",
-)
+    )
+    return shot_check(
+        "shoot",
+        "Shoot",
+        params,
+        _shoot_pool(t.WEAPON_PASSIVE),
+        skill="shooter",
+        description="Pool so far plus one; Shaken and cover swap active for passive dice; the "
+        "weapon adds passive dice; Shooter rolls passive dice as active.",
+    )
 
 
-def _volley_pool(values: Params) -> PoolDice:
-    active = values["active"] + 1 + values["shooters"]
-    weapon = WEAPON_PASSIVE[values["weapon"]]
-    return swap_dice(active, _replaced_in_shot(values), weapon, values["leader"])
+def _volley_pool(weapons: WeaponDice) -> PoolOf:
+    def pool(values: Params) -> PoolDice:
+        active = values["active"] + 1 + values["shooters"]
+        weapon = weapons[values["weapon"]]
+        return swap_dice(active, _replaced_in_shot(values), weapon, values["leader"])
+
+    return pool
 
 
-VOLLEY = shot_check(
-    "volley",
-    "Volley fire",
-    Schema(
+def build_volley() -> Check:
+    """Volley fire, with the club's weapon classes and rating and skill limits."""
+    params = Schema(
         (
             ACTIVE,
             int_field(
@@ -186,51 +205,62 @@ VOLLEY = shot_check(
             skill_field("leader", "Leader"),
             SHAKEN,
             COVER,
-            RATING,
-            TARGET_RATING,
+            actor_rating(),
+            _target_rating(),
             ONES_BEFORE,
         )
-    ),
-    _volley_pool,
-    skill="leader",
-    description="One figure directs a group: an active die per other shooter, the slowest "
-    "weapon's passive dice, Leader rolls passive dice as active.",
-)
+    )
+    return shot_check(
+        "volley",
+        "Volley fire",
+        params,
+        _volley_pool(t.WEAPON_PASSIVE),
+        skill="leader",
+        description="One figure directs a group: an active die per other shooter, the slowest "
+        "weapon's passive dice, Leader rolls passive dice as active.",
+    )
 
 
-def _artillery_pool(values: Params) -> PoolDice:
-    # The Artillerist bonus is the cannon's own rule: it adds active dice and is not also
-    # used to swap passive dice (that would count the same skill twice).
-    active = base_pool(values) + values["artillerist"]
-    return swap_dice(active, _replaced_in_shot(values), WEAPON_PASSIVE[CANNON], 0)
+def _artillery_pool(cannon: int) -> PoolOf:
+    def pool(values: Params) -> PoolDice:
+        # The Artillerist bonus is the cannon's own rule: it adds active dice and is not also
+        # used to swap passive dice (that would count the same skill twice).
+        active = base_pool(values) + values["artillerist"]
+        return swap_dice(active, _replaced_in_shot(values), cannon, 0)
+
+    return pool
 
 
-ARTILLERY = shot_check(
-    "artillery",
-    "Artillery",
-    Schema(
+def build_artillery() -> Check:
+    """The cannon's shot, its passive dice the club's cannon class."""
+    params = Schema(
         (
             ACTIVE,
             skill_field("artillerist", "Artillerist"),
             SHAKEN,
             COVER,
-            RATING,
-            TARGET_RATING,
+            actor_rating(),
+            _target_rating(),
             ONES_BEFORE,
             RESERVED,
         )
-    ),
-    _artillery_pool,
-    skill="artillerist",
-    description="A cannon shot: the cannon's passive dice, plus active dice equal to the "
-    "Artillerist skill.",
-)
+    )
+    return shot_check(
+        "artillery",
+        "Artillery",
+        params,
+        _artillery_pool(t.WEAPON_PASSIVE[CANNON]),
+        skill="artillerist",
+        description="A cannon shot: the cannon's passive dice, plus active dice equal to the "
+        "Artillerist skill.",
+    )
 
 
 # --- fighting -----------------------------------------------------------------------------
 
 STAND_OFF = "stand_off"
-_FIGHT_ROWS = tuple(row.key for row in FIGHTING_EFFECTS)
+#: Fixed rows: a pack keeps the fighting effects' keys, so the outcomes never change.
+_FIGHT_ROWS = tuple(row.key for row in t.FIGHTING_EFFECTS)
 FIGHT_OUTCOMES = (
     STAND_OFF,
     *(f"defender_{k}" for k in _FIGHT_ROWS),
@@ -250,7 +280,7 @@ def fight_fields(skill_label: str, defence_label: str) -> tuple[Field, ...]:
     """The parameters every fight shares; skill labels name the skill that fits."""
     return (
         ACTIVE,
-        RATING,
+        actor_rating(),
         skill_field("skill", f"Attacker's {skill_label}"),
         int_field(
             "attackers",
@@ -300,32 +330,34 @@ def defence_dice(values: Params, bonus: int = 0) -> int:
 _LOSING_SIDE = {"attacker": "defender", "defender": "attacker"}
 
 
-@cache
-def fight_verdict(winner: str | None, diff: int) -> tuple[str, int, tuple[Effect, ...], str | None]:
-    """Return a fight's outcome key, hits, effects on the loser and who is pushed back.
+def fight_verdicts(table: EffectsTable) -> FightVerdict:
+    """A fight's outcome key, hits, effects on the loser and who is pushed back, by `table`.
 
-    They depend on the winner and difference alone, so each is built once and shared (effects
-    are immutable) instead of on every fight.
+    They depend on the winner and difference alone, so each is built once per check and shared
+    (effects are immutable) instead of on every fight; the table is fixed when the check is
+    built, so a plain cache.
     """
-    if winner is None:
-        return STAND_OFF, 0, (), None
-    row = effect_row(FIGHTING_EFFECTS, diff)
-    hits = hits_for(FIGHTING_EFFECTS, diff)
-    side = _LOSING_SIDE[winner]
-    loser: Who = "target" if winner == "attacker" else "actor"
-    return f"{side}_{row.key}", hits, loser_effects(row, hits, loser), side
 
+    @cache
+    def verdict(winner: str | None, diff: int) -> tuple[str, int, tuple[Effect, ...], str | None]:
+        if winner is None:
+            return STAND_OFF, 0, (), None
+        row = table.row(diff)
+        hits = table.hits(diff)
+        side = _LOSING_SIDE[winner]
+        loser: Who = "target" if winner == "attacker" else "actor"
+        pushed = side if row.pushed_back else None
+        return f"{side}_{row.key}", hits, loser_effects(row, hits, loser), pushed
 
-def _fight_key(winner: str | None, diff: int) -> str:
-    return fight_verdict(winner, diff)[0]
+    return verdict
 
 
 def roll_fight(
-    dice: Dice, values: Params, pool: PoolDice, defence: int
+    dice: Dice, values: Params, pool: PoolDice, defence: int, verdict: FightVerdict
 ) -> tuple[dict[str, Any], str, tuple[Effect, ...]]:
     """Roll a fight: its details (the contest, hits, who is pushed back), key and effects."""
     details = roll_contest(dice, values, pool, values["rating"], defence, values["defender_rating"])
-    key, hits, effects, pushed = fight_verdict(details["winner"], details["diff"])
+    key, hits, effects, pushed = verdict(details["winner"], details["diff"])
     details["hits"] = hits
     details["pushed_back"] = pushed
     return details, key, effects
@@ -341,12 +373,17 @@ def fight_check(
     after: Callable[[dict[str, Any]], None] | None = None,
 ) -> Check:
     """Build an ordinary fight check; `after` adds the variant's own details to the fight's."""
+    verdict = fight_verdicts(t.FIGHTING_EFFECTS)
 
     def resolve(values: Params, dice: Dice) -> Outcome:
-        details, key, effects = roll_fight(dice, values, fight_pool(values), defence_dice(values))
+        pool, defence = fight_pool(values), defence_dice(values)
+        details, key, effects = roll_fight(dice, values, pool, defence, verdict)
         if after:
             after(details)
         return Outcome(key, details, effects + spent_reserve(values))
+
+    def fight_key(winner: str | None, diff: int) -> str:
+        return verdict(winner, diff)[0]
 
     def odds(values: Params) -> dict[str, Fraction]:
         weights = contest_weights(
@@ -355,7 +392,7 @@ def fight_check(
             defence_dice(values),
             values["defender_rating"],
         )
-        return fold(weights, _fight_key, FIGHT_OUTCOMES)
+        return fold(weights, fight_key, FIGHT_OUTCOMES)
 
     return Check(
         name,
@@ -370,14 +407,16 @@ def fight_check(
     )
 
 
-FIGHT = fight_check(
-    "fight",
-    "Fight",
-    fight_fields("Fighter", "Fighter"),
-    skill="fighter",
-    description="Pool so far plus one, plus one per extra attacker; uphill, cover, weaponless "
-    "and Shaken swap active for passive dice; the winner applies the table.",
-)
+def build_fight() -> Check:
+    """The ordinary fight, with the club's rating and skill limits."""
+    return fight_check(
+        "fight",
+        "Fight",
+        fight_fields("Fighter", "Fighter"),
+        skill="fighter",
+        description="Pool so far plus one, plus one per extra attacker; uphill, cover, "
+        "weaponless and Shaken swap active for passive dice; the winner applies the table.",
+    )
 
 
 def _fencing_details(details: dict[str, Any]) -> None:
@@ -386,12 +425,14 @@ def _fencing_details(details: dict[str, Any]) -> None:
     details["may_fight_on_without_pikes"] = won and keeps
 
 
-PIKE_FENCING = fight_check(
-    "pike_fencing",
-    "Pike fencing",
-    fight_fields("Pike trailer", "Pike trailer"),
-    skill="pike_trailer",
-    after=_fencing_details,
-    description="Pike against pike is an ordinary fight; a winner who keeps the initiative may "
-    "cross the loser's zone and fight on without pikes.",
-)
+def build_pike_fencing() -> Check:
+    """Pike against pike, with the club's rating and skill limits."""
+    return fight_check(
+        "pike_fencing",
+        "Pike fencing",
+        fight_fields("Pike trailer", "Pike trailer"),
+        skill="pike_trailer",
+        after=_fencing_details,
+        description="Pike against pike is an ordinary fight; a winner who keeps the initiative "
+        "may cross the loser's zone and fight on without pikes.",
+    )

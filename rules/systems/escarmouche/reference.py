@@ -1,10 +1,17 @@
 """Escarmouche at the table: card abbreviations and weapon classes, and the quick-reference
-sheet's sections, built from the system's tables (see rencounter/reference.py for the shape)."""
+sheet's sections, built from the system's tables (see rencounter/reference.py for the shape).
+
+Cards and the sheet read the tables they are given (`system.tables(options)`, a club's house
+rules included); a sheet section drawing on a table the applied pack changed is marked as a
+house rule.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from rules import house
 
 SOURCE = (
     "Escarmouche: rules for pike & shot skirmish wargames, by Anubis Studios "
@@ -23,10 +30,20 @@ ABBREVIATIONS = {
     "mounted": "Mtd",
 }
 WEAPON_HEAD = ("Passive dice",)
-MELEE_WORDS = {
-    "hand": "Hand weapon: fights normally.",
-    "pike": "Pike: in the first round against cavalry only the pike's win counts.",
-    "none": "Weaponless: in a fight, swaps an active die for a passive one.",
+#: What a melee weapon does in a fight, by its flags in the melee table (pike, weaponless).
+MELEE_RULES = {
+    (False, False): "fights normally.",
+    (True, False): "in the first round against cavalry only the pike's win counts.",
+    (False, True): "in a fight, swaps an active die for a passive one.",
+}
+#: The card's short names for the text's melee weapons; a club's own go by their label.
+MELEE_NAMES = {"hand": "Hand weapon", "pike": "Pike", "none": "Weaponless"}
+#: The editable tables each sheet section draws on (house.py's table names).
+SECTION_TABLES = {
+    "Moving": ("terrain",),
+    "Shooting": ("weapons", "shooting_effects"),
+    "Fighting": ("fighting_effects", "melee_weapons"),
+    "Figures": ("improvement",),
 }
 
 
@@ -43,9 +60,18 @@ def weapon_legend() -> str:
     return "Passive dice: added to the shooter's pool; they never score, but their 1s count."
 
 
+def melee_words(key: str, tables: Mapping[str, Any]) -> str:
+    """The melee weapon in words, from its row in the melee table ("" for one it lacks)."""
+    for row in tables.get("melee_weapons", []):
+        if row["key"] == key:
+            rule = MELEE_RULES.get((row["pike"], row["weaponless"]), "")
+            return f"{MELEE_NAMES.get(key, row['label'])}: {rule}" if rule else ""
+    return ""
+
+
 def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str, ...]:
     """Return the figure's melee weapon and mount in words."""
-    notes = [MELEE_WORDS.get(str(stats.get("melee") or "hand"), "")]
+    notes = [melee_words(str(stats.get("melee") or "hand"), tables)]
     if stats.get("mounted"):
         notes.append("Mounted: against foot without pikes only its win counts in round one.")
     return tuple(n for n in notes if n)
@@ -213,8 +239,12 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             ],
         },
     ]
-    house = tables.get("house_rules")
-    if house:
+    changed = _changed_tables()
+    for section in sections:
+        if changed & set(SECTION_TABLES.get(section["title"], ())):
+            section["house"] = True
+    campaign = tables.get("house_rules")
+    if campaign:
         sections.append(
             {
                 "title": "Campaign: improvement and wounds",
@@ -226,7 +256,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                             "header": ["Stat", "Die", "Rule"],
                             "rows": [
                                 [r["stat"].capitalize(), r["die"], r["rule"]]
-                                for r in house["improvement"]
+                                for r in campaign["improvement"]
                             ],
                         }
                     },
@@ -236,7 +266,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                             "header": ["d6", "The wound"],
                             "rows": [
                                 [r["d6"] if r["d6"] != "-" else "Any", r["result"].capitalize()]
-                                for r in house["wound_aftermath"]
+                                for r in campaign["wound_aftermath"]
                             ],
                         }
                     },
@@ -244,3 +274,9 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             }
         )
     return sections
+
+
+def _changed_tables() -> set[str]:
+    """The editable tables the applied house-rules pack changes (none without a pack)."""
+    pack = house.active()
+    return set(pack.changed_tables()) if pack is not None else set()

@@ -7,7 +7,8 @@ more Shaken markers; otherwise it shoots with its lightest missile weapon (fewes
 since passive dice add risk but no score), or, without one, moves once into contact over clear
 ground and fights a random enemy, with the special fight that fits the arms on each side.
 Escarmouche has no morale or break rule, so a side is beaten when it has no figure left
-standing; after `MAX_TURNS` side-turns the battle is a draw.
+standing; after `MAX_TURNS` side-turns the battle is a draw. Checks and stats are the system's
+under the house-rules pack applied, if any, so a club's weapon classes and limits hold here too.
 """
 
 from __future__ import annotations
@@ -16,18 +17,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import house
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.system import get_system
 from rules.systems.escarmouche import activation
-from rules.systems.escarmouche.checks import DEVELOP, MOVE, NOT_AT_STAKE
-from rules.systems.escarmouche.combat import ARTILLERY, FIGHT, PIKE_FENCING, SHOOT
+from rules.systems.escarmouche import tables as t
+from rules.systems.escarmouche.checks import NOT_AT_STAKE
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
-from rules.systems.escarmouche.special_fights import HORSE_VS_FOOT, PIKE_VS_CAVALRY
-from rules.systems.escarmouche.stats import STATS, initial_state
-from rules.systems.escarmouche.tables import CANNON, WEAPON_BY_KEY
+from rules.systems.escarmouche.stats import initial_state, melee_weapon
+from rules.systems.escarmouche.tables import CANNON
 
 RISK = 3
 MAX_TURNS = 200
@@ -42,6 +44,7 @@ class Battle:
     side_of: dict[str, int]
     stats: dict[str, dict[str, Any]]
     states: dict[str, dict[str, Any]]
+    checks: Mapping[str, Check]
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
@@ -60,13 +63,16 @@ class Battle:
 def _battle(sides: Sequence[Sequence[SimFigure]]) -> Battle:
     if len(sides) != 2:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
+    # The system under the pack this battle is fought with: its checks take the club's weapons.
+    system = get_system("escarmouche").with_house(house.active())
     figures = {f.ref: f for side in sides for f in side}
-    stats = {f.ref: STATS.validate_snapshot(f.stats) for f in figures.values()}
+    stats = {f.ref: system.stats.validate_snapshot(f.stats) for f in figures.values()}
     return Battle(
         figures,
         {f.ref: i for i, side in enumerate(sides) for f in side},
         stats,
         {ref: initial_state(s) for ref, s in stats.items()},
+        system.checks,
     )
 
 
@@ -82,14 +88,16 @@ def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
 def _develop_purpose(state: Mapping[str, Any], stats: Mapping[str, Any]) -> str | None:
     if state["prone"]:
         return "stand_up"
-    if state["disarmed"] and stats["melee"] != "none":
+    melee = melee_weapon(stats)
+    if state["disarmed"] and not (melee and melee.weaponless):
         return "rearm"
     return "remove_shaken" if state["shaken"] >= 2 else None
 
 
 def _lightest_weapon(stats: Mapping[str, Any]) -> str | None:
     weapons: list[str] = list(stats["weapons"])
-    return min(weapons, key=lambda key: WEAPON_BY_KEY[key].passive) if weapons else None
+    passive: dict[str, int] = t.WEAPON_PASSIVE
+    return min(weapons, key=passive.__getitem__) if weapons else None
 
 
 def _common(act: State, state: Mapping[str, Any]) -> dict[str, Any]:
@@ -102,7 +110,7 @@ def _common(act: State, state: Mapping[str, Any]) -> dict[str, Any]:
 
 def _shot(
     battle: Battle, ref: str, target: str, act: State, weapon: str
-) -> tuple[Check, dict[str, Any]]:
+) -> tuple[str, dict[str, Any]]:
     stats, state = battle.stats[ref], battle.states[ref]
     params = {
         **_common(act, state),
@@ -111,31 +119,33 @@ def _shot(
         "cover": battle.states[target]["cover"],
     }
     if weapon == CANNON:
-        return ARTILLERY, {**params, "artillerist": stats["artillerist"]}
-    return SHOOT, {**params, "weapon": weapon, "skill": stats["shooter"]}
+        return "artillery", {**params, "artillerist": stats["artillerist"]}
+    return "shoot", {**params, "weapon": weapon, "skill": stats["shooter"]}
 
 
 def _arms(stats: Mapping[str, Any]) -> str:
     if stats["mounted"]:
         return "horse"
-    return "pike" if stats["melee"] == "pike" else "foot"
+    melee = melee_weapon(stats)
+    return "pike" if melee and melee.pike else "foot"
 
 
-_FIGHTS: dict[tuple[str, str], tuple[Check, dict[str, bool]]] = {
-    ("pike", "horse"): (PIKE_VS_CAVALRY, {"pike_attacks": True}),
-    ("horse", "pike"): (PIKE_VS_CAVALRY, {"pike_attacks": False}),
-    ("horse", "foot"): (HORSE_VS_FOOT, {"horse_attacks": True}),
-    ("foot", "horse"): (HORSE_VS_FOOT, {"horse_attacks": False}),
-    ("pike", "pike"): (PIKE_FENCING, {}),
+#: The check (by name) that fits the arms on each side, and who attacks in it.
+_FIGHTS: dict[tuple[str, str], tuple[str, dict[str, bool]]] = {
+    ("pike", "horse"): ("pike_vs_cavalry", {"pike_attacks": True}),
+    ("horse", "pike"): ("pike_vs_cavalry", {"pike_attacks": False}),
+    ("horse", "foot"): ("horse_vs_foot", {"horse_attacks": True}),
+    ("foot", "horse"): ("horse_vs_foot", {"horse_attacks": False}),
+    ("pike", "pike"): ("pike_fencing", {}),
 }
 _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 
 
-def _fight(battle: Battle, ref: str, target: str, act: State) -> tuple[Check, dict[str, Any]]:
+def _fight(battle: Battle, ref: str, target: str, act: State) -> tuple[str, dict[str, Any]]:
     stats, state = battle.stats[ref], battle.states[ref]
     enemy = battle.stats[target]
     mine, theirs = _arms(stats), _arms(enemy)
-    check, extra = _FIGHTS.get((mine, theirs), (FIGHT, {}))
+    check, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
     return check, {
         **_common(act, state),
         **extra,
@@ -150,22 +160,22 @@ def _fight(battle: Battle, ref: str, target: str, act: State) -> tuple[Check, di
 
 def _choose(
     battle: Battle, ref: str, act: State, dice: Dice
-) -> tuple[Check, dict[str, Any], str | None, str]:
-    """Return the check, its params, the target and the action kind for the figure's next go."""
+) -> tuple[str, dict[str, Any], str | None, str]:
+    """Return the check's name, its params, the target and the action kind for the next go."""
     stats, state = battle.stats[ref], battle.states[ref]
     purpose = _develop_purpose(state, stats)
     if purpose:
-        return DEVELOP, {**_common(act, state), "purpose": purpose}, None, "develop"
+        return "develop", {**_common(act, state), "purpose": purpose}, None, "develop"
     weapon = _lightest_weapon(stats)
     target = _pick_target(battle, ref, dice)
     if weapon:
         return (*_shot(battle, ref, target, act, weapon), target, "shoot")
     if ref not in battle.engaged:
         return (
-            MOVE,
+            "move",
             {
                 "active": act["pool"],
-                "terrain": "clear",
+                "terrain": t.default_key(t.TERRAIN, t.DEFAULT_TERRAIN),
                 "shaken": state["shaken"],
                 "ones_before": min(act["side_ones"], 1),
             },
@@ -205,7 +215,8 @@ def _note_skills(
 
 
 def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tuple[State, str]:
-    check, params, target, kind = _choose(battle, ref, act, dice)
+    name, params, target, kind = _choose(battle, ref, act, dice)
+    check = battle.checks[name]
     resolution = check.resolve(params, dice)
     battle.events.append(SimEvent(turn, ref, target, resolution))
     _apply(battle, ref, target, resolution)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 
 from rules.checks import Check, Effect, Outcome, Who
 from rules.dice import Dice
 from rules.schema import Field, Schema
+from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (
     Params,
     PoolDice,
@@ -24,16 +25,16 @@ from rules.systems.escarmouche.checks import (
 )
 from rules.systems.escarmouche.combat import (
     STAND_OFF,
+    FightVerdict,
     cached_odds,
     defence_dice,
     fight_fields,
     fight_pool,
-    fight_verdict,
+    fight_verdicts,
     one_side_outnumbers,
     roll_fight,
 )
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
-from rules.systems.escarmouche.tables import FIGHTING_EFFECTS, effect_row
 
 MAX_SUPPORT = 8
 
@@ -52,22 +53,28 @@ class FirstStrike:
 
     @property
     def outcomes(self) -> tuple[str, ...]:
-        rows = tuple(f"{self.other}_{row.key}" for row in FIGHTING_EFFECTS)
+        # A pack keeps the fighting effects' keys (fixed rows): the outcomes never change.
+        rows = tuple(f"{self.other}_{row.key}" for row in t.FIGHTING_EFFECTS)
         return (STAND_OFF, *rows, f"{self.other}_win_ignored")
 
     def verdict(
-        self, attacks: bool, winner: str | None, diff: int
+        self, fight: FightVerdict, attacks: bool, winner: str | None, diff: int
     ) -> tuple[str, tuple[Effect, ...], bool]:
-        """Return the outcome key, the effects and whether the other side's win is ignored."""
+        """Return the outcome key, the effects and whether the other side's win is ignored.
+
+        `fight` is the ordinary fight's verdict, by the fighting effects the check was built with.
+        """
         if winner is None:
             return STAND_OFF, (), False
         if (winner == "attacker") != attacks:
             return f"{self.other}_win_ignored", (), True
         # The striker won, so the other side is the fight's loser.
         other: Who = "target" if attacks else "actor"
-        _, _, effects, _ = fight_verdict(winner, diff)
+        key, _, effects, _ = fight(winner, diff)
         held_off = Effect(other, "kept_away", "set", True, f"held off by the {self.striker}")
-        return f"{self.other}_{effect_row(FIGHTING_EFFECTS, diff).key}", (*effects, held_off), False
+        # The fight's key names the loser's side ("defender_hit"); here the loser is `other`.
+        result = key.partition("_")[2]
+        return f"{self.other}_{result}", (*effects, held_off), False
 
 
 def pool_and_defence(values: Params, attacks: bool) -> tuple[PoolDice, int]:
@@ -113,12 +120,14 @@ def first_strike_check(
 ) -> Check:
     """Build a first-strike fight check."""
     attacks_field = rule.attacks_field
-    # A verdict depends on who attacked, the winner and the difference alone: built once each.
-    verdict = cache(rule.verdict)
+    fight = fight_verdicts(t.FIGHTING_EFFECTS)
+    # A verdict depends on who attacked, the winner and the difference alone (the table is
+    # fixed when the check is built): built once each.
+    verdict = cache(partial(rule.verdict, fight))
 
     def resolve(values: Params, dice: Dice) -> Outcome:
         attacks = values[attacks_field]
-        details, _, _ = roll_fight(dice, values, *pool_and_defence(values, attacks))
+        details, _, _ = roll_fight(dice, values, *pool_and_defence(values, attacks), fight)
         key, effects, ignored = verdict(attacks, details["winner"], details["diff"])
         if ignored:
             details["pushed_back"] = None
@@ -149,32 +158,46 @@ def first_strike_check(
     )
 
 
-PIKE_VS_CAVALRY = first_strike_check(
-    "pike_vs_cavalry",
-    "Pike vs cavalry",
-    FirstStrike("pike", "horse"),
-    skill_label="Pike trailer (pike) or Rider (horse)",
-    defence_label="Pike trailer (pike) or Rider (horse)",
-    skill="pike_trailer",
-    description="First round: only the pike's win counts, whoever attacked; a beaten horseman "
-    "is kept away.",
-)
-MASSED_PIKE = first_strike_check(
-    "massed_pike",
-    "Massed pike vs cavalry",
-    FirstStrike("pike", "horse", supported=True),
-    skill_label="Pike trailer (pike) or Rider (horse)",
-    defence_label="Pike trailer (pike) or Rider (horse)",
-    skill="pike_trailer",
-    description="As pike vs cavalry, the acting pikeman adding an active die per pikeman in "
-    "base contact (in attack or defence).",
-)
-HORSE_VS_FOOT = first_strike_check(
-    "horse_vs_foot",
-    "Horse vs foot",
-    FirstStrike("horse", "foot"),
-    skill_label="Rider (horse) or Fighter (foot)",
-    defence_label="Rider (horse) or Fighter (foot)",
-    skill="rider",
-    description="Against foot without pikes, only the horseman's win counts in the first round.",
-)
+PIKE_OR_HORSE = "Pike trailer (pike) or Rider (horse)"
+
+
+def build_pike_vs_cavalry() -> Check:
+    """Pike against horse, with the club's rating and skill limits."""
+    return first_strike_check(
+        "pike_vs_cavalry",
+        "Pike vs cavalry",
+        FirstStrike("pike", "horse"),
+        skill_label=PIKE_OR_HORSE,
+        defence_label=PIKE_OR_HORSE,
+        skill="pike_trailer",
+        description="First round: only the pike's win counts, whoever attacked; a beaten "
+        "horseman is kept away.",
+    )
+
+
+def build_massed_pike() -> Check:
+    """Massed pike against horse, with the club's rating and skill limits."""
+    return first_strike_check(
+        "massed_pike",
+        "Massed pike vs cavalry",
+        FirstStrike("pike", "horse", supported=True),
+        skill_label=PIKE_OR_HORSE,
+        defence_label=PIKE_OR_HORSE,
+        skill="pike_trailer",
+        description="As pike vs cavalry, the acting pikeman adding an active die per pikeman in "
+        "base contact (in attack or defence).",
+    )
+
+
+def build_horse_vs_foot() -> Check:
+    """Horse against foot, with the club's rating and skill limits."""
+    return first_strike_check(
+        "horse_vs_foot",
+        "Horse vs foot",
+        FirstStrike("horse", "foot"),
+        skill_label="Rider (horse) or Fighter (foot)",
+        defence_label="Rider (horse) or Fighter (foot)",
+        skill="rider",
+        description="Against foot without pikes, only the horseman's win counts in the first "
+        "round.",
+    )

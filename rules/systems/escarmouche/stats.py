@@ -1,4 +1,9 @@
-"""Escarmouche's figure stats and campaign options, with the label and card built from them."""
+"""Escarmouche's figure stats and campaign options, with the label and card built from them.
+
+The stat schema lists the club's weapon classes and melee weapons and its rating and skill
+limits, so it is built by `build_stats()`: for the base rules here, and again under each
+house-rules pack (`house.py`).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,8 @@ from typing import Any
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.system import CardLayout
-from rules.systems.escarmouche.tables import (
-    MAX_RATING,
-    MAX_SKILL,
-    MELEE_WEAPONS,
-    RATINGS,
-    SKILLS,
-    WEAPONS,
-)
+from rules.systems.escarmouche import tables as t
+from rules.systems.escarmouche.tables import RATINGS, SKILLS
 
 
 def skill_stat(key: str, label: str) -> Field:
@@ -25,7 +24,7 @@ def skill_stat(key: str, label: str) -> Field:
         label.split(":")[0],
         default=0,
         min=0,
-        max=MAX_SKILL,
+        max=t.MAX_SKILL,
         help=f"{label}. Each point lets one passive die in a roll be rolled as active.",
     )
 
@@ -39,55 +38,71 @@ def _clean_stats(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-STATS = Schema(
-    (
-        Field(
-            "rating",
-            "int",
-            "Rating",
-            default=3,
-            min=1,
-            max=MAX_RATING,
-            help="; ".join(f"{r} {label}" for r, label in RATINGS)
-            + ". Defence dice, and breaks tied rolls.",
+def build_stats() -> Schema:
+    """A figure's stats, with the club's weapons and its rating and skill limits."""
+    max_rating, max_skill = t.MAX_RATING, t.MAX_SKILL
+    weapons: tuple[t.Row, ...] = t.WEAPONS
+    melee: tuple[t.MeleeWeapon, ...] = t.MELEE_WEAPONS
+    return Schema(
+        (
+            Field(
+                "rating",
+                "int",
+                "Rating",
+                default=3,
+                min=1,
+                max=max_rating,
+                help="; ".join(f"{r} {label}" for r, label in RATINGS)
+                + ". Defence dice, and breaks tied rolls.",
+            ),
+            *(skill_stat(key, label) for key, label in SKILLS),
+            Field(
+                "wounds",
+                "int",
+                "Wounds",
+                default=None,
+                min=1,
+                max=max_rating,
+                help="Equal to the rating (the default), or 1 in a one-wound campaign.",
+            ),
+            Field(
+                "weapons",
+                "multichoice",
+                "Missile weapons",
+                default=[],
+                choices=tuple((row.key, f"{row.label} ({row.passive} passive)") for row in weapons),
+                help="Each class costs its passive dice on every shot.",
+            ),
+            Field(
+                "melee",
+                "choice",
+                "Melee weapon",
+                default=t.default_key(melee, t.DEFAULT_MELEE),
+                choices=tuple((row.key, row.label) for row in melee),
+                help="Pikemen get first strike against horse; weaponless attackers are penalised.",
+            ),
+            Field(
+                "mounted",
+                "bool",
+                "Mounted",
+                default=False,
+                help="Horsemen get first strike against foot without pikes.",
+            ),
         ),
-        *(skill_stat(key, label) for key, label in SKILLS),
-        Field(
-            "wounds",
-            "int",
-            "Wounds",
-            default=None,
-            min=1,
-            max=MAX_RATING,
-            help="Equal to the rating (the default), or 1 in a one-wound campaign.",
-        ),
-        Field(
-            "weapons",
-            "multichoice",
-            "Missile weapons",
-            default=[],
-            choices=tuple((row.key, f"{row.label} ({row.passive} passive)") for row in WEAPONS),
-            help="Each class costs its passive dice on every shot.",
-        ),
-        Field(
-            "melee",
-            "choice",
-            "Melee weapon",
-            default="hand",
-            choices=MELEE_WEAPONS,
-            help="Pikemen get first strike against horse; weaponless attackers are penalised.",
-        ),
-        Field(
-            "mounted",
-            "bool",
-            "Mounted",
-            default=False,
-            help="Horsemen get first strike against foot without pikes.",
-        ),
-    ),
-    clean=_clean_stats,
-    description="An Escarmouche figure: rating 1-5, six skills 0-3, wounds, arms.",
-)
+        clean=_clean_stats,
+        description=f"An Escarmouche figure: rating 1-{max_rating}, six skills 0-{max_skill}, "
+        "wounds, arms.",
+    )
+
+
+STATS = build_stats()
+
+
+def melee_weapon(stats: Mapping[str, Any]) -> t.MeleeWeapon | None:
+    """The figure's melee weapon in the club's table (None for one the table no longer has)."""
+    by_key: dict[str, t.MeleeWeapon] = t.MELEE_BY_KEY
+    return by_key.get(str(stats.get("melee") or t.DEFAULT_MELEE))
+
 
 OPTIONS = Schema(
     (
@@ -129,7 +144,9 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     )
     if skills:
         lines.append(skills)
-    arms = [*stats.get("weapons", ()), *([stats["melee"]] if stats.get("melee") == "pike" else [])]
+    melee = melee_weapon(stats)
+    # A pike (or a weapon the club's table treats as one) is worth a note: it strikes first.
+    arms = [*stats.get("weapons", ()), *([stats["melee"]] if melee and melee.pike else [])]
     if stats.get("mounted"):
         arms.append("horse")
     if arms:
@@ -151,10 +168,11 @@ CARD = CardLayout(
 
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Return a figure's battle state at the start: whole, steady, armed as its stats say."""
+    melee = melee_weapon(stats)
     return {
         "wounds": stats.get("wounds") or stats["rating"],
         "shaken": 0,
-        "disarmed": stats.get("melee") == "none",
+        "disarmed": bool(melee and melee.weaponless),
         "prone": False,
         "cover": False,
         "kept_away": False,
