@@ -3,8 +3,7 @@ player's paragraph written through the form, an obituary, and the printed chroni
 
 from __future__ import annotations
 
-import subprocess
-
+import pypdfium2 as pdfium
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -62,8 +61,12 @@ def test_alice_reads_the_chronicle_writes_her_paragraph_and_prints_it(
     assert pdf.status == 200
     path = SCREENSHOTS / "chronicle.pdf"
     path.write_bytes(pdf.body())
-    subprocess.run(
-        ["pdftoppm", "-png", "-r", "70", str(path), str(SCREENSHOTS / "chronicle-pdf")],
-        check=True,
-    )
+    # Rendered with pypdfium2 (a dev dependency), not poppler's pdftoppm: no system package.
+    document = pdfium.PdfDocument(pdf.body())
+    try:
+        for number, pdf_page in enumerate(document, start=1):
+            image = pdf_page.render(scale=70 / 72).to_pil()
+            image.save(SCREENSHOTS / f"chronicle-pdf-{number}.png")
+    finally:
+        document.close()
     assert sorted(SCREENSHOTS.glob("chronicle-pdf-*.png"))

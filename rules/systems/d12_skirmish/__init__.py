@@ -69,5 +69,6 @@ SYSTEM = register(
         description="Black-powder skirmish on a d12: hit on 6+, wound tables for foot and "
         "cavalry, morale that removes after two failures in a row.",
         words_from="rules.systems.d12_skirmish.words",
+        house_from="rules.systems.d12_skirmish.house",
     )
 )

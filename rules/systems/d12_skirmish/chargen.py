@@ -9,17 +9,14 @@ from typing import Any
 from rules.checks import Check, Outcome
 from rules.dice import D12, Dice
 from rules.schema import Schema
-from rules.systems.d12_skirmish.stats import STATS, default_wounds
-from rules.systems.d12_skirmish.tables import (
-    ABILITIES,
-    ABILITY_BY_ROLL,
-    EXPERTISE_TABLE,
-    TROOP_TYPE_TABLE,
-    band,
-)
+from rules.systems.d12_skirmish import tables as t
+from rules.systems.d12_skirmish.stats import current_stats, default_wounds
+from rules.systems.d12_skirmish.tables import EXPERTISE_TABLE, TROOP_TYPE_TABLE, band
 
 TROOP_OUTCOMES = ("elite", "veteran", "regular", "raw")
-ABILITY_OUTCOMES = tuple(key for _, key, _, _ in ABILITIES)
+#: A club may move abilities between faces and reword them, never add or drop one: the keys
+#: are the outcomes, and the checks and stats read what some of them do.
+ABILITY_OUTCOMES = tuple(key for _, key, _, _ in t.ABILITIES)
 
 
 def resolve_troop_type(params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -40,7 +37,7 @@ def troop_type_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
 
 def resolve_ability(params: Mapping[str, Any], dice: Dice) -> Outcome:
     roll = dice.roll(D12, "ability")
-    return Outcome(ABILITY_BY_ROLL[roll], {"roll": roll})
+    return Outcome(t.current().ABILITY_BY_ROLL[roll], {"roll": roll})
 
 
 def ability_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
@@ -84,7 +81,7 @@ def roll_character(
     """
     troop = TROOP_TYPE.resolve({}, dice)
     ability = ABILITY.resolve({}, dice).outcome
-    return STATS.validate(
+    return current_stats().validate(
         {
             "troop": troop.outcome,
             "expertise": troop.details["expertise"],

@@ -4,28 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from itertools import product
 from operator import itemgetter
 from typing import Any
 
+from rules import house
 from rules.checks import Check, Effect, Outcome
 from rules.dice import D12, Dice
+from rules.errors import ValidationError
 from rules.schema import Field, Schema
+from rules.systems.d12_skirmish import tables as t
 from rules.systems.d12_skirmish.tables import (
     ABILITY_MORALE,
     ABILITY_SHOOTING,
-    CAVALRY_WOUNDS,
     CLOSE_RANGE_WOUND_BONUS,
     COMBAT_EXPERT,
-    COVER,
-    COVER_MODIFIER,
     COVER_REROLL_BAND,
     COVER_REROLL_PASS,
     CRAWLING_MODIFIER,
     EXPERT_SKIRMISHER,
     FAILED_TESTS_TO_REMOVE,
-    FOOT_WOUNDS,
     H2H_CAVALRY,
     H2H_CHARGED,
     H2H_COVER,
@@ -34,12 +33,9 @@ from rules.systems.d12_skirmish.tables import (
     H2H_EFFECTS,
     H2H_KILLS_FROM,
     H2H_PER_ATTACKER,
-    HIT_ON,
     LOADING,
     MAX_OBSTACLES,
-    MELEE_WEAPONS,
     MISFIRE_FACE,
-    MISFIRE_TABLE,
     MORALE_CAVALRY_CHARGE,
     MORALE_CHARGED_UNLOADED,
     MORALE_IN_COVER,
@@ -50,14 +46,9 @@ from rules.systems.d12_skirmish.tables import (
     OBSTACLE_MODIFIER,
     OFFICER_LOSS_ON,
     PER_WOUND,
-    RANGE_MODIFIER,
-    RANGES,
     RUNNING_MODIFIER,
-    THROWN,
     THROWN_ON,
     TOUGH_WOUND_MODIFIER,
-    TROOP_MODIFIER,
-    TROOP_TYPES,
     WOUNDS_BY_RESULT,
     band,
 )
@@ -82,7 +73,7 @@ def _enumerate(
 def _cached(
     dice_count: int, classify: Classify
 ) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
-    @lru_cache(maxsize=4096)
+    @house.house_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
         return _enumerate(dict(items), dice_count, classify)
 
@@ -96,7 +87,7 @@ def _cached(
 
 
 def _troop_field(name: str = "troop", label: str = "Troop type") -> Field:
-    return Field(name, "choice", label, "regular", choices=TROOP_TYPES)
+    return Field(name, "choice", label, "regular", choices=t.TROOP_TYPES)
 
 
 def _modifier_field(name: str = "modifier", label: str = "Other modifiers") -> Field:
@@ -110,71 +101,145 @@ def _wounds_field(name: str = "wounds", label: str = "Wounds taken") -> Field:
 # --- shooting ----------------------------------------------------------------------------
 
 SHOOT_OUTCOMES = ("hit", "miss", "misfire")
-SHOOT_PARAMS = Schema((_troop_field(), _modifier_field()))
 
 
-def shot_result(face: int, modifier: int) -> str:
+def _shoot_params() -> Schema:
+    return Schema((_troop_field(), _modifier_field()))
+
+
+def shot_result(face: int, modifier: int, hit_on: int) -> str:
     """Return hit, miss or misfire for a natural `face` and the sum of all modifiers."""
     if face == MISFIRE_FACE:
         return "misfire"
-    return "hit" if face + modifier >= HIT_ON else "miss"
+    return "hit" if face + modifier >= hit_on else "miss"
 
 
 def _shoot_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    return shot_result(faces[0], TROOP_MODIFIER[params["troop"]] + params["modifier"])
+    tables = t.current()
+    modifier = tables.TROOP_MODIFIER[params["troop"]] + params["modifier"]
+    return shot_result(faces[0], modifier, tables.HIT_ON)
 
 
-def _shot(face: int, modifier: int, muzzle: bool) -> Outcome:
-    key = shot_result(face, modifier)
+def _shot(face: int, modifier: int, muzzle: bool, hit_on: int) -> Outcome:
+    key = shot_result(face, modifier, hit_on)
     effects = (Effect("actor", "loaded", "set", False, "fired"),) if muzzle else ()
     return Outcome(key, {"roll": face, "modifier": modifier, "total": face + modifier}, effects)
 
 
 def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    tables = t.current()
     face = dice.roll(D12, "to hit")
-    return _shot(face, TROOP_MODIFIER[params["troop"]] + params["modifier"], muzzle=False)
+    modifier = tables.TROOP_MODIFIER[params["troop"]] + params["modifier"]
+    return _shot(face, modifier, False, tables.HIT_ON)
 
 
-FIRE_PARAMS = Schema(
-    (
-        _troop_field(),
-        Field(
-            "shooting_expert",
-            "choice",
-            "Expertise",
-            "all",
-            choices=(("all", "Both"), ("shooting", "Shooting"), ("combat", "Combat (-1)")),
+#: The fire check's firearm when none is named: the range band is given, not measured.
+ANY_FIREARM = "any"
+#: The longest shot a `distance` may name (inches); a firearm's own ranges limit it further.
+MAX_DISTANCE = 120
+#: The fire check's distance when it is not measured: the range band is given instead.
+NOT_MEASURED = 0
+
+
+def firearm_range(firearm: str, distance: int) -> str | None:
+    """The range band a shot at `distance` inches falls in for `firearm`, None beyond it."""
+    for range_key, reach in zip(("close", "medium", "extreme"), t.FIREARMS[firearm], strict=True):
+        if reach is not None and distance <= reach:
+            return range_key
+    return None
+
+
+def _measured_range(values: dict[str, Any]) -> dict[str, Any]:
+    """Check a named firearm against its range bands; a distance picks the band."""
+    firearm, distance = values["firearm"], values["distance"]
+    if firearm == ANY_FIREARM:
+        raise ValidationError({"distance": "name the firearm to shoot at a distance"})
+    name = t.FIREARM_NAMES[firearm]
+    if distance == NOT_MEASURED:
+        bands = dict(zip(("close", "medium", "extreme"), t.FIREARMS[firearm], strict=True))
+        if bands[values["range"]] is None:
+            raise ValidationError({"range": f"the {name} has no {values['range']} range"})
+        return values
+    band_key = firearm_range(firearm, distance)
+    if band_key is None:
+        reach = max(r for r in t.FIREARMS[firearm] if r is not None)
+        raise ValidationError({"distance": f"out of range: the {name} reaches {reach} inches"})
+    return {**values, "range": band_key}
+
+
+def _fire_clean(pack: house.Pack | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The fire check's cross-field step, reading the firearms of `pack` (None: as written)."""
+
+    def clean(values: dict[str, Any]) -> dict[str, Any]:
+        if values["firearm"] == ANY_FIREARM and values["distance"] == NOT_MEASURED:
+            return values  # the usual shot: a range band given, no table to read
+        with house.applied(pack):
+            return _measured_range(values)
+
+    return clean
+
+
+def _fire_params() -> Schema:
+    firearms = tuple(t.FIREARM_NAMES.items())
+    return Schema(
+        (
+            _troop_field(),
+            Field(
+                "shooting_expert",
+                "choice",
+                "Expertise",
+                "all",
+                choices=(("all", "Both"), ("shooting", "Shooting"), ("combat", "Combat (-1)")),
+            ),
+            Field(
+                "ability",
+                "choice",
+                "Shooter's ability",
+                "none",
+                choices=(("none", "None"), ("dead_eye", "Dead Eye"), ("twitchy", "Twitchy arm")),
+            ),
+            _wounds_field("wounds", "Shooter's wounds"),
+            Field("range", "choice", "Range", "close", choices=t.RANGES),
+            Field("cover", "choice", "Target's cover", "none", choices=t.COVER),
+            Field("obstacles", "int", "Obstacles shot over", 0, min=0, max=MAX_OBSTACLES),
+            Field("crawling", "bool", "Target crawling", False),
+            Field("running", "bool", "Target running", False),
+            Field("expert_skirmisher", "bool", "Target is an Expert Skirmisher", False),
+            Field("loading", "choice", "Shooter's weapon", "muzzle", choices=LOADING),
+            Field(
+                "firearm",
+                "choice",
+                "Firearm",
+                ANY_FIREARM,
+                choices=((ANY_FIREARM, "Not named (range band given)"), *firearms),
+                help="Named, the range must be one of its bands",
+            ),
+            Field(
+                "distance",
+                "int",
+                "Distance (inches)",
+                NOT_MEASURED,
+                min=0,
+                max=MAX_DISTANCE,
+                help="With a firearm named, its range bands give the range; 0: not measured",
+            ),
+            _modifier_field(),
         ),
-        Field(
-            "ability",
-            "choice",
-            "Shooter's ability",
-            "none",
-            choices=(("none", "None"), ("dead_eye", "Dead Eye"), ("twitchy", "Twitchy arm")),
-        ),
-        _wounds_field("wounds", "Shooter's wounds"),
-        Field("range", "choice", "Range", "close", choices=RANGES),
-        Field("cover", "choice", "Target's cover", "none", choices=COVER),
-        Field("obstacles", "int", "Obstacles shot over", 0, min=0, max=MAX_OBSTACLES),
-        Field("crawling", "bool", "Target crawling", False),
-        Field("running", "bool", "Target running", False),
-        Field("expert_skirmisher", "bool", "Target is an Expert Skirmisher", False),
-        Field("loading", "choice", "Shooter's weapon", "muzzle", choices=LOADING),
-        _modifier_field(),
+        clean=_fire_clean(house.active()),
     )
-)
 
 
-def fire_modifier(params: Mapping[str, Any]) -> int:
+def fire_modifier(params: Mapping[str, Any], tables: t.Tables | None = None) -> int:
     """Sum every to-hit modifier of a fully described shot."""
+    tables = tables or t.current()
     off_field = params["shooting_expert"] == "combat"
     return int(
-        TROOP_MODIFIER[params["troop"]]
+        tables.TROOP_MODIFIER[params["troop"]]
         - off_field
         + ABILITY_SHOOTING.get(params["ability"], 0)
         + PER_WOUND * params["wounds"]
-        + RANGE_MODIFIER[params["range"]]
-        + COVER_MODIFIER[params["cover"]]
+        + tables.RANGE_MODIFIER[params["range"]]
+        + tables.COVER_MODIFIER[params["cover"]]
         + OBSTACLE_MODIFIER * params["obstacles"]
         + CRAWLING_MODIFIER * params["crawling"]
         + RUNNING_MODIFIER * params["running"]
@@ -183,13 +248,24 @@ def fire_modifier(params: Mapping[str, Any]) -> int:
     )
 
 
+def _must_reload(params: Mapping[str, Any], tables: t.Tables) -> bool:
+    """A muzzle-loader reloads after a shot, unless its firearm fires every turn regardless."""
+    if params["loading"] != "muzzle":
+        return False
+    firearm = params["firearm"]
+    return firearm == ANY_FIREARM or firearm not in tables.FIREARMS_EVERY_TURN
+
+
 def resolve_fire(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    tables = t.current()
     face = dice.roll(D12, "to hit")
-    return _shot(face, fire_modifier(params), muzzle=params["loading"] == "muzzle")
+    modifier = fire_modifier(params, tables)
+    return _shot(face, modifier, _must_reload(params, tables), tables.HIT_ON)
 
 
 def _fire_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    return shot_result(faces[0], fire_modifier(params))
+    tables = t.current()
+    return shot_result(faces[0], fire_modifier(params, tables), tables.HIT_ON)
 
 
 # --- misfire -----------------------------------------------------------------------------
@@ -203,9 +279,13 @@ MISFIRE_EFFECTS = {
 }
 
 
+def _misfire_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    return band(t.current().MISFIRE_TABLE, faces[0])
+
+
 def resolve_misfire(params: Mapping[str, Any], dice: Dice) -> Outcome:
     face = dice.roll(D12, "misfire")
-    key = band(MISFIRE_TABLE, face)
+    key = band(t.current().MISFIRE_TABLE, face)
     return Outcome(key, {"roll": face}, MISFIRE_EFFECTS[key])
 
 
@@ -222,31 +302,35 @@ WOUND_PARAMS = Schema(
 )
 
 
-def wound_result(params: Mapping[str, Any], face: int) -> tuple[str, int, bool]:
+def wound_result(
+    params: Mapping[str, Any], face: int, tables: t.Tables | None = None
+) -> tuple[str, int, bool]:
     """Return (table result, score, thrown from the horse) for a natural `face`."""
+    tables = tables or t.current()
     modifier = (
         CLOSE_RANGE_WOUND_BONUS * params["close_range"]
         + TOUGH_WOUND_MODIFIER * params["tough"]
         + params["modifier"]
     )
     score = 12 if face == 12 else min(max(face + modifier, 1), 12)
-    cavalry = params["mount"] == "cavalry"
-    result = band(CAVALRY_WOUNDS if cavalry else FOOT_WOUNDS, score)
-    thrown = cavalry and any(low <= score <= high for low, high in THROWN)
-    return result, score, thrown
+    if params["mount"] != "cavalry":
+        return band(tables.FOOT_WOUNDS, score), score, False
+    thrown = any(low <= score <= high for low, high in tables.THROWN)
+    return band(tables.CAVALRY_WOUNDS, score), score, thrown
 
 
-def thrown_result(result: str, score: int, thrown_face: int) -> str:
-    """Return the result after a thrown rider's d12 (10+: worse by the table)."""
+def thrown_result(result: str, score: int, thrown_face: int, tables: t.Tables | None = None) -> str:
+    """Return the result after a thrown rider's d12 (THROWN_ON+: what the table says)."""
     if thrown_face < THROWN_ON:
         return result
-    extra = next(v for (low, high), v in THROWN.items() if low <= score <= high)
-    return "dead" if extra == "dead" else "two_wounds"
+    thrown = (tables or t.current()).THROWN
+    return next(v for (low, high), v in thrown.items() if low <= score <= high)
 
 
 def _wound_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    result, score, thrown = wound_result(params, faces[0])
-    return thrown_result(result, score, faces[1]) if thrown else result
+    tables = t.current()
+    result, score, thrown = wound_result(params, faces[0], tables)
+    return thrown_result(result, score, faces[1], tables) if thrown else result
 
 
 def _wound_effects(key: str, thrown: bool) -> tuple[Effect, ...]:
@@ -261,13 +345,14 @@ def _wound_effects(key: str, thrown: bool) -> tuple[Effect, ...]:
 
 
 def resolve_wound(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    tables = t.current()
     face = dice.roll(D12, "wound")
-    result, score, thrown = wound_result(params, face)
+    result, score, thrown = wound_result(params, face, tables)
     details: dict[str, Any] = {"roll": face, "score": score, "thrown": thrown}
     key = result
     if thrown:
         details["thrown_roll"] = dice.roll(D12, "thrown from horse")
-        key = thrown_result(result, score, details["thrown_roll"])
+        key = thrown_result(result, score, details["thrown_roll"], tables)
     return Outcome(key, details, _wound_effects(key, thrown))
 
 
@@ -283,10 +368,10 @@ H2H_OUTCOMES = (
     "suffers_2",
     "killed",
 )
-_WEAPONS = (("none", "None"), ("sword", "Sword"), ("bayonet", "Bayonet"))
 
 
 def _side_fields(prefix: str, whose: str) -> tuple[Field, ...]:
+    weapons = (("none", "None"), *t.MELEE_NAMES.items())
     return (
         _troop_field(f"{prefix}troop", f"{whose} troop type"),
         Field(
@@ -296,7 +381,7 @@ def _side_fields(prefix: str, whose: str) -> tuple[Field, ...]:
             "all",
             choices=(("all", "Both"), ("combat", "Combat"), ("shooting", "Shooting (-1)")),
         ),
-        Field(f"{prefix}weapon", "choice", f"{whose} weapon", "none", choices=_WEAPONS),
+        Field(f"{prefix}weapon", "choice", f"{whose} weapon", "none", choices=weapons),
         _wounds_field(f"{prefix}wounds", f"{whose} wounds"),
         Field(f"{prefix}charged", "bool", f"{whose} side charged", False),
         Field(f"{prefix}cavalry", "bool", f"{whose} figure is cavalry", False),
@@ -307,13 +392,14 @@ def _side_fields(prefix: str, whose: str) -> tuple[Field, ...]:
     )
 
 
-H2H_PARAMS = Schema(
-    (
-        *_side_fields("", "Our"),
-        *_side_fields("enemy_", "Enemy"),
-        Field("defend_only", "bool", "We only defend (fighting another attacker)", False),
+def _h2h_params() -> Schema:
+    return Schema(
+        (
+            *_side_fields("", "Our"),
+            *_side_fields("enemy_", "Enemy"),
+            Field("defend_only", "bool", "We only defend (fighting another attacker)", False),
+        )
     )
-)
 
 
 _SIDE_FIELDS = (
@@ -334,15 +420,16 @@ _SIDE_VALUES = {
 }
 
 
-def h2h_modifier(params: Mapping[str, Any], prefix: str) -> int:
+def h2h_modifier(params: Mapping[str, Any], prefix: str, tables: t.Tables | None = None) -> int:
     """Sum one side's hand-to-hand modifiers (prefix "" for us, "enemy_" for them)."""
+    tables = tables or t.current()
     troop, expertise, weapon, wounds, charged, cavalry, cover, extra, expert, modifier = (
         _SIDE_VALUES[prefix](params)
     )
     return int(
-        TROOP_MODIFIER[troop]
+        tables.TROOP_MODIFIER[troop]
         - (expertise == "shooting")
-        + MELEE_WEAPONS.get(weapon, 0)
+        + tables.MELEE_WEAPONS.get(weapon, 0)
         + PER_WOUND * wounds
         + H2H_CHARGED * charged
         + H2H_CAVALRY * cavalry
@@ -395,10 +482,10 @@ def _h2h_effects(key: str) -> tuple[Effect, ...]:
 H2H_EFFECTS_BY_OUTCOME = {key: _h2h_effects(key) for key in H2H_OUTCOMES}
 
 
-@lru_cache(maxsize=4096)
+@house.house_cache(maxsize=4096)
 def _h2h_odds_cached(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
-    params = dict(items)
-    modifiers = h2h_modifier(params, "") - h2h_modifier(params, "enemy_")
+    params, tables = dict(items), t.current()
+    modifiers = h2h_modifier(params, "", tables) - h2h_modifier(params, "enemy_", tables)
     deadly = Fraction(len([f for f in FACES if f >= H2H_DEADLY_ON]), len(FACES))
     odds: dict[str, Fraction] = {}
     # Only a difference of exactly 5 rolls the third die, so weigh its two results directly.
@@ -414,9 +501,10 @@ def h2h_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
 
 
 def resolve_h2h(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    tables = t.current()
     ours, theirs = dice.roll(D12, "our hand to hand"), dice.roll(D12, "enemy hand to hand")
-    ours_total = ours + h2h_modifier(params, "")
-    theirs_total = theirs + h2h_modifier(params, "enemy_")
+    ours_total = ours + h2h_modifier(params, "", tables)
+    theirs_total = theirs + h2h_modifier(params, "enemy_", tables)
     lead = ours_total - theirs_total
     defend_only = params["defend_only"]
     deadly = 0
@@ -436,41 +524,48 @@ def resolve_h2h(params: Mapping[str, Any], dice: Dice) -> Outcome:
 # --- morale ------------------------------------------------------------------------------
 
 MORALE_OUTCOMES = ("continue", "pinned", "retreat", "panic", "surrender", "removed")
-MORALE_PARAMS = Schema(
-    (
-        _troop_field(),
-        _wounds_field(),
-        Field(
-            "ability",
-            "choice",
-            "Ability",
-            "none",
-            choices=(("none", "None"), ("loyal", "Loyal to the cause"), ("yella", "Yella")),
-        ),
-        Field("charged_by_cavalry", "bool", "Charged by cavalry", False),
-        Field("charged_unloaded", "bool", "Charged with weapon unloaded", False),
-        Field("officer_killed", "bool", "Officer / standard killed", False),
-        Field("in_cover", "bool", "In cover", False),
-        Field("officer_in_sight", "bool", "Officer / standard in sight", False),
-        Field(
-            "in_combat", "bool", "In hand to hand", False, help="Panic and retreat become surrender"
-        ),
-        Field(
-            "failed_last",
-            "bool",
-            "Failed the previous test",
-            False,
-            help=f"{FAILED_TESTS_TO_REMOVE} failed tests in a row remove the figure",
-        ),
-        _modifier_field(),
+
+
+def _morale_params() -> Schema:
+    return Schema(
+        (
+            _troop_field(),
+            _wounds_field(),
+            Field(
+                "ability",
+                "choice",
+                "Ability",
+                "none",
+                choices=(("none", "None"), ("loyal", "Loyal to the cause"), ("yella", "Yella")),
+            ),
+            Field("charged_by_cavalry", "bool", "Charged by cavalry", False),
+            Field("charged_unloaded", "bool", "Charged with weapon unloaded", False),
+            Field("officer_killed", "bool", "Officer / standard killed", False),
+            Field("in_cover", "bool", "In cover", False),
+            Field("officer_in_sight", "bool", "Officer / standard in sight", False),
+            Field(
+                "in_combat",
+                "bool",
+                "In hand to hand",
+                False,
+                help="Panic and retreat become surrender",
+            ),
+            Field(
+                "failed_last",
+                "bool",
+                "Failed the previous test",
+                False,
+                help=f"{FAILED_TESTS_TO_REMOVE} failed tests in a row remove the figure",
+            ),
+            _modifier_field(),
+        )
     )
-)
 
 
 def morale_modifier(params: Mapping[str, Any]) -> int:
     """Sum every morale modifier."""
     return int(
-        TROOP_MODIFIER[params["troop"]]
+        t.current().TROOP_MODIFIER[params["troop"]]
         + PER_WOUND * params["wounds"]
         + ABILITY_MORALE.get(params["ability"], 0)
         + MORALE_CAVALRY_CHARGE * params["charged_by_cavalry"]
@@ -540,82 +635,103 @@ def _officer_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
     return "officer_killed" if faces[0] >= OFFICER_LOSS_ON else "officer_safe"
 
 
-CHECKS: dict[str, Check] = {
-    "shoot": Check(
-        "shoot",
-        "Shoot (to hit)",
-        SHOOT_PARAMS,
-        SHOOT_OUTCOMES,
-        resolve_shoot,
-        _cached(1, _shoot_key),
-        "d12 + troop + modifier: 6+ hits; a natural 1 misfires",
-        "one d12: to hit",
-        skill="troop",
-    ),
-    "fire": Check(
-        "fire",
-        "Shoot with every modifier",
-        FIRE_PARAMS,
-        SHOOT_OUTCOMES,
-        resolve_fire,
-        _cached(1, _fire_key),
-        "The same roll as shoot, with cover, obstacles, range, movement, wounds and "
-        "abilities named",
-        "one d12: to hit",
-        skill="troop",
-    ),
-    "misfire": Check(
-        "misfire",
-        "Misfire",
-        Schema(()),
-        MISFIRE_OUTCOMES,
-        resolve_misfire,
-        _cached(1, lambda p, f: band(MISFIRE_TABLE, f[0])),
-        "d12 on the misfire table (4 read as out of ammo)",
-        "one d12: misfire",
-    ),
-    "wound": Check(
-        "wound",
-        "Wounding",
-        WOUND_PARAMS,
-        WOUND_OUTCOMES,
-        resolve_wound,
-        _cached(2, _wound_key),
-        "d12 per hit on the foot or cavalry table; close range +1; 12 kills",
-        "d12 wound; then, for a thrown rider, d12 thrown",
-        # A misfire that explodes: "Weapon explodes, roll on wound table" for the firer.
-        friendly_fire=True,
-    ),
-    "hand_to_hand": Check(
-        "hand_to_hand",
-        "Hand to hand",
-        H2H_PARAMS,
-        H2H_OUTCOMES,
-        resolve_h2h,
-        h2h_odds,
-        "Both roll d12 + modifiers; the higher wins by the difference",
-        "d12 ours, d12 enemy; then, on a difference of exactly 5, d12 6+ dead",
-        skill="troop",
-    ),
-    "morale": Check(
-        "morale",
-        "Morale",
-        MORALE_PARAMS,
-        MORALE_OUTCOMES,
-        resolve_morale,
-        _cached(2, _morale_key),
-        "d12 + modifiers: 1-4 panic, 5-6 retreat, 7+ continue; in cover a 3-4 "
-        "re-rolls (6+ continue, else pinned)",
-        "d12 morale; then, in cover on 3-4, d12 re-roll",
-    ),
-    "officer_loss": Check(
-        "officer_loss",
-        "Officer / standard lost",
-        Schema(()),
-        ("officer_killed", "officer_safe"),
-        resolve_officer_loss,
-        _cached(1, _officer_key),
-        "Unit games: a d12 per kill; 12 kills the officer or standard",
-        "one d12 per kill",
-    ),
-}
+def build_checks() -> dict[str, Check]:
+    """The checks, their parameter choices read from the tables as they stand.
+
+    Called once as written (`CHECKS`) and once per house-rules pack, with the pack applied
+    (`HOUSE.rebuild`), so the pack's troop names, ranges, cover, firearms and hand-to-hand
+    weapons are the choices its checks accept.
+    """
+    return {
+        "shoot": Check(
+            "shoot",
+            "Shoot (to hit)",
+            _shoot_params(),
+            SHOOT_OUTCOMES,
+            resolve_shoot,
+            _cached(1, _shoot_key),
+            f"d12 + troop + modifier: {t.HIT_ON}+ hits; a natural 1 misfires",
+            "one d12: to hit",
+            skill="troop",
+        ),
+        "fire": Check(
+            "fire",
+            "Shoot with every modifier",
+            _fire_params(),
+            SHOOT_OUTCOMES,
+            resolve_fire,
+            _cached(1, _fire_key),
+            "The same roll as shoot, with cover, obstacles, range, movement, wounds and "
+            "abilities named",
+            "one d12: to hit",
+            skill="troop",
+        ),
+        "misfire": Check(
+            "misfire",
+            "Misfire",
+            Schema(()),
+            MISFIRE_OUTCOMES,
+            resolve_misfire,
+            _cached(1, _misfire_key),
+            "d12 on the misfire table (4 read as out of ammo)",
+            "one d12: misfire",
+        ),
+        "wound": Check(
+            "wound",
+            "Wounding",
+            WOUND_PARAMS,
+            WOUND_OUTCOMES,
+            resolve_wound,
+            _cached(2, _wound_key),
+            "d12 per hit on the foot or cavalry table; close range +1; 12 kills",
+            "d12 wound; then, for a thrown rider, d12 thrown",
+            # A misfire that explodes: "Weapon explodes, roll on wound table" for the firer.
+            friendly_fire=True,
+        ),
+        "hand_to_hand": Check(
+            "hand_to_hand",
+            "Hand to hand",
+            _h2h_params(),
+            H2H_OUTCOMES,
+            resolve_h2h,
+            h2h_odds,
+            "Both roll d12 + modifiers; the higher wins by the difference",
+            "d12 ours, d12 enemy; then, on a difference of exactly 5, d12 6+ dead",
+            skill="troop",
+        ),
+        "morale": Check(
+            "morale",
+            "Morale",
+            _morale_params(),
+            MORALE_OUTCOMES,
+            resolve_morale,
+            _cached(2, _morale_key),
+            "d12 + modifiers: 1-4 panic, 5-6 retreat, 7+ continue; in cover a 3-4 "
+            "re-rolls (6+ continue, else pinned)",
+            "d12 morale; then, in cover on 3-4, d12 re-roll",
+        ),
+        "officer_loss": Check(
+            "officer_loss",
+            "Officer / standard lost",
+            Schema(()),
+            ("officer_killed", "officer_safe"),
+            resolve_officer_loss,
+            _cached(1, _officer_key),
+            "Unit games: a d12 per kill; 12 kills the officer or standard",
+            "one d12 per kill",
+        ),
+    }
+
+
+with house.applied(None):  # the rules as written, even if first imported under a pack
+    CHECKS: dict[str, Check] = build_checks()
+
+
+@house.house_cache(maxsize=16)
+def _checks_under_pack() -> dict[str, Check]:
+    return build_checks()
+
+
+def current_checks() -> Mapping[str, Check]:
+    """The checks under the applied pack (built once per pack), else as written."""
+    return CHECKS if house.active() is None else _checks_under_pack()

@@ -1,12 +1,14 @@
 """The d12 skirmish game at the table: card abbreviations and weapon profiles, and the
 quick-reference sheet's sections, built from the system's tables (see rencounter/reference.py
-for the shape of a section)."""
+for the shape of a section). Every table is read when a card or sheet is made, so a club's
+house-rules pack shows on both; a section drawing on a table the pack changes is marked."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from rules import house
 from rules.systems.d12_skirmish import tables as t
 
 SOURCE = (
@@ -23,6 +25,7 @@ ABBREVIATIONS = {
     "loading": "Load",
     "ability": "Ability",
 }
+DASH = "\u2013"
 FIREARM_HEAD = ('Close "', 'Med. "', 'Extr. "', "Reload")
 MELEE_HEAD = ("Hand to hand",)
 RESULT_WORDS = {
@@ -55,21 +58,31 @@ def weapon_profile(
 ) -> tuple[tuple[str, str], ...] | None:
     """Return a firearm's range bands (inches) and reload, or a melee weapon's bonus."""
     loading = (stats or {}).get("loading") or "muzzle"
-    if key in t.FIREARMS:
-        close, medium, extreme = t.FIREARMS[key]
-        reload = "every turn" if loading in t.FIRES_EVERY_TURN else "a turn"
-        values = (_band(close), _band(medium), _band(extreme), reload)
+    firearms, melee = t.FIREARMS, t.MELEE_WEAPONS
+    if key in firearms:
+        close, medium, extreme = firearms[key]
+        every_turn = loading in t.FIRES_EVERY_TURN or key in t.FIREARMS_EVERY_TURN
+        values = (
+            _band(close),
+            _band(medium),
+            _band(extreme),
+            "every turn" if every_turn else "a turn",
+        )
         return tuple(zip(FIREARM_HEAD, values, strict=True))
-    if key in t.MELEE_WEAPONS:
-        return (("Hand to hand", f"+{t.MELEE_WEAPONS[key]}"),)
+    if key in melee:
+        return (("Hand to hand", _signed(melee[key])),)
     return None
 
 
 def weapon_legend() -> str:
-    return (
-        "Ranges in inches. To hit: d12 + troop + modifiers, 6 or more; medium range "
-        "\u22121, extreme \u22122."
-    )
+    """What a card's weapon columns mean, with the number to hit and the range modifiers."""
+    names, modifiers = dict(t.RANGES), t.RANGE_MODIFIER
+    ranges = [
+        f"{names[key].lower()}{' range' if not index else ''} {_signed(modifiers[key])}"
+        for index, key in enumerate(k for k in names if modifiers[k])
+    ]
+    shown = f"; {', '.join(ranges)}" if ranges else ""
+    return f"Ranges in inches. To hit: d12 + troop + modifiers, {t.HIT_ON} or more{shown}."
 
 
 def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str, ...]:
@@ -79,11 +92,13 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
     for _, key, name, effect in t.ABILITIES:
         if key == ability:
             notes.append(f"{name}: {effect}.")
-    if any(w in t.FIREARMS for w in stats.get("weapons") or ()):
-        notes.append(
-            "Natural 1 to hit: misfire (d12: 1 explodes, 2\u20134 out of ammo, "
-            "5\u20138 jammed, 9\u201312 bad powder)."
+    firearms = t.FIREARMS
+    if any(w in firearms for w in stats.get("weapons") or ()):
+        bands = ", ".join(
+            f"{_face_band(low, high)} {result.replace('_', ' ')}"
+            for low, high, result in sorted(t.MISFIRE_TABLE)
         )
+        notes.append(f"Natural 1 to hit: misfire (d12: {bands}).")
     return tuple(notes)
 
 
@@ -136,6 +151,67 @@ def _signed(value: int) -> str:
 
 def _modifiers(mods: Mapping[str, int]) -> list[list[str]]:
     return [[k[:1].upper() + k[1:], _signed(v)] for k, v in mods.items()]
+
+
+def _thrown_text(thrown: Mapping[str, str]) -> str:
+    """The cavalry wound bands that throw the rider, and what a throw makes of them."""
+    if not thrown:
+        return "A wounded cavalryman is never thrown."
+    spans = sorted(tuple(int(face) for face in span.split("-")) for span in thrown)
+    low, high = spans[0][0], max(span[-1] for span in spans)
+    joined = sum(span[-1] - span[0] + 1 for span in spans) == high - low + 1
+    faces = _face_band(low, high) if joined else " or ".join(_face_band(s[0], s[-1]) for s in spans)
+    after = "; ".join(f"after {span.replace('-', DASH)}: {words}" for span, words in thrown.items())
+    return (
+        f"A cavalryman wounded on {faces} rolls another d12: on {t.THROWN_ON} or more he is "
+        f"thrown ({after})."
+    )
+
+
+def _wounding_text(wounding: Mapping[str, Any]) -> str:
+    natural = (
+        "a natural 12 always kills"
+        if wounding["natural 12"] == "dead"
+        else "a natural 12 always scores 12"
+    )
+    thrown = wounding[f"cavalry thrown (d12 {t.THROWN_ON}+)"]
+    return f"Close range +{wounding['close range']} to the roll; {natural}. {_thrown_text(thrown)}"
+
+
+def _reload_text(reload: Mapping[str, Any]) -> str:
+    text = (
+        "Reload: a muzzle-loader reloads for a turn; breechloaders and repeaters fire every turn."
+    )
+    always = reload.get("always every turn") or []
+    if always:  # a club's repeating arm
+        verb = "fires" if len(always) == 1 else "fire"
+        text += f" {' and '.join(always)} {verb} every turn whatever its loading."
+    return text
+
+
+#: The editable tables (house.py) each section of the sheet draws on: a pack that changes one
+#: marks the section as a house rule.
+SECTION_TABLES = {
+    "Shooting (d12)": {"firearms", "troop_types", "ranges", "cover", "to_hit", "misfire"},
+    "Wounding (d12 per hit)": {"foot_wounds", "cavalry_wounds"},
+    "Hand to hand": {"melee_weapons", "troop_types"},
+    "Morale (d12)": {"troop_types"},
+    "Abilities (d12 when a figure is made)": {"abilities"},
+}
+
+
+def changed_tables(tables: Mapping[str, Any]) -> frozenset[str]:
+    """The editable tables the applied pack changes; else those the tables say a pack changed."""
+    pack = house.active()
+    if pack is not None:
+        return frozenset(pack.changed_tables())
+    return frozenset(tables.get("house_tables", ()))
+
+
+def _mark_house_rules(sections: list[dict[str, Any]], changed: frozenset[str]) -> None:
+    for section in sections:
+        if SECTION_TABLES.get(section["title"], set()) & changed:
+            section["house"] = True
 
 
 def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -218,10 +294,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                         ],
                     }
                 },
-                {
-                    "text": "Reload: a muzzle-loader reloads for a turn; breechloaders and "
-                    "repeaters fire every turn."
-                },
+                {"text": _reload_text(tables["reload"])},
                 {
                     "table": {
                         "caption": "To-hit modifiers",
@@ -248,12 +321,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                         "rows": _wound_rows(tables["wounding"]),
                     }
                 },
-                {
-                    "text": f"Close range +{tables['wounding']['close range']} to the roll; a "
-                    "natural 12 always kills. A cavalryman wounded on 5\u201311 rolls another "
-                    "d12: on 10 or more he is thrown (after 10\u201311: dead; after 5\u20139: "
-                    "one more wound)."
-                },
+                {"text": _wounding_text(tables["wounding"])},
             ],
         },
         {
@@ -321,6 +389,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             ],
         },
     ]
+    _mark_house_rules(sections, changed_tables(tables))
     campaign = tables.get("campaign", {})
     if campaign.get("house_rules"):
         care = "; prompt care rerolls each 1 or 2 once" if campaign.get("care") == "prompt" else ""

@@ -16,10 +16,11 @@ from typing import Any
 from rules.checks import Effect, Resolution
 from rules.dice import Dice
 from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.systems.d12_skirmish import tables as t
 from rules.systems.d12_skirmish.activation import roll_initiative
-from rules.systems.d12_skirmish.checks import CHECKS
-from rules.systems.d12_skirmish.stats import STATS, initial_state
-from rules.systems.d12_skirmish.tables import FIREARMS, FIRES_EVERY_TURN
+from rules.systems.d12_skirmish.checks import current_checks
+from rules.systems.d12_skirmish.stats import current_stats, initial_state
+from rules.systems.d12_skirmish.tables import FIRES_EVERY_TURN
 
 MAX_TURNS = 20
 OUT_STATUSES = frozenset({"dead", "routed", "captured"})
@@ -30,7 +31,13 @@ class _Skirmish:
     def __init__(self, sides: Sequence[Sequence[SimFigure]], dice: Dice) -> None:
         self.sides = [[f.ref for f in side] for side in sides]
         self.side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
-        self.stats = {f.ref: STATS.validate_snapshot(f.stats) for side in sides for f in side}
+        # The checks and stats under the applied house-rules pack, and its arms, read once.
+        self.checks = current_checks()
+        schema = current_stats()
+        self.stats = {f.ref: schema.validate_snapshot(f.stats) for side in sides for f in side}
+        self.firearms = dict(t.FIREARMS)
+        self.every_turn = t.FIREARMS_EVERY_TURN
+        self.melee = t.MELEE_WEAPONS
         self.states = {ref: initial_state(s) for ref, s in self.stats.items()}
         self.dice, self.turn = dice, 1
         self.events: list[SimEvent] = []
@@ -42,12 +49,12 @@ class _Skirmish:
         return [r for r in self.sides[side] if self.states[r]["status"] not in OUT_STATUSES]
 
     def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]) -> Resolution:
-        resolution = CHECKS[check].resolve(params, self.dice)
+        resolution = self.checks[check].resolve(params, self.dice)
         for effect in resolution.effects:
             self._apply(effect, actor if effect.who == "actor" else target)
         self.events.append(SimEvent(self.turn, actor, target, resolution))
-        if CHECKS[check].skill:
-            self.used[actor] = frozenset({CHECKS[check].skill or ""})
+        if self.checks[check].skill:
+            self.used[actor] = frozenset({self.checks[check].skill or ""})
         return resolution
 
     def _apply(self, effect: Effect, ref: str | None) -> None:
@@ -101,7 +108,7 @@ class _Skirmish:
                 "troop": stats["troop"],
                 "shooting_expert": stats["expertise"],
                 "wounds": self.states[ref]["wounds"],
-                "range": "medium",
+                **self.arm(ref),
                 "loading": stats["loading"],
                 "ability": stats["ability"]
                 if stats["ability"] in ("dead_eye", "twitchy")
@@ -113,6 +120,19 @@ class _Skirmish:
             self.wound(ref, target)
         elif shot.outcome == "misfire" and self.act("misfire", ref, None, {}).outcome == "explodes":
             self.wound(ref, ref)
+
+    def arm(self, ref: str) -> dict[str, Any]:
+        """What the shot names: medium range, and a club's firearm that fires every turn.
+
+        Named, such a firearm is not unloaded by the shot; one without a medium band shoots
+        at its next band out (else in). Other shots name no firearm, as the rules as written.
+        """
+        arm = next((w for w in self.stats[ref]["weapons"] if w in self.every_turn), None)
+        if arm is None:
+            return {"range": "medium"}
+        bands = dict(zip(("close", "medium", "extreme"), self.firearms[arm], strict=True))
+        band = next(b for b in ("medium", "extreme", "close") if bands[b] is not None)
+        return {"firearm": arm, "range": band}
 
     def wound(self, ref: str, target: str) -> None:
         mount = "cavalry" if self.states[target]["mounted"] else "foot"
@@ -131,8 +151,8 @@ class _Skirmish:
             ref,
             target,
             {
-                **_fighter(ours, self.states[ref], ""),
-                **_fighter(theirs, self.states[target], "enemy_"),
+                **_fighter(ours, self.states[ref], "", self.melee),
+                **_fighter(theirs, self.states[target], "enemy_", self.melee),
                 "charged": True,
             },
         )
@@ -151,8 +171,10 @@ class _Skirmish:
         target = (
             enemies[self.dice.roll(len(enemies), "target") - 1] if len(enemies) > 1 else enemies[0]
         )
-        armed = bool(set(FIREARMS) & set(stats["weapons"])) and state["weapon"] == "ready"
-        if armed and (state["loaded"] or stats["loading"] in FIRES_EVERY_TURN):
+        firearms = set(self.firearms).intersection(stats["weapons"])
+        armed = bool(firearms) and state["weapon"] == "ready"
+        every_turn = stats["loading"] in FIRES_EVERY_TURN or bool(firearms & self.every_turn)
+        if armed and (state["loaded"] or every_turn):
             self.shoot(ref, target)
         elif armed:
             state["loaded"] = True  # a muzzle-loader spends the turn reloading
@@ -169,8 +191,12 @@ class _Skirmish:
                     self.activate(side[index])
 
 
-def _fighter(stats: Mapping[str, Any], state: Mapping[str, Any], prefix: str) -> dict[str, Any]:
-    weapon = next((w for w in ("sword", "bayonet") if w in stats["weapons"]), "none")
+def _fighter(
+    stats: Mapping[str, Any], state: Mapping[str, Any], prefix: str, melee: Mapping[str, int]
+) -> dict[str, Any]:
+    # The best hand-to-hand weapon the figure carries (a sword over a bayonet, as written).
+    carried = [w for w in stats["weapons"] if w in melee]
+    weapon = max(carried, key=lambda w: melee[w]) if carried else "none"
     return {
         f"{prefix}troop": stats["troop"],
         f"{prefix}combat_expertise": stats["expertise"],

@@ -2,29 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules import house
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.system import CardLayout
+from rules.systems.d12_skirmish import tables as t
 from rules.systems.d12_skirmish.tables import (
-    ABILITY_CHOICES,
-    ABILITY_NAMES,
-    BAYONET_ARMS,
     EXPERTISE,
-    FIREARM_NAMES,
-    FIREARMS,
     LOADING,
     MOUNTS,
     OFF_FIELD_PENALTY,
-    TROOP_MODIFIER,
-    TROOP_NAMES,
-    TROOP_TYPES,
-    WEAPON_CHOICES,
     WOUNDS_INDIVIDUAL_GAME,
     WOUNDS_OFFICER,
     WOUNDS_UNIT_GAME,
+    weapon_choices,
 )
 
 
@@ -38,54 +32,93 @@ def default_wounds(*, officer: bool, ability: str, game: str = "unit") -> int:
     return max(1, base - (ability == "campaign_wound"))
 
 
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
+
+
+def _bayonet_arms() -> str:
+    """The firearms that take a bayonet, in words: "a rifled musket or a carbine"."""
+    names = [_a(t.FIREARM_NAMES[k].lower()) for k in t.FIREARMS if k in t.BAYONET_ARMS]
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
 def _clean(values: dict[str, Any]) -> dict[str, Any]:
     if values["wounds"] is None:
         values["wounds"] = default_wounds(officer=values["officer"], ability=values["ability"])
     weapons = values["weapons"]
-    if "bayonet" in weapons and not BAYONET_ARMS & set(weapons):
-        raise ValidationError({"weapons": "a bayonet needs a rifled musket or a carbine"})
-    if values["loading"] != "muzzle" and not set(FIREARMS) & set(weapons):
+    if "bayonet" in weapons and not t.BAYONET_ARMS & set(weapons):
+        arms = _bayonet_arms()
+        reason = f"a bayonet needs {arms}" if arms else "no firearm takes a bayonet"
+        raise ValidationError({"weapons": reason})
+    if values["loading"] != "muzzle" and not set(t.FIREARMS) & set(weapons):
         raise ValidationError({"loading": "only a firearm is a breechloader or repeater"})
     return values
 
 
-STATS = Schema(
-    (
-        Field("troop", "choice", "Troop type", "regular", choices=TROOP_TYPES),
-        Field(
-            "expertise",
-            "choice",
-            "Expertise",
-            "all",
-            choices=EXPERTISE,
-            help=f"With the optional troop table: -{OFF_FIELD_PENALTY} outside the field",
+def _stats_clean(pack: house.Pack | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The stats' cross-field step, reading the firearms of `pack` (None: as written)."""
+    return house.under(pack, _clean)
+
+
+def build_stats() -> Schema:
+    """A figure's stats, their choices read from the tables as they stand (see build_checks)."""
+    return Schema(
+        (
+            Field("troop", "choice", "Troop type", "regular", choices=t.TROOP_TYPES),
+            Field(
+                "expertise",
+                "choice",
+                "Expertise",
+                "all",
+                choices=EXPERTISE,
+                help=f"With the optional troop table: -{OFF_FIELD_PENALTY} outside the field",
+            ),
+            Field(
+                "ability",
+                "choice",
+                "Ability",
+                "none",
+                choices=t.ABILITY_CHOICES,
+                help="One ability from the d12 table (optional rules)",
+            ),
+            Field("officer", "bool", "Officer / squad leader", False),
+            Field(
+                "wounds",
+                "int",
+                "Wounds",
+                None,
+                min=1,
+                max=WOUNDS_INDIVIDUAL_GAME,
+                help="1, officers 2 (unit games); 3 in individual games",
+            ),
+            Field("mount", "choice", "Foot or cavalry", "foot", choices=MOUNTS),
+            Field(
+                "weapons",
+                "multichoice",
+                "Weapons",
+                ["rifled_musket"],
+                choices=weapon_choices(),
+                max=3,
+            ),
+            Field("loading", "choice", "Loading", "muzzle", choices=LOADING),
         ),
-        Field(
-            "ability",
-            "choice",
-            "Ability",
-            "none",
-            choices=ABILITY_CHOICES,
-            help="One ability from the d12 table (optional rules)",
-        ),
-        Field("officer", "bool", "Officer / squad leader", False),
-        Field(
-            "wounds",
-            "int",
-            "Wounds",
-            None,
-            min=1,
-            max=WOUNDS_INDIVIDUAL_GAME,
-            help="1, officers 2 (unit games); 3 in individual games",
-        ),
-        Field("mount", "choice", "Foot or cavalry", "foot", choices=MOUNTS),
-        Field(
-            "weapons", "multichoice", "Weapons", ["rifled_musket"], choices=WEAPON_CHOICES, max=3
-        ),
-        Field("loading", "choice", "Loading", "muzzle", choices=LOADING),
-    ),
-    clean=_clean,
-)
+        clean=_stats_clean(house.active()),
+    )
+
+
+with house.applied(None):  # the rules as written, even if first imported under a pack
+    STATS = build_stats()
+
+
+@house.house_cache(maxsize=16)
+def _stats_under_pack() -> Schema:
+    return build_stats()
+
+
+def current_stats() -> Schema:
+    """The stats under the applied pack (built once per pack), else as written."""
+    return STATS if house.active() is None else _stats_under_pack()
+
 
 CARD = CardLayout(
     sections=(
@@ -102,7 +135,7 @@ CARD = CardLayout(
 
 def troop_modifier(stats: Mapping[str, Any], field: str) -> int:
     """Return the troop modifier for `field` ("combat" or "shooting"), with expertise."""
-    modifier = TROOP_MODIFIER[stats["troop"]]
+    modifier = t.TROOP_MODIFIER[stats["troop"]]
     expertise = stats.get("expertise", "all")
     return modifier - OFF_FIELD_PENALTY if expertise not in ("all", field) else modifier
 
@@ -123,10 +156,11 @@ def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
 def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     """Return a short base label: name, troop type and wounds, arms, ability."""
     rank = " Off." if stats.get("officer") else ""
-    lines = [name, f"{TROOP_NAMES[stats['troop']]}{rank} W{stats.get('wounds') or 1}"]
-    arms = [FIREARM_NAMES.get(w, w.capitalize()) for w in stats.get("weapons", [])]
+    lines = [name, f"{t.TROOP_NAMES[stats['troop']]}{rank} W{stats.get('wounds') or 1}"]
+    names = {**t.FIREARM_NAMES, **t.MELEE_NAMES}
+    arms = [names.get(w, w.capitalize()) for w in stats.get("weapons", [])]
     if arms:
         lines.append(", ".join(arms))
     if stats.get("ability", "none") != "none":
-        lines.append(ABILITY_NAMES[stats["ability"]])
+        lines.append(t.ABILITY_NAMES[stats["ability"]])
     return tuple(lines)

@@ -1,13 +1,89 @@
-"""The d12 skirmish game's tables as data: troop types, weapons, modifiers, results."""
+"""The d12 skirmish game's tables as data: troop types, weapons, modifiers, results.
+
+The tables a club may edit (`house.py`: firearms, melee weapons, abilities, troop types, range
+and cover modifiers, the misfire and wound tables, the number to hit) are not plain module
+attributes: their values as written sit in `_EDITABLE`, and the module's `__getattr__` serves
+them through the house-rules pack applied in the current context. Read them as `t.NAME` when
+a check runs; `from ...tables import NAME` would freeze the values as written. A check's hot
+path reads `current()` once instead: every editable table under the applied pack as plain
+attributes (on Python 3.11 a module `__getattr__` read costs an exception, about a microsecond).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import sys
+from collections.abc import Iterable, Mapping
+from threading import Lock
+from typing import TYPE_CHECKING, Any
 
-TROOP_TYPES = (("elite", "Elite"), ("veteran", "Veteran"), ("regular", "Regular"), ("raw", "Raw"))
-TROOP_NAMES = dict(TROOP_TYPES)
-TROOP_MODIFIER = {"elite": 2, "veteran": 1, "regular": 0, "raw": -1}
+from rules import house
+
+#: A result band: lowest and highest score (None: open-ended) and the result.
+Band = tuple[int | None, int | None, str]
+#: A band of a table over the d12's faces (misfire, wounds): closed at both ends.
+DieBand = tuple[int, int, str]
+#: A firearm's range bands in inches: close, medium, extreme (None: it has no such band).
+Ranges = tuple[int | None, int | None, int | None]
+
+if TYPE_CHECKING:  # served by `__getattr__` at the end of the module; typed here for mypy
+    TROOP_TYPES: tuple[tuple[str, str], ...]
+    TROOP_NAMES: dict[str, str]
+    TROOP_MODIFIER: dict[str, int]
+    ABILITIES: tuple[tuple[int, str, str, str], ...]
+    ABILITY_BY_ROLL: dict[int, str]
+    ABILITY_NAMES: dict[str, str]
+    ABILITY_CHOICES: tuple[tuple[str, str], ...]
+    FIREARMS: dict[str, Ranges]
+    FIREARM_NAMES: dict[str, str]
+    BAYONET_ARMS: frozenset[str]
+    FIREARMS_EVERY_TURN: frozenset[str]
+    MELEE_WEAPONS: dict[str, int]
+    MELEE_NAMES: dict[str, str]
+    HIT_ON: int
+    RANGES: tuple[tuple[str, str], ...]
+    RANGE_MODIFIER: dict[str, int]
+    COVER: tuple[tuple[str, str], ...]
+    COVER_MODIFIER: dict[str, int]
+    MISFIRE_TABLE: tuple[DieBand, ...]
+    FOOT_WOUNDS: tuple[DieBand, ...]
+    CAVALRY_WOUNDS: tuple[DieBand, ...]
+    THROWN: dict[tuple[int, int], str]
+
+
+def choice_constants(prefix: str, rows: Iterable[tuple[str, str, int]]) -> dict[str, Any]:
+    """A keyed modifier table's constants: `<prefix>S` choices, names and modifiers by key.
+
+    Troop types give TROOP_TYPES, TROOP_NAMES and TROOP_MODIFIER; ranges and cover give their
+    choices (RANGES, COVER) and modifiers the same way.
+    """
+    rows = tuple(rows)
+    plural = {"TROOP": "TROOP_TYPES", "RANGE": "RANGES", "COVER": "COVER"}[prefix]
+    constants: dict[str, Any] = {
+        plural: tuple((key, name) for key, name, _ in rows),
+        f"{prefix}_MODIFIER": {key: modifier for key, _, modifier in rows},
+    }
+    if prefix == "TROOP":
+        constants["TROOP_NAMES"] = {key: name for key, name, _ in rows}
+    return constants
+
+
+def ability_constants(abilities: Iterable[tuple[int, str, str, str]]) -> dict[str, Any]:
+    """The ability table and what is looked up in it: by roll, names, the stat's choices."""
+    rows = tuple(abilities)
+    return {
+        "ABILITIES": rows,
+        "ABILITY_BY_ROLL": {roll: key for roll, key, _, _ in rows},
+        "ABILITY_NAMES": {key: name for _, key, name, _ in rows},
+        "ABILITY_CHOICES": (("none", "None"), *((key, name) for _, key, name, _ in rows)),
+    }
+
+
+_TROOPS = (
+    ("elite", "Elite", 2),
+    ("veteran", "Veteran", 1),
+    ("regular", "Regular", 0),
+    ("raw", "Raw", -1),
+)
 #: The order troop types improve in under the house campaign rules.
 TROOP_LADDER = ("raw", "regular", "veteran", "elite")
 #: Character generation: d12 bands for troop type, and for the field the figure is expert in.
@@ -21,7 +97,7 @@ EXPERTISE = (
 #: A figure expert in one field takes one less in the other (the "+2/+1" of the table).
 OFF_FIELD_PENALTY = 1
 
-ABILITIES: tuple[tuple[int, str, str, str], ...] = (
+_ABILITIES: tuple[tuple[int, str, str, str], ...] = (
     (1, "expert_skirmisher", "Expert Skirmisher", "-1 to hit it when shot at"),
     (2, "combat_expert", "Combat Expert", "+2 hand to hand"),
     (3, "dead_eye", "Dead Eye", "+1 shooting"),
@@ -35,9 +111,6 @@ ABILITIES: tuple[tuple[int, str, str, str], ...] = (
     (11, "twitchy", "Twitchy shooting arm", "-1 shooting"),
     (12, "campaign_wound", "Campaign wound", "-1 wound"),
 )
-ABILITY_BY_ROLL = {roll: key for roll, key, _, _ in ABILITIES}
-ABILITY_NAMES = {key: name for _, key, name, _ in ABILITIES}
-ABILITY_CHOICES = (("none", "None"), *((key, name) for _, key, name, _ in ABILITIES))
 
 MOUNTS = (("foot", "Foot"), ("cavalry", "Cavalry"))
 MOVE_INCHES = {"foot": 5, "cavalry": 10}
@@ -58,23 +131,6 @@ TERRAIN_MOVE = (
     ("Stream", "quarter"),
 )
 
-#: Weapon ranges in inches: close, medium, extreme (None: the weapon has no such band).
-FIREARMS: dict[str, tuple[int | None, int | None, int | None]] = {
-    "rifled_musket": (10, 20, 40),
-    "carbine": (6, 12, 24),
-    "shotgun": (6, None, 10),
-    "pistol": (6, 10, None),
-}
-FIREARM_NAMES = {
-    "rifled_musket": "Rifled musket",
-    "carbine": "Carbine",
-    "shotgun": "Shotgun",
-    "pistol": "Pistol",
-}
-MELEE_WEAPONS = {"sword": 2, "bayonet": 1}
-#: Weapons that can take a bayonet (the text does not say; long arms only).
-BAYONET_ARMS = frozenset({"rifled_musket", "carbine"})
-WEAPON_CHOICES = (*FIREARM_NAMES.items(), ("sword", "Sword"), ("bayonet", "Bayonet"))
 LOADING = (
     ("muzzle", "Muzzle-loader (reloads a turn)"),
     ("breechloader", "Breechloader"),
@@ -82,12 +138,7 @@ LOADING = (
 )
 FIRES_EVERY_TURN = frozenset({"breechloader", "repeater"})
 
-HIT_ON = 6
 MISFIRE_FACE = 1
-COVER = (("none", "None"), ("soft", "Soft cover"), ("hard", "Hard cover"))
-COVER_MODIFIER = {"none": 0, "soft": -1, "hard": -2}
-RANGES = (("close", "Close"), ("medium", "Medium"), ("extreme", "Extreme"))
-RANGE_MODIFIER = {"close": 0, "medium": -1, "extreme": -2}
 MAX_OBSTACLES = 3
 OBSTACLE_MODIFIER = -1
 CRAWLING_MODIFIER = -2
@@ -96,31 +147,18 @@ PER_WOUND = -1
 ABILITY_SHOOTING = {"dead_eye": 1, "twitchy": -1}
 EXPERT_SKIRMISHER = -1
 
-#: Misfire table; the text leaves out a 4, read here as part of "out of ammo" (2-4).
-MISFIRE_TABLE = ((1, 1, "explodes"), (2, 4, "out_of_ammo"), (5, 8, "jammed"), (9, 12, "bad_powder"))
 #: Muster's reading where the text is ambiguous, shown with the tables (docs/rules/).
 READINGS = (
     "Muster's reading: the misfire table skips 4; a 4 counts as out of ammo (2-4), since the "
     "other bands are blocks of four (5-8, 9-12).",
 )
 
-#: Wound tables, on the d12 after modifiers (a natural 12 always kills).
-FOOT_WOUNDS = ((12, 12, "dead"), (10, 11, "two_wounds"), (3, 9, "one_wound"), (1, 2, "pinned"))
-CAVALRY_WOUNDS = (
-    (12, 12, "dead"),
-    (10, 11, "two_wounds"),
-    (5, 9, "one_wound"),
-    (3, 4, "one_wound"),
-    (1, 2, "pinned"),
-)
-#: Cavalry bands that throw the rider, and what a thrown roll of THROWN_ON+ adds.
-THROWN = {(10, 11): "dead", (5, 9): "one_wound"}
+#: A thrown rider's d12 (see THROWN) makes the result worse on this or more.
 THROWN_ON = 10
 CLOSE_RANGE_WOUND_BONUS = 1
 TOUGH_WOUND_MODIFIER = -1
 WOUNDS_BY_RESULT = {"dead": 0, "two_wounds": 2, "one_wound": 1, "pinned": 0}
 
-H2H_SWORD, H2H_BAYONET = MELEE_WEAPONS["sword"], MELEE_WEAPONS["bayonet"]
 H2H_CHARGED = 1
 H2H_COVER = 1
 H2H_PER_ATTACKER = 1
@@ -155,6 +193,125 @@ WOUNDS_UNIT_GAME = 1
 WOUNDS_OFFICER = 2
 WOUNDS_INDIVIDUAL_GAME = 3
 
+#: The editable tables as written, served through the applied pack by `__getattr__` below.
+_EDITABLE: dict[str, Any] = {
+    **choice_constants("TROOP", _TROOPS),
+    **ability_constants(_ABILITIES),
+    #: Weapon ranges in inches: close, medium, extreme (None: the weapon has no such band).
+    "FIREARMS": {
+        "rifled_musket": (10, 20, 40),
+        "carbine": (6, 12, 24),
+        "shotgun": (6, None, 10),
+        "pistol": (6, 10, None),
+    },
+    "FIREARM_NAMES": {
+        "rifled_musket": "Rifled musket",
+        "carbine": "Carbine",
+        "shotgun": "Shotgun",
+        "pistol": "Pistol",
+    },
+    #: Firearms that can take a bayonet (the text does not say; long arms only).
+    "BAYONET_ARMS": frozenset({"rifled_musket", "carbine"}),
+    #: Firearms that fire every turn whatever the figure's loading (none as written; a club's
+    #: repeating rifle).
+    "FIREARMS_EVERY_TURN": frozenset(),
+    "MELEE_WEAPONS": {"sword": 2, "bayonet": 1},
+    "MELEE_NAMES": {"sword": "Sword", "bayonet": "Bayonet"},
+    "HIT_ON": 6,
+    **choice_constants(
+        "RANGE", (("close", "Close", 0), ("medium", "Medium", -1), ("extreme", "Extreme", -2))
+    ),
+    **choice_constants(
+        "COVER", (("none", "None", 0), ("soft", "Soft cover", -1), ("hard", "Hard cover", -2))
+    ),
+    #: Misfire table; the text leaves out a 4, read here as part of "out of ammo" (2-4).
+    "MISFIRE_TABLE": (
+        (1, 1, "explodes"),
+        (2, 4, "out_of_ammo"),
+        (5, 8, "jammed"),
+        (9, 12, "bad_powder"),
+    ),
+    #: Wound tables, on the d12 after modifiers (a natural 12 always scores 12).
+    "FOOT_WOUNDS": (
+        (12, 12, "dead"),
+        (10, 11, "two_wounds"),
+        (3, 9, "one_wound"),
+        (1, 2, "pinned"),
+    ),
+    "CAVALRY_WOUNDS": (
+        (12, 12, "dead"),
+        (10, 11, "two_wounds"),
+        (5, 9, "one_wound"),
+        (3, 4, "one_wound"),
+        (1, 2, "pinned"),
+    ),
+    #: Cavalry bands that make the rider roll to be thrown, and the result a thrown roll of
+    #: THROWN_ON or more makes (10-11 dead; 5-9 one more wound, i.e. two wounds).
+    "THROWN": {(10, 11): "dead", (5, 9): "two_wounds"},
+}
+#: This module, whose attribute access (`_t.FIREARMS`) goes through the applied pack.
+_t = sys.modules[__name__]
+
+
+class Tables:
+    """Every editable table as it stands under one pack, as plain attributes (see `current`)."""
+
+    __slots__ = tuple(_EDITABLE)
+
+    TROOP_TYPES: tuple[tuple[str, str], ...]
+    TROOP_NAMES: dict[str, str]
+    TROOP_MODIFIER: dict[str, int]
+    ABILITIES: tuple[tuple[int, str, str, str], ...]
+    ABILITY_BY_ROLL: dict[int, str]
+    ABILITY_NAMES: dict[str, str]
+    ABILITY_CHOICES: tuple[tuple[str, str], ...]
+    FIREARMS: dict[str, Ranges]
+    FIREARM_NAMES: dict[str, str]
+    BAYONET_ARMS: frozenset[str]
+    FIREARMS_EVERY_TURN: frozenset[str]
+    MELEE_WEAPONS: dict[str, int]
+    MELEE_NAMES: dict[str, str]
+    HIT_ON: int
+    RANGES: tuple[tuple[str, str], ...]
+    RANGE_MODIFIER: dict[str, int]
+    COVER: tuple[tuple[str, str], ...]
+    COVER_MODIFIER: dict[str, int]
+    MISFIRE_TABLE: tuple[DieBand, ...]
+    FOOT_WOUNDS: tuple[DieBand, ...]
+    CAVALRY_WOUNDS: tuple[DieBand, ...]
+    THROWN: dict[tuple[int, int], str]
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        for name in self.__slots__:
+            setattr(self, name, values[name])
+
+
+_AS_WRITTEN = Tables(_EDITABLE)
+#: Each pack's tables by digest, built on first use; a club's packs are few.
+_BY_PACK: dict[str, Tables] = {}
+_BY_PACK_MAX = 64
+_BY_PACK_LOCK = Lock()
+
+
+def current() -> Tables:
+    """Every editable table under the applied pack (as written without one), read in one go."""
+    pack = house.active()
+    if pack is None:
+        return _AS_WRITTEN
+    tables = _BY_PACK.get(pack.digest)
+    if tables is None:
+        tables = Tables({name: getattr(_t, name) for name in _EDITABLE})
+        with _BY_PACK_LOCK:
+            if len(_BY_PACK) >= _BY_PACK_MAX:
+                _BY_PACK.pop(next(iter(_BY_PACK)))
+            _BY_PACK[pack.digest] = tables
+    return tables
+
+
+def weapon_choices() -> tuple[tuple[str, str], ...]:
+    """Every weapon a figure may carry: the firearms, then the hand-to-hand weapons."""
+    return (*_t.FIREARM_NAMES.items(), *_t.MELEE_NAMES.items())
+
 
 def band(table: tuple[tuple[int | None, int | None, str], ...] | Any, value: int) -> str:
     """Return the result of the band of `table` that `value` falls in (open ends allowed)."""
@@ -168,25 +325,35 @@ def _bands(table: Any) -> list[dict[str, Any]]:
     return [{"low": lo, "high": hi, "result": r} for lo, hi, r in table]
 
 
+def _named(name: str) -> str:
+    """A table's name as it reads inside a sentence ("Soft cover" -> "soft cover")."""
+    return name[:1].lower() + name[1:]
+
+
 def _shooting_modifiers() -> dict[str, int]:
+    cover_names = dict(_t.COVER)
+    cover = [
+        (key, modifier)
+        for key, modifier in _t.COVER_MODIFIER.items()
+        if key != "none" or modifier  # no cover is no modifier unless a club says otherwise
+    ]
     return {
-        **{f"troop: {TROOP_NAMES[k]}": v for k, v in TROOP_MODIFIER.items()},
-        "hard cover": COVER_MODIFIER["hard"],
-        "soft cover": COVER_MODIFIER["soft"],
+        **{f"troop: {_t.TROOP_NAMES[k]}": v for k, v in _t.TROOP_MODIFIER.items()},
+        **{_named(cover_names[k]): v for k, v in reversed(cover)},
         "each obstacle (up to 3)": OBSTACLE_MODIFIER,
         "target crawling": CRAWLING_MODIFIER,
         "target running": RUNNING_MODIFIER,
         "each wound": PER_WOUND,
-        **{f"{k} range": v for k, v in RANGE_MODIFIER.items()},
+        **{f"{_named(name)} range": _t.RANGE_MODIFIER[k] for k, name in _t.RANGES},
     }
 
 
 def _hand_to_hand() -> dict[str, Any]:
+    melee_names = _t.MELEE_NAMES
     return {
         "modifiers": {
-            **{TROOP_NAMES[k]: v for k, v in TROOP_MODIFIER.items()},
-            "sword": H2H_SWORD,
-            "bayonet": H2H_BAYONET,
+            **{_t.TROOP_NAMES[k]: v for k, v in _t.TROOP_MODIFIER.items()},
+            **{_named(melee_names[k]): v for k, v in _t.MELEE_WEAPONS.items()},
             "each wound": PER_WOUND,
             "charged": H2H_CHARGED,
             "defending cover": H2H_COVER,
@@ -216,7 +383,7 @@ def _morale() -> dict[str, Any]:
             "per wound": PER_WOUND,
             "charged by cavalry": MORALE_CAVALRY_CHARGE,
             "charged with weapon unloaded": MORALE_CHARGED_UNLOADED,
-            **{TROOP_NAMES[k]: v for k, v in TROOP_MODIFIER.items()},
+            **{_t.TROOP_NAMES[k]: v for k, v in _t.TROOP_MODIFIER.items()},
             "officer/standard killed": MORALE_OFFICER_KILLED,
             "in cover": MORALE_IN_COVER,
             "officer/standard in sight": MORALE_OFFICER_IN_SIGHT,
@@ -246,9 +413,57 @@ def _campaign(options: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Return every reference table as JSON, reflecting the campaign options."""
+def _face_span(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def _thrown() -> dict[str, str]:
+    """Which cavalry wound bands throw the rider on THROWN_ON+, and what that makes of it."""
+    cavalry = _t.CAVALRY_WOUNDS
+    thrown = {}
+    for (low, high), after in _t.THROWN.items():
+        if after == "dead":
+            words = "dead"
+        elif after == "two_wounds" and band(cavalry, low) == "one_wound":
+            words = "one more wound"
+        else:
+            words = after.replace("_", " ")
+        thrown[_face_span(low, high)] = words
+    return thrown
+
+
+def _natural_12() -> Any:
+    foot, cavalry = band(_t.FOOT_WOUNDS, 12), band(_t.CAVALRY_WOUNDS, 12)
+    return foot if foot == cavalry else {"foot": foot, "cavalry": cavalry}
+
+
+def _wounding() -> dict[str, Any]:
     return {
+        "foot": _bands(_t.FOOT_WOUNDS),
+        "cavalry": _bands(_t.CAVALRY_WOUNDS),
+        f"cavalry thrown (d12 {THROWN_ON}+)": _thrown(),
+        "close range": CLOSE_RANGE_WOUND_BONUS,
+        "natural 12": _natural_12(),
+    }
+
+
+def _reload() -> dict[str, Any]:
+    reload: dict[str, Any] = {"muzzle": "one turn", "breechloader/repeater": "fire every turn"}
+    always = [_t.FIREARM_NAMES[k] for k in _t.FIREARMS if k in _t.FIREARMS_EVERY_TURN]
+    if always:  # a club's repeating arm: only then, so the tables as written stay as they were
+        reload["always every turn"] = always
+    return reload
+
+
+def _house_tables() -> list[str]:
+    """The editable tables the applied pack changes (none without a pack)."""
+    pack = house.active()
+    return list(pack.changed_tables()) if pack is not None else []
+
+
+def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return every reference table as JSON, reflecting the campaign options and house rules."""
+    tables = {
         "turn": ["initiative (d12 each, high chooses)", "move", "shoot", "hand to hand", "morale"],
         "wounds": _wounds(options),
         "movement": {
@@ -259,20 +474,18 @@ def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
             "terrain": dict(TERRAIN_MOVE),
         },
         "weapons": {
-            FIREARM_NAMES[k]: dict(zip(("close", "medium", "extreme"), r, strict=True))
-            for k, r in FIREARMS.items()
+            _t.FIREARM_NAMES[k]: dict(zip(("close", "medium", "extreme"), r, strict=True))
+            for k, r in _t.FIREARMS.items()
         },
-        "reload": {"muzzle": "one turn", "breechloader/repeater": "fire every turn"},
-        "to_hit": {"d12 needs": HIT_ON, "natural 1": "misfire", "modifiers": _shooting_modifiers()},
-        "misfire": _bands(MISFIRE_TABLE),
+        "reload": _reload(),
+        "to_hit": {
+            "d12 needs": _t.HIT_ON,
+            "natural 1": "misfire",
+            "modifiers": _shooting_modifiers(),
+        },
+        "misfire": _bands(_t.MISFIRE_TABLE),
         "readings": list(READINGS),
-        "wounding": {
-            "foot": _bands(FOOT_WOUNDS),
-            "cavalry": _bands(CAVALRY_WOUNDS),
-            "cavalry thrown (d12 10+)": {"10-11": "dead", "5-9": "one more wound"},
-            "close range": CLOSE_RANGE_WOUND_BONUS,
-            "natural 12": "dead",
-        },
+        "wounding": _wounding(),
         "hand_to_hand": _hand_to_hand(),
         "morale": _morale(),
         "troop_type": {
@@ -280,6 +493,15 @@ def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
             "expertise": _bands(EXPERTISE_TABLE),
             "off_field_penalty": OFF_FIELD_PENALTY,
         },
-        "abilities": [{"roll": r, "ability": n, "effect": e} for r, _, n, e in ABILITIES],
+        "abilities": [
+            {"roll": r, "ability": n, "effect": e} for r, _, n, e in sorted(_t.ABILITIES)
+        ],
         "campaign": _campaign(options),
     }
+    changed = _house_tables()
+    if changed:  # which tables are the club's own, for the sheet to mark (none as written)
+        tables["house_tables"] = changed
+    return tables
+
+
+__getattr__ = house.module_getattr(__name__, _EDITABLE)

@@ -1,0 +1,476 @@
+"""What a club may change in the d12 skirmish game: its tables, as house-rules data (issue 17).
+
+Firearms and hand-to-hand weapons may be added, removed and re-ranged; the ability table may
+move abilities between the d12's faces and reword them; troop types, range bands and cover keep
+their rows but take new names and modifiers; the misfire and wound tables keep their bands'
+number but may move them (every face 1-12 in exactly one band) and change what each gives; the
+number to hit is one cell. Checks read all of these through `tables` as they run, and the
+checks' and stats' choices (a new firearm, a renamed ability) are rebuilt under each pack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.systems.d12_skirmish import tables as t
+from rules.systems.d12_skirmish.checks import (
+    ANY_FIREARM,
+    MAX_DISTANCE,
+    MISFIRE_OUTCOMES,
+    WOUND_OUTCOMES,
+    current_checks,
+)
+
+FACES = (1, 12)
+#: Keys the checks keep for themselves: "no weapon" and "no firearm named".
+RESERVED_KEYS = frozenset({"none", ANY_FIREARM})
+BANDS = ("close", "medium", "extreme")
+RESULTS = {
+    "explodes": "Weapon explodes",
+    "out_of_ammo": "Out of ammunition",
+    "jammed": "Jammed",
+    "bad_powder": "Bad powder",
+    "dead": "Dead",
+    "two_wounds": "Two wounds",
+    "one_wound": "One wound",
+    "pinned": "Pinned",
+}
+
+KEY = Column(
+    "key", "text", "Key", max=40, help="How stats and checks name it: letters, digits, _ and -"
+)
+NAME = Column("name", "text", "Name", max=40)
+
+
+def _outcome_choices(outcomes: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    return tuple((key, RESULTS[key]) for key in outcomes)
+
+
+def _modifier(low: int, high: int, help: str = "") -> Column:
+    return Column("modifier", "int", "Modifier", min=low, max=high, help=help)
+
+
+def _reach(name: str, *, required: bool) -> Column:
+    return Column(
+        name,
+        "int",
+        f"{name.capitalize()} range (inches)",
+        min=1,
+        max=MAX_DISTANCE,
+        required=required,
+        help="" if required else "Empty: the firearm has no such band",
+    )
+
+
+def _band_columns(result_choices: tuple[tuple[str, str], ...]) -> tuple[Column, ...]:
+    return (
+        Column("low", "int", "From", min=FACES[0], max=FACES[1]),
+        Column("high", "int", "To", min=FACES[0], max=FACES[1]),
+        Column("result", "choice", "Result", choices=result_choices),
+    )
+
+
+def _no_reserved_key(table: str, rows: list[Row]) -> None:
+    for index, row in enumerate(rows):
+        if row["key"] in RESERVED_KEYS:
+            raise PackError(
+                f"{row['key']!r} is kept for the checks", table=table, row=index, column="key"
+            )
+
+
+# --- firearms ---------------------------------------------------------------------------------
+
+
+def _firearm_rows() -> list[Row]:
+    return [
+        {
+            "key": key,
+            "name": t.FIREARM_NAMES[key],
+            **dict(zip(BANDS, reaches, strict=True)),
+            "fires_every_turn": key in t.FIREARMS_EVERY_TURN,
+            "bayonet": key in t.BAYONET_ARMS,
+        }
+        for key, reaches in t.FIREARMS.items()
+    ]
+
+
+def _validate_firearms(rows: list[Row]) -> None:
+    _no_reserved_key("firearms", rows)
+    for index, row in enumerate(rows):
+        reach = row["close"]
+        for band in BANDS[1:]:
+            if row[band] is not None and row[band] <= reach:
+                raise PackError(
+                    f"must be longer than the band before it ({reach} inches), not {row[band]}",
+                    table="firearms",
+                    row=index,
+                    column=band,
+                )
+            reach = row[band] if row[band] is not None else reach
+
+
+def _build_firearms(rows: list[Row]) -> dict[str, Any]:
+    return {
+        "FIREARMS": {row["key"]: tuple(row[band] for band in BANDS) for row in rows},
+        "FIREARM_NAMES": {row["key"]: row["name"] for row in rows},
+        "BAYONET_ARMS": frozenset(row["key"] for row in rows if row["bayonet"]),
+        "FIREARMS_EVERY_TURN": frozenset(row["key"] for row in rows if row["fires_every_turn"]),
+    }
+
+
+def _firearm_probes(row: Row) -> list[Probe]:
+    """A regular's shot at the far edge of each of the firearm's range bands."""
+    return [
+        Probe(
+            "fire",
+            {"troop": "regular", "firearm": row["key"], "distance": row[band]},
+            f'{row["name"]} at {row[band]}" ({band} range), a regular shooting',
+        )
+        for band in BANDS
+        if row.get(band) is not None
+    ]
+
+
+FIREARMS = EditableTable(
+    "firearms",
+    "Firearms",
+    (
+        KEY,
+        NAME,
+        _reach("close", required=True),
+        _reach("medium", required=False),
+        _reach("extreme", required=False),
+        Column(
+            "fires_every_turn",
+            "bool",
+            "Fires every turn",
+            help="Fires every turn whatever the figure's loading (a repeating rifle)",
+        ),
+        Column("bayonet", "bool", "Takes a bayonet"),
+    ),
+    _firearm_rows,
+    _build_firearms,
+    max_rows=30,
+    help="Range bands in inches: a shot up to the close range is at close range, and so on.",
+    validate=_validate_firearms,
+    probes=_firearm_probes,
+)
+
+
+# --- hand-to-hand weapons ---------------------------------------------------------------------
+
+
+def _melee_rows() -> list[Row]:
+    return [
+        {"key": key, "name": t.MELEE_NAMES[key], "bonus": bonus}
+        for key, bonus in t.MELEE_WEAPONS.items()
+    ]
+
+
+def _build_melee(rows: list[Row]) -> dict[str, Any]:
+    return {
+        "MELEE_WEAPONS": {row["key"]: row["bonus"] for row in rows},
+        "MELEE_NAMES": {row["key"]: row["name"] for row in rows},
+    }
+
+
+MELEE_WEAPONS = EditableTable(
+    "melee_weapons",
+    "Hand-to-hand weapons",
+    (KEY, NAME, Column("bonus", "int", "Hand to hand", min=-3, max=6)),
+    _melee_rows,
+    _build_melee,
+    max_rows=30,
+    help='"bayonet" needs a firearm that takes one.',
+    validate=lambda rows: _no_reserved_key("melee_weapons", rows),
+    probes=lambda row: [
+        Probe(
+            "hand_to_hand",
+            {"weapon": row["key"]},
+            f"{row['name']}: a regular against a regular, hand to hand",
+        )
+    ],
+)
+
+
+# --- abilities --------------------------------------------------------------------------------
+
+
+def _ability_rows() -> list[Row]:
+    return [
+        {"roll": roll, "key": key, "name": name, "effect": effect}
+        for roll, key, name, effect in t.ABILITIES
+    ]
+
+
+def _validate_abilities(rows: list[Row]) -> None:
+    seen: dict[int, int] = {}
+    for index, row in enumerate(rows):
+        if row["roll"] in seen:
+            raise PackError(
+                f"{row['roll']} is also the roll of row {seen[row['roll']] + 1}; each face of "
+                "the d12 gives one ability",
+                table="abilities",
+                row=index,
+                column="roll",
+            )
+        seen[row["roll"]] = index
+
+
+def _build_abilities(rows: list[Row]) -> dict[str, Any]:
+    return t.ability_constants((r["roll"], r["key"], r["name"], r["effect"]) for r in rows)
+
+
+ABILITIES = EditableTable(
+    "abilities",
+    "Abilities (d12)",
+    (
+        Column("roll", "int", "d12", min=FACES[0], max=FACES[1]),
+        KEY,
+        NAME,
+        Column("effect", "text", "Effect", max=80),
+    ),
+    _ability_rows,
+    _build_abilities,
+    fixed_rows=True,
+    help="Each face of the d12 gives one ability; abilities may change faces and wording.",
+    validate=_validate_abilities,
+    probes=lambda row: [Probe("ability", {}, "The ability roll")],
+)
+
+
+# --- troop types, range and cover --------------------------------------------------------------
+
+
+def _choice_rows(choices: Sequence[tuple[str, str]], modifiers: dict[str, int]) -> list[Row]:
+    return [{"key": key, "name": name, "modifier": modifiers[key]} for key, name in choices]
+
+
+def _choice_build(prefix: str) -> Any:
+    def build(rows: list[Row]) -> dict[str, Any]:
+        return t.choice_constants(prefix, ((r["key"], r["name"], r["modifier"]) for r in rows))
+
+    return build
+
+
+TROOP_TYPES = EditableTable(
+    "troop_types",
+    "Troop types",
+    (KEY, NAME, _modifier(-3, 3, "To hit, hand to hand and morale")),
+    lambda: _choice_rows(t.TROOP_TYPES, t.TROOP_MODIFIER),
+    _choice_build("TROOP"),
+    fixed_rows=True,
+    probes=lambda row: [
+        Probe("shoot", {"troop": row["key"]}, f"{row['name']} shooting"),
+        Probe("hand_to_hand", {"troop": row["key"]}, f"{row['name']} against a regular"),
+        Probe("morale", {"troop": row["key"]}, f"{row['name']} testing morale"),
+    ],
+)
+
+RANGES = EditableTable(
+    "ranges",
+    "Range modifiers",
+    (KEY, NAME, _modifier(-6, 2, "To hit")),
+    lambda: _choice_rows(t.RANGES, t.RANGE_MODIFIER),
+    _choice_build("RANGE"),
+    fixed_rows=True,
+    help="A firearm's range bands (close, medium, extreme) pick the row.",
+    probes=lambda row: [
+        Probe("fire", {"range": row["key"]}, f"A regular shooting at {row['name'].lower()} range")
+    ],
+)
+
+COVER = EditableTable(
+    "cover",
+    "Cover modifiers",
+    (KEY, NAME, _modifier(-6, 2, "To hit a target in this cover")),
+    lambda: _choice_rows(t.COVER, t.COVER_MODIFIER),
+    _choice_build("COVER"),
+    fixed_rows=True,
+    probes=lambda row: [
+        Probe("fire", {"cover": row["key"]}, f"A regular shooting, target's cover: {row['name']}")
+    ],
+)
+
+TO_HIT = EditableTable(
+    "to_hit",
+    "Number to hit",
+    (Column("hit_on", "int", "d12 + modifiers needs", min=2, max=12),),
+    lambda: [{"hit_on": t.HIT_ON}],
+    lambda rows: {"HIT_ON": rows[0]["hit_on"]},
+    key=None,
+    fixed_rows=True,
+    help="A natural 1 misfires whatever the number.",
+    probes=lambda row: [
+        Probe("shoot", {"troop": "regular"}, "A regular shooting"),
+        Probe("fire", {"range": "medium"}, "A regular shooting at medium range"),
+    ],
+)
+
+
+# --- misfire and wound tables -------------------------------------------------------------------
+
+
+def _band_rows(table: Sequence[tuple[int | None, int | None, str]]) -> list[Row]:
+    return [{"low": low, "high": high, "result": result} for low, high, result in table]
+
+
+def _bands_cover_the_die(name: str) -> Any:
+    """A band table's rows must cover the d12's faces, each face in exactly one band."""
+
+    def validate(rows: list[Row]) -> None:
+        for index, row in enumerate(rows):
+            if row["high"] < row["low"]:
+                raise PackError(
+                    f"must be at least the band's start ({row['low']}), not {row['high']}",
+                    table=name,
+                    row=index,
+                    column="high",
+                )
+        expected = FACES[0]
+        for index, row in sorted(enumerate(rows), key=lambda pair: pair[1]["low"]):
+            if row["low"] != expected:
+                what = "overlaps the band before it" if row["low"] < expected else "leaves a gap"
+                raise PackError(
+                    f"{what}: the band after {expected - 1} must start at {expected}",
+                    table=name,
+                    row=index,
+                    column="low",
+                )
+            expected = row["high"] + 1
+        if expected != FACES[1] + 1:
+            last = max(range(len(rows)), key=lambda i: rows[i]["high"])
+            raise PackError(
+                f"the bands must reach {FACES[1]}, not stop at {expected - 1}",
+                table=name,
+                row=last,
+                column="high",
+            )
+
+    return validate
+
+
+def _band_table(rows: list[Row]) -> tuple[tuple[int, int, str], ...]:
+    return tuple((row["low"], row["high"], row["result"]) for row in rows)
+
+
+MISFIRE = EditableTable(
+    "misfire",
+    "Misfire (d12 after a natural 1)",
+    _band_columns(_outcome_choices(MISFIRE_OUTCOMES)),
+    lambda: _band_rows(t.MISFIRE_TABLE),
+    lambda rows: {"MISFIRE_TABLE": _band_table(rows)},
+    key=None,
+    fixed_rows=True,
+    validate=_bands_cover_the_die("misfire"),
+    probes=lambda row: [Probe("misfire", {}, "The misfire roll")],
+)
+
+FOOT_WOUNDS = EditableTable(
+    "foot_wounds",
+    "Wounds: foot (d12 after modifiers)",
+    _band_columns(_outcome_choices(WOUND_OUTCOMES)),
+    lambda: _band_rows(t.FOOT_WOUNDS),
+    lambda rows: {"FOOT_WOUNDS": _band_table(rows)},
+    key=None,
+    fixed_rows=True,
+    help="A natural 12 scores 12 whatever the modifiers.",
+    validate=_bands_cover_the_die("foot_wounds"),
+    probes=lambda row: [
+        Probe("wound", {"mount": "foot"}, "Wounding a man on foot"),
+        Probe("wound", {"mount": "foot", "close_range": True}, "Wounding a man on foot, close"),
+    ],
+)
+
+THROWN_CHOICES = (
+    ("no", "Stays in the saddle"),
+    ("two_wounds", f"Thrown on d12 {t.THROWN_ON}+: two wounds"),
+    ("dead", f"Thrown on d12 {t.THROWN_ON}+: dead"),
+)
+
+
+def _cavalry_rows() -> list[Row]:
+    thrown = t.THROWN
+    return [
+        {**row, "thrown": thrown.get((row["low"], row["high"]), "no")}
+        for row in _band_rows(t.CAVALRY_WOUNDS)
+    ]
+
+
+def _build_cavalry(rows: list[Row]) -> dict[str, Any]:
+    return {
+        "CAVALRY_WOUNDS": _band_table(rows),
+        "THROWN": {(r["low"], r["high"]): r["thrown"] for r in rows if r["thrown"] != "no"},
+    }
+
+
+CAVALRY_WOUNDS = EditableTable(
+    "cavalry_wounds",
+    "Wounds: cavalry (d12 after modifiers)",
+    (
+        *_band_columns(_outcome_choices(WOUND_OUTCOMES)),
+        Column(
+            "thrown",
+            "choice",
+            "Thrown from the horse",
+            choices=THROWN_CHOICES,
+            help="A rider wounded in this band rolls a d12 to be thrown",
+        ),
+    ),
+    _cavalry_rows,
+    _build_cavalry,
+    key=None,
+    fixed_rows=True,
+    help="A natural 12 scores 12 whatever the modifiers.",
+    validate=_bands_cover_the_die("cavalry_wounds"),
+    probes=lambda row: [
+        Probe("wound", {"mount": "cavalry"}, "Wounding a cavalryman"),
+        Probe("wound", {"mount": "cavalry", "close_range": True}, "Wounding a cavalryman, close"),
+    ],
+)
+
+
+# --- what the checks and stats are rebuilt with ------------------------------------------------
+
+
+def _check_weapon_keys() -> None:
+    """A weapon key names one weapon: a firearm and a hand-to-hand weapon may not share it."""
+    melee = list(t.MELEE_WEAPONS)
+    for key in t.FIREARMS:
+        if key in melee:
+            raise PackError(
+                f"{key!r} is also a firearm's key",
+                table="melee_weapons",
+                row=melee.index(key),
+                column="key",
+            )
+
+
+def rebuild() -> dict[str, Any]:
+    """The checks and stats under the applied pack: its weapons, abilities, troop types."""
+    from rules.systems.d12_skirmish.chargen import ABILITY, TROOP_TYPE
+    from rules.systems.d12_skirmish.stats import current_stats
+
+    _check_weapon_keys()
+    checks = {**current_checks(), "troop_type": TROOP_TYPE, "ability": ABILITY}
+    return {"checks": checks, "stats": current_stats()}
+
+
+HOUSE = HouseSpec(
+    module="rules.systems.d12_skirmish.tables",
+    tables=(
+        FIREARMS,
+        MELEE_WEAPONS,
+        ABILITIES,
+        TROOP_TYPES,
+        RANGES,
+        COVER,
+        TO_HIT,
+        MISFIRE,
+        FOOT_WOUNDS,
+        CAVALRY_WOUNDS,
+    ),
+    rebuild=rebuild,
+)
