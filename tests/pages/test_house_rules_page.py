@@ -505,3 +505,21 @@ def test_a_save_over_a_version_saved_meanwhile_asks_first_then_replaces_it(organ
     assert again.status_code == 302
     assert house_rules_current(muster.campaign).number == 2
     assert house_rules_current(muster.campaign).note == "Hers"
+
+
+@pytest.mark.parametrize("key", [s.key for s in all_systems()])
+def test_every_systems_editor_opens_and_its_tables_as_written_save_nothing(client, key):
+    olivia = UserFactory(username="olivia")
+    campaign = CampaignFactory(system=key)
+    MembershipFactory(user=olivia, campaign=campaign, role=Role.ORGANISER)
+    client.force_login(olivia)
+    page = f"/campaigns/{campaign.pk}/house-rules/"
+    data = editor_data(client.get(page))
+
+    preview = client.post(page, {**data, "preview": "1"})
+    saved = client.post(page, {**data, "save": "1"})
+
+    assert preview.status_code == 200 and preview.context["preview"].changes == ()
+    assert saved.status_code == 302 and not HouseRules.objects.exists()
+    spec = get_system(key).house
+    assert all(f"t-{table.name}-rows" in data for table in spec.tables)
