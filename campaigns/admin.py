@@ -968,6 +968,9 @@ class HouseRulesAdmin(CampaignScoped, admin.ModelAdmin):
     readonly_fields = fields
     ordering = ["campaign", "-number"]
 
+    class Media:
+        css = {"all": ("campaigns/house_rules.css",)}
+
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Whoever may change a campaign reads its versions: the history belongs to the campaign,
         # so no permission of its own has to be granted to the organisers' group.
