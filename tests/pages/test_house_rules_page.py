@@ -24,7 +24,14 @@ from rules import house
 from rules.house import Column, EditableTable
 from rules.system import all_systems, get_system
 from tests.crawl.crawler import PageParser
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+from tests.factories import (
+    CampaignFactory,
+    CharacterFactory,
+    ForceFactory,
+    MembershipFactory,
+    UnitFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -523,3 +530,39 @@ def test_every_systems_editor_opens_and_its_tables_as_written_save_nothing(clien
     assert saved.status_code == 302 and not HouseRules.objects.exists()
     spec = get_system(key).house
     assert all(f"t-{table.name}-rows" in data for table in spec.tables)
+
+
+@pytest.mark.parametrize("key", ["grits_and_glory", "rencounter", "d12_skirmish", "escarmouche"])
+def test_a_figure_carrying_a_weapon_the_club_dropped_still_shows_and_prints(client, key):
+    # Version 1 adds a weapon, a figure takes it up, version 2 drops it again.
+    system = get_system(key)
+    alice = UserFactory(username="alice")
+    campaign = CampaignFactory(system=key)
+    MembershipFactory(user=alice, campaign=campaign)
+    force = ForceFactory(campaign=campaign, owner=alice)
+    figure = CharacterFactory(force=force, unit=UnitFactory(force=force), name="Red Sheriff")
+    table = next(t for t in system.house.tables if not t.fixed_rows and t.key)
+    rows = house.template(system)["tables"][table.name]
+    added = {**rows[-1], table.key: "house_special"}
+    house_rules_save(
+        campaign=campaign,
+        document=house.pack_document(key, {table.name: [*rows, added]}),
+        user=alice,
+    )
+    carried = next(
+        f
+        for f in get_system(key)
+        .with_house(house.pack_document(key, {table.name: [*rows, added]}))
+        .stats.fields
+        if f.kind == "multichoice" and "house_special" in {v for v, _ in f.choices}
+    )
+    figure.stats = {**figure.stats, carried.name: ["house_special"]}
+    figure.save(update_fields=["stats"])
+    house_rules_save(campaign=campaign, document=house.pack_document(key, {}), user=alice)
+    client.force_login(alice)
+
+    pages = [f"/forces/{force.pk}/", f"/characters/{figure.pk}/"]
+    prints = [f"/api/forces/{force.pk}/{kind}.pdf" for kind in ("labels", "cards", "roster")]
+
+    assert [client.get(url).status_code for url in pages + prints] == [200] * 5
+    assert "Red Sheriff" in client.get(pages[0]).content.decode()
