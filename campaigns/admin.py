@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -27,15 +28,18 @@ from campaigns import selectors, services
 from campaigns.dashboard import pairing_state as dash_state
 from campaigns.dashboard import system_name
 from campaigns.desk import dashboard as desk_dashboard
+from campaigns.desk import house_rules as desk_house_rules
 from campaigns.desk import results as desk_results
 from campaigns.desk import season as desk_season
 from campaigns.desk.words import winner_name
 from campaigns.errors import LeagueConflict
 from campaigns.forms import PLACE_FIELDS, LeagueForm, PairingForm, tie_breaker_slot
+from campaigns.house_rules_forms import version_history, version_tables
 from campaigns.league import TIE_BREAKERS, LeagueError
 from campaigns.models import (
     Campaign,
     Club,
+    HouseRules,
     League,
     LeagueAdjustment,
     Membership,
@@ -408,6 +412,11 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
                 name="campaigns_campaign_season_preview",
             ),
             path(
+                "<int:campaign_id>/house-rules/",
+                view(self.house_rules_view),
+                name="campaigns_campaign_house_rules",
+            ),
+            path(
                 "<int:campaign_id>/standings/",
                 view(self.standings_view),
                 name="campaigns_campaign_standings",
@@ -464,6 +473,10 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
 
     def season_preview_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
         return desk_season.preview_view(request, self._run(request, campaign_id))
+
+    def house_rules_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
+        campaign = self._run(request, campaign_id)
+        return desk_house_rules.house_rules_view(request, campaign, self._desk_context(request))
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -940,3 +953,56 @@ class MembershipAdmin(CampaignScoped, admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players join on the campaign page, where the services run
+
+
+@admin.register(HouseRules)
+class HouseRulesAdmin(CampaignScoped, admin.ModelAdmin):
+    """The versions of each campaign's house rules, read-only: a version is never edited (a
+    battle may have been played under it); the campaign's "Edit house rules" saves a new one."""
+
+    list_display = ["campaign", "number", "note", "created_by", "created_at"]
+    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["campaign", "created_by"]
+    search_fields = ["campaign__name", "note"]
+    fields = ["campaign", "number", "note", "created_by", "created_at", "changes", "tables"]
+    readonly_fields = fields
+    ordering = ["campaign", "-number"]
+
+    class Media:
+        css = {"all": ("campaigns/house_rules.css",)}
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Whoever may change a campaign reads its versions: the history belongs to the campaign,
+        # so no permission of its own has to be granted to the organisers' group.
+        user = request.user
+        allowed = user.has_perm("campaigns.view_houserules") or user.has_perm(
+            "campaigns.change_campaign"
+        )
+        return allowed and self._allowed(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="changes from the version before")
+    def changes(self, obj: HouseRules) -> str:
+        entry = next(e for e in version_history(obj.campaign) if e.version.pk == obj.pk)
+        return render_to_string(
+            "admin/campaigns/houserules/changes.html",
+            {"changes": entry.changes, "edit": self._edit_link(obj)},
+        )
+
+    @admin.display(description="tables")
+    def tables(self, obj: HouseRules) -> str:
+        return render_to_string(
+            "admin/campaigns/houserules/tables.html", {"tables": version_tables(obj)}
+        )
+
+    @staticmethod
+    def _edit_link(obj: HouseRules) -> str:
+        return reverse("admin:campaigns_campaign_house_rules", args=[obj.campaign_id])

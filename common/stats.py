@@ -34,6 +34,26 @@ def system_for(key: str, *, field: str = "system") -> RuleSystem:
         raise ValidationError({field: [str(exc)]}) from None
 
 
+def known_stats(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:
+    """The stats without the choices the schema no longer offers.
+
+    A figure may carry what its campaign's house rules have since dropped (a weapon the club
+    removed from its table): pages and prints show the rest of the figure rather than fail, and
+    the next edit of the figure leaves the dropped choice out.
+    """
+    known = dict(stats)
+    for field in schema.fields:
+        allowed = {value for value, _ in field.choices}
+        value = known.get(field.name)
+        if not allowed or value is None:
+            continue
+        if isinstance(value, list | tuple):
+            known[field.name] = [item for item in value if item in allowed]
+        elif value not in allowed:
+            known.pop(field.name)
+    return known
+
+
 def clean_stats(schema: Schema, data: Mapping[str, Any] | None, *, key: str = "stats") -> dict:
     """Return stats normalised by `schema` or raise StatsInvalid naming each bad field."""
     try:

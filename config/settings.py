@@ -301,6 +301,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 # Uploads: Django refuses bodies above this; the photo check (rosters.photos) is stricter still.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=10 * 1024 * 1024)
+#: Form fields per request: the house-rules editor sends one per cell of every editable table
+#: (a few thousand at most, tests/pages/test_house_rules_page.py); Django's default is 1000.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env.int("DATA_UPLOAD_MAX_NUMBER_FIELDS", default=10_000)
 #: JSON bodies (config.json_guard): larger or deeper ones are refused with a 400.
 JSON_MAX_BYTES = env.int("JSON_MAX_BYTES", default=2 * 1024 * 1024)
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)

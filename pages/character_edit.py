@@ -33,8 +33,9 @@ from pages.roster_forms import errors_onto, stats_initial
 from rosters import services
 from rosters.models import Character, CharacterStatus, Force
 from rosters.recruits import characters_create_many
+from rosters.house_rules import rules_for_force
 from rules.schema import Field
-from rules.system import RuleSystem, get_system
+from rules.system import RuleSystem
 
 
 def _new_initial(request: HttpRequest, system: RuleSystem) -> dict[str, Any]:
@@ -112,7 +113,7 @@ def _create(request: HttpRequest, force: Force, form) -> Character:  # type: ign
 def character_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a character with typed stats, equipment, photo and notes; or roll it up first."""
     force = editable_force(request, pk)
-    system = get_system(force.system)
+    system = rules_for_force(force)
     form_class = character_form_class(system)
     rolled, problem = None, ""
     if request.method == "POST" and "recipe" in request.POST:
@@ -148,7 +149,7 @@ def character_new(request: HttpRequest, pk: int) -> HttpResponse:
 def character_many(request: HttpRequest, pk: int) -> HttpResponse:
     """Add several characters at once with the same stats: numbered or listed names."""
     force = editable_force(request, pk)
-    system = get_system(force.system)
+    system = rules_for_force(force)
     form_class = many_form_class(system)
     if request.method == "POST":
         form = form_class(request.POST, force=force)
@@ -202,7 +203,7 @@ def _edit_context(character: Character, form, **extra: Any) -> dict[str, Any]:  
 def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a character's name, rank, unit, stats, equipment, photo, wounds and notes."""
     character = editable_character(request, pk)
-    form_class = edit_form_class(get_system(character.force.system))
+    form_class = edit_form_class(rules_for_force(character.force))
     form = form_class(request.POST or None, request.FILES or None, character=character)
     if request.method == "POST" and form.is_valid():
         try:
@@ -230,7 +231,7 @@ def character_move(request: HttpRequest, pk: int) -> HttpResponse:
         )
         messages.success(request, f"{character.name} is moved.")
         return redirect("character-page", pk=character.pk)
-    form_class = edit_form_class(get_system(character.force.system))
+    form_class = edit_form_class(rules_for_force(character.force))
     context = _edit_context(character, form_class(character=character), move_form=form)
     return render(request, "pages/characters/edit.html", context, status=400)
 
@@ -260,6 +261,6 @@ def character_status(request: HttpRequest, pk: int) -> HttpResponse:
             label = dict(CharacterStatus.choices).get(status, status).lower()
             messages.success(request, f"{character.name} is now {label}.")
             return redirect("character-page", pk=character.pk)
-    form_class = edit_form_class(get_system(character.force.system))
+    form_class = edit_form_class(rules_for_force(character.force))
     context = _edit_context(character, form_class(character=character), status_form=form)
     return render(request, "pages/characters/edit.html", context, status=400)

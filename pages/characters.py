@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from pages.roster_access import may_edit
 from pages.selectors import character_career
 from rosters.selectors import characters_visible_to
-from rules.system import get_system
+from rosters.house_rules import rules_for_force
 
 
 @login_required
@@ -17,7 +17,7 @@ def character_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Show a character's career; the page prints cleanly as a record sheet."""
     characters = characters_visible_to(request.user).select_related("force__campaign", "unit")
     character = get_object_or_404(characters, pk=pk)
-    career = character_career(character, get_system(character.force.system))
+    career = character_career(character, rules_for_force(character.force))
     context = {
         "career": career,
         "character": character,

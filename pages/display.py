@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from common.stats import known_stats
+from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Field
 from rules.system import RuleSystem
 
@@ -64,7 +66,10 @@ def equipment(system: RuleSystem, stats: Mapping[str, Any]) -> tuple[Stat, ...]:
 
 def stat_line(system: RuleSystem, name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     """Return the base-sticker lines after the name: the system's own compact stat line."""
-    lines = system.label_text(name, stats)
+    try:
+        lines = system.label_text(name, stats)
+    except RulesValidationError:  # a choice the house rules have since dropped
+        lines = system.label_text(name, known_stats(system.stats, stats))
     return tuple(lines[1:]) if lines and lines[0] == name else tuple(lines)
 
 

@@ -18,7 +18,7 @@ from pages.roster_forms import ForceForm, NewForceForm, NewUnitForm, SquadForm, 
 from rosters import services
 from rosters.models import Force
 from rosters.selectors import unit_head_counts
-from rules.system import get_system
+from rosters.house_rules import rules_for_force
 
 
 @login_required
@@ -52,7 +52,7 @@ def _force_form(force: Force, data: object = None) -> ForceForm:
 
 def edit_context(request: HttpRequest, force: Force, **extra: object) -> dict[str, object]:
     """Return the edit page's context: the force's form and its units with head counts."""
-    system = get_system(force.system)
+    system = rules_for_force(force)
     units = list(force.units.order_by("order", "name", "pk").select_related("leader"))
     counts = unit_head_counts(force)
     return {

@@ -19,7 +19,7 @@ from printing.sheets import DEFAULT_PRESET, PAGE_SIZES, PRESETS
 from rosters.interchange import ImportRejected, force_import_csv
 from rosters.models import Force
 from rosters.selectors import forces_visible_to
-from rules.system import get_system
+from rosters.house_rules import rules_for_force
 
 MAX_IMPORT_BYTES = 1_000_000
 
@@ -34,7 +34,7 @@ def _label_presets(user: Any) -> list[tuple[str, str]]:
 
 def _context(request: HttpRequest, force: Force, **extra: Any) -> dict[str, Any]:
     return {
-        "sheet": force_sheet(force, get_system(force.system)),
+        "sheet": force_sheet(force, rules_for_force(force)),
         "force": force,
         "can_edit": may_edit(force, request.user),
         "label_presets": _label_presets(request.user),

@@ -22,7 +22,7 @@ from pages.roster_forms import NewUnitForm, SquadForm, errors_onto, unit_form_cl
 from rosters import services
 from rosters.models import Unit
 from rosters.recruits import squad_create
-from rules.system import get_system
+from rosters.house_rules import rules_for_force
 
 
 def _back_to_units(force_pk: int) -> HttpResponse:
@@ -78,7 +78,7 @@ def squad_roll(request: HttpRequest, pk: int) -> HttpResponse:
 def unit_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Rename a unit, choose its leader and (where the unit is the piece) its stats."""
     unit = editable_unit(request, pk)
-    form_class = unit_form_class(get_system(unit.force.system))
+    form_class = unit_form_class(rules_for_force(unit.force))
     form = form_class(request.POST or None, unit=unit)
     if request.method == "POST" and form.is_valid():
         try:

@@ -16,7 +16,9 @@ from typing import Any
 
 from printing.cards import BLANK_WEAPON_ROWS, CardSection, CardSpec, StatCell, WeaponRow
 from printing.labels import LabelSpec
+from common.stats import known_stats
 from rules import house
+from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Field
 from rules.system import RuleSystem
 
@@ -49,7 +51,10 @@ class FigureData:
 
 def figure_label(system: RuleSystem, figure: FigureData) -> LabelSpec:
     """Return the base label: the system's label lines, the name always first."""
-    lines = tuple(system.label_text(figure.name, figure.stats))
+    try:
+        lines = tuple(system.label_text(figure.name, figure.stats))
+    except RulesValidationError:  # a choice the campaign's house rules have since dropped
+        lines = tuple(system.label_text(figure.name, known_stats(system.stats, figure.stats)))
     if not lines or lines[0] != figure.name:
         lines = (figure.name, *lines)
     return LabelSpec(lines=lines, qr_url=figure.qr_url)

@@ -24,6 +24,7 @@ from rosters import interchange, services
 from rosters.forms import CharacterAdminForm, ForceAdminForm, UnitAdminForm
 from rosters.history_text import change_lines
 from rosters.models import Character, EntryCause, Force, ServiceRecordEntry, Unit
+from rosters.house_rules import rules_for_force
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system, system_choices
 
@@ -35,6 +36,14 @@ def _system(key: str | None) -> RuleSystem | None:
         return get_system(key) if key else None
     except UnknownSystem:
         return None
+
+
+def _force_rules(force: Force | None) -> RuleSystem | None:
+    """The rules a force's figures are kept by: its campaign's house rules apply (a weapon the
+    club added is a choice in the admin too)."""
+    if force is None or _system(force.system) is None:
+        return None
+    return rules_for_force(force)
 
 
 def _force_from_request(request: HttpRequest) -> Force | None:
@@ -144,11 +153,11 @@ class CharacterInline(admin.TabularInline):
     can_delete = False  # characters retire or die; deleting one is a deliberate act elsewhere
 
     def get_formset(self, request: HttpRequest, obj: Force | None = None, **kwargs: Any):
-        kwargs["form"] = character_form(_system(obj.system) if obj else None)
+        kwargs["form"] = character_form(_force_rules(obj))
         return super().get_formset(request, obj, **kwargs)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        form = character_form(_system(obj.system) if obj else None)
+        form = character_form(_force_rules(obj))
         return ["name", "rank", "unit", "status", *form().schema_names()]
 
 
@@ -158,11 +167,11 @@ class UnitInline(admin.TabularInline):
     extra = 0
 
     def get_formset(self, request: HttpRequest, obj: Force | None = None, **kwargs: Any):
-        kwargs["form"] = unit_form(_system(obj.system) if obj else None)
+        kwargs["form"] = unit_form(_force_rules(obj))
         return super().get_formset(request, obj, **kwargs)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        form = unit_form(_system(obj.system) if obj else None)
+        form = unit_form(_force_rules(obj))
         return ["name", "order", "leader", *form().schema_names()]
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any):
@@ -378,7 +387,7 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
 
     def _system_of(self, request: HttpRequest, obj: Character | None) -> RuleSystem | None:
         force = obj.force if obj else _force_from_request(request)
-        return _system(force.system) if force else None
+        return _force_rules(force)
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
         kwargs["form"] = character_form(self._system_of(request, obj))

@@ -24,6 +24,7 @@ from common.stats import system_for
 from rosters.models import Character, CharacterStatus, EntryCause, Force, Unit
 from rosters.selectors import force_roster
 from rosters.services import character_create, force_create, unit_create, unit_update
+from rosters.house_rules import rules_for_force
 from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Schema
 
@@ -264,7 +265,7 @@ def _cell(value: Any) -> str:
 
 def force_export_csv(*, force: Force) -> str:
     """Return the force's characters as CSV, one row per character."""
-    schema = system_for(force.system).stats
+    schema = rules_for_force(force).stats
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(csv_columns(schema))
@@ -395,7 +396,7 @@ def force_import_csv(*, force: Force, text: str | bytes, user: Any = None) -> li
     are numbered as in a spreadsheet: the header is row 1. A unit named in the `unit` column
     that the force lacks is created. At most CSV_MAX_ROWS rows, CSV_MAX_CELL characters a cell.
     """
-    schema = system_for(force.system).stats
+    schema = rules_for_force(force).stats
     rows = _csv_rows(csv_text(text) if isinstance(text, bytes) else text, schema)
     taken = set(force.characters.values_list("name", flat=True))
     problems = [

@@ -16,6 +16,8 @@ from common.serializers import BriefUserSerializer, VisibleKey, schema_errors
 from common.stats import starting_stats, system_for
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
 from rosters.selectors import characters_visible_to, forces_visible_to, units_visible_to
+from rosters.house_rules import rules_for_force
+from rules.errors import ValidationError as RulesValidationError
 
 
 class BriefSerializer(serializers.Serializer):
@@ -182,7 +184,7 @@ class CharacterInputSerializer(serializers.Serializer):
         unit = attrs.get("unit")
         if unit is not None and unit.force_id != force.pk:
             raise serializers.ValidationError({"unit": [f"{unit} is not a unit of {force}"]})
-        schema = system_for(force.system).stats
+        schema = rules_for_force(force).stats
         if self.instance is None and "stats" not in attrs:
             attrs["stats"] = starting_stats(schema)  # a fresh recruit
         elif "stats" in attrs:

@@ -19,6 +19,7 @@ from common.stats import clean_stats, starting_stats, system_for
 from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry, Unit
 from rosters.photos import is_new_upload, photo_clean
 from rosters.snapshots import character_snapshot, snapshot_diff
+from rosters.house_rules import rules_for_force
 
 User = AbstractBaseUser
 CHARACTER_FIELDS = ("name", "rank", "status", "unit", "stats", "permanent_wounds", "notes", "photo")
@@ -120,7 +121,7 @@ def force_restore(*, force: Force) -> Force:
 
 
 def _unit_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
-    system = system_for(force.system)
+    system = rules_for_force(force)
     if system.piece == "unit":
         return starting_stats(system.stats) if stats is None else clean_stats(system.stats, stats)
     if stats:
@@ -260,7 +261,7 @@ def character_fought(
 
 def _new_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
     # No stats at all means "a fresh recruit": the system's starting block.
-    schema = system_for(force.system).stats
+    schema = rules_for_force(force).stats
     return starting_stats(schema) if stats is None else clean_stats(schema, stats)
 
 
@@ -329,7 +330,7 @@ def character_update(
         _check_unit(character.force, changes["unit"])
     if "stats" in changes:
         merged = {**character.stats, **(changes["stats"] or {})}
-        changes["stats"] = clean_stats(system_for(character.force.system).stats, merged)
+        changes["stats"] = clean_stats(rules_for_force(character.force).stats, merged)
     if is_new_upload(changes.get("photo")):
         changes["photo"] = photo_clean(changes["photo"])
     for name, value in changes.items():

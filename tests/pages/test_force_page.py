@@ -135,8 +135,9 @@ def test_a_bigger_roster_adds_no_query(client, django_assert_max_num_queries):
         client.get(f"/forces/{muster.red.pk}/")
 
 
-#: session, user, force, roster, units, the user's label presets.
-FORCE_PAGE_QUERIES = 6
+#: session, user, force, roster, units, the user's label presets, the campaign's house-rules
+#: version (its figures' stats read under it).
+FORCE_PAGE_QUERIES = 7
 
 
 def test_a_recovering_figure_shows_the_date_it_heals(client, muster):
