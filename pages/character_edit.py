@@ -31,9 +31,9 @@ from pages.display import Stat, value_text
 from pages.roster_access import editable_character, editable_force
 from pages.roster_forms import errors_onto, stats_initial
 from rosters import services
+from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, Force
 from rosters.recruits import characters_create_many
-from rosters.house_rules import rules_for_force
 from rules.schema import Field
 from rules.system import RuleSystem
 

@@ -8,8 +8,8 @@ from django.shortcuts import get_object_or_404, render
 
 from pages.roster_access import may_edit
 from pages.selectors import character_career
-from rosters.selectors import characters_visible_to
 from rosters.house_rules import rules_for_force
+from rosters.selectors import characters_visible_to
 
 
 @login_required

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_POST
 from pages.roster_access import editable_force
 from pages.roster_forms import ForceForm, NewForceForm, NewUnitForm, SquadForm, errors_onto
 from rosters import services
+from rosters.house_rules import rules_for_force
 from rosters.models import Force
 from rosters.selectors import unit_head_counts
-from rosters.house_rules import rules_for_force
 
 
 @login_required

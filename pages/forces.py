@@ -16,10 +16,10 @@ from pages.selectors import force_sheet
 from printing.cards import CARD_SIZES
 from printing.models import LabelPreset
 from printing.sheets import DEFAULT_PRESET, PAGE_SIZES, PRESETS
+from rosters.house_rules import rules_for_force
 from rosters.interchange import ImportRejected, force_import_csv
 from rosters.models import Force
 from rosters.selectors import forces_visible_to
-from rosters.house_rules import rules_for_force
 
 MAX_IMPORT_BYTES = 1_000_000
 

@@ -20,9 +20,9 @@ from pages.force_edit import edit_context
 from pages.roster_access import editable_force, editable_unit
 from pages.roster_forms import NewUnitForm, SquadForm, errors_onto, unit_form_class
 from rosters import services
+from rosters.house_rules import rules_for_force
 from rosters.models import Unit
 from rosters.recruits import squad_create
-from rosters.house_rules import rules_for_force
 
 
 def _back_to_units(force_pk: int) -> HttpResponse:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from common.stats import known_stats
 from printing.cards import BLANK_WEAPON_ROWS, CardSection, CardSpec, StatCell, WeaponRow
 from printing.labels import LabelSpec
-from common.stats import known_stats
 from rules import house
 from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Field

@@ -23,8 +23,8 @@ from common.schema_forms import schema_form_class
 from rosters import interchange, services
 from rosters.forms import CharacterAdminForm, ForceAdminForm, UnitAdminForm
 from rosters.history_text import change_lines
-from rosters.models import Character, EntryCause, Force, ServiceRecordEntry, Unit
 from rosters.house_rules import rules_for_force
+from rosters.models import Character, EntryCause, Force, ServiceRecordEntry, Unit
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system, system_choices
 

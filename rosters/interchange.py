@@ -21,10 +21,10 @@ from django.db import transaction
 
 from campaigns.models import Campaign
 from common.stats import system_for
+from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, EntryCause, Force, Unit
 from rosters.selectors import force_roster
 from rosters.services import character_create, force_create, unit_create, unit_update
-from rosters.house_rules import rules_for_force
 from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Schema
 

@@ -14,10 +14,9 @@ from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
 from common.serializers import BriefUserSerializer, VisibleKey, schema_errors
 from common.stats import starting_stats, system_for
+from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
 from rosters.selectors import characters_visible_to, forces_visible_to, units_visible_to
-from rosters.house_rules import rules_for_force
-from rules.errors import ValidationError as RulesValidationError
 
 
 class BriefSerializer(serializers.Serializer):

@@ -16,10 +16,10 @@ from django.utils import timezone
 
 from campaigns.models import Campaign
 from common.stats import clean_stats, starting_stats, system_for
+from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry, Unit
 from rosters.photos import is_new_upload, photo_clean
 from rosters.snapshots import character_snapshot, snapshot_diff
-from rosters.house_rules import rules_for_force
 
 User = AbstractBaseUser
 CHARACTER_FIELDS = ("name", "rank", "status", "unit", "stats", "permanent_wounds", "notes", "photo")
