@@ -123,8 +123,10 @@ def _text(pdf: bytes) -> str:
 def _pdf_urls(h):
     force = h["force"].pk
     return [
-        f"/api/forces/{force}/labels.pdf",
-        f"/api/forces/{force}/cards.pdf",
+        # Every status: the battle may have killed or wounded the hostile figure, and labels
+        # and cards print the active ones unless asked (his fate is the dice's, not ours).
+        f"/api/forces/{force}/labels.pdf?include=recovering,dead,retired,captured",
+        f"/api/forces/{force}/cards.pdf?include=recovering,dead,retired,captured",
         f"/api/forces/{force}/roster.pdf",
         f"/api/systems/rencounter/reference.pdf?campaign={h['campaign'].pk}",
     ]
