@@ -34,6 +34,7 @@ from rosters import services
 from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, Force
 from rosters.recruits import characters_create_many
+from rules import house
 from rules.schema import Field
 from rules.system import RuleSystem
 
@@ -71,7 +72,9 @@ def _rolled_form(request: HttpRequest, force: Force, system: RuleSystem, form_cl
     rolled, problem = None, ""
     if chosen is not None:
         try:
-            rolled = apply_recipe(chosen, current, request.POST.get("dice", ""))
+            # Under the campaign's house rules: a club's own ability table is the one rolled on.
+            with house.applied(system.pack):
+                rolled = apply_recipe(chosen, current, request.POST.get("dice", ""))
         except DiceTyped as exc:
             problem = str(exc)
         else:
