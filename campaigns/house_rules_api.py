@@ -108,14 +108,20 @@ PACK_ERROR = OpenApiResponse(
     inline_serializer(
         "HouseRulesPackError",
         {
-            "detail": serializers.CharField(),
-            "message": serializers.CharField(),
-            "table": serializers.CharField(),
-            "row": serializers.IntegerField(allow_null=True, help_text="0-based; null: none"),
-            "column": serializers.CharField(),
+            # Not required: a body that is not a pack request at all (no `document`, a
+            # `document` of null) is answered like every other endpoint's 400, field by field.
+            "detail": serializers.CharField(required=False),
+            "message": serializers.CharField(required=False),
+            "table": serializers.CharField(required=False),
+            "row": serializers.IntegerField(
+                allow_null=True, required=False, help_text="0-based; null: none"
+            ),
+            "column": serializers.CharField(required=False),
         },
     ),
-    description="The pack does not validate: the bad cell, in one line; nothing was written.",
+    description="The pack does not validate: `detail` names the bad cell in one line, with "
+    '`table`, `row` and `column`; a malformed body names its fields instead (`{"document": '
+    "[...]}`). Nothing was written.",
 )
 
 
