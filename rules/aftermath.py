@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from rules import house
+from rules import house_context as house
 from rules.dice import D6, Dice
 from rules.errors import DiceError, ValidationError
 

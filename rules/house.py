@@ -20,13 +20,21 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import lru_cache, wraps
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from rules.errors import RulesError
+from rules.house_context import (
+    active,
+    applied,
+    house_cache,
+    lookup,
+    module_getattr,
+    under,
+    under_odds,
+    under_resolver,
+)
 
 if TYPE_CHECKING:
     from rules.system import RuleSystem
@@ -302,113 +310,33 @@ def pack_document(
     return document
 
 
-# --- applying a pack -----------------------------------------------------------------------
+# --- applying a pack: rules.house_context (imported on every cold call, kept light) ------------
 
-_ACTIVE: ContextVar[Pack | None] = ContextVar("muster_house_pack", default=None)
-
-
-def lookup(module: str, name: str, base: Mapping[str, Any]) -> Any:
-    """The value of an editable constant: the applied pack's if it sets it, else the base one.
-
-    Called from each tables module's `__getattr__`; raises KeyError for a name it does not hold.
-    """
-    pack = _ACTIVE.get()
-    if pack is not None:
-        overrides = pack.by_module.get(module)
-        if overrides is not None and name in overrides:
-            return overrides[name]
-    return base[name]
-
-
-def module_getattr(module: str, base: Mapping[str, Any]) -> Callable[[str], Any]:
-    """A tables module's `__getattr__`, serving `base`'s names through the applied pack."""
-
-    def __getattr__(name: str) -> Any:
-        try:
-            return lookup(module, name, base)
-        except KeyError:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
-
-    return __getattr__
-
-
-def active() -> Pack | None:
-    """The pack applied in this context, if any."""
-    return _ACTIVE.get()
-
-
-@contextmanager
-def applied(pack: Pack | None) -> Iterator[None]:
-    """Run the body with `pack` applied (None: the base rules)."""
-    token = _ACTIVE.set(pack)
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
-
-
-def under(pack: Pack | None, fn: F) -> F:
-    """`fn`, always called with `pack` applied."""
-
-    @wraps(fn)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        token = _ACTIVE.set(pack)
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            _ACTIVE.reset(token)
-
-    return run  # type: ignore[return-value]
-
-
-def under_resolver(pack: Pack | None, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """`under` for a check's resolver (params, dice): no argument packing on the hot path."""
-    set_pack, reset = _ACTIVE.set, _ACTIVE.reset
-
-    def resolve(params: Any, dice: Any) -> Any:
-        token = set_pack(pack)
-        try:
-            return fn(params, dice)
-        finally:
-            reset(token)
-
-    return resolve
-
-
-def under_odds(pack: Pack | None, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """`under` for a check's odds function (params), keeping its `cache_clear` for the bench."""
-    set_pack, reset = _ACTIVE.set, _ACTIVE.reset
-
-    def odds(params: Any) -> Any:
-        token = set_pack(pack)
-        try:
-            return fn(params)
-        finally:
-            reset(token)
-
-    clear = getattr(fn, "cache_clear", None)
-    if clear is not None:
-        odds.cache_clear = clear  # type: ignore[attr-defined]
-    return odds
-
-
-def house_cache(maxsize: int | None = 4096) -> Callable[[F], F]:
-    """`functools.lru_cache` keyed also on the applied pack: one pack's odds never serve
-    another's."""
-
-    def decorate(fn: F) -> F:
-        cached = lru_cache(maxsize=maxsize)(lambda _digest, *args: fn(*args))
-
-        @wraps(fn)
-        def call(*args: Any) -> Any:
-            pack = _ACTIVE.get()
-            return cached(pack.digest if pack is not None else "", *args)
-
-        call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
-        call.cache_info = cached.cache_info  # type: ignore[attr-defined]
-        return call  # type: ignore[return-value]
-
-    return decorate
+__all__ = [
+    "Change",
+    "Column",
+    "Comparison",
+    "EditableTable",
+    "HouseSpec",
+    "Pack",
+    "PackError",
+    "Probe",
+    "active",
+    "applied",
+    "compare",
+    "diff",
+    "effective_rows",
+    "house_cache",
+    "load",
+    "lookup",
+    "module_getattr",
+    "parse_pack_json",
+    "read_pack_file",
+    "template",
+    "under",
+    "under_odds",
+    "under_resolver",
+]
 
 
 # --- reading and checking a pack -------------------------------------------------------------

@@ -9,7 +9,7 @@ from itertools import product
 from operator import itemgetter
 from typing import Any
 
-from rules import house
+from rules import house_context as house
 from rules.checks import Check, Effect, Outcome
 from rules.dice import D12, Dice
 from rules.errors import ValidationError

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules import house
+from rules import house_context as house
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.system import CardLayout

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from threading import Lock
 from typing import TYPE_CHECKING, Any
 
-from rules import house
+from rules import house_context as house
 
 #: A result band: lowest and highest score (None: open-ended) and the result.
 Band = tuple[int | None, int | None, str]

@@ -16,7 +16,7 @@ from typing import Any
 from rules.checks import Check, Effect, Outcome, Who
 from rules.dice import Dice
 from rules.errors import ValidationError
-from rules.house import house_cache
+from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (

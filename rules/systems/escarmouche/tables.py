@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from rules import house
+from rules import house_context as house
 from rules.aftermath import AFTERMATH_OUTCOMES
 
 RATINGS: tuple[tuple[int, str], ...] = (

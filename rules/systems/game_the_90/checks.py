@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from rules import house
+from rules import house_context as house
 from rules.checks import Check, Effect, Outcome
 from rules.dice import Dice
 from rules.schema import Field, Schema

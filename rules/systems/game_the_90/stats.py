@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules import house
+from rules import house_context as house
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.system import CardLayout

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules import house
+from rules import house_context as house
 from rules.dice import AVERAGE_DIE, D6, Die
 
 #: Unit types in the order the text lists them, with their display names.

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.errors import ValidationError
-from rules.house import house_cache
+from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.tables import DIE_SIZES, SKILLS, TRAITS, UNIT_MAX_FIGURES

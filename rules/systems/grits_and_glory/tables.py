@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules import house
+from rules import house_context as house
 
 TRAITS = ("agility", "smarts", "spirit", "strength", "vigor")
 SKILLS = (

@@ -13,7 +13,7 @@ from rules import aftermath
 from rules.checks import Check, Effect, Odds, Outcome
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
-from rules.house import house_cache
+from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.rencounter import fire, melee, special
 from rules.systems.rencounter import tables as t
@@ -490,7 +490,7 @@ def build_checks() -> dict[str, Check]:
 
 def current_checks() -> Mapping[str, Check]:
     """The checks of the house-rules pack applied in this context (the text's without one)."""
-    from rules import house
+    from rules import house_context as house
     from rules.system import get_system
 
     pack = house.active()

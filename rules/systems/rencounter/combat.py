@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.dice import D6, D12, Dice
-from rules.house import house_cache
+from rules.house_context import house_cache
 from rules.systems.rencounter import tables as t
 
 Dist = dict[str, Fraction]

@@ -17,7 +17,7 @@ from typing import Any
 from rules.checks import Effect, Outcome
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
-from rules.house import house_cache
+from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (

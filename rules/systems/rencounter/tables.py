@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules import house
+from rules import house_context as house
 
 #: Experience ratings: value -> name (the text's alternates in brackets on the sheet).
 EXPERIENCE_NAMES: dict[int, str] = {
