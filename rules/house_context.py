@@ -35,6 +35,16 @@ def lookup(module: str, name: str, base: Mapping[str, Any]) -> Any:
     return base[name]
 
 
+def reader(module: str, base: Mapping[str, Any]) -> Callable[[str], Any]:
+    """`name -> value` under the applied pack, for the tables module's own code, where a bare
+    global of an editable name does not exist (module `__getattr__` serves attribute access)."""
+
+    def read(name: str) -> Any:
+        return lookup(module, name, base)
+
+    return read
+
+
 def module_getattr(module: str, base: Mapping[str, Any]) -> Callable[[str], Any]:
     """A tables module's `__getattr__`, serving `base`'s names through the applied pack."""
 

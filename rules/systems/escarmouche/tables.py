@@ -266,9 +266,8 @@ _EDITABLE: dict[str, Any] = {
 }
 
 
-def _now(name: str) -> Any:
-    """An editable table as it stands under the applied pack (a bare global would not be)."""
-    return house.lookup(__name__, name, _EDITABLE)
+#: An editable table as the applied pack sets it (this module's own bare names are gone).
+_now = house.reader(__name__, _EDITABLE)
 
 
 def tables(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -137,9 +137,8 @@ _EDITABLE: dict[str, Any] = {
 }
 
 
-def _now(name: str) -> Any:
-    """An editable number as the applied pack sets it (this module's own bare names are gone)."""
-    return house.lookup(__name__, name, _EDITABLE)
+#: An editable table as the applied pack sets it (this module's own bare names are gone).
+_now = house.reader(__name__, _EDITABLE)
 
 
 @dataclass(frozen=True, slots=True)
