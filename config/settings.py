@@ -77,6 +77,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside WhiteNoise: pages, API answers and (in `make demo`, where WhiteNoise serves the
+    # files as they lie) static files go out gzipped; a pre-compressed file is left as it is.
+    "config.compression.PageCompressionMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
