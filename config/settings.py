@@ -233,7 +233,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "config.pagination.CappedPageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.KeysetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
         "config.filters.DjangoFilterBackend",

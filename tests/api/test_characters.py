@@ -118,13 +118,15 @@ def test_characters_can_be_searched_by_name(story, as_user):
     assert [c["name"] for c in body["results"]] == ["Private Jones"]
 
 
-def test_the_page_size_is_capped(story, as_user, monkeypatch):
-    from config.pagination import CappedPageNumberPagination
+@pytest.mark.parametrize("paging", ["", "&page=1"])
+def test_the_page_size_is_capped(story, as_user, monkeypatch, paging):
+    from config.pagination import CappedPageNumberPagination, KeysetPagination
 
+    monkeypatch.setattr(KeysetPagination, "max_page_size", 2)
     monkeypatch.setattr(CappedPageNumberPagination, "max_page_size", 2)
     CharacterFactory.create_batch(3, force=story.force)
 
-    body = as_user(story.alice).get("/api/characters/?page_size=100000").json()
+    body = as_user(story.alice).get(f"/api/characters/?page_size=100000{paging}").json()
 
     assert (body["count"], len(body["results"])) == (4, 2)
 
