@@ -341,6 +341,16 @@ def filled_params(
     return filled
 
 
+def kept_per_figure(check: Check) -> list[str]:
+    """The parameters whose last chosen value the table keeps for the acting figure: the
+    player's judgement, and the actor's equipment (a weapon chosen stays chosen)."""
+    return [
+        name
+        for name, source in check.sources.items()
+        if source.kind == "judgement" or (source.kind == "equipment" and source.who == "actor")
+    ]
+
+
 def undeclared(check: Check) -> list[str]:
     """Return the check's parameters with no declared source (there should be none)."""
     return [f.name for f in check.params.fields if f.name not in check.sources]
