@@ -252,3 +252,116 @@ def test_every_check_is_filled_from_the_figures_and_priced_as_shown(client, syst
             _assert_priced_as_shown(check, page)
 
     every_check()
+
+
+# --- the form as a player meets it -----------------------------------------------------------
+
+
+def _melee_battle(muster: Any) -> Battle:
+    """Red man 1 (melee 9, musket and sword) against Blue man 1 (melee 8)."""
+    for force, melee in ((muster.red, 9), (muster.blue, 8)):
+        man = force.characters.get(name=f"{force.name} man 1")
+        man.stats = {**man.stats, "melee": melee}
+        man.save()
+    return battle_start(
+        sides=[SideChoice(force=muster.red), SideChoice(force=muster.blue)],
+        campaign=muster.campaign,
+        user=muster.alice,
+    )
+
+
+def _melee_form(client: Any, battle: Battle, **extra: Any) -> _FormReader:
+    red, blue = battle.figures.get(name="Red man 1"), battle.figures.get(name="Blue man 1")
+    query = {"actor": red.pk, "check": "melee", "against": blue.pk, **extra}
+    response = client.get(f"/battles/{battle.pk}/form/", query)
+    assert response.status_code == 200
+    return _read(response.content.decode())
+
+
+def test_the_melee_form_holds_both_skills_with_their_sources_up_front(client, muster):
+    battle = _melee_battle(muster)
+    client.force_login(muster.alice)
+
+    page = _melee_form(client, battle)
+    html = client.get(
+        f"/battles/{battle.pk}/form/",
+        {"actor": battle.figures.get(name="Red man 1").pk, "check": "melee"},
+    ).content.decode()
+
+    assert (page.values["attack_skill"], page.values["parry_skill"]) == ("9", "8")
+    assert page.sources["attack_skill"] == "melee 9 — Red man 1"
+    assert page.sources["parry_skill"] == "melee 8 — Blue man 1"
+    assert page.values["weapon"] == "sword"  # carried, not "no weapon modifiers"
+    # Up front: the figures' numbers come before the folded "Situation".
+    assert html.index('id="param-attack_skill"') < html.index('class="situation"')
+
+
+def test_the_odds_shown_are_those_of_nine_against_eight(client, muster):
+    battle = _melee_battle(muster)
+    client.force_login(muster.alice)
+    melee = get_system("rencounter").checks["melee"]
+
+    page = _melee_form(client, battle)
+
+    params = {f.name: page.values.get(f.name) for f in melee.params.fields}
+    odds = melee.odds({k: v for k, v in params.items() if v not in ("", None)})
+    assert {k: Fraction(v) for k, v in page.odds.items()} == dict(odds.probabilities)
+    assert params["attack_skill"] == "9" and params["parry_skill"] == "8"
+
+
+def test_a_chosen_weapon_and_situation_stay_for_the_figures_next_check(client, muster):
+    battle = _melee_battle(muster)
+    client.force_login(muster.alice)
+    page = _melee_form(client, battle)
+    red, blue = battle.figures.get(name="Red man 1"), battle.figures.get(name="Blue man 1")
+    chosen = {**page.values, "weapon": "axe", "attack_modifier": "2"}
+    chosen = {k: v for k, v in chosen.items() if v is not False and k != "shown"}
+
+    response = client.post(
+        f"/battles/{battle.pk}/check/",
+        {**chosen, "actor": red.pk, "check": "melee", "against": blue.pk, "dice_mode": "roll"},
+    )
+    assert response.status_code == 302
+    after = _melee_form(client, battle)
+
+    assert after.values["weapon"] == "axe"
+    assert after.sources["weapon"] == "your last choice"
+    assert after.values["attack_modifier"] == "2"
+    assert after.values["attack_skill"] == "9"  # the figure's stats are read anew, never kept
+
+
+def test_the_situation_typed_survives_a_change_of_target(client, muster):
+    battle = _melee_battle(muster)
+    client.force_login(muster.alice)
+    red = battle.figures.get(name="Red man 1")
+
+    page = _melee_form(client, battle, shown=f"{red.pk}:melee", attack_modifier="-3")
+
+    assert page.values["attack_modifier"] == "-3"
+
+
+def test_a_check_that_takes_no_target_drops_it(client, muster):
+    battle = _melee_battle(muster)
+    client.force_login(muster.alice)
+    red, blue = battle.figures.get(name="Red man 1"), battle.figures.get(name="Blue man 1")
+
+    html = client.get(
+        f"/battles/{battle.pk}/form/", {"actor": red.pk, "check": "action", "against": blue.pk}
+    ).content.decode()
+    client.post(
+        f"/battles/{battle.pk}/check/",
+        {
+            "actor": red.pk,
+            "check": "action",
+            "against": blue.pk,
+            "experience": "4",
+            "wounds": "0",
+            "morale": "0",
+            "master_variant": "always",
+            "dice_mode": "roll",
+        },
+    )
+
+    assert '<select id="check-target" disabled' in html
+    assert "No target: this check concerns Red man 1 alone." in html
+    assert battle.events.get().target is None
