@@ -23,6 +23,8 @@ from rules.system import RuleSystem
 
 #: The words beside a value the player chose for this figure at an earlier check.
 LAST_CHOICE = "your last choice"
+#: The words beside a target's parameter while no target is picked: the default stands in.
+NO_TARGET = "the default: pick a target to read it"
 
 
 def figure_view(figure: BattleFigure | None) -> FigureView | None:
@@ -68,6 +70,10 @@ def suggested_params(
         if values[name] != value:
             values[name] = value
             sources[name] = LAST_CHOICE
+    if target is None and check.takes_target:
+        for name, source in check.sources.items():
+            if source.who == "target" and name not in sources:
+                sources[name] = NO_TARGET
     return values, sources
 
 

@@ -365,3 +365,13 @@ def test_a_check_that_takes_no_target_drops_it(client, muster):
     assert '<select id="check-target" disabled' in html
     assert "No target: this check concerns Red man 1 alone." in html
     assert battle.events.get().target is None
+
+
+def test_a_targets_parameter_says_so_while_no_target_is_picked(client, muster):
+    battle = _melee_battle(muster)
+    client.force_login(muster.alice)
+
+    page = _melee_form(client, battle, against="")
+
+    assert page.values["attack_skill"] == "9"
+    assert page.sources["parry_skill"] == "the default: pick a target to read it"
