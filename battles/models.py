@@ -167,6 +167,12 @@ class BattleFigure(models.Model):
     stats = models.JSONField(help_text="Snapshot at the start: permanent wounds applied.")
     state = models.JSONField(default=dict, help_text="Battle state, keys per rule system.")
     skills_used = models.JSONField(default=list, blank=True)
+    # The player's last calls for this figure, by check: the judgement parameters (range,
+    # cover, the situation) and a weapon chosen over the one the rules would pick. Not battle
+    # state: voiding an event does not unmake a choice.
+    table_choices = models.JSONField(
+        default=dict, blank=True, help_text="Last values chosen at the table, by check."
+    )
     kills = models.PositiveIntegerField(default=0)
     final_status = models.CharField(max_length=20, blank=True)
     extra = models.JSONField(

@@ -105,7 +105,12 @@ def _suggested(table: Table, query: Any) -> tuple[CheckForm, Any, Any]:
     # "against", not "target": Game the 90% has a check parameter named target.
     target = figure_by_id(figures, query.get("against"))
     check = pick_check(table.system, query.get("check"))
-    return suggested_check(check, actor, target), actor, target
+    if not check.takes_target:
+        target = None  # the check concerns the actor alone: the target is dropped
+    # The calls the player made on the page carry over while the same figure and check stay
+    # picked (a change of target keeps the range he set); the figures' values are read anew.
+    same = actor is not None and query.get("shown") == f"{actor.pk}:{check.name}"
+    return suggested_check(check, actor, target, query if same else None), actor, target
 
 
 def _house_file(battle: Battle) -> str:

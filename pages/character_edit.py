@@ -188,6 +188,8 @@ def _edit_changes(form) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     changes = {name: data[name] for name in ("name", "rank", "unit", "notes", "permanent_wounds")}
     if data.get("photo"):
         changes["photo"] = data["photo"]
+    if form.stats_unit is not None:
+        return changes  # the unit is the piece: its stats are edited on the unit, not here
     return {**changes, "stats": form.schema_values}
 
 

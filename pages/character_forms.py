@@ -14,7 +14,20 @@ from django import forms
 
 from pages.roster_forms import StatsForm, stats_initial, with_stats
 from rosters.models import Character, CharacterStatus, Force, Unit
-from rules.system import RuleSystem
+from rosters.selectors import piece_stats
+from rules.system import RuleSystem, get_system
+
+
+def piece_note(force: Force) -> str:
+    """Say, on a figure's form, where its stats live when the unit is the playing piece."""
+    system = get_system(force.system)
+    if system.piece != "unit":
+        return ""
+    return (
+        f"In {system.name} the unit is the playing piece: a figure in a unit plays with its "
+        "unit's stats (set them on the unit); the stats here count only for a figure in no unit."
+    )
+
 
 #: The most figures one "add several" form makes (a big unit, not a whole army by accident).
 MANY_LIMIT = 40
@@ -39,6 +52,7 @@ class CharacterFormBase(StatsForm):
         super().__init__(*args, **kwargs)
         self.force = force
         self.fields["unit"].queryset = force.units.order_by("order", "name", "pk")
+        self.piece_note = piece_note(force)
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
@@ -60,17 +74,28 @@ class EditCharacterFormBase(CharacterFormBase):
 
     def __init__(self, *args: Any, character: Character, **kwargs: Any) -> None:
         schema = self.schema
+        piece = get_system(character.force.system).piece
+        #: The unit whose stats this figure plays with (read-only here), if the unit is the piece.
+        self.stats_unit = character.unit if piece == "unit" and character.unit_id else None
         initial = {
             "name": character.name,
             "rank": character.rank,
             "unit": character.unit_id,
             "notes": character.notes,
             "permanent_wounds": "\n".join(character.permanent_wounds),
-            **(stats_initial(schema, character.stats or {}) if schema else {}),
+            **(stats_initial(schema, piece_stats(character, piece)) if schema else {}),
         }
         self.character = character
         super().__init__(*args, initial=initial, force=character.force, **kwargs)
         self.fields.pop("rolled")
+        if self.stats_unit is not None:
+            self.piece_note = (
+                f"In {get_system(character.force.system).name} the unit is the playing piece: "
+                f"{character.name} plays with {self.stats_unit.name}'s stats, shown here; "
+                "change them on the unit."
+            )
+            for name in self.schema_names():
+                self.fields[name].disabled = True  # one place for each stat: the unit
 
     def clean_permanent_wounds(self) -> list[str]:
         text = self.cleaned_data.get("permanent_wounds") or ""
@@ -110,6 +135,7 @@ class ManyCharactersFormBase(StatsForm):
         super().__init__(*args, **kwargs)
         self.force = force
         self.fields["unit"].queryset = force.units.order_by("order", "name", "pk")
+        self.piece_note = piece_note(force)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

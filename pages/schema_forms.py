@@ -42,12 +42,15 @@ class Input:
     min: int | None
     max: int | None
     error: str
+    #: Where a pre-filled value came from, e.g. "melee 9 — Sgt. Gridley" (the table's form).
+    source: str = ""
 
     @property
     def describedby(self) -> str:
         # The feedback slot is always there (empty without an error), so an htmx update can
         # fill it in place without redrawing the input the player may be typing into.
-        ids = [f"{self.id}-help"] if self.help else []
+        ids = [f"{self.id}-source"] if self.source else []
+        ids += [f"{self.id}-help"] if self.help else []
         return " ".join([*ids, f"{self.id}-feedback"])
 
 

@@ -32,7 +32,7 @@ from pages.after import roll_json
 from pages.charts import StepChart, step_chart
 from pages.display import Stat, equipment, stat_block, stat_line
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
-from rosters.selectors import force_roster
+from rosters.selectors import force_roster, piece_stats
 from rules import narrate
 from rules.schema import Field
 from rules.system import RuleSystem
@@ -96,7 +96,7 @@ class ForceSheet:
 
 
 def _figure_row(system: RuleSystem, character: Character, healing: dict[int, date]) -> FigureRow:
-    stats = character.stats or {}
+    stats = piece_stats(character, system.piece)
     return FigureRow(
         character,
         stat_line(system, character.name, stats),
@@ -329,7 +329,7 @@ def character_career(character: Character, system: RuleSystem) -> Career:
         .order_by("battle__created_at", "pk")
     )
     rolls = list(character.post_battle_rolls.order_by("battle_id", "procedure", "index"))
-    stats = character.stats or {}
+    stats = piece_stats(character, system.piece)  # a unit-piece figure's stats are its unit's
     healing = recovery_dates([character.pk]) if character.status == "RECOVERING" else {}
     return Career(
         character,

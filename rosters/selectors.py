@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
@@ -88,3 +90,15 @@ def unit_head_counts(force: Force) -> dict[int, int]:
     """Return how many characters each of the force's units holds (1 query)."""
     rows = force.characters.exclude(unit=None).values_list("unit_id").annotate(n=Count("pk"))
     return dict(rows)
+
+
+def piece_stats(character: Character, piece: str) -> dict[str, Any]:
+    """Return the stats a character plays with: its unit's where the unit is the playing piece
+    (`RuleSystem.piece == "unit"`: Game the 90%, Grits & Glory), else its own.
+
+    A unit-piece system keeps a figure's stats on its unit only; a figure in no unit is a
+    piece of its own and keeps its own.
+    """
+    if piece == "unit" and character.unit_id is not None and character.unit is not None:
+        return dict(character.unit.stats or {})
+    return dict(character.stats or {})

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from rules.dice import Dice, DieRoll
 from rules.errors import RulesError
-from rules.schema import Schema
+from rules.schema import Field, Schema
 
 #: Who an effect applies to in a battle: the figure acting or the figure acted upon.
 Who = Literal["actor", "target"]
@@ -114,6 +114,273 @@ def _fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+# --- where each parameter comes from -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FigureView:
+    """What a parameter may be read from: a figure's name, stats snapshot and battle state."""
+
+    name: str
+    stats: Mapping[str, Any]
+    state: Mapping[str, Any]
+
+
+class Filled(NamedTuple):
+    """A parameter's value read from a figure, with the words that say where it came from."""
+
+    value: Any
+    source: str  # e.g. "melee 9 — Sgt. Gridley"
+    who: Who
+
+
+def _shown(field_: Field, value: Any) -> str:
+    """The value as a player reads it: a choice's label, a die as d8."""
+    if field_.kind == "die" or (field_.name.endswith("die") and isinstance(value, int)):
+        return f"d{value}" if value else "untrained"
+    for choice, label in field_.choices:
+        if choice == value:
+            return str(label)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _fit(field_: Field, value: Any) -> tuple[bool, Any]:
+    if value is None:
+        return False, None
+    try:
+        return True, field_.normalise(value)
+    except (ValueError, TypeError):
+        return False, None
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where one check parameter comes from. Subclasses read a figure; `Judgement` does not."""
+
+    kind: ClassVar[str] = ""
+
+    @property
+    def who(self) -> Who | None:
+        return None
+
+    def read(self, field_: Field, figure: FigureView) -> Filled | None:
+        """Return the parameter's value from `figure`, or None when the figure has none."""
+        return None
+
+    def words(self) -> str:
+        return self.kind
+
+    def as_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "who": self.who, "words": self.words()}
+
+
+@dataclass(frozen=True)
+class _Stat(Source):
+    """A stat of one figure; `equals` turns it into a flag, `otherwise` stands in for a stat
+    this parameter does not offer (an ability with no bearing on this check reads "none")."""
+
+    stat: str
+    equals: Any = None
+    otherwise: Any = None
+    kind: ClassVar[str] = "stat"
+
+    def read(self, field_: Field, figure: FigureView) -> Filled | None:
+        raw = figure.stats.get(self.stat)
+        value = (raw == self.equals) if self.equals is not None else raw
+        ok, fitted = _fit(field_, value)
+        if not ok:
+            ok, fitted = _fit(field_, self.otherwise)
+        if not ok:
+            return None
+        stat = self.stat.replace("_", " ")
+        seen = _shown(field_, raw) if self.equals is None else str(raw)
+        return Filled(fitted, f"{stat} {seen} — {figure.name}", self._who())
+
+    def _who(self) -> Who:
+        return "actor"
+
+    @property
+    def who(self) -> Who | None:
+        return self._who()
+
+    def words(self) -> str:
+        owner = "the acting figure's" if self._who() == "actor" else "the target's"
+        test = f" is {self.equals}" if self.equals is not None else ""
+        return f"{owner} {self.stat}{test}"
+
+
+@dataclass(frozen=True)
+class FromActor(_Stat):
+    """A stat of the acting figure (`melee`, `troop`, a unit's `type`)."""
+
+
+@dataclass(frozen=True)
+class FromTarget(_Stat):
+    """A stat of the figure acted upon."""
+
+    def _who(self) -> Who:
+        return "target"
+
+
+@dataclass(frozen=True)
+class FromEquipment(Source):
+    """What a figure carries: the first item of a list stat (`weapons`) this parameter offers,
+    or a single item stat (`armour`, `shield`); `otherwise` when it carries none that fits."""
+
+    stat: str
+    of: Who = "actor"
+    otherwise: Any = None
+    kind: ClassVar[str] = "equipment"
+
+    @property
+    def who(self) -> Who | None:
+        return self.of
+
+    def read(self, field_: Field, figure: FigureView) -> Filled | None:
+        raw = figure.stats.get(self.stat)
+        items = list(raw) if isinstance(raw, list | tuple) else [raw]
+        for item in items:
+            ok, fitted = _fit(field_, item)
+            if ok:
+                return Filled(fitted, f"carries {_shown(field_, fitted)} — {figure.name}", self.of)
+        ok, fitted = _fit(field_, self.otherwise)
+        if not ok:
+            return None
+        return Filled(fitted, f"{_shown(field_, fitted)}: none carried — {figure.name}", self.of)
+
+    def words(self) -> str:
+        return (
+            f"{'the acting figure' if self.of == 'actor' else 'the target'} carries ({self.stat})"
+        )
+
+
+@dataclass(frozen=True)
+class FromState(Source):
+    """A key of a figure's battle state (wounds, markers such as shaken, loaded, pinned);
+    `above` turns a count into a flag (shaken above 0)."""
+
+    key: str
+    of: Who = "actor"
+    above: int | None = None
+    default: Any = 0
+    kind: ClassVar[str] = "state"
+
+    @property
+    def who(self) -> Who | None:
+        return self.of
+
+    def read(self, field_: Field, figure: FigureView) -> Filled | None:
+        raw = figure.state.get(self.key, self.default)
+        value = (int(raw or 0) > self.above) if self.above is not None else raw
+        ok, fitted = _fit(field_, value)
+        if not ok:
+            return None
+        seen = raw if not isinstance(raw, bool) else ("yes" if raw else "no")
+        return Filled(fitted, f"{self.key.replace('_', ' ')} {seen} — {figure.name}", self.of)
+
+    def words(self) -> str:
+        owner = "the acting figure's" if self.of == "actor" else "the target's"
+        return f"{owner} battle state {self.key}"
+
+
+@dataclass(frozen=True)
+class Derived(Source):
+    """A value the rules compute from one figure's stats and state (a Wild Die for a Wild Card
+    or a group; a pike's or a horse's skill by what the figure is). `rule(stats, state)`."""
+
+    of: Who
+    says: str
+    rule: Callable[[Mapping[str, Any], Mapping[str, Any]], Any]
+    kind: ClassVar[str] = "rule"
+
+    @property
+    def who(self) -> Who | None:
+        return self.of
+
+    def read(self, field_: Field, figure: FigureView) -> Filled | None:
+        ok, fitted = _fit(field_, self.rule(figure.stats, figure.state))
+        if not ok:
+            return None
+        return Filled(fitted, f"{self.says} {_shown(field_, fitted)} — {figure.name}", self.of)
+
+    def words(self) -> str:
+        return f"{'the acting figure' if self.of == 'actor' else 'the target'}: {self.says}"
+
+
+@dataclass(frozen=True)
+class Judgement(Source):
+    """The player's call at the table (range, cover, the situation): kept per figure."""
+
+    kind: ClassVar[str] = "judgement"
+
+    def words(self) -> str:
+        return "the player's judgement"
+
+
+JUDGED = Judgement()
+
+
+def filled_params(
+    check: Check, actor: FigureView | None, target: FigureView | None
+) -> dict[str, Filled]:
+    """Return the parameters the figures give, each with its source; judgement is left out.
+
+    A parameter whose figure is absent (no target chosen), or whose figure's value this
+    parameter cannot take (an untrained skill where the check needs a die), is left out too.
+    """
+    figures = {"actor": actor, "target": target if check.takes_target else None}
+    filled: dict[str, Filled] = {}
+    for field_ in check.params.fields:
+        source = check.sources.get(field_.name, JUDGED)
+        figure = figures.get(source.who) if source.who else None
+        found = source.read(field_, figure) if figure is not None else None
+        if found is not None:
+            filled[field_.name] = found
+    return filled
+
+
+def kept_per_figure(check: Check) -> list[str]:
+    """The parameters whose last chosen value the table keeps for the acting figure: the
+    player's judgement, and the actor's equipment (a weapon chosen stays chosen)."""
+    return [
+        name
+        for name, source in check.sources.items()
+        if source.kind == "judgement" or (source.kind == "equipment" and source.who == "actor")
+    ]
+
+
+def undeclared(check: Check) -> list[str]:
+    """Return the check's parameters with no declared source (there should be none)."""
+    return [f.name for f in check.params.fields if f.name not in check.sources]
+
+
+def declare(
+    checks: Mapping[str, Check],
+    sources: Mapping[str, Mapping[str, Source]],
+    alone: frozenset[str] = frozenset(),
+) -> dict[str, Check]:
+    """Return `checks` carrying their declared sources; `alone` names checks with no target.
+
+    Refuses a declaration naming an unknown check or parameter, or leaving one out.
+    """
+    unknown = set(sources) - set(checks) | (alone - set(checks))
+    if unknown:
+        raise RulesError(f"sources declared for unknown checks {sorted(unknown)}")
+    declared = {}
+    for name, check in checks.items():
+        given = sources.get(name, {})
+        names = {f.name for f in check.params.fields}
+        if set(given) != names:
+            missing, extra = sorted(names - set(given)), sorted(set(given) - names)
+            raise RulesError(f"{name}: sources missing {missing}, unknown {extra}")
+        declared[name] = replace(
+            check, sources=MappingProxyType(dict(given)), takes_target=name not in alone
+        )
+    return declared
+
+
 Resolver = Callable[[Mapping[str, Any], Dice], Outcome]
 OddsFn = Callable[[Mapping[str, Any]], Odds | Mapping[str, Fraction]]
 
@@ -126,6 +393,8 @@ class Check:
     returns an `Outcome` whose key is one of `outcomes`; `odds_fn(params)` returns the exact
     distribution over the same keys. `dice_order` documents the order in which given dice are
     consumed. `skill` names the stat this check exercises (for improvement rolls), if any.
+    `sources` says where each parameter comes from (see `Source`), declared by the system next
+    to the check; `takes_target` is False for a check that concerns the actor alone.
     `friendly_fire` says the rules let this check strike the actor's own side (firing into a
     melee, a blast that deviates). `aims_at` says whose figure the check is meant for: "foe"
     (the usual: a target on the actor's side only where `friendly_fire` allows it), "friend"
@@ -143,6 +412,8 @@ class Check:
     skill: str | None = None
     friendly_fire: bool = False
     aims_at: Literal["foe", "friend", "any"] = "foe"
+    sources: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))
+    takes_target: bool = True
     _keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -193,6 +464,8 @@ class Check:
             "skill": self.skill,
             "friendly_fire": self.friendly_fire,
             "aims_at": self.aims_at,
+            "takes_target": self.takes_target,
+            "sources": {name: source.as_json() for name, source in self.sources.items()},
         }
 
 

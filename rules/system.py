@@ -186,6 +186,8 @@ def _housed(system: RuleSystem, pack: Pack) -> RuleSystem:
             check,
             resolver=under_resolver(pack, check.resolver),
             odds_fn=under_odds(pack, check.odds_fn),
+            # A check rebuilt under the pack keeps the sources its system declared.
+            **_declared(check, system.checks.get(name)),
         )
         for name, check in checks.items()
     }
@@ -201,6 +203,12 @@ def _housed(system: RuleSystem, pack: Pack) -> RuleSystem:
         simulate=under(pack, system.simulate) if system.simulate is not None else None,
         pack=pack,
     )
+
+
+def _declared(check: Check, written: Check | None) -> dict[str, Any]:
+    if check.sources or written is None:
+        return {}
+    return {"sources": written.sources, "takes_target": written.takes_target}
 
 
 def register(system: RuleSystem) -> RuleSystem:

@@ -19,7 +19,8 @@ from battles.services.common import as_validation
 from campaigns.models import Campaign
 from campaigns.services.house_rules import house_rules_current, rules_under
 from rosters.models import Character, CharacterStatus, Force
-from rules.system import RuleSystem
+from rosters.selectors import piece_stats
+from rules.system import RuleSystem, get_system
 
 FIT_TO_FIGHT = (CharacterStatus.ACTIVE, CharacterStatus.RECOVERING)
 
@@ -99,10 +100,12 @@ def _chosen(choice: SideChoice) -> list[Character]:
 def snapshot_stats(character: Character) -> dict[str, Any]:
     """Return the stats a character fights with: his permanent wounds carried in.
 
-    Permanent wounds live on the character (for every system); systems whose battle state
-    depends on them read `permanent_wounds` from this snapshot.
+    Where the unit is the playing piece (Game the 90%, Grits & Glory) they are the unit's:
+    one place for each stat. Permanent wounds live on the character (for every system);
+    systems whose battle state depends on them read `permanent_wounds` from this snapshot.
     """
-    return {**character.stats, "permanent_wounds": list(character.permanent_wounds)}
+    stats = piece_stats(character, get_system(character.force.system).piece)
+    return {**stats, "permanent_wounds": list(character.permanent_wounds)}
 
 
 def _figure(

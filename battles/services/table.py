@@ -21,7 +21,7 @@ from battles.errors import BattleConflict
 from battles.models import Battle, BattleEvent, BattleFigure, BattleStatus, EventKind
 from battles.services.breakpoints import side_is_broken
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
-from rules.checks import Check, Resolution
+from rules.checks import Check, Resolution, kept_per_figure
 from rules.dice import Dice, GivenDice, SeededDice
 from rules.errors import DiceError
 from rules.errors import ValidationError as RulesValidationError
@@ -168,7 +168,9 @@ def battle_resolve(
     with as_validation("check"):
         checker = system.check(check)
     acting = figure_in(battle, actor, "actor")
-    targeted = figure_in(battle, target, "target") if target not in (None, "") else None
+    # A check that concerns the actor alone takes no target, whatever the form still held.
+    aimed = checker.takes_target and target not in (None, "")
+    targeted = figure_in(battle, target, "target") if aimed else None
     friendly = check_sides(checker, acting, targeted)
     seq = next_seq(battle)
     source: Dice = GivenDice(dice) if dice is not None else event_dice(battle, seq)
@@ -177,6 +179,7 @@ def battle_resolve(
     before = _snapshot(touched)
     _apply(system, resolution, acting, targeted, checker.skill, friendly=friendly)
     BattleFigure.objects.bulk_update(touched, FIGURE_FIELDS)
+    _remember_choices(acting, checker, resolution.params)
     event = _check_event(
         battle,
         seq,
@@ -192,6 +195,14 @@ def battle_resolve(
     _begin(battle)
     mark_breakpoints(battle, seq)
     return event
+
+
+def _remember_choices(figure: BattleFigure, check: Check, params: Mapping[str, Any]) -> None:
+    """Keep the player's calls for the figure's next check of this kind."""
+    kept = {name: params[name] for name in kept_per_figure(check) if name in params}
+    if kept and figure.table_choices.get(check.name) != kept:
+        figure.table_choices = {**figure.table_choices, check.name: kept}
+        figure.save(update_fields=["table_choices"])
 
 
 def _check_event(

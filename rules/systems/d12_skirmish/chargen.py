@@ -54,6 +54,7 @@ TROOP_TYPE = Check(
     "d12: 12 Elite, 10-11 Veteran, 2-9 Regular, 1 Raw; a second d12 picks the "
     "field of expertise (1-6 combat, 7-12 shooting)",
     "d12 troop type, then d12 expertise",
+    takes_target=False,  # a new man's own roll; no parameters to source
 )
 ABILITY = Check(
     "ability",
@@ -64,6 +65,7 @@ ABILITY = Check(
     ability_odds,
     "d12 on the ability table",
     "one d12: ability",
+    takes_target=False,
 )
 
 

@@ -7,10 +7,22 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 from operator import itemgetter
-from typing import Any
+from typing import Any, Literal
 
 from rules import house_context as house
-from rules.checks import Check, Effect, Outcome
+from rules.checks import (
+    JUDGED,
+    Check,
+    Derived,
+    Effect,
+    FromActor,
+    FromEquipment,
+    FromState,
+    FromTarget,
+    Outcome,
+    Source,
+    declare,
+)
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
@@ -635,7 +647,90 @@ def _officer_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
     return "officer_killed" if faces[0] >= OFFICER_LOSS_ON else "officer_safe"
 
 
+# --- where each parameter comes from (the table reads these, never a parameter's name) -----
+
+
+def _mount(stats: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+    """Cavalry while still on the horse (a wound can throw him: battle state `mounted`)."""
+    return "cavalry" if state.get("mounted", stats.get("mount") == "cavalry") else "foot"
+
+
+def _on_horse(stats: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+    return _mount(stats, state) == "cavalry"
+
+
+def _fighter(of: Literal["actor", "target"]) -> dict[str, Source]:
+    """One side of a hand to hand fight: what the figure is, carries and has suffered."""
+    stat = FromActor if of == "actor" else FromTarget
+    return {
+        "troop": stat("troop"),
+        "combat_expertise": stat("expertise"),
+        "weapon": FromEquipment("weapons", of=of, otherwise="none"),
+        "wounds": FromState("wounds", of=of),
+        "cavalry": Derived(of, "on a horse", _on_horse),
+        "combat_expert": stat("ability", equals="combat_expert"),
+        **dict.fromkeys(("charged", "in_cover", "extra_attackers", "modifier"), JUDGED),
+    }
+
+
+SOURCES: dict[str, dict[str, Source]] = {
+    "shoot": {"troop": FromActor("troop"), "modifier": JUDGED},
+    "fire": {
+        "troop": FromActor("troop"),
+        "shooting_expert": FromActor("expertise"),
+        # Only Dead-eye and Twitchy change a shot; any other ability reads "none" here.
+        "ability": FromActor("ability", otherwise="none"),
+        "wounds": FromState("wounds"),
+        "expert_skirmisher": FromTarget("ability", equals="expert_skirmisher"),
+        "loading": FromActor("loading"),
+        "firearm": FromEquipment("weapons", otherwise="any"),
+        **dict.fromkeys(
+            ("range", "cover", "obstacles", "crawling", "running", "distance", "modifier"), JUDGED
+        ),
+    },
+    "misfire": {},
+    "wound": {
+        "mount": Derived("target", "mounted", _mount),
+        "tough": FromTarget("ability", equals="tough"),
+        "close_range": JUDGED,
+        "modifier": JUDGED,
+    },
+    "hand_to_hand": {
+        **_fighter("actor"),
+        **{f"enemy_{name}": source for name, source in _fighter("target").items()},
+        "defend_only": JUDGED,
+    },
+    "morale": {
+        "troop": FromActor("troop"),
+        "wounds": FromState("wounds"),
+        "ability": FromActor("ability", otherwise="none"),  # Loyal or Yella; others: none
+        "failed_last": FromState("failed_morale", above=0),
+        **dict.fromkeys(
+            (
+                "charged_by_cavalry",
+                "charged_unloaded",
+                "officer_killed",
+                "in_cover",
+                "officer_in_sight",
+                "in_combat",
+                "modifier",
+            ),
+            JUDGED,
+        ),
+    },
+    "officer_loss": {},
+}
+
+#: Checks that concern the acting figure alone: no target to choose.
+ALONE = frozenset({"misfire", "morale", "officer_loss"})
+
+
 def build_checks() -> dict[str, Check]:
+    """Every check with the sources of its parameters declared."""
+    return declare(_built_checks(), SOURCES, ALONE)
+
+
+def _built_checks() -> dict[str, Check]:
     """The checks, their parameter choices read from the tables as they stand.
 
     Called once as written (`CHECKS`) and once per house-rules pack, with the pack applied

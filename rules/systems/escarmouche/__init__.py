@@ -4,7 +4,20 @@ The text has no campaign rules, so its post-battle procedure is Muster's house r
 from Rencounter, off unless a campaign switches them on.
 """
 
-from rules.checks import Check
+from collections.abc import Mapping
+from typing import Any
+
+from rules.checks import (
+    JUDGED,
+    Check,
+    Derived,
+    FromActor,
+    FromEquipment,
+    FromState,
+    FromTarget,
+    Source,
+    declare,
+)
 from rules.lazy import MappingImportedLater, imported_later
 from rules.system import RuleSystem, register
 from rules.systems.escarmouche.checks import (
@@ -32,6 +45,125 @@ from rules.systems.escarmouche.stats import CARD, OPTIONS, STATS, initial_state,
 # Not bound as `tables`: that name is the tables module, which the system's parts import.
 from rules.systems.escarmouche.tables import tables as reference_tables
 
+# --- where each parameter comes from (the table reads these, never a parameter's name) -----
+
+
+def _weaponless(stats: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+    """No melee weapon on the card, or disarmed in this battle."""
+    return stats.get("melee") == "none" or bool(state.get("disarmed"))
+
+
+def _mounted(stats: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+    return bool(stats.get("mounted"))
+
+
+def _on_foot(stats: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+    return not stats.get("mounted")
+
+
+def _skill_by_mount(mounted: str, on_foot: str) -> Any:
+    """A fight whose skill depends on what the figure is: a horseman's or a foot soldier's."""
+
+    def skill(stats: Mapping[str, Any], state: Mapping[str, Any]) -> Any:
+        return stats.get(mounted if stats.get("mounted") else on_foot)
+
+    return skill
+
+
+#: Every action: the dice built up this turn and the side's 1s are counted at the table.
+_TURN = {"active": JUDGED, "ones_before": JUDGED}
+_SHAKEN = FromState("shaken")
+_RESERVED = FromState("reserved")
+_SHOT_AT = {
+    "shaken": _SHAKEN,
+    "cover": FromState("cover", of="target"),  # the target has taken cover
+    "rating": FromActor("rating"),
+    "target_rating": FromTarget("rating"),
+}
+
+
+def _fight(skill: Source, defender_skill: Source) -> dict[str, Source]:
+    return {
+        **_TURN,
+        "rating": FromActor("rating"),
+        "skill": skill,
+        "defender_rating": FromTarget("rating"),
+        "defender_skill": defender_skill,
+        "weaponless": Derived("actor", "weaponless", _weaponless),
+        "shaken": _SHAKEN,
+        "reserved": _RESERVED,
+        **dict.fromkeys(("attackers", "defenders", "uphill", "cover"), JUDGED),
+    }
+
+
+_PIKE_OR_HORSE = Derived("actor", "pike trailer or rider", _skill_by_mount("rider", "pike_trailer"))
+_DEFENDING_PIKE_OR_HORSE = Derived(
+    "target", "pike trailer or rider", _skill_by_mount("rider", "pike_trailer")
+)
+
+SOURCES: dict[str, dict[str, Source]] = {
+    "pool": {"active": JUDGED, "passive": JUDGED, "ones_before": JUDGED},
+    "opposed": {
+        "active": JUDGED,
+        "passive": JUDGED,
+        "rating": FromActor("rating"),
+        "defender_dice": JUDGED,  # its rating, or a better skill, plus any bonus
+        "defender_rating": FromTarget("rating"),
+        "ones_before": JUDGED,
+    },
+    "move": {**_TURN, "terrain": JUDGED, "shaken": _SHAKEN},
+    "marshal": {
+        **_TURN,
+        "terrain": JUDGED,
+        "followers": JUDGED,
+        "leader": FromActor("leader"),
+        "shaken": _SHAKEN,
+    },
+    "develop": {**_TURN, "purpose": JUDGED, "shaken": _SHAKEN, "reserved": _RESERVED},
+    "reserve": {"active": JUDGED},
+    "shoot": {
+        **_TURN,
+        **_SHOT_AT,
+        "weapon": FromEquipment("weapons"),
+        "skill": FromActor("shooter"),
+        "reserved": _RESERVED,
+    },
+    "volley": {
+        **_TURN,
+        **_SHOT_AT,
+        "weapon": FromEquipment("weapons"),
+        "leader": FromActor("leader"),
+        "shooters": JUDGED,
+    },
+    "artillery": {
+        **_TURN,
+        **_SHOT_AT,
+        "artillerist": FromActor("artillerist"),
+        "reserved": _RESERVED,
+    },
+    "fight": _fight(FromActor("fighter"), FromTarget("fighter")),
+    "pike_vs_cavalry": {
+        **_fight(_PIKE_OR_HORSE, _DEFENDING_PIKE_OR_HORSE),
+        "pike_attacks": Derived("actor", "on foot (the pike)", _on_foot),
+    },
+    "massed_pike": {
+        **_fight(_PIKE_OR_HORSE, _DEFENDING_PIKE_OR_HORSE),
+        "pike_attacks": Derived("actor", "on foot (the pike)", _on_foot),
+        "supporting": JUDGED,
+    },
+    "horse_vs_foot": {
+        **_fight(
+            Derived("actor", "rider or fighter", _skill_by_mount("rider", "fighter")),
+            Derived("target", "rider or fighter", _skill_by_mount("rider", "fighter")),
+        ),
+        "horse_attacks": Derived("actor", "mounted (the horse)", _mounted),
+    },
+    "pike_fencing": _fight(FromActor("pike_trailer"), FromTarget("pike_trailer")),
+}
+
+#: Checks that concern the acting figure alone: no target to choose.
+ALONE = frozenset({"pool", "move", "marshal", "develop", "reserve"})
+
 
 def build_checks() -> dict[str, Check]:
     """Every check by name, its parameters listing the tables as they stand.
@@ -55,7 +187,7 @@ def build_checks() -> dict[str, Check]:
         build_horse_vs_foot(),
         build_pike_fencing(),
     )
-    return {check.name: check for check in checks}
+    return declare({check.name: check for check in checks}, SOURCES, ALONE)
 
 
 ESCARMOUCHE = register(

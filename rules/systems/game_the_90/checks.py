@@ -14,7 +14,17 @@ from fractions import Fraction
 from typing import Any
 
 from rules import house_context as house
-from rules.checks import Check, Effect, Outcome
+from rules.checks import (
+    JUDGED,
+    Check,
+    Effect,
+    FromActor,
+    FromState,
+    FromTarget,
+    Outcome,
+    Source,
+    declare,
+)
 from rules.dice import Dice
 from rules.schema import Field, Schema
 from rules.systems.game_the_90 import tables as t
@@ -349,8 +359,47 @@ rally_odds = _cached(lambda p, f, now: f"hits_off_{rallied_off(p, f, now)}")
 ONE_DIE = "one die (the campaign's D6 or average die)"
 
 
+# --- where each parameter comes from (the table reads these, never a parameter's name) -----
+
+#: The unit is the playing piece: its type and its Hits (battle state) feed every roll; the die
+#: is the campaign's (the player's setting), terrain and facing are the table's.
+SOURCES: dict[str, dict[str, Source]] = {
+    "shoot": {
+        "die": JUDGED,
+        "shooter": FromActor("type"),
+        "target": FromTarget("type"),
+        "target_hits": FromState("hits", of="target"),
+        "defending_terrain": JUDGED,
+        "rear": JUDGED,
+    },
+    "melee": {
+        "die": JUDGED,
+        "attacker": FromActor("type"),
+        "target": FromTarget("type"),
+        "target_hits": FromState("hits", of="target"),
+        "defending_terrain": JUDGED,
+        "uphill": JUDGED,
+        "contact": JUDGED,
+    },
+    "move": {"die": JUDGED, "unit": FromActor("type"), "fast": JUDGED},
+    "charge": {"die": JUDGED, "unit": FromActor("type"), "fast": JUDGED, "distance": JUDGED},
+    "rally": {
+        "die": JUDGED,
+        "hits": FromState("hits"),
+        "passed_ten": FromState("passed_ten", default=False),
+    },
+}
+
+#: Checks that concern the acting unit alone: no target to choose.
+ALONE = frozenset({"move", "charge", "rally"})
+
+
 def build_checks() -> dict[str, Check]:
     """Return the checks, their parameters and descriptions as the applied pack sets them."""
+    return declare(_built_checks(), SOURCES, ALONE)
+
+
+def _built_checks() -> dict[str, Check]:
     return {
         "shoot": Check(
             "shoot",

@@ -5,6 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.checks import (
+    JUDGED,
+    Derived,
+    FromActor,
+    FromEquipment,
+    FromState,
+    FromTarget,
+    Source,
+    declare,
+)
 from rules.lazy import MappingImportedLater, imported_later
 from rules.schema import Field, Schema
 from rules.system import CardLayout, RuleSystem, register
@@ -41,7 +51,180 @@ OPTIONS = Schema(
     description="Campaign options for Grits & Glory.",
 )
 
-CHECKS = {
+# --- where each parameter comes from (the table reads these, never a parameter's name) -----
+
+
+def _wild_die(stats: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+    """Opposed rolls: "a Wild Card, or a unit of two or more rolling as a group, adds a Wild
+    Die" (the unit's figures still standing, from its battle state)."""
+    return bool(stats.get("wild_card")) or int(state.get("figures", stats.get("figures", 1))) >= 2
+
+
+def _carried(stats: Mapping[str, Any], attribute: str) -> int:
+    from rules.systems.grits_and_glory import tables as t
+
+    weapons = t.WEAPONS
+    return max(
+        (getattr(weapons[w], attribute) for w in stats.get("weapons", ()) if w in weapons),
+        default=0,
+    )
+
+
+def _reload(stats: Mapping[str, Any], state: Mapping[str, Any]) -> int:
+    """The Reload N of the slowest weapon the unit carries (musket 2; most firearms 0)."""
+    return _carried(stats, "reload")
+
+
+def _reach(stats: Mapping[str, Any], state: Mapping[str, Any]) -> int:
+    """The Reach of the longest weapon the unit carries (spear 1, lance 2)."""
+    return _carried(stats, "reach")
+
+
+def _trait_of(trait: str) -> dict[str, Source]:
+    """A trait roll of the acting unit: its die and its Wild Card's Wild Die."""
+    return {"die": FromActor(trait), "wild_card": FromActor("wild_card")}
+
+
+def _opposed(trait: str, foe_trait: str) -> dict[str, Source]:
+    """An opposed roll: the actor's trait against the target's, a Wild Die for a Wild Card or
+    a group, each side's modifiers the player's call."""
+    return {
+        "die": FromActor(trait),
+        "wild_card": Derived("actor", "Wild Die (Wild Card or group)", _wild_die),
+        "modifier": JUDGED,
+        "foe_die": FromTarget(foe_trait),
+        "foe_wild_card": Derived("target", "Wild Die (Wild Card or group)", _wild_die),
+        "foe_modifier": JUDGED,
+    }
+
+
+_WOUNDS = FromState("wounds")
+_FIGURES = FromState("figures")
+
+SOURCES: dict[str, dict[str, Source]] = {
+    # Which trait a plain trait roll tests is the player's call; the Wild Die is the unit's.
+    "trait": {
+        "die": JUDGED,
+        "wild_card": FromActor("wild_card"),
+        **dict.fromkeys(("modifier", "tn", "untrained"), JUDGED),
+    },
+    "group_roll": dict.fromkeys(("die", "modifier", "tn", "untrained"), JUDGED),
+    "vigor_test": {**_trait_of("vigor"), "modifier": JUDGED},
+    "recover": {**_trait_of("spirit"), "modifier": JUDGED},
+    "fighting": {
+        **_trait_of("fighting"),
+        "parry": FromTarget("parry"),  # the defender's Parry is the number to hit
+        "wounds": _WOUNDS,
+        **dict.fromkeys(
+            ("gang_up", "joker", "actions", "running", "touch", "off_hand", "modifier"), JUDGED
+        ),
+    },
+    "shooting": {
+        **_trait_of("shooting"),
+        "wounds": _WOUNDS,
+        **dict.fromkeys(
+            (
+                "range",
+                "cover",
+                "tn",
+                "unstable_platform",
+                "dark",
+                "fog",
+                "joker",
+                "actions",
+                "running",
+                "modifier",
+            ),
+            JUDGED,
+        ),
+    },
+    "autofire": {
+        **_trait_of("shooting"),
+        "wounds": _WOUNDS,
+        **dict.fromkeys(("shots", "fanfire", "range", "cover", "tn", "joker", "modifier"), JUDGED),
+    },
+    "volley_fire": {
+        "die": FromActor("shooting"),
+        **dict.fromkeys(("figures", "range", "cover", "tn", "modifier"), JUDGED),
+    },
+    "damage": {
+        "weapon": FromEquipment("weapons"),
+        "strength": FromActor("strength"),
+        "toughness": FromTarget("toughness"),  # armour included
+        "mounted_target": FromTarget("mounted"),
+        "target_wild_card": FromTarget("wild_card"),
+        "target_shaken": FromState("shaken", of="target", above=0),
+        "target_wounds": FromState("wounds", of="target"),
+        "target_figures": FromState("figures", of="target"),
+        **dict.fromkeys(("raise_hit", "charging", "joker", "modifier"), JUDGED),
+    },
+    "soak": {**_trait_of("vigor"), "wounds": JUDGED, "modifier": JUDGED},
+    "fear": {**_trait_of("spirit"), "figures": _FIGURES, "charged": JUDGED, "modifier": JUDGED},
+    "run": {},
+    "end_game": {"turn": JUDGED},
+    "fortune": {},
+    "freak_event": {},
+    "reserves": {},
+    "sentry": {"joker": JUDGED},
+    "stealth": {**_trait_of("stealth"), "figures": _FIGURES, "dark": JUDGED, "modifier": JUDGED},
+    "line_of_sight": {},
+    "obstacle": {**_trait_of("agility"), "modifier": JUDGED},
+    "swim": {**_trait_of("swimming"), "load": JUDGED, "modifier": JUDGED},
+    "interrupt": _opposed("agility", "agility"),
+    "set_weapons": {**_opposed("agility", "agility"), "reach": Derived("actor", "Reach", _reach)},
+    "intimidate": _opposed("intimidation", "spirit"),
+    "taunt": _opposed("taunt", "smarts"),
+    "notice": {
+        **_opposed("notice", "stealth"),
+        **dict.fromkeys(("range", "cover", "dark"), JUDGED),
+    },
+    "difficult_ground": {"pace": FromActor("pace"), "running": JUDGED, "figures": _FIGURES},
+    # Thrown, as the check starts: a launched projectile rolls Shooting instead.
+    "area_effect": {
+        **_trait_of("throwing"),
+        "wounds": _WOUNDS,
+        **dict.fromkeys(("delivery", "range", "distance", "joker", "tn", "modifier"), JUDGED),
+    },
+    "into_melee": {"foes": JUDGED, "friends": JUDGED},
+    "reload": {
+        "reload": Derived("actor", "Reload", _reload),
+        "reloading": FromState("reloading"),
+        "limited_ammunition": JUDGED,
+    },
+    "benny_reroll": {
+        "die": JUDGED,
+        "wild_card": FromActor("wild_card"),
+        **dict.fromkeys(("modifier", "tn", "untrained", "bennies", "goal"), JUDGED),
+    },
+}
+
+#: Checks that concern the acting unit alone (or the whole table): no target to choose.
+ALONE = frozenset(
+    {
+        "trait",
+        "group_roll",
+        "vigor_test",
+        "recover",
+        "soak",
+        "fear",
+        "run",
+        "end_game",
+        "fortune",
+        "freak_event",
+        "reserves",
+        "sentry",
+        "stealth",
+        "line_of_sight",
+        "obstacle",
+        "swim",
+        "difficult_ground",
+        "area_effect",
+        "reload",
+        "benny_reroll",
+    }
+)
+
+_CHECKS = {
     check.name: check
     for check in (
         c.TRAIT,
@@ -77,6 +260,7 @@ CHECKS = {
         pr.BENNY_REROLL,
     )
 }
+CHECKS = declare(_CHECKS, SOURCES, ALONE)
 
 CARD = CardLayout(
     sections=(

@@ -10,7 +10,19 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from rules import aftermath
-from rules.checks import Check, Effect, Odds, Outcome
+from rules.checks import (
+    JUDGED,
+    Check,
+    Effect,
+    FromActor,
+    FromEquipment,
+    FromState,
+    FromTarget,
+    Odds,
+    Outcome,
+    Source,
+    declare,
+)
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
 from rules.house_context import house_cache
@@ -301,7 +313,112 @@ def _check(
 
 
 DUCK_BACK_PARAMS = ACTION_PARAMS
-CHECKS: dict[str, Check] = {
+
+# --- where each parameter comes from (the table reads these, never a parameter's name) -----
+
+#: A man's action roll: his experience, the wound points his battle state carries.
+_ACTION_SOURCES: dict[str, Source] = {
+    "experience": FromActor("experience"),
+    "wounds": FromState("wounds"),
+    "morale": JUDGED,  # the morale modifiers of the moment: the player's call
+    "master_variant": JUDGED,  # a table's choice of the optional rule
+}
+
+SOURCES: dict[str, dict[str, Source]] = {
+    "action": _ACTION_SOURCES,
+    "duck_back": _ACTION_SOURCES,
+    "fire": {
+        "skill": FromActor("fire"),
+        "weapon": FromEquipment("weapons", otherwise="none"),
+        "target_armour": FromEquipment("armour", of="target"),
+        "target_shield": FromEquipment("shield", of="target"),
+        **dict.fromkeys(
+            ("modifier", "damage_modifier", "range", "shots", "cover", "locations"), JUDGED
+        ),
+    },
+    "melee": {
+        "attack_skill": FromActor("melee"),
+        "parry_skill": FromTarget("melee"),
+        "weapon": FromEquipment("weapons", otherwise="none"),
+        "defender_weapon": FromEquipment("weapons", of="target", otherwise="none"),
+        # "Masters ignore gang-up modifiers": a master is experience 6.
+        "defender_master": FromTarget("experience", equals=6),
+        "defender_armour": FromEquipment("armour", of="target"),
+        "defender_shield": FromEquipment("shield", of="target"),
+        "defender_shield_make": FromEquipment("shield_make", of="target"),
+        "attacker_armour": FromEquipment("armour"),
+        "attacker_shield": FromEquipment("shield"),
+        **dict.fromkeys(
+            (
+                "attack_modifier",
+                "parry_modifier",
+                "riposte",
+                "attackers",
+                "aggressive",
+                "damage_modifier",
+                "breakage",
+                "locations",
+            ),
+            JUDGED,
+        ),
+    },
+    "damage": {"modifier": JUDGED, "locations": JUDGED},
+    # Campaign procedures: which stat to roll for, the care a wounded man had.
+    "improvement": {"stat": JUDGED, "value": JUDGED},
+    "aftermath": {"wounds": FromState("wounds"), "care": JUDGED, "hazard": JUDGED},
+    "morale": {
+        "experience": FromActor("experience"),
+        "wounds": FromState("wounds"),
+        **dict.fromkeys(
+            ("men_lost", "leader_lost", "unit_eliminated", "leader_steady", "master_variant"),
+            JUDGED,
+        ),
+    },
+    "horsemanship": {
+        "horsemanship": FromActor("horsemanship"),
+        "rider_wounds": FromState("wounds"),
+        **dict.fromkeys(("horse_wounds", "morale", "modifier", "jump"), JUDGED),
+    },
+    "hero": {"experience": FromActor("experience"), "threshold": FromActor("hero_threshold")},
+    # The blast's victim is the target: his experience and wounds decide if he is knocked down.
+    "grenade": {
+        "experience": FromTarget("experience"),
+        "wounds": FromState("wounds", of="target"),
+        "distance": JUDGED,
+        "modifier": JUDGED,
+    },
+    "grenade_fuse": {},
+    "artillery": {
+        "skill": FromActor("fire"),
+        **dict.fromkeys(
+            ("range", "load", "gun", "ground", "modifier", "damage_modifier", "quick_loaded"),
+            JUDGED,
+        ),
+    },
+    "weapon_stuck": {"melee_skill": FromActor("melee"), "blunt": JUDGED},
+    "fall": {"speed": JUDGED, "modifier": JUDGED},
+    # The man ordered is the target (one of the leader's own): his wounds.
+    "direct_order": {"wounds": FromState("wounds", of="target")},
+    "misfire": {},
+}
+
+#: Checks that concern the acting man alone: no target to choose.
+ALONE = frozenset(
+    {
+        "action",
+        "duck_back",
+        "improvement",
+        "aftermath",
+        "morale",
+        "horsemanship",
+        "hero",
+        "grenade_fuse",
+        "weapon_stuck",
+        "misfire",
+    }
+)
+
+_CHECKS: dict[str, Check] = {
     c.name: c
     for c in (
         _check(
@@ -476,6 +593,7 @@ CHECKS: dict[str, Check] = {
         ),
     )
 }
+CHECKS: dict[str, Check] = declare(_CHECKS, SOURCES, ALONE)
 
 
 def build_checks() -> dict[str, Check]:
