@@ -35,6 +35,7 @@ from battles.services import (
     SideChoice,
     battle_activation_draw,
     battle_activation_start,
+    battle_adjust,
     battle_audit,
     battle_delete,
     battle_finish,
@@ -43,6 +44,7 @@ from battles.services import (
     battle_start,
     battle_void_last,
 )
+from battles.services.adjust import Marker, markers
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
@@ -135,10 +137,37 @@ def _last_activation(table: Table) -> EventView | None:
 
 
 @dataclass(frozen=True)
+class Chip:
+    """One chip of a figure's state; `key` names an adjustable state key (tap to take off)."""
+
+    text: str
+    bad: bool
+    key: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class FigureRow:
     figure: Any
-    chips: tuple[tuple[str, bool], ...]
+    chips: tuple[Chip, ...]
     out: bool
+    markers: tuple[Marker, ...] = ()
+
+
+def figure_chips(
+    system: RuleSystem, state: dict[str, Any], markers: tuple[Marker, ...]
+) -> tuple[Chip, ...]:
+    """The figure's chips in state order, each knowing the key it shows (if adjustable)."""
+    adjustable = {m.key: m for m in markers}
+    out = is_out(state)
+    chips = []
+    for key, value in state.items():
+        for text, bad in narrate.state_chips(system.key, {key: value}):
+            if out and not bad and key != "status":
+                continue  # a man out of the fight shows what put him there
+            marker = adjustable.get(key)
+            chips.append(Chip(text, bad, key if marker else "", marker.label if marker else ""))
+    return tuple(chips)
 
 
 @dataclass(frozen=True)
@@ -151,11 +180,13 @@ class SideBlock:
 def _side_blocks(table: Table) -> list[SideBlock]:
     blocks = []
     for block in table.sides:
-        rows = tuple(
-            FigureRow(f, narrate.state_chips(table.system.key, f.state), is_out(f.state))
-            for f in block.figures
-        )
-        blocks.append(SideBlock(block.side, rows, sum(1 for r in rows if not r.out)))
+        rows = []
+        for f in block.figures:
+            marks = markers(table.system, f.stats)
+            rows.append(
+                FigureRow(f, figure_chips(table.system, f.state, marks), is_out(f.state), marks)
+            )
+        blocks.append(SideBlock(block.side, tuple(rows), sum(1 for r in rows if not r.out)))
     return blocks
 
 
@@ -290,6 +321,33 @@ def _simple_post(request: HttpRequest, battle: Battle, call: Any, **kwargs: Any)
 def battle_void(request: HttpRequest, pk: int) -> HttpResponse:
     """Void the latest standing event; its effects are undone and it stays in the log."""
     return _simple_post(request, _playable(request, pk), battle_void_last)
+
+
+@login_required
+@require_POST
+def battle_adjust_figure(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add or take off one wound, Hit or marker on a figure (a tap on its chip), logged."""
+    battle = _playable(request, pk)
+    state_key, _, change = request.POST.get("adjust", "").partition(":")
+    try:
+        battle_adjust(
+            battle=battle,
+            figure=request.POST.get("figure"),
+            state_key=state_key,
+            change=change,
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+            # One form per figure, one button per change: a double tap of the same button
+            # sends the same key, another button on the same page a different one.
+            key=f"{_key(request)}:{state_key}:{change}"[:64] if _key(request) else "",
+        )
+    except ValidationError as exc:
+        return _refused(request, battle, _messages(exc))
+    except BattleConflict as exc:
+        return _refused(request, battle, [str(exc)])
+    except IntegrityError:
+        pass  # the same request won a race with itself: it was applied once
+    return _back_to_table(battle, request, "actor", "check", "against")
 
 
 @login_required
