@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError
@@ -404,8 +405,17 @@ def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, battle, _messages(exc))
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
+    messages.success(request, f"Result saved: {_result_words(battle)}.")
     url = reverse("battle-page", args=[battle.pk])
     return redirect(f"{url}#finish")
+
+
+def _result_words(battle: Battle) -> str:
+    """ "Red: Win (3 VP) · Blue: Loss (0 VP)", as just saved."""
+    return " · ".join(
+        f"{side.force.name}: {side.get_result_display()} ({side.victory_points} VP)"
+        for side in battle.sides.select_related("force").order_by("index")
+    )
 
 
 @login_required
@@ -419,6 +429,7 @@ def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, battle, _messages(exc))
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
+    messages.success(request, "The battle is finished; the post-battle rolls are on their way.")
     return redirect("battle-after", pk=battle.pk)
 
 
@@ -427,11 +438,12 @@ def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
 def battle_remove(request: HttpRequest, pk: int) -> HttpResponse:
     """Delete an abandoned battle (its creator, before it is finished); back to the campaign."""
     battle = _battle(request, pk)
-    campaign_id = battle.campaign_id
+    campaign_id, name = battle.campaign_id, str(battle)
     try:
         battle_delete(battle=battle, user=request.user)
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
+    messages.success(request, f"{name} was abandoned: the battle and its log are deleted.")
     if campaign_id:
         return redirect("campaign-page", pk=campaign_id)
     return redirect("home")
