@@ -216,7 +216,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(responses={200: EventSerializer(many=True)})
     @action(detail=True, methods=["get"])
     def events(self, request: Request, pk: str | None = None) -> Response:
-        events = self.get_object().events.select_related("battle", "actor", "target")
+        events = self.get_object().events.select_related("battle", "actor", "target", "created_by")
         events = events.order_by("seq")
         page = self.paginate_queryset(events)
         return self.get_paginated_response(EventSerializer(page, many=True).data)

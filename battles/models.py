@@ -32,6 +32,8 @@ class SideResult(models.TextChoices):
 class EventKind(models.TextChoices):
     CHECK = "CHECK", "Check"
     ACTIVATION = "ACTIVATION", "Activation"
+    # A wound, hit or marker added or taken off by hand at the table (no dice).
+    ADJUSTMENT = "ADJUSTMENT", "Adjustment"
 
 
 class Battle(models.Model):
@@ -204,7 +206,8 @@ class BattleFigure(models.Model):
 
 
 class BattleEvent(models.Model):
-    """One resolved check or activation draw. Append-only: only `voided` ever changes."""
+    """One resolved check, activation draw or hand adjustment. Append-only: only `voided`
+    ever changes."""
 
     Kind = EventKind
 

@@ -29,8 +29,26 @@ def is_friendly_fire(event: BattleEvent) -> bool:
     return bool((event.details or {}).get("friendly_fire"))
 
 
+def adjustment_sentence(event: BattleEvent) -> str:
+    """A hand adjustment in words: "Will Cooper: a wound point added by hand (alice: the
+    grenade we forgot)"."""
+    details = event.details or {}
+    label, change = details.get("label") or event.params.get("key", ""), event.outcome
+    count = any(e.get("op") == "add" for e in event.effects or ())
+    if count:
+        what = f"one {label} {'added' if change == 'add' else 'taken off'}"
+    else:
+        what = f"{label} {'marked' if change == 'add' else 'cleared'}"
+    who = event.created_by.get_username() if event.created_by_id else ""
+    why = ": ".join(part for part in (who, details.get("reason", "")) if part)
+    name = event.actor.name if event.actor_id else "A figure"
+    return f"{name}: {what} by hand" + (f" ({why})." if why else ".")
+
+
 def event_sentence(system_key: str, event: BattleEvent) -> str:
     """Return the event as one sentence ("Will Cooper is hit: crippling wound ...")."""
+    if event.kind == EventKind.ADJUSTMENT:
+        return adjustment_sentence(event)
     actor = event.actor.name if event.actor_id else None
     target = event.target.name if event.target_id else None
     sentence = narrate.event_sentence(system_key, event_json(event), actor, target)
@@ -45,6 +63,6 @@ def event_dice_text(event: BattleEvent) -> str:
     An activation's dice are named after side-prefixed unit references, and its sentence
     already says what they decided, so none are listed for it.
     """
-    if event.kind == EventKind.ACTIVATION:
+    if event.kind in (EventKind.ACTIVATION, EventKind.ADJUSTMENT):
         return ""
     return narrate.dice_text(event.dice or [])

@@ -51,8 +51,9 @@ def named(figure: BattleFigure, force_name: str) -> str:
     return f"{figure.name} ({force_name})"
 
 
-def end_status(figure: BattleFigure) -> str:
-    status = figure.final_status or str(figure.state.get("status") or "unhurt")
+def end_status(system: RuleSystem, figure: BattleFigure) -> str:
+    """The figure's end of battle as the log left it (a figure hurt is never "unhurt")."""
+    status = figure.final_status or system.end_status(figure.stats, figure.state)
     return "captured" if figure.extra.get("captured") and status != "dead" else status
 
 
@@ -70,9 +71,24 @@ def is_wound_roll(row: PostBattleRoll) -> bool:
     return any(word in row.procedure.lower() for word in WOUND_WORDS)
 
 
-def _wounds(system: RuleSystem, figure: BattleFigure) -> int:
-    carried = int(system.initial_state(figure.stats).get("wounds", 0) or 0)
-    return max(0, int(figure.state.get("wounds", 0) or 0) - carried)
+def _taken(system: RuleSystem, count: int) -> str:
+    """ "2 wounds taken", "1 Hit taken": the harm the log recorded, in the system's word."""
+    noun = "Hit" if system.harm == "hits" else "wound"
+    return f"{count} {noun}{'s' if count != 1 else ''} taken"
+
+
+#: What the after page says of a hit that left nothing behind once the rolls were made.
+HEALED = "healed after the battle: no lasting wound"
+
+
+def _healing(
+    system: RuleSystem, said: list[tuple[PostBattleRoll, str]], status: str, processed: bool
+) -> tuple[str, ...]:
+    """The wound rolls' sentences; with none once processed, the wound healed (says so)."""
+    rolled = tuple(text for r, text in said if is_wound_roll(r))
+    if rolled or not processed or status in CASUALTY or system.harm != "wounds":
+        return rolled
+    return (HEALED,)
 
 
 def _side_report(
@@ -80,19 +96,20 @@ def _side_report(
     side: BattleSide,
     figures: Sequence[BattleFigure],
     rolls: dict[int, list[PostBattleRoll]],
+    processed: bool = False,
 ) -> SideReport:
     casualties, wounds, steps, kills = [], [], [], []
     for f in figures:
         name = named(f, side.force.name)
         said = [(r, narrate.roll_sentence(system.key, roll_json(r), f.name)) for r in rolls[f.pk]]
-        status = end_status(f)
+        status = end_status(system, f)
         if status in CASUALTY:
             casualties.append(FigureLine(name, CASUALTY[status]))
-        taken = _wounds(system, f)
-        healing = tuple(text for r, text in said if is_wound_roll(r))
+        taken = system.harm_taken(f.stats, f.state)
+        healing = _healing(system, said, status, processed) if taken else ()
+        healing = healing or tuple(text for r, text in said if is_wound_roll(r))
         if taken or healing:
-            text = f"{taken} wound{'s' if taken != 1 else ''} taken" if taken else "wounds"
-            wounds.append(FigureLine(name, text, healing))
+            wounds.append(FigureLine(name, _taken(system, taken) if taken else "wounds", healing))
         others = tuple(text for r, text in said if not is_wound_roll(r))
         if others:
             steps.append(FigureLine(name, "", others))
@@ -111,7 +128,10 @@ def battle_report(
     for row in ledger:
         if row.character_id in figure_of:
             by_figure[figure_of[row.character_id]].append(row)
+    processed = battle.status == "PROCESSED"
     return tuple(
-        _side_report(system, side, [f for f in figures if f.side_id == side.pk], by_figure)
+        _side_report(
+            system, side, [f for f in figures if f.side_id == side.pk], by_figure, processed
+        )
         for side in battle.sides.all()
     )

@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError
@@ -35,6 +36,7 @@ from battles.services import (
     SideChoice,
     battle_activation_draw,
     battle_activation_start,
+    battle_adjust,
     battle_audit,
     battle_delete,
     battle_finish,
@@ -43,6 +45,7 @@ from battles.services import (
     battle_start,
     battle_void_last,
 )
+from battles.services.adjust import Marker, markers
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
@@ -140,10 +143,37 @@ def _last_activation(table: Table) -> EventView | None:
 
 
 @dataclass(frozen=True)
+class Chip:
+    """One chip of a figure's state; `key` names an adjustable state key (tap to take off)."""
+
+    text: str
+    bad: bool
+    key: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class FigureRow:
     figure: Any
-    chips: tuple[tuple[str, bool], ...]
+    chips: tuple[Chip, ...]
     out: bool
+    markers: tuple[Marker, ...] = ()
+
+
+def figure_chips(
+    system: RuleSystem, state: dict[str, Any], markers: tuple[Marker, ...]
+) -> tuple[Chip, ...]:
+    """The figure's chips in state order, each knowing the key it shows (if adjustable)."""
+    adjustable = {m.key: m for m in markers}
+    out = is_out(state)
+    chips = []
+    for key, value in state.items():
+        for text, bad in narrate.state_chips(system.key, {key: value}):
+            if out and not bad and key != "status":
+                continue  # a man out of the fight shows what put him there
+            marker = adjustable.get(key)
+            chips.append(Chip(text, bad, key if marker else "", marker.label if marker else ""))
+    return tuple(chips)
 
 
 @dataclass(frozen=True)
@@ -156,11 +186,13 @@ class SideBlock:
 def _side_blocks(table: Table) -> list[SideBlock]:
     blocks = []
     for block in table.sides:
-        rows = tuple(
-            FigureRow(f, narrate.state_chips(table.system.key, f.state), is_out(f.state))
-            for f in block.figures
-        )
-        blocks.append(SideBlock(block.side, rows, sum(1 for r in rows if not r.out)))
+        rows = []
+        for f in block.figures:
+            marks = markers(table.system, f.stats)
+            rows.append(
+                FigureRow(f, figure_chips(table.system, f.state, marks), is_out(f.state), marks)
+            )
+        blocks.append(SideBlock(block.side, tuple(rows), sum(1 for r in rows if not r.out)))
     return blocks
 
 
@@ -299,6 +331,33 @@ def battle_void(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def battle_adjust_figure(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add or take off one wound, Hit or marker on a figure (a tap on its chip), logged."""
+    battle = _playable(request, pk)
+    state_key, _, change = request.POST.get("adjust", "").partition(":")
+    try:
+        battle_adjust(
+            battle=battle,
+            figure=request.POST.get("figure"),
+            state_key=state_key,
+            change=change,
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+            # One form per figure, one button per change: a double tap of the same button
+            # sends the same key, another button on the same page a different one.
+            key=f"{_key(request)}:{state_key}:{change}"[:64] if _key(request) else "",
+        )
+    except ValidationError as exc:
+        return _refused(request, battle, _messages(exc))
+    except BattleConflict as exc:
+        return _refused(request, battle, [str(exc)])
+    except IntegrityError:
+        pass  # the same request won a race with itself: it was applied once
+    return _back_to_table(battle, request, "actor", "check", "against")
+
+
+@login_required
+@require_POST
 def battle_activation(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the chosen activation method (its deck or dice) for this battle."""
     battle = _playable(request, pk)
@@ -351,8 +410,17 @@ def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, battle, _messages(exc))
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
+    messages.success(request, f"Result saved: {_result_words(battle)}.")
     url = reverse("battle-page", args=[battle.pk])
     return redirect(f"{url}#finish")
+
+
+def _result_words(battle: Battle) -> str:
+    """ "Red: Win (3 VP) · Blue: Loss (0 VP)", as just saved."""
+    return " · ".join(
+        f"{side.force.name}: {side.get_result_display()} ({side.victory_points} VP)"
+        for side in battle.sides.select_related("force").order_by("index")
+    )
 
 
 @login_required
@@ -366,6 +434,7 @@ def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, battle, _messages(exc))
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
+    messages.success(request, "The battle is finished; the post-battle rolls are on their way.")
     return redirect("battle-after", pk=battle.pk)
 
 
@@ -374,11 +443,12 @@ def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
 def battle_remove(request: HttpRequest, pk: int) -> HttpResponse:
     """Delete an abandoned battle (its creator, before it is finished); back to the campaign."""
     battle = _battle(request, pk)
-    campaign_id = battle.campaign_id
+    campaign_id, name = battle.campaign_id, str(battle)
     try:
         battle_delete(battle=battle, user=request.user)
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
+    messages.success(request, f"{name} was abandoned: the battle and its log are deleted.")
     if campaign_id:
         return redirect("campaign-page", pk=campaign_id)
     return redirect("home")

@@ -13,7 +13,7 @@ from django.urls import NoReverseMatch, reverse
 from campaigns.models import Campaign, HouseRules, Pairing
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from campaigns.services.house_rules import house_rules_changes, house_rules_versions
-from pages.league import MyGame, ReportForm, initial_from, my_game, my_report
+from pages.league import MyGame, ReportForm, initial_from, my_game, my_open_games, my_report
 from pages.ratings import campaign_ratings_context
 from pages.selectors import campaign_overview
 from rules.system import get_system
@@ -25,14 +25,12 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_object_or_404(campaigns_visible_to(request.user).select_related("club"), pk=pk)
     overview = campaign_overview(campaign)
     manages = campaigns_managed_by(request.user).filter(pk=campaign.pk).exists()
-    game = my_game(overview.pairings, request.user)
     context = {
         "overview": overview,
         "campaign": campaign,
         "system": get_system(campaign.system),
         "manages": manages,
-        "game": game,
-        "report_form": _report_form(game),
+        "games": _games(campaign, overview.pairings, request.user),
         "ratings": campaign_ratings_context(campaign, overview.members),
         "house": campaign_house_rules(campaign, manages=manages),
     }
@@ -46,13 +44,26 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "pages/campaign.html", context)
 
 
+def _games(
+    campaign: Campaign, pairings: tuple[Pairing, ...], user: object
+) -> list[tuple[MyGame, ReportForm | None]]:
+    """The player's game in every open round, each with its report form; with no round open,
+    their game in the current round (to show how it ended)."""
+    games = list(my_open_games(campaign, user)) if user.is_authenticated else []  # type: ignore[attr-defined]
+    if not games:
+        game = my_game(pairings, user)
+        games = [game] if game is not None else []
+    return [(game, _report_form(game)) for game in games]
+
+
 def _report_form(game: MyGame | None) -> ReportForm | None:
     if game is None or not game.open:
         return None
     report = my_report(game)
     initial = {**initial_from(game), "link": getattr(report, "link", "")}
     initial["text"] = getattr(report, "text", "")
-    return ReportForm(game=game, initial=initial)
+    # Several games on one page (two rounds open): each form's ids are its own.
+    return ReportForm(game=game, initial=initial, auto_id=f"id_{game.pairing.pk}_%s")
 
 
 #: Changes from the rules as written the campaign page lists before "and N more".

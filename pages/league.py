@@ -14,7 +14,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -106,6 +106,19 @@ def my_game(pairings: tuple[Pairing, ...] | list[Pairing], user: Any) -> MyGame 
         other = AWAY if side == HOME else HOME
         return MyGame(pairing, side, names[other], claims[side], claims[other], names)
     return None
+
+
+def my_open_games(campaign: Any, user: Any) -> tuple[MyGame, ...]:
+    """The user's game in each open round of the campaign, oldest round first (1 query): with
+    two rounds open at once, the round-2 game is as reachable as the round-1 one."""
+    pairings = (
+        Pairing.objects.filter(round__campaign_id=campaign.pk, round__status="OPEN")
+        .filter(Q(home__user_id=user.pk) | Q(away__user_id=user.pk))
+        .select_related("round__campaign", "home__user", "away__user", "battle")
+        .order_by("round__number", "table", "pk")
+    )
+    games = (my_game([p], user) for p in pairings)
+    return tuple(g for g in games if g is not None)
 
 
 class ReportForm(forms.Form):
@@ -213,9 +226,12 @@ def pairing_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         except LeagueConflict as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Your result is in.")
+            messages.success(
+                request, f"Your result against {game.opponent} in {game.pairing.round} is in."
+            )
             return redirect(
-                f"{reverse('campaign-page', args=[game.pairing.round.campaign_id])}#my-game"
+                f"{reverse('campaign-page', args=[game.pairing.round.campaign_id])}"
+                f"#game-{game.pairing.pk}"
             )
     status = 400 if form.errors else 200
     return render(

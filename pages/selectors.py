@@ -28,7 +28,7 @@ from campaigns.league.standings import StandingRow
 from campaigns.models import Campaign, Membership, Pairing, Round
 from campaigns.selectors import current_round, league_standings, round_pairings
 from common.orm import count_of
-from pages.after import roll_json
+from pages.after import is_wound_roll, roll_json
 from pages.charts import StepChart, step_chart
 from pages.display import Stat, equipment, stat_block, stat_line
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
@@ -208,11 +208,18 @@ def _entry_moment(system: RuleSystem, entry: ServiceRecordEntry) -> Moment:
     return Moment(entry.created_at, kind, entry.get_cause_display(), entry.note, changes, who=who)
 
 
-def _figure_summary(system: RuleSystem, figure: BattleFigure) -> str:
-    """Return how the figure ended the battle: "Ended it wounded · 1 kill · used Fire skill"."""
+def _figure_summary(
+    system: RuleSystem, figure: BattleFigure, rolls: Sequence[PostBattleRoll] = ()
+) -> str:
+    """Return how the figure ended the battle: "Ended it wounded · 1 kill · used Fire skill"
+    (and, for a wound that left nothing behind once the rolls were made, that it healed)."""
     parts = []
     if figure.final_status:
         parts.append(f"Ended the battle {narrate.humanise(figure.final_status)}")
+        taken = system.harm_taken(figure.stats, figure.state)
+        healed = figure.battle.status == "PROCESSED" and not any(is_wound_roll(r) for r in rolls)
+        if figure.final_status == "wounded" and taken and healed and system.harm == "wounds":
+            parts.append("healed after the battle")
     if figure.kills:
         parts.append(f"{figure.kills} kill{'s' if figure.kills != 1 else ''}")
     if figure.skills_used:
@@ -243,7 +250,7 @@ def _battle_moment(
         tuple(rolls),
         battle,
         figure,
-        _figure_summary(system, figure),
+        _figure_summary(system, figure, rolls),
         said,
     )
 
@@ -429,7 +436,9 @@ def battle_table(battle: Battle, system: RuleSystem) -> Table:
     sides = list(battle.sides.select_related("force__owner").order_by("index"))
     figures = list(battle.figures.order_by("side__index", "unit_name", "pk"))
     events = list(
-        battle.events.select_related("actor", "target").order_by("-seq")[:EVENT_LOG_LENGTH]
+        battle.events.select_related("actor", "target", "created_by").order_by("-seq")[
+            :EVENT_LOG_LENGTH
+        ]
     )
     blocks = tuple(SideBlock(s, tuple(f for f in figures if f.side_id == s.pk)) for s in sides)
     last = next((e for e in events if not e.voided), None)
@@ -438,7 +447,7 @@ def battle_table(battle: Battle, system: RuleSystem) -> Table:
 
 def battle_events(battle: Battle) -> tuple[BattleEvent, ...]:
     """Return the battle's whole event log, oldest first (1 query)."""
-    return tuple(battle.events.select_related("actor", "target").order_by("seq"))
+    return tuple(battle.events.select_related("actor", "target", "created_by").order_by("seq"))
 
 
 def battle_ledger(battle: Battle) -> tuple[PostBattleRoll, ...]:

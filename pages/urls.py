@@ -112,6 +112,7 @@ urlpatterns = [
     path("battles/<int:pk>/odds/", battles.battle_odds, name="battle-odds"),
     path("battles/<int:pk>/check/", battles.battle_check, name="battle-check"),
     path("battles/<int:pk>/void/", battles.battle_void, name="battle-void"),
+    path("battles/<int:pk>/adjust/", battles.battle_adjust_figure, name="battle-adjust"),
     path("battles/<int:pk>/activation/", battles.battle_activation, name="battle-activation"),
     path("battles/<int:pk>/draw/", battles.battle_draw, name="battle-draw"),
     path("battles/<int:pk>/result/", battles.battle_result, name="battle-result"),

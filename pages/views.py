@@ -72,6 +72,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "home": home_overview(request.user),
         "next_game": games[0] if games else None,
+        "open_games": games,
         "attention": attention,
         "to_do": TO_DO,
         "notices": recent_notices(request.user),

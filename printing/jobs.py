@@ -14,7 +14,7 @@ from typing import Any
 from battles.models import Battle
 from campaigns.league import LeagueError
 from campaigns.models import Campaign, HouseRules, Pairing
-from campaigns.selectors import current_round, league_standings, round_pairings
+from campaigns.selectors import league_standings
 from chronicle.printed import chronicle_context
 from printing.documents import (
     DEFAULT_STATES,
@@ -238,6 +238,19 @@ def _packet(params: Mapping[str, Any], user: Any) -> Document:
 REPORT_RECENT_BATTLES = 5
 
 
+def campaign_rounds(campaign: Campaign) -> list[tuple[Any, list[Pairing]]]:
+    """Every round of the campaign with its pairings, oldest first (2 queries at any size)."""
+    rounds = {r.pk: (r, []) for r in campaign.rounds.order_by("number")}
+    pairings = (
+        Pairing.objects.filter(round__campaign_id=campaign.pk)
+        .select_related("home__user", "away__user", "battle")
+        .order_by("table", "pk")
+    )
+    for pairing in pairings:
+        rounds[pairing.round_id][1].append(pairing)
+    return list(rounds.values())
+
+
 def _report(params: Mapping[str, Any]) -> Document:
     campaign = Campaign.objects.get(pk=params["campaign"])
     every = bool(params.get("all"))
@@ -246,14 +259,12 @@ def _report(params: Mapping[str, Any]) -> Document:
         standings, note = league_standings(campaign), ""
     except LeagueError as error:  # bad league settings: say so rather than fail the report
         standings, note = None, f"The league table cannot be computed: {error}"
-    round_ = current_round(campaign)
     context = report_context(
         campaign=campaign.name,
         system=get_system(campaign.system).name,
         standings=standings,
         standings_note=note,
-        round_=round_,
-        pairings=list(round_pairings(round_)) if round_ else [],
+        rounds=campaign_rounds(campaign),
         battles=battles,
         summaries=event_summaries(battles),
         outcomes=post_battle_outcomes(battles),

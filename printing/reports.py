@@ -137,8 +137,7 @@ def report_context(
     system: str,
     standings: Standings | None,
     standings_note: str,
-    round_: Round | None,
-    pairings: Sequence[Pairing],
+    rounds: Sequence[tuple[Round, Sequence[Pairing]]],
     battles: Sequence[Battle],
     summaries: Mapping[int, Sequence[tuple[str, str, int]]],
     outcomes: Mapping[int, Sequence[tuple[str, str, str, str]]],
@@ -151,14 +150,16 @@ def report_context(
         "system": system,
         "standings": standings_rows(standings),
         "standings_note": standings_note,
-        "round": {
-            "number": round_.number,
-            "status": round_.get_status_display(),
-            "kind": round_.get_kind_display(),
-        }
-        if round_
-        else None,
-        "pairings": round_rows(pairings),
+        # Every round, oldest first: with two rounds open at once, both are printed.
+        "rounds": [
+            {
+                "number": round_.number,
+                "status": round_.get_status_display(),
+                "kind": round_.get_kind_display(),
+                "pairings": round_rows(pairings),
+            }
+            for round_, pairings in rounds
+        ],
         "every_battle": every_battle,
         "battles": [
             battle_report(b, summaries.get(b.pk, ()), outcomes.get(b.pk, ())) for b in battles

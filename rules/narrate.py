@@ -419,7 +419,7 @@ def _chip(words: Words, key: str, value: Any) -> tuple[str, bool] | None:
         return None
     if isinstance(value, bool) or word.kind == "flag":
         if not value:
-            return None
+            return (word.off, True) if word.chip_off and word.off else None
         return (word.on or word.label, word.bad)
     if _is_number(value):
         if value == 0 and word.kind == "count":

@@ -92,6 +92,11 @@ class RuleSystem:
     #: Applies what a figure's accumulated state implies once a check's effects are in (a check
     #: sees one hit, not the total: six Rencounter wound points kill, 15 Hits remove a unit).
     settle_state: SettleState = _nothing_to_settle
+    #: The battle-state key that counts the harm a figure takes ("wounds"; Game the 90%'s
+    #: units take "hits"), and whether it counts down from the start (Escarmouche's wounds
+    #: left) rather than up: what the after page and careers read as "wounds taken".
+    harm: str = "wounds"
+    harm_counts_down: bool = False
     #: The module whose `WORDS` are the system's own words for its outcomes, state keys and
     #: procedures (`rules.narrate`), imported when first asked for: only narration needs them.
     words_from: str = ""
@@ -138,6 +143,23 @@ class RuleSystem:
             return NO_WORDS
         words: Words = import_module(self.words_from).WORDS
         return words
+
+    def harm_taken(self, stats: Mapping[str, Any], state: Mapping[str, Any]) -> int:
+        """Return the wounds (or Hits) a figure took in this battle: its state against its start."""
+        start = int(self.initial_state(stats).get(self.harm) or 0)
+        now = int(state.get(self.harm) or 0)
+        return max(0, start - now if self.harm_counts_down else now - start)
+
+    def end_status(self, stats: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+        """Return the status the state means: "wounded" for a figure left "unhurt" but hurt.
+
+        Some systems never set a status on a hit (Escarmouche counts wounds down, Game the 90%
+        adds Hits); the record must still say the figure was hurt.
+        """
+        status = str(state.get("status") or "unhurt")
+        if status == "unhurt" and self.harm_taken(stats, state):
+            return "wounded"
+        return status
 
     def check(self, name: str) -> Check:
         try:

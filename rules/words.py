@@ -25,7 +25,9 @@ class StateWord:
     "gets up"); an empty `off` says nothing of a flag cleared as bookkeeping. `loss` phrases
     a count going down, singular and plural, with `{n}` for the number ("{n} figure
     removed"). `bad` marks chips shown as trouble; `neutral` lists values that need no chip
-    ("unhurt"); `hidden` keeps a bookkeeping key out of sight altogether.
+    ("unhurt"); `hidden` keeps a bookkeeping key out of sight altogether. `phrase` words a
+    count on a chip, singular and plural, with `{n}` ("reloading {n} turns"); `chip_off` shows
+    a flag cleared as a chip of its own (`off`: "unloaded"), where its absence would mislead.
     """
 
     label: str
@@ -37,9 +39,13 @@ class StateWord:
     bad: bool = False
     neutral: tuple[str, ...] = ()
     hidden: bool = False
+    phrase: tuple[str, str] = ("", "")
+    chip_off: bool = False
 
     def amount(self, count: int) -> str:
         """`count` of this value: "1 wound point", "3 wound points"."""
+        if self.phrase[0]:
+            return (self.phrase[0] if abs(count) == 1 else self.phrase[1]).format(n=count)
         noun = self.label if abs(count) == 1 else (self.plural or f"{self.label}s")
         return f"{count} {noun}"
 
@@ -89,7 +95,10 @@ NO_WORDS = Words()
 COMMON_STATES: Mapping[str, StateWord] = {
     "status": StateWord("status", "text", bad=True, neutral=("unhurt",)),
     "wounds": StateWord("wound", bad=True),
-    "loaded": StateWord("loaded", "flag", on="loaded", off="unloaded"),
+    "loaded": StateWord("loaded", "flag", on="loaded", off="unloaded", chip_off=True),
+    "reloading": StateWord(
+        "reloading", phrase=("reloading {n} turn", "reloading {n} turns"), bad=True
+    ),
     "down": StateWord("knocked down", "flag", off="gets up", bad=True),
     "shaken": StateWord("Shaken", "flag", off="no longer Shaken", bad=True),
     "pinned": StateWord("pinned", "flag", off="no longer pinned", bad=True),

@@ -3,6 +3,7 @@ auto-resolve, and the post-battle pipeline (finish, process, sweep). The audit i
 re-derives rolls, kept beside the pipeline it checks."""
 
 from battles.services.abandon import battle_delete
+from battles.services.adjust import battle_adjust
 from battles.services.audit import battle_audit
 from battles.services.pipeline import (
     battle_claim,
@@ -25,6 +26,7 @@ __all__ = [
     "SideChoice",
     "battle_activation_draw",
     "battle_activation_start",
+    "battle_adjust",
     "battle_audit",
     "battle_auto_resolve",
     "battle_claim",

@@ -86,6 +86,9 @@ def _keyless_report(row: Any) -> dict[str, Any]:
 
 def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dict[str, Any]:
     report: dict[str, Any] = {"seq": event.seq, "check": event.check_name, "voided": event.voided}
+    if event.kind == EventKind.ADJUSTMENT:
+        who = event.created_by.get_username() if event.created_by_id else "nobody signed in"
+        return {**report, "matches": None, "note": f"adjusted by hand by {who}: no dice"}
     if event.dice_given:
         return {**report, "matches": None, "note": "dice typed in at the table"}
     if event.kind != EventKind.CHECK or battle.auto_resolved:
@@ -113,7 +116,10 @@ def battle_audit(*, battle: Battle) -> dict[str, Any]:
     system = system_of(battle)
     seed_ok = hashlib.sha256(battle.seed.encode()).hexdigest() == battle.seed_sha256
     ledger = _ledger_report(battle, system)
-    events = [_event_report(battle, system, e) for e in battle.events.order_by("seq")]
+    events = [
+        _event_report(battle, system, e)
+        for e in battle.events.select_related("created_by").order_by("seq")
+    ]
     mismatched = [r for r in ledger if r["matches"] is False]
     bad_events = [e for e in events if e["matches"] is False]
     return {

@@ -64,7 +64,8 @@ def _check_results(battle: Battle, system: RuleSystem) -> None:
         raise ValidationError({"sides": [f"enter a result for side(s) {', '.join(missing)}"]})
     if all(s.result == SideResult.WIN for s in sides):
         raise ValidationError({"sides": ["every side cannot win"]})
-    bad = [f.name for f in battle.figures.all() if figure_status(f) not in allowed_statuses(system)]
+    allowed = allowed_statuses(system)
+    bad = [f.name for f in battle.figures.all() if figure_status(system, f) not in allowed]
     if bad:
         raise ValidationError({"figures": [f"unknown status for {', '.join(bad)}"]})
 
@@ -80,10 +81,11 @@ def battle_finish(*, battle: Battle, user: AbstractBaseUser | None = None, key: 
         return battle
     if battle.status not in PLAYABLE:
         raise BattleConflict(f"the battle is already finished ({battle.status})")
-    _check_results(battle, system_of(battle))
+    system = system_of(battle)
+    _check_results(battle, system)
     figures = list(battle.figures.select_related("character"))
     for figure in figures:
-        figure.final_status = figure_status(figure)
+        figure.final_status = figure_status(system, figure)
     BattleFigure.objects.bulk_update(figures, ["final_status"])
     battle.status, battle.finished_at = BattleStatus.FINISHED, timezone.now()
     battle.finish_key = key

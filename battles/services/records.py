@@ -25,14 +25,15 @@ def dice_for(seed: str, dice_key: str, scheme: int) -> DiceFor:
 
 
 def wounds_taken(system: RuleSystem, figure: BattleFigure) -> int:
-    """Wounds taken in this battle: the state's wounds less those carried in (permanent)."""
-    carried = int(system.initial_state(figure.stats).get("wounds", 0) or 0)
-    return max(0, int(figure.state.get("wounds", 0) or 0) - carried)
+    """Wounds (Hits) taken in this battle, as the log left them: the state against the start,
+    so wounds carried in (permanent) are not counted again."""
+    return system.harm_taken(figure.stats, figure.state)
 
 
-def figure_status(figure: BattleFigure) -> str:
-    """The status the figure ended the battle with: as entered, else as the assistant left it."""
-    status = figure.final_status or str(figure.state.get("status") or "unhurt")
+def figure_status(system: RuleSystem, figure: BattleFigure) -> str:
+    """The status the figure ended the battle with: as entered, else as the assistant left it
+    (a figure the log shows hurt is "wounded", even where the system sets no status on a hit)."""
+    status = figure.final_status or system.end_status(figure.stats, figure.state)
     return "captured" if figure.extra.get("captured") and status != "dead" else status
 
 
@@ -50,7 +51,7 @@ def record_json(
         "name": figure.name,
         "stats": figure.stats,
         "wounds": wounds_taken(system, figure),
-        "status": figure_status(figure),
+        "status": figure_status(system, figure),
         "skills_used": sorted(figure.skills_used),
         "kills": figure.kills,
         "battles_before": battles_before,

@@ -85,21 +85,28 @@ def _event(
     )
 
 
-def _kills(events: Sequence[SimEvent], result: SimResult) -> Counter[str]:
-    """Credit each figure that ended the battle down to the last figure that acted on it."""
+def _kills(events: Sequence[SimEvent], result: SimResult, harm: str) -> Counter[str]:
+    """Credit each figure that ended the battle down to the last figure that hurt it, on
+    whichever side of the check that figure was (a riposte kills the attacker)."""
     last_hit: dict[str, str] = {}
     for sim in events:
-        if sim.target is not None and sim.resolution.effects and sim.actor in result.states:
-            last_hit[sim.target] = sim.actor
+        if sim.target is None or sim.actor not in result.states:
+            continue
+        for effect in sim.resolution.effects:
+            if effect.key in ("status", harm):
+                hurt, by = (
+                    (sim.target, sim.actor) if effect.who == "target" else (sim.actor, sim.target)
+                )
+                last_hit[hurt] = by
     down = [ref for ref, state in result.states.items() if state.get("status") in KILLED]
     return Counter(last_hit[ref] for ref in down if ref in last_hit)
 
 
-def _save_figures(figures: dict[str, BattleFigure], result: SimResult) -> None:
-    kills = _kills(result.events, result)
+def _save_figures(figures: dict[str, BattleFigure], result: SimResult, system: RuleSystem) -> None:
+    kills = _kills(result.events, result, system.harm)
     for ref, figure in figures.items():
         figure.state = dict(result.states[ref])
-        figure.final_status = str(figure.state.get("status") or "unhurt")
+        figure.final_status = system.end_status(figure.stats, figure.state)
         figure.skills_used = sorted(result.skills_used.get(ref, ()))
         figure.kills = kills.get(ref, 0)
     BattleFigure.objects.bulk_update(
@@ -129,7 +136,8 @@ def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None)
             {"battle": ["the battle already has events; auto-resolve starts from the beginning"]}
         )
     sides = sim_sides(battle)
-    result = _simulator(system_of(battle), sides)(
+    system = system_of(battle)
+    result = _simulator(system, sides)(
         sides, battle.options, SeededDice(battle.seed, "simulate", battle.dice_scheme)
     )
     figures = {str(f.pk): f for f in battle.figures.all()}
@@ -137,7 +145,7 @@ def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None)
     BattleEvent.objects.bulk_create(
         [_event(battle, i + 1, sim, figures, states) for i, sim in enumerate(result.events)]
     )
-    _save_figures(figures, result)
+    _save_figures(figures, result, system)
     _save_sides(battle, result.winner)
     battle.auto_resolved, battle.status = True, BattleStatus.IN_PROGRESS
     battle.save(update_fields=["auto_resolved", "status"])

@@ -106,23 +106,25 @@ def _apply(
 ) -> None:
     if target is None and any(e.who == "target" for e in resolution.effects):
         raise ValidationError({"target": [f"{resolution.check} affects a target: name one"]})
-    was_down = target is not None and target.state.get("status") in KILLED
+    figures = [f for f in (actor, target) if f is not None]
+    was_down = {f.pk: f.state.get("status") in KILLED for f in figures}
     for effect in resolution.effects:
         effect.apply((actor if effect.who == "actor" else target).state)  # type: ignore[union-attr]
-    for figure in (actor, target):
-        if figure is not None:
-            system.settle_state(figure.state)
+    for figure in figures:
+        system.settle_state(figure.state)
     if skill and skill not in actor.skills_used:
         actor.skills_used = [*actor.skills_used, skill]
-    # Friendly fire, or any man of one's own side brought down, never counts as a kill.
-    if (
-        target is not None
-        and not friendly
-        and target.side_id != actor.side_id
-        and not was_down
-        and target.state.get("status") in KILLED
-    ):
-        actor.kills += 1
+    if target is not None and not friendly:
+        credit_kill(actor, target, was_down[target.pk])
+        credit_kill(target, actor, was_down[actor.pk])
+
+
+def credit_kill(killer: BattleFigure, fallen: BattleFigure, was_down: bool) -> None:
+    """Credit `killer` when `fallen` went down in this check, whichever side of the check each
+    was on: a man killed while attacking in hand to hand is the defender's kill. Friendly fire,
+    or any man of one's own side brought down, never counts as a kill."""
+    if fallen.side_id != killer.side_id and not was_down and fallen.state.get("status") in KILLED:
+        killer.kills += 1
 
 
 def mark_breakpoints(battle: Battle, seq: int) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 
 from pages.display import change_text
+from pages.errors import error_summary as summarise
 from rules.errors import UnknownSystem
 from rules.system import get_system
 
@@ -32,3 +33,9 @@ def system_name(key: str) -> str:
         return get_system(key).name
     except UnknownSystem:
         return key
+
+
+@register.inclusion_tag("pages/includes/error_summary.html", takes_context=True)
+def error_summary(context: Any) -> dict[str, Any]:
+    """The refused form's summary at the top of the page (nothing when nothing was refused)."""
+    return {"summary": summarise(context.get("form"), context.get("problems"))}

@@ -44,7 +44,8 @@ class Form:
     htmx: bool = False
     #: The name and value of the first named submit button (a browser sends the one pressed).
     submitter: tuple[str, str] | None = None
-    #: Buttons that send the form elsewhere (`formaction`): (action, name, value, htmx).
+    #: Buttons that send the form elsewhere (`formaction`), or send it with another named
+    #: value (one form, several buttons): (action, name, value, htmx).
     elsewhere: list[tuple[str, str, str, bool]] = field(default_factory=list)
 
     def variants(self) -> list[Form]:
@@ -121,6 +122,10 @@ class PageParser(HTMLParser):
             self._form.elsewhere.append((action, name, value, bool(a.get("hx-post"))))
         elif name and self._form.submitter is None:
             self._form.submitter = (name, value)
+        elif name and (name, value) != self._form.submitter:
+            # Another button of the same form (a figure's chip adjustments: "wounds:add",
+            # "pinned:remove" ...): each is a request of its own, so each is submitted.
+            self._form.elsewhere.append((self._form.action, name, value, self._form.htmx))
 
     def handle_data(self, data: str) -> None:
         if self._option is not None:

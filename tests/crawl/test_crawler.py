@@ -53,6 +53,26 @@ def test_a_button_with_its_own_formaction_is_a_second_way_to_send_the_form():
     ]
 
 
+def test_each_named_button_of_one_form_is_its_own_way_to_send_it():
+    """A figure's chips at the table: one form, a button per adjustment, each submitted."""
+    parser = PageParser()
+
+    parser.feed(
+        '<form method="post" action="/battles/1/adjust/" hx-post="/battles/1/adjust/">'
+        '<input type="hidden" name="figure" value="7">'
+        '<button name="adjust" value="wounds:remove">1 wound point ×</button>'
+        '<button name="adjust" value="wounds:add">+1 wound point</button>'
+        '<button name="adjust" value="down:add">knocked down</button></form>'
+    )
+
+    sent = [f.fields for f in parser.forms[0].variants()]
+    assert sent == [
+        [("figure", "7"), ("adjust", "wounds:remove")],
+        [("figure", "7"), ("adjust", "wounds:add")],
+        [("figure", "7"), ("adjust", "down:add")],
+    ]
+
+
 def test_a_crash_behind_a_link_is_reported_with_the_page_actor_and_state():
     result = crawl()
 

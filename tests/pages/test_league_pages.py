@@ -342,3 +342,77 @@ def test_an_anonymous_visitor_is_sent_to_sign_in_from_the_disputes(client, muste
     assert settle["Location"].startswith("/accounts/login/")
     dispute.refresh_from_db()
     assert dispute.disputed
+
+
+# --- two rounds open at once ---------------------------------------------------------------
+
+
+@pytest.fixture
+def two_rounds(muster, game) -> tuple[Pairing, Pairing]:
+    """Round 1 and round 2 both open: alice (home) v bob, then bob (home) v alice."""
+    alice, bob = (
+        Membership.objects.get(campaign=muster.campaign, user=u) for u in (muster.alice, muster.bob)
+    )
+    round_create_manual(campaign=muster.campaign, pairings=[(bob, alice)])
+    second = Pairing.objects.get(round__campaign=muster.campaign, round__number=2)
+    return game, second
+
+
+def test_the_campaign_page_shows_the_game_of_every_open_round(client, muster, two_rounds):
+    first, second = two_rounds
+    client.force_login(muster.alice)
+
+    html = client.get(f"/campaigns/{muster.campaign.pk}/").content.decode()
+
+    assert html.count('data-testid="my-game"') == 2
+    assert f'id="game-{first.pk}"' in html and f'id="game-{second.pk}"' in html
+    assert f'action="/pairings/{second.pk}/report/"' in html
+    assert f'id="id_{second.pk}_my_vp"' in html  # each form's ids are its own
+
+
+def test_a_round_two_game_is_reported_from_the_campaign_page(client, muster, two_rounds):
+    first, second = two_rounds
+    client.force_login(muster.alice)
+
+    response = client.post(f"/pairings/{second.pk}/report/", ALICE_WINS, follow=True)
+
+    assert response.redirect_chain[-1][0].endswith(f"#game-{second.pk}")
+    assert PairingReport.objects.filter(pairing=second, side="AWAY").exists()
+    assert not PairingReport.objects.filter(pairing=first).exists()
+    assert "Your result against bob in" in response.content.decode()
+
+
+def test_home_links_each_open_game_to_its_own_report_page(client, muster, two_rounds):
+    first, second = two_rounds
+    client.force_login(muster.alice)
+
+    html = client.get("/").content.decode()
+
+    assert f'href="/pairings/{first.pk}/report/"' in html
+    assert f'href="/pairings/{second.pk}/report/"' in html
+    assert f"#game-{second.pk}" in html
+    page = client.get(f"/pairings/{second.pk}/report/")
+    assert page.status_code == 200 and "Round 2" in page.content.decode()
+
+
+def test_the_printed_campaign_report_prints_every_round(muster, two_rounds):
+    from django.template.loader import render_to_string
+
+    from printing.jobs import campaign_rounds
+    from printing.reports import report_context
+
+    context = report_context(
+        campaign=muster.campaign.name,
+        system="Rencounter",
+        standings=None,
+        standings_note="",
+        rounds=campaign_rounds(muster.campaign),
+        battles=[],
+        summaries={},
+        outcomes={},
+        every_battle=False,
+    )
+    html = render_to_string("printing/report.html", context)
+
+    assert [r["number"] for r in context["rounds"]] == [1, 2]
+    assert "Round 1 ·" in html and "Round 2 ·" in html

@@ -13,6 +13,11 @@ from rules.systems.rencounter.checks import CHECKS
 
 #: Parameter sets covering each check's branches (repeaters, shotguns, ripostes, sepsis ...).
 SAMPLES = {
+    "reload": [
+        {"weapon": "flintlock_musket", "progress": 0},
+        {"weapon": "heavy_crossbow", "progress": 5},
+        {"weapon": "javelin"},
+    ],
     "action": [
         {"experience": 4},
         {"experience": 5, "wounds": 1, "morale": 3},

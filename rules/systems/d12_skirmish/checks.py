@@ -138,6 +138,14 @@ def _shot(face: int, modifier: int, muzzle: bool, hit_on: int) -> Outcome:
     return Outcome(key, {"roll": face, "modifier": modifier, "total": face + modifier}, effects)
 
 
+_RELOADED = (Effect("actor", "loaded", "set", True, "reloaded"),)
+
+
+def resolve_reload(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """A turn spent reloading: the muzzle-loader is loaded again. No dice."""
+    return Outcome("loaded", {}, _RELOADED)
+
+
 def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
     tables = t.current()
     face = dice.roll(D12, "to hit")
@@ -760,6 +768,16 @@ def _built_checks() -> dict[str, Check]:
             "abilities named",
             "one d12: to hit",
             skill="troop",
+        ),
+        "reload": Check(
+            "reload",
+            "Reload",
+            Schema(()),
+            ("loaded",),
+            resolve_reload,
+            lambda params: {"loaded": Fraction(1)},
+            "A muzzle-loader spends a turn reloading after each shot",
+            "no dice",
         ),
         "misfire": Check(
             "misfire",

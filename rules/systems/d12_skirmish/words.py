@@ -60,6 +60,7 @@ WORDS = Words(
     verbs={
         "shoot": ("shoots", "at"),
         "fire": ("fires", "at"),
+        "reload": ("reloads", "facing"),
         "misfire": ("rolls for the misfire", "facing"),
         "wound": ("rolls to wound", ""),
         "hand_to_hand": ("fights hand to hand", "with"),
@@ -74,7 +75,7 @@ WORDS = Words(
         "weapon": StateWord("weapon", "text", bad=True, neutral=("ready",)),
         "morale": StateWord("morale", "text", bad=True),
         "officer_killed": StateWord("officer or standard lost", "flag", bad=True),
-        "loaded": StateWord("loaded", "flag", on="loaded", off="unloaded"),
+        "loaded": StateWord("loaded", "flag", on="loaded", off="unloaded", chip_off=True),
     },
     values={
         "captured": "surrendered",

@@ -40,7 +40,14 @@ from rules.systems.escarmouche.special_fights import (
     build_massed_pike,
     build_pike_vs_cavalry,
 )
-from rules.systems.escarmouche.stats import CARD, OPTIONS, STATS, initial_state, label_text
+from rules.systems.escarmouche.stats import (
+    CARD,
+    OPTIONS,
+    STATS,
+    initial_state,
+    label_text,
+    settle_state,
+)
 
 # Not bound as `tables`: that name is the tables module, which the system's parts import.
 from rules.systems.escarmouche.tables import tables as reference_tables
@@ -202,12 +209,14 @@ ESCARMOUCHE = register(
         tables=reference_tables,
         label_text=label_text,
         initial_state=initial_state,
+        settle_state=settle_state,
         card=CARD,
         post_battle=imported_later("rules.systems.escarmouche.campaign", "post_battle"),
         house_rules=True,
         activation=MappingImportedLater("rules.systems.escarmouche.activation", "METHODS"),
         simulate=imported_later("rules.systems.escarmouche.simulate", "simulate"),
         statuses=("unhurt", "wounded", "out", "dead"),
+        harm_counts_down=True,  # a figure's wounds are the wounds it has left
         description="Active dice score (highest, +1 per extra six), passive dice only risk the "
         "initiative; a figure acts until a 1 ends its turn, a second 1 ends the side's.",
         words_from="rules.systems.escarmouche.words",

@@ -166,6 +166,13 @@ CARD = CardLayout(
 )
 
 
+def settle_state(state: dict[str, Any]) -> None:
+    """A figure with no wound left is out of action, however many hits took it there."""
+    left = state.get("wounds")
+    if left is not None and int(left) <= 0 and state.get("status") not in ("dead", "out"):
+        state["status"] = "out"
+
+
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Return a figure's battle state at the start: whole, steady, armed as its stats say."""
     melee = melee_weapon(stats)

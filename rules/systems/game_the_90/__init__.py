@@ -42,6 +42,7 @@ SYSTEM = register(
         simulate=imported_later("rules.systems.game_the_90.simulate", "simulate"),
         # "removed" is what the checks set at 15 Hits; "out" is for result entry by hand.
         statuses=("unhurt", "wounded", "removed", "out", "routed"),
+        harm="hits",
         description="Feudal battles A.D. 500-1100 with units of five types; Hits on a D6 or the "
         "average die, units removed at 15 Hits.",
         words_from="rules.systems.game_the_90.words",

@@ -182,7 +182,7 @@ WORDS = Words(
         "upper_hand": StateWord("has the upper hand", "flag"),
         "lost_action": StateWord("loses the action", "flag", bad=True),
         "spirit_test": StateWord("Spirit test due", "flag", off="Spirit test taken", bad=True),
-        "loaded": StateWord("loaded", "flag", on="loaded", off="needs reloading"),
+        "loaded": StateWord("loaded", "flag", on="loaded", off="needs reloading", chip_off=True),
     },
     values={
         "ko": "knocked out",

@@ -444,6 +444,16 @@ _CHECKS: dict[str, Check] = {
             cache=False,
         ),
         _check(
+            "reload",
+            "Reload: a turn spent reloading a single-shot weapon",
+            fire.build_reload_params(),
+            fire.RELOAD_OUTCOMES,
+            fire.resolve_reload,
+            fire.reload_odds,
+            "no dice",
+            cache=False,
+        ),
+        _check(
             "melee",
             "Melee: attack d12 against parry d12",
             melee.PARAMS,
@@ -602,6 +612,7 @@ def build_checks() -> dict[str, Check]:
     return {
         **CHECKS,
         "fire": replace(CHECKS["fire"], params=fire.build_params()),
+        "reload": replace(CHECKS["reload"], params=fire.build_reload_params()),
         "melee": replace(CHECKS["melee"], params=melee.build_params()),
     }
 

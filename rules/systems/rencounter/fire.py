@@ -209,8 +209,22 @@ def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
     return Outcome(
         key,
         {"shots": shots, "wound_points": points, "duck_back_due": flinch},
-        _effects(key, points),
+        _effects(key, points) + fired(params["weapon"]),
     )
+
+
+#: A single-shot weapon after its shot: unloaded until the reload check has run its turns.
+_UNLOADED = (
+    Effect("actor", "loaded", "set", False, "fired"),
+    Effect("actor", "reload_progress", "set", 0),
+)
+
+
+def fired(weapon_key: str) -> tuple[Effect, ...]:
+    """The firer's state after the shot: a weapon holding one shot is empty (a magazine, or
+    no weapon named, says nothing of what is left)."""
+    weapon = t.MISSILE_WEAPONS.get(weapon_key)
+    return _UNLOADED if weapon is not None and weapon.shots == "1" else ()
 
 
 def _one_shot(fire: FirePlan, need: int, dice: Dice) -> tuple[str, str | None, bool]:
@@ -287,3 +301,58 @@ def _next_states(
             state = (hit, points) if extra is None else (True, min(points + extra, t.DEATH_POINTS))
             after[state] = after.get(state, Fraction(0)) + chance * p
     return after
+
+
+# --- reloading ------------------------------------------------------------------------------
+
+RELOAD_OUTCOMES = ("reloading", "loaded")
+
+
+def build_reload_params() -> Schema:
+    """The reload check's parameters, offering the single-shot weapons in force now."""
+    single = [(k, w.name) for k, w in t.MISSILE_WEAPONS.items() if w.shots == "1"]
+    return Schema(
+        (
+            Field("weapon", "choice", "Weapon", single[0][0], choices=tuple(single)),
+            Field(
+                "progress",
+                "int",
+                "Turns already spent reloading",
+                0,
+                0,
+                20,
+                help="The figure's battle state keeps it: each reload check adds a turn",
+            ),
+        )
+    )
+
+
+def reload_turns(weapon_key: str) -> int:
+    """Whole turns of reloading the weapon takes (half turns round up: one action each)."""
+    reload = t.MISSILE_WEAPONS[weapon_key].reload
+    return max(1, int(-(-reload // 1)))
+
+
+def resolve_reload(params: Mapping[str, Any], dice: Dice) -> Outcome:
+    """Spend a turn reloading: loaded once the weapon's reload time is spent, else say how
+    many turns are left. No dice."""
+    turns, spent = reload_turns(params["weapon"]), params["progress"] + 1
+    if spent >= turns:
+        effects = (
+            Effect("actor", "loaded", "set", True, "reloaded"),
+            Effect("actor", "reload_progress", "set", 0),
+            Effect("actor", "reloading", "set", 0),
+        )
+        return Outcome("loaded", {"turns": turns, "turns_left": 0}, effects)
+    left = turns - spent
+    effects = (
+        Effect("actor", "loaded", "set", False),
+        Effect("actor", "reload_progress", "set", spent),
+        Effect("actor", "reloading", "set", left),
+    )
+    return Outcome("reloading", {"turns": turns, "turns_left": left}, effects)
+
+
+def reload_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
+    done = params["progress"] + 1 >= reload_turns(params["weapon"])
+    return {"loaded" if done else "reloading": Fraction(1)}

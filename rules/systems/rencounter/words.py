@@ -61,6 +61,7 @@ WORDS = Words(
     verbs={
         "action": ("makes an action roll", "facing"),
         "fire": ("fires", "at"),
+        "reload": ("reloads", "facing"),
         "melee": ("attacks", ""),
         "damage": ("rolls damage", "on"),
         "improvement": ("rolls to improve", "after facing"),
