@@ -327,3 +327,17 @@ def test_the_api_shows_each_sides_agreement_and_the_day_to_answer_by(cast: Cast)
     assert data["status"] == "REPORTED"
     assert data["answer_by"] == (timezone.localdate() + timedelta(days=7)).isoformat()
     assert [s["agreed_by"] for s in data["sides"]] == [None, cast.bob.pk]
+
+
+def test_the_organisers_desk_lists_a_disputed_battle_to_settle(cast: Cast) -> None:
+    battle = services.battle_finish(battle=_bobs_result(cast), user=cast.bob)
+    services.battle_dispute(battle=battle, user=cast.alice, note="Ned was only hit")
+    type(cast.olive).objects.filter(pk=cast.olive.pk).update(is_staff=True)
+    client = Client()
+    client.force_login(cast.olive)
+
+    desk = client.get("/admin/campaigns/campaign/dashboard/").content.decode()
+
+    assert "Battle results to settle" in desk
+    assert "Ned was only hit" in desk
+    assert f"/battles/{battle.pk}/after/" in desk
