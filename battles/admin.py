@@ -1,5 +1,6 @@
 """Battle admin: sides, figures, the event log and the ledger read-only; result entry through
-the services; an action to (re)queue the post-battle processing."""
+the services; actions to settle a disputed or unanswered result (organisers, the consent rule of
+battles.services.consent) and to (re)queue the post-battle processing."""
 
 from __future__ import annotations
 
@@ -38,7 +39,15 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SideInline(ReadOnlyInline):
     model = BattleSide
-    fields = ["index", "force", "result", "victory_points", "broke_at_seq"]
+    fields = [
+        "index",
+        "force",
+        "result",
+        "victory_points",
+        "broke_at_seq",
+        "agreed_at",
+        "agreed_by",
+    ]
 
 
 class FigureInline(ReadOnlyInline):
@@ -98,6 +107,9 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
         "auto_resolved",
         "created_by",
         "created_at",
+        "reported_at",
+        "disputed_by",
+        "dispute_note",
         "finished_at",
         "claimed_at",
         "processed_at",
@@ -105,7 +117,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
     ]
     fields = ["scenario", "campaign_date", *readonly_fields]
     inlines = [SideInline, FigureInline, EventInline, LedgerInline]
-    actions = ["requeue_processing"]
+    actions = ["settle_results", "requeue_processing"]
     change_form_template = "admin/battles/battle/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -118,6 +130,17 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
     @admin.display(description="Seed (revealed once processed)")
     def revealed_seed(self, battle: Battle) -> str:
         return battle.seed if battle.status == Battle.Status.PROCESSED else "(secret)"
+
+    @admin.action(description="Settle the result as organiser (disputed, or unanswered in time)")
+    def settle_results(self, request: HttpRequest, queryset: QuerySet[Battle]) -> None:
+        # The same rule as the pages and the API: battle_settle checks the user organises
+        # every waiting side's campaign and that a report's time to answer has passed.
+        for battle in queryset:
+            try:
+                services.battle_settle(battle=battle, user=request.user)
+                self.message_user(request, f"{battle}: settled", messages.SUCCESS)
+            except (ValidationError, BattleConflict) as exc:
+                self.message_user(request, f"{battle}: {'; '.join(_messages(exc))}", messages.ERROR)
 
     @admin.action(description="(Re)queue the post-battle processing")
     def requeue_processing(self, request: HttpRequest, queryset: QuerySet[Battle]) -> None:

@@ -28,6 +28,7 @@ from battles.serializers import (
     BattleInputSerializer,
     BattleListSerializer,
     BattleSerializer,
+    DisputeInputSerializer,
     EventSerializer,
     LedgerSerializer,
     ResolveInputSerializer,
@@ -195,13 +196,66 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         return self.answer(battle)
 
-    @extend_schema(request=None, responses={202: BattleSerializer})
+    @extend_schema(
+        request=None,
+        responses={202: BattleSerializer},
+        summary="Report the result (agreed for your sides; the others confirm)",
+    )
     @action(detail=True, methods=["post"])
     def finish(self, request: Request, pk: str | None = None) -> Response:
         battle = _conflicts_as_409(
             services.battle_finish, battle=self.playable(), user=request.user
         )
         return self.answer(battle, status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        request=None,
+        responses={202: BattleSerializer},
+        summary="Confirm a reported result for your own side",
+    )
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        battle = _conflicts_as_409(
+            services.battle_confirm, battle=self.playable(), user=request.user
+        )
+        return self.answer(battle, status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        request=DisputeInputSerializer,
+        responses={200: BattleSerializer},
+        summary="Dispute a reported result (an organiser settles it)",
+    )
+    @action(detail=True, methods=["post"])
+    def dispute(self, request: Request, pk: str | None = None) -> Response:
+        data = self.valid_input(DisputeInputSerializer)
+        battle = _conflicts_as_409(
+            services.battle_dispute, battle=self.playable(), user=request.user, **data
+        )
+        return self.answer(battle)
+
+    @extend_schema(
+        request=None,
+        responses={202: BattleSerializer},
+        summary="Settle a disputed or unanswered result (organisers)",
+    )
+    @action(detail=True, methods=["post"])
+    def settle(self, request: Request, pk: str | None = None) -> Response:
+        battle = _conflicts_as_409(
+            services.battle_settle, battle=self.playable(), user=request.user
+        )
+        return self.answer(battle, status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        request=None,
+        responses={200: BattleSerializer},
+        summary="Take a result not yet agreed back to the table to correct it",
+    )
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, pk: str | None = None) -> Response:
+        battle = _conflicts_as_409(
+            services.battle_reopen, battle=self.playable(), user=request.user
+        )
+        return self.answer(battle)
 
     @extend_schema(request=None, responses={202: BattleSerializer})
     @action(detail=True, methods=["post"])

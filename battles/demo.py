@@ -1,4 +1,5 @@
-"""Demo battles for `seed_demo`: one battle per demo campaign, entered after the fact and finished.
+"""Demo battles for `seed_demo`: one battle per demo campaign, entered after the fact, reported
+by one player and confirmed by the other.
 
 With the embedded defaults the post-battle task runs inline, so the demo club shows processed
 battles with ledgers, improvements and wounds; with a broker, the worker processes them.
@@ -12,7 +13,7 @@ from django.db import transaction
 
 from battles.models import Battle
 from battles.selectors import rules_for_battle
-from battles.services import battle_finish, battle_record_result, battle_start
+from battles.services import battle_confirm, battle_finish, battle_record_result, battle_start
 from battles.services.results import allowed_skills, allowed_statuses
 from battles.services.setup import SideChoice
 from campaigns.models import Campaign
@@ -48,8 +49,10 @@ def _demo_battle(campaign: Campaign, forces: list[Force]) -> None:
             sides=_side_results(battle),
             user=forces[0].owner,
         )
-        # The task is queued on commit: inline with the embedded defaults, a worker otherwise.
+        # Consent: the first player reports, the other confirms; the last agreement queues the
+        # task on commit (inline with the embedded defaults, a worker otherwise).
         battle_finish(battle=battle, user=forces[0].owner)
+        battle_confirm(battle=battle, user=forces[1].owner)
 
 
 def demo_figure_results(battle: Battle) -> list[dict[str, Any]]:

@@ -1,6 +1,9 @@
 """Battles: sides, the figures in them, the event log and the post-battle ledger.
 
-A battle moves SETUP -> IN_PROGRESS -> FINISHED -> PROCESSING -> PROCESSED. Its seed is drawn
+A battle moves SETUP -> IN_PROGRESS -> REPORTED (-> DISPUTED) -> FINISHED -> PROCESSING ->
+PROCESSED. REPORTED waits for every side's consent: a side's figures are touched only once its
+owner (or an organiser of its force's campaign) agreed the result (battles.services.consent).
+Its seed is drawn
 at creation and kept secret until PROCESSED; its SHA-256 is public from the start, so players
 can later check that the revealed seed is the one the battle was committed to.
 """
@@ -17,7 +20,9 @@ from rules.dice import CURRENT_SCHEME
 class BattleStatus(models.TextChoices):
     SETUP = "SETUP", "Setting up"
     IN_PROGRESS = "IN_PROGRESS", "In progress"
-    FINISHED = "FINISHED", "Finished, waiting for the post-battle rolls"
+    REPORTED = "REPORTED", "Result reported, waiting for the other side to confirm"
+    DISPUTED = "DISPUTED", "Result disputed, waiting for an organiser"
+    FINISHED = "FINISHED", "Agreed, waiting for the post-battle rolls"
     PROCESSING = "PROCESSING", "Post-battle rolls running"
     PROCESSED = "PROCESSED", "Processed"
 
@@ -84,7 +89,18 @@ class Battle(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # When a result was reported (the opponent's time to answer counts from here) and when
+    # every side had agreed it (FINISHED: the aftermath may be rolled).
+    reported_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    disputed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    dispute_note = models.TextField(blank=True, max_length=1000)
     claimed_at = models.DateTimeField(null=True, blank=True)
     claim_token = models.CharField(max_length=32, blank=True, editable=False)
     processed_at = models.DateTimeField(null=True, blank=True)
@@ -101,6 +117,12 @@ class Battle(models.Model):
             models.CheckConstraint(
                 condition=~Q(status=BattleStatus.PROCESSING) | Q(claimed_at__isnull=False),
                 name="battle_processing_has_claim",
+            ),
+            # A result waiting for consent says since when (the organiser's deadline counts).
+            models.CheckConstraint(
+                condition=~Q(status__in=[BattleStatus.REPORTED, BattleStatus.DISPUTED])
+                | Q(reported_at__isnull=False),
+                name="battle_reported_has_time",
             ),
         ]
         # The sweep looks for FINISHED/PROCESSING battles; a partial index keeps it cheap.
@@ -129,10 +151,26 @@ class BattleSide(models.Model):
     broke_at_seq = models.PositiveIntegerField(
         null=True, blank=True, help_text="Event after which the side crossed its breakpoint."
     )
+    # Consent: who agreed the reported result for this side (its force's owner, or an organiser
+    # of the force's campaign) and when. The aftermath waits until every side has agreed.
+    agreed_at = models.DateTimeField(null=True, blank=True)
+    agreed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["battle", "index"], name="battle_side_index_unique"),
+            # One winner at most: two sides saved as "Win" is refused by the database too.
+            models.UniqueConstraint(
+                fields=["battle"],
+                condition=Q(result=SideResult.WIN),
+                name="battle_side_one_winner",
+            ),
             models.UniqueConstraint(fields=["battle", "force"], name="battle_side_force_unique"),
             models.CheckConstraint(
                 condition=Q(result__in=SideResult.values), name="battle_side_result_valid"

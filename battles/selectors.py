@@ -29,7 +29,19 @@ def _scoped(user: User, campaigns: QuerySet) -> QuerySet[Battle]:
         return Battle.objects.all()
     mine = Battle.objects.filter(sides__force__owner_id=user.pk).values("pk")
     return Battle.objects.filter(
-        Q(pk__in=mine) | Q(campaign__in=campaigns.values("pk")) | Q(created_by_id=user.pk)
+        Q(pk__in=mine)
+        | Q(campaign__in=campaigns.values("pk"))
+        | Q(created_by_id=user.pk)
+        | Q(pk__in=_organised_sides(user))
+    )
+
+
+def _organised_sides(user: User) -> QuerySet[Battle]:
+    """Battles with a side whose force's campaign the user organises: a friendly battle
+    outside any campaign still reaches the organiser who settles for that side."""
+    managed = campaigns_managed_by(user).values("pk")
+    return Battle.objects.filter(campaign__isnull=True, sides__force__campaign__in=managed).values(
+        "pk"
     )
 
 
@@ -46,7 +58,9 @@ def battles_playable_by(user: User) -> QuerySet[Battle]:
         return Battle.objects.all()
     mine = Battle.objects.filter(sides__force__owner_id=user.pk).values("pk")
     managed = campaigns_managed_by(user).values("pk")
-    return Battle.objects.filter(Q(pk__in=mine) | Q(campaign__in=managed))
+    return Battle.objects.filter(
+        Q(pk__in=mine) | Q(campaign__in=managed) | Q(pk__in=_organised_sides(user))
+    )
 
 
 def battle_is_playable_by(battle: Battle, user: User) -> bool:

@@ -16,6 +16,7 @@ from battles.models import (
     BattleStatus,
     PostBattleRoll,
 )
+from battles.services.consent import battle_answer_by
 from battles.words import event_dice_text, event_sentence
 from rosters.models import Character, Force
 from rosters.selectors import characters_visible_to, forces_visible_to
@@ -56,6 +57,8 @@ class SideSerializer(serializers.ModelSerializer):
             "victory_points",
             "broke_at_seq",
             "broken",
+            "agreed_at",
+            "agreed_by",
         ]
 
     def get_broken(self, side: BattleSide) -> bool | None:
@@ -117,6 +120,10 @@ class BattleSerializer(serializers.ModelSerializer):
         help_text="The campaign's house-rules version the battle is played under (null: the "
         "rules as written); fixed when the battle is set up."
     )
+    answer_by = serializers.SerializerMethodField(
+        help_text="A reported result: the last day the other side has to confirm or dispute it "
+        "(after it an organiser may settle it). Null when nothing is waiting."
+    )
 
     class Meta:
         model = Battle
@@ -135,11 +142,22 @@ class BattleSerializer(serializers.ModelSerializer):
             "activation_state",
             "auto_resolved",
             "created_at",
+            "reported_at",
             "finished_at",
             "processed_at",
+            "disputed_by",
+            "dispute_note",
+            "answer_by",
             "sides",
             "figures",
         ]
+
+    @extend_schema_field(serializers.DateField(allow_null=True))
+    def get_answer_by(self, battle: Battle) -> str | None:
+        if battle.status != BattleStatus.REPORTED:
+            return None
+        day = battle_answer_by(battle)
+        return day.isoformat() if day else None
 
     @extend_schema_field(BattleHouseRulesSerializer(allow_null=True))
     def get_house_rules(self, battle: Battle) -> dict[str, Any] | None:
@@ -287,6 +305,16 @@ class SideResultSerializer(serializers.Serializer):
     side = serializers.IntegerField()
     result = serializers.CharField(max_length=4)
     victory_points = serializers.IntegerField(required=False, min_value=-999, max_value=999)
+
+
+class DisputeInputSerializer(serializers.Serializer):
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=1000,
+        help_text="What is wrong with the reported result (the organiser reads it).",
+    )
 
 
 class ResultInputSerializer(serializers.Serializer):

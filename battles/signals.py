@@ -8,3 +8,9 @@ from django.dispatch import Signal
 
 #: A finished battle's post-battle rolls are done and committed. Sent with `battle_id`.
 battle_processed = Signal()
+
+#: A result was reported and waits for the other sides to confirm. Sent with `battle_id`, `by`.
+battle_reported = Signal()
+
+#: A reported result was disputed and waits for an organiser. Sent with `battle_id`, `by`.
+battle_disputed = Signal()

@@ -163,7 +163,10 @@ def _one_battle() -> tuple[float, Any]:
     campaign, forces = _cast(str(time.time_ns()))
     battle = _fought(campaign, forces)
     start = time.perf_counter()
-    services.battle_finish(battle=battle)  # commits, then queues the task (on commit)
+    # Reported by one player and confirmed by the other: the last agreement commits, then
+    # queues the task (on commit).
+    services.battle_finish(battle=battle, user=forces[0].owner)
+    services.battle_confirm(battle=battle, user=forces[1].owner)
     _wait_processed(battle.pk)
     return time.perf_counter() - start, Battle.objects.get(pk=battle.pk)
 

@@ -292,6 +292,15 @@ def _stored_timestamps() -> Iterator[None]:
             f.auto_now, f.auto_now_add = now, now_add
 
 
+def _agreed_before_consent(battle: Battle) -> dict[str, Any]:
+    """A fought battle from a document older than consent counts as agreed by every side (as
+    the migration treats the battles of that time); a newer document carries `agreed_at`."""
+    fought = (Battle.Status.FINISHED, Battle.Status.PROCESSING, Battle.Status.PROCESSED)
+    if battle.status not in fought:
+        return {}
+    return {"agreed_at": battle.finished_at or battle.created_at}
+
+
 def _values(model: type[models.Model], data: Mapping[str, Any]) -> dict[str, Any]:
     """Turn a document row's own columns back into field values."""
     names = {f.name for f in model._meta.concrete_fields if not f.primary_key and not f.is_relation}
@@ -441,7 +450,11 @@ class _Importer:
         )
         pairs = list(zip(self.battles, battles, strict=True))
         sides = BattleSide.objects.bulk_create(
-            BattleSide(battle=battle, force=self.forces[s["force"]], **_values(BattleSide, s))
+            BattleSide(
+                battle=battle,
+                force=self.forces[s["force"]],
+                **{**_agreed_before_consent(battle), **_values(BattleSide, s)},
+            )
             for battle, b in pairs
             for s in b["sides"]
         )

@@ -70,6 +70,7 @@ class Desk:
     reported: list[Pairing] = field(default_factory=list)
     missing: list[Pairing] = field(default_factory=list)
     stuck_battles: list = field(default_factory=list)
+    battles_to_settle: list = field(default_factory=list)
     failed_jobs: list = field(default_factory=list)
     players: int = 0
     withdrawn: int = 0
@@ -85,6 +86,7 @@ class Desk:
     def pending(self) -> int:
         """Count what waits for the organiser (the figure the admin index shows)."""
         waiting = len(self.disputed) + len(self.reported) + len(self.stuck_battles)
+        waiting += len(self.battles_to_settle)
         return waiting + len(self.missing) + len(self.failed_jobs) + self.waiting_to_join
 
 
@@ -127,6 +129,7 @@ def organiser_dashboard(user, *, today: datetime.date | None = None) -> list[Des
     for pairing in _pairings(current):
         _file(current[pairing.round_id], pairing)
     _attach(desks, "stuck_battles", stuck_battles(ids))
+    _attach(desks, "battles_to_settle", battles_to_settle(ids))
     _attach(desks, "failed_jobs", failed_print_jobs(ids))
     _count_members(desks, ids)
     for desk in desks:
@@ -182,6 +185,21 @@ def stuck_battles(campaign_ids: list[int]) -> list:
             | Q(status="PROCESSING", claimed_at__lt=now - stale)
         )
         .order_by("finished_at", "pk")
+    )
+
+
+def battles_to_settle(campaign_ids: list[int]) -> list:
+    """Return the battles whose result waits for an organiser: disputed, or reported and left
+    unanswered longer than the time to answer (`BATTLES_CONFIRM_DAYS`; a league game's round
+    deadline is checked when the organiser settles it on the battle's page)."""
+    battle = apps.get_model("battles", "Battle")
+    days = int(getattr(settings, "BATTLES_CONFIRM_DAYS", 7))
+    unanswered = Q(status="REPORTED", reported_at__lt=timezone.now() - timedelta(days=days))
+    return list(
+        battle.objects.filter(campaign_id__in=campaign_ids)
+        .filter(Q(status="DISPUTED") | unanswered)
+        .select_related("disputed_by")
+        .order_by("reported_at", "pk")
     )
 
 

@@ -7,10 +7,16 @@ class NoticesConfig(AppConfig):
 
     def ready(self) -> None:
         # Notices sit above campaigns and battles: those announce, the notices listen.
-        from battles.signals import battle_processed
+        from battles.signals import battle_disputed, battle_processed, battle_reported
         from campaigns.signals import result_written, round_paired
         from notices import receivers
 
         result_written.connect(receivers.announce_result, dispatch_uid="notices.result")
         round_paired.connect(receivers.announce_round, dispatch_uid="notices.round")
         battle_processed.connect(receivers.announce_battle, dispatch_uid="notices.battle")
+        battle_reported.connect(
+            receivers.announce_battle_reported, dispatch_uid="notices.battle_reported"
+        )
+        battle_disputed.connect(
+            receivers.announce_battle_disputed, dispatch_uid="notices.battle_disputed"
+        )

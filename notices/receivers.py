@@ -23,3 +23,13 @@ def announce_round(sender: Any, *, round_: Round, **kwargs: Any) -> None:
 def announce_battle(sender: Any, *, battle_id: int, **kwargs: Any) -> None:
     """A battle's aftermath is rolled (battles.signals.battle_processed)."""
     services.battle_processed(battle_id=battle_id)
+
+
+def announce_battle_reported(sender: Any, *, battle_id: int, by: Any, **kwargs: Any) -> None:
+    """A battle's result waits for the other side (battles.signals.battle_reported)."""
+    services.battle_reported(battle_id=battle_id, by=by)
+
+
+def announce_battle_disputed(sender: Any, *, battle_id: int, by: Any, **kwargs: Any) -> None:
+    """A battle's result is disputed (battles.signals.battle_disputed)."""
+    services.battle_disputed(battle_id=battle_id, by=by)

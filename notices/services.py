@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.models import Campaign, Membership, Pairing, Round, Winner, display_name
+from campaigns.models import Campaign, Membership, Pairing, Role, Round, Winner, display_name
 from common.queueing import send_now
 from notices.models import Delivery, Event, EventKind, Notice, NoticeSettings, Webhook
 
@@ -275,6 +275,59 @@ def battle_result_line(battle: Any) -> str:
     sides = battle.sides.select_related("force").order_by("index")
     said = [f"{side.force.name} {_RESULT_WORDS.get(side.result, 'fought')}" for side in sides]
     return "; ".join(said) + "."
+
+
+def battle_reported(*, battle_id: int, by: Any) -> None:
+    """A result waits for the other side: tell each player who must confirm it."""
+    from battles.models import Battle
+
+    battle = Battle.objects.get(pk=battle_id)
+    who, line = display_name(by), battle_result_line(battle)
+    url = reverse("battle-after", args=[battle.pk])
+    waiting = battle.sides.filter(agreed_at__isnull=True).select_related("force__campaign")
+    for side in waiting:
+        campaign = battle.campaign or side.force.campaign
+        if campaign is None or side.force.owner_id == by.pk:
+            continue  # a notice belongs to a campaign; outside one the battle page says it
+        notice_create(
+            user_id=side.force.owner_id,
+            campaign=campaign,
+            key=f"battle-to-confirm:{battle.pk}:{battle.reported_at:%Y%m%d%H%M%S%f}",
+            text=(
+                f"{who} reported the result of {battle}: {line} Nothing changes for "
+                f"{side.force.name} until you confirm it (or dispute it)."
+            ),
+            url=url,
+        )
+
+
+def battle_disputed(*, battle_id: int, by: Any) -> None:
+    """A reported result is disputed: tell the organisers who settle it."""
+    from battles.models import Battle
+
+    battle = Battle.objects.get(pk=battle_id)
+    url = reverse("battle-after", args=[battle.pk])
+    campaigns = {
+        side.force.campaign
+        for side in battle.sides.select_related("force__campaign")
+        if side.force.campaign is not None
+    }
+    for campaign in campaigns:
+        organisers = campaign.memberships.filter(role=Role.ORGANISER).values_list(
+            "user_id", flat=True
+        )
+        for user_id in organisers:
+            notice_create(
+                user_id=user_id,
+                campaign=campaign,
+                key=f"battle-disputed:{battle.pk}:{battle.reported_at:%Y%m%d%H%M%S%f}",
+                text=(
+                    f"{display_name(by)} disputed the result of {battle}"
+                    f"{': ' + battle.dispute_note if battle.dispute_note else ''}. Settle it, or "
+                    "reopen it for the players to correct."
+                ),
+                url=url,
+            )
 
 
 # --- players' notices -----------------------------------------------------------------------

@@ -50,6 +50,7 @@ from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
 from pages.after import battle_report, roll_json
+from pages.consent import consent_context
 from pages.display import is_out
 from pages.narration import EventView, event_view
 from pages.odds import odds_result
@@ -457,7 +458,7 @@ def battle_remove(request: HttpRequest, pk: int) -> HttpResponse:
 # --- after the battle ---------------------------------------------------------------------
 
 
-def _after_context(battle: Battle) -> dict[str, Any]:
+def _after_context(battle: Battle, user: Any) -> dict[str, Any]:
     processed = battle.status == BattleStatus.PROCESSED
     audit = battle_audit(battle=battle) if processed else None
     ledger = battle_ledger(battle) if processed else ()
@@ -475,7 +476,14 @@ def _after_context(battle: Battle) -> dict[str, Any]:
         "report": battle_report(battle, system, ledger),
         "events": [event_view(system, e) for e in battle_events(battle)],
         "system": system,
+        **consent_context(battle, user),
     }
+
+
+def after_refused(request: HttpRequest, battle: Battle, problems: list[str]) -> HttpResponse:
+    """Show the after page again with why an answer to the result was refused (400)."""
+    context = {**_after_context(battle, request.user), "problems": problems}
+    return render(request, "pages/battle/after.html", context, status=400)
 
 
 @login_required
@@ -484,7 +492,7 @@ def battle_after(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle(request, pk)
     if battle.status in PLAYABLE:
         return redirect("battle-page", pk=battle.pk)
-    return render(request, "pages/battle/after.html", _after_context(battle))
+    return render(request, "pages/battle/after.html", _after_context(battle, request.user))
 
 
 @login_required
@@ -551,11 +559,21 @@ def _picked(picks: tuple[Pick, ...], data: Any, key: str) -> set[int]:
     return ticked or fit
 
 
+def _opponents(forces: Any, first: Force | None) -> Any:
+    """Only forces that can fight the first: its system, its campaign (the battle's), not it."""
+    if first is None:
+        return forces
+    return forces.filter(system=first.system, campaign=first.campaign_id).exclude(pk=first.pk)
+
+
 def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, Any]:
-    campaign = _setup_campaign(request)
+    named = campaign = _setup_campaign(request)
     mine = forces_for_battle(_scoped(forces_editable_by(request.user), campaign))
-    theirs = forces_for_battle(_scoped(forces_visible_to(request.user), campaign))
     first = _chosen(mine, data.get("side1") or request.GET.get("force"))
+    # Set up from a force page or Home: the first force's campaign is the battle's.
+    campaign = campaign or (first.campaign if first is not None else None)
+    visible = _scoped(forces_visible_to(request.user), campaign)
+    theirs = forces_for_battle(_opponents(visible, first))
     second = _chosen(theirs, data.get("side2"))
     system = _system_of(campaign, first, second)
     default_date = campaign.calendar_date if campaign else None
@@ -563,6 +581,7 @@ def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, A
     picks1, picks2 = _picks(first, on), _picks(second, on)
     return {
         "campaign": campaign,
+        "campaign_named": named,
         "mine": mine,
         "theirs": theirs,
         "first": first,

@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from pages import (
     accounts,
+    battle_consent,
     battles,
     campaigns,
     character_edit,
@@ -117,6 +118,10 @@ urlpatterns = [
     path("battles/<int:pk>/draw/", battles.battle_draw, name="battle-draw"),
     path("battles/<int:pk>/result/", battles.battle_result, name="battle-result"),
     path("battles/<int:pk>/finish/", battles.battle_end, name="battle-finish"),
+    path("battles/<int:pk>/confirm/", battle_consent.battle_confirm_page, name="battle-confirm"),
+    path("battles/<int:pk>/dispute/", battle_consent.battle_dispute_page, name="battle-dispute"),
+    path("battles/<int:pk>/settle/", battle_consent.battle_settle_page, name="battle-settle"),
+    path("battles/<int:pk>/reopen/", battle_consent.battle_reopen_page, name="battle-reopen"),
     path("battles/<int:pk>/report/", chronicle.battle_report_page, name="battle-report"),
     path("battles/<int:pk>/after/", battles.battle_after, name="battle-after"),
     path("battles/<int:pk>/after/progress/", battles.battle_progress, name="battle-progress"),

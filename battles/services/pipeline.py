@@ -1,8 +1,11 @@
-"""Finishing a battle and the post-battle pipeline that runs on a Celery worker.
+"""Sealing an agreed battle and the post-battle pipeline that runs on a Celery worker.
 
 Exactly once, by construction:
-- finishing commits FINISHED, then queues one task after the commit (a broker that is down
-  is logged, not raised: the sweep queues the battle later);
+- a result becomes FINISHED only when every side agreed it (battles.services.consent), and the
+  claim below re-checks that no side is waiting, so a battle queued directly by anyone is
+  refused until its players agreed;
+- sealing an agreed result commits FINISHED, then queues one task after the commit (a broker
+  that is down is logged, not raised: the sweep queues the battle later);
 - the task claims the battle with a conditional UPDATE (FINISHED -> PROCESSING with a fresh
   claim token); zero rows means someone else has it, and the task returns;
 - the ledger, the character changes, their service-record entries and the flip to PROCESSED
@@ -24,14 +27,19 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from battles.errors import BattleConflict
-from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll, SideResult
+from battles.models import Battle, BattleFigure, BattleSide, BattleStatus, PostBattleRoll
 from battles.selectors import battles_fought_before, careers_before
-from battles.services.common import PLAYABLE, locked, require_status, system_of
+from battles.services.common import locked, require_status, system_of
 from battles.services.records import dice_for, figure_status, record_from_json, record_json
-from battles.services.results import allowed_statuses
+from battles.services.results import (
+    allowed_statuses,
+    check_side_results,
+    scores_victory_points,
+)
 from battles.signals import battle_processed
 from common.queueing import send_after_commit
 from rosters import services as rosters
@@ -54,45 +62,48 @@ def queue_processing(battle_id: int) -> None:
     send_after_commit(process_battle, failure_event="battle.queue_failed", battle_id=battle_id)
 
 
-# --- finishing ------------------------------------------------------------------------------
+# --- sealing an agreed result ------------------------------------------------------------
 
 
-def _check_results(battle: Battle, system: RuleSystem) -> None:
-    sides = list(battle.sides.all())
-    missing = [str(s.index + 1) for s in sides if not s.result]
-    if missing:
-        raise ValidationError({"sides": [f"enter a result for side(s) {', '.join(missing)}"]})
-    if all(s.result == SideResult.WIN for s in sides):
-        raise ValidationError({"sides": ["every side cannot win"]})
-    allowed = allowed_statuses(system)
-    bad = [f.name for f in battle.figures.all() if figure_status(system, f) not in allowed]
+def check_results(battle: Battle, system: RuleSystem) -> None:
+    """Refuse to report a result that is incomplete or contradicts itself."""
+    sides = list(battle.sides.select_related("force").order_by("index"))
+    check_side_results(sides, scored=scores_victory_points(system, battle.options), complete=True)
+    bad = [
+        f.name
+        for f in battle.figures.all()
+        if figure_status(system, f) not in allowed_statuses(system)
+    ]
     if bad:
         raise ValidationError({"figures": [f"unknown status for {', '.join(bad)}"]})
 
 
-@transaction.atomic
-def battle_finish(*, battle: Battle, user: AbstractBaseUser | None = None, key: str = "") -> Battle:
-    """Validate and commit the result, then queue the post-battle rolls (one task).
+def battle_seal(*, battle: Battle, user: AbstractBaseUser | None) -> Battle:
+    """Mark a battle every side agreed FINISHED and queue its post-battle rolls (one task).
 
-    The same finish sent again with its idempotency `key` is answered as done.
+    Call inside the transaction that recorded the last agreement, with the battle locked.
     """
-    battle = locked(battle.pk)
-    if key and battle.finish_key == key:
-        return battle
-    if battle.status not in PLAYABLE:
-        raise BattleConflict(f"the battle is already finished ({battle.status})")
+    if not sides_all_agreed(battle.pk):
+        raise BattleConflict("not every side has agreed the result")
     system = system_of(battle)
-    _check_results(battle, system)
     figures = list(battle.figures.select_related("character"))
     for figure in figures:
         figure.final_status = figure_status(system, figure)
     BattleFigure.objects.bulk_update(figures, ["final_status"])
     battle.status, battle.finished_at = BattleStatus.FINISHED, timezone.now()
-    battle.finish_key = key
-    battle.save(update_fields=["status", "finished_at", "finish_key"])
+    battle.save(update_fields=["status", "finished_at"])
     _record_service(battle, figures, user)
     queue_processing(battle.pk)
     return battle
+
+
+def unagreed_sides(battle_id: Any) -> Any:
+    """Return the battle's sides nobody has agreed the result for yet (a queryset)."""
+    return BattleSide.objects.filter(battle_id=battle_id, agreed_at__isnull=True)
+
+
+def sides_all_agreed(battle_id: int) -> bool:
+    return not unagreed_sides(battle_id).exists()
 
 
 def _record_service(
@@ -100,8 +111,9 @@ def _record_service(
 ) -> None:
     """Write "Fought in" on each named figure's record, now that the battle was fought.
 
-    Set-up writes nothing, so a battle abandoned before it is finished leaves no trace. A
-    recovering character allowed to fight (healed by the battle's date) is fit again.
+    Set-up and a report write nothing, so a battle abandoned (or reopened) before every side
+    agreed it leaves no trace. A recovering character allowed to fight (healed by the battle's
+    date) is fit again.
     """
     for figure in figures:
         character = figure.character
@@ -125,9 +137,13 @@ def _record_service(
 
 
 def battle_claim(*, battle_id: int) -> str | None:
-    """Claim a FINISHED battle; return the claim token, or None if someone else has it."""
+    """Claim a FINISHED battle every side agreed; return the claim token, or None if someone
+    else has it (or a side never agreed: consent is part of the claim, not only of the status).
+    """
     token = uuid.uuid4().hex
-    claimed = Battle.objects.filter(pk=battle_id, status=BattleStatus.FINISHED).update(
+    waiting = Exists(unagreed_sides(OuterRef("pk")))
+    claimable = Battle.objects.filter(~waiting, pk=battle_id, status=BattleStatus.FINISHED)
+    claimed = claimable.update(
         status=BattleStatus.PROCESSING, claimed_at=timezone.now(), claim_token=token
     )
     return token if claimed else None
@@ -180,6 +196,8 @@ def _process_claimed(battle_id: int, token: str) -> bool:
     battle = locked(battle_id)
     if battle.status != BattleStatus.PROCESSING or battle.claim_token != token:
         return False  # the sweep gave our claim to another worker, which has it now
+    if not sides_all_agreed(battle.pk):
+        return False  # consent withdrawn after the claim (reopened): the sweep hands it back
     system = system_of(battle)
     results = {side.pk: side.result for side in battle.sides.all()}
     figures = list(battle.figures.filter(character__isnull=False).select_related("character"))
@@ -336,7 +354,11 @@ def battles_sweep(
         status=BattleStatus.PROCESSING, claimed_at__lt=now - stale_after
     ).values_list("pk", flat=True)
     released = [pk for pk in stale if _release(pk, now - stale_after)]
-    waiting = Battle.objects.filter(status=BattleStatus.FINISHED, finished_at__lt=now - grace)
+    waiting = Battle.objects.filter(
+        ~Exists(unagreed_sides(OuterRef("pk"))),
+        status=BattleStatus.FINISHED,
+        finished_at__lt=now - grace,
+    )
     queued = sorted(set(waiting.values_list("pk", flat=True)) | set(released))
     for pk in queued:
         queue_processing(pk)

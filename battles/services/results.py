@@ -97,7 +97,7 @@ def _enter_figure(system: RuleSystem, figure: BattleFigure, data: Mapping[str, A
 
 
 def _enter_side(side: BattleSide, data: Mapping[str, Any]) -> None:
-    result = str(data.get("result", side.result)).upper()
+    result = str(data.get("result", side.result) or "").upper()
     if result not in SideResult.values:
         raise ValidationError(
             {
@@ -108,7 +108,70 @@ def _enter_side(side: BattleSide, data: Mapping[str, Any]) -> None:
             }
         )
     side.result = result
-    side.victory_points = int(data.get("victory_points", side.victory_points))
+    points = data.get("victory_points", side.victory_points)
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise ValidationError(
+            {"sides": [f"side {side.index + 1}: victory points are a whole number"]}
+        )
+    side.victory_points = points
+
+
+def _side_name(side: BattleSide) -> str:
+    return side.force.name if side.force_id else f"side {side.index + 1}"
+
+
+def scores_victory_points(system: RuleSystem, options: Mapping[str, Any]) -> bool:
+    """Say whether the battle's system scores victory points under its options (Grits & Glory)."""
+    return "victory_points" in system.options.names and bool(options.get("victory_points"))
+
+
+def check_side_results(
+    sides: Sequence[BattleSide], *, scored: bool, complete: bool = False
+) -> None:
+    """Refuse results that contradict each other: one winner (the others lose) or a draw for
+    all; where the system scores victory points and they were entered, the winner has the
+    most and a draw equal ones.
+
+    Undecided sides are allowed while the result is being entered; `complete` (finishing)
+    wants every side decided.
+    """
+    results = [s.result for s in sides]
+    undecided = [_side_name(s) for s in sides if not s.result]
+    if complete and undecided:
+        raise ValidationError({"sides": [f"enter a result for {', '.join(undecided)}"]})
+    winners = [s for s in sides if s.result == SideResult.WIN]
+    if len(winners) > 1:
+        names = " and ".join(_side_name(s) for s in winners)
+        raise ValidationError({"sides": [f"only one side can win: {names} are both saved as Win"]})
+    decided = {r for r in results if r}
+    if SideResult.DRAW in decided and len(decided) > 1:
+        raise ValidationError({"sides": ["a draw is a draw for every side: no side wins or loses"]})
+    if not undecided and decided == {SideResult.LOSS}:
+        raise ValidationError({"sides": ["every side cannot lose: one side wins, or it is a draw"]})
+    # Victory points left at 0 on every side were not recorded (a scenario's own objective
+    # decided, or the units' fates wait for the post-game Vigor test): nothing to compare.
+    recorded = any(s.victory_points for s in sides)
+    if scored and recorded and not undecided:
+        _check_points(sides, winners)
+
+
+def _check_points(sides: Sequence[BattleSide], winners: Sequence[BattleSide]) -> None:
+    if winners:
+        winner = winners[0]
+        beaten = [s for s in sides if s is not winner and s.victory_points >= winner.victory_points]
+        if beaten:
+            raise ValidationError(
+                {
+                    "sides": [
+                        f"{_side_name(winner)} won with {winner.victory_points} victory points "
+                        f"but {_side_name(beaten[0])} has {beaten[0].victory_points}: the winner "
+                        "scores the most"
+                    ]
+                }
+            )
+    elif len({s.victory_points for s in sides}) > 1:
+        points = ", ".join(f"{_side_name(s)} {s.victory_points}" for s in sides)
+        raise ValidationError({"sides": [f"a draw needs equal victory points, not {points}"]})
 
 
 def _by_id(
@@ -140,11 +203,16 @@ def battle_record_result(
     BattleFigure.objects.bulk_update(
         [f for f, _ in rows], ["state", "final_status", "skills_used", "kills", "extra"]
     )
-    for side, data in _by_id(list(battle.sides.all()), sides, "side", "sides"):
+    all_sides = list(battle.sides.select_related("force").order_by("index"))
+    entered = _by_id(all_sides, sides, "side", "sides")
+    for side, data in entered:
         _enter_side(side, data)
-        side.save(update_fields=["result", "victory_points"])
     if options:
         with as_validation("options"):
             battle.options = system.options.validate({**battle.options, **options})
         battle.save(update_fields=["options"])
+    check_side_results(all_sides, scored=scores_victory_points(system, battle.options))
+    # Losers first: a new winner is saved after the old one stepped down (battle_side_one_winner).
+    for side, _ in sorted(entered, key=lambda pair: pair[0].result == SideResult.WIN):
+        side.save(update_fields=["result", "victory_points"])
     return battle

@@ -20,6 +20,7 @@ from campaigns.models import Campaign
 from campaigns.services.house_rules import house_rules_current, rules_under
 from rosters.models import Character, CharacterStatus, Force
 from rosters.selectors import piece_stats
+from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system
 
 FIT_TO_FIGHT = (CharacterStatus.ACTIVE, CharacterStatus.RECOVERING)
@@ -43,19 +44,56 @@ def new_seed() -> tuple[str, str]:
     return seed, hashlib.sha256(seed.encode()).hexdigest()
 
 
+def _plays(force: Force) -> str:
+    """Say what a force plays, in English: "Gridley's Own plays Rencounter", "The Saxons play
+    Game the 90%" (a name ending in a plural noun takes the plural verb)."""
+    last = force.name.split()[-1] if force.name.split() else ""
+    plural = last.endswith("s") and not last.endswith(("'s", "ss", "us"))
+    return f"{force.name} {'play' if plural else 'plays'} {system_name(force.system)}"
+
+
+def system_name(key: str) -> str:
+    try:
+        return get_system(key).name
+    except UnknownSystem:
+        return key
+
+
+def forces_refusal(forces: Sequence[Force]) -> str | None:
+    """Return why these forces cannot fight one another (different systems), else None."""
+    if len({f.system for f in forces}) <= 1:
+        return None
+    return "; ".join(_plays(f) for f in forces)
+
+
 def _check_forces(sides: Sequence[SideChoice], campaign: Campaign | None) -> str:
     if len(sides) < 2:
         raise ValidationError({"sides": ["a battle needs at least two sides"]})
     forces = [s.force for s in sides]
     if len({f.pk for f in forces}) != len(forces):
         raise ValidationError({"sides": ["a force can fight on one side only"]})
-    systems = {f.system for f in forces}
-    if len(systems) != 1:
-        raise ValidationError({"sides": [f"the forces play different systems: {sorted(systems)}"]})
+    refusal = forces_refusal(forces)
+    if refusal:
+        raise ValidationError({"sides": [f"these forces cannot fight one another: {refusal}"]})
     outsiders = [f.name for f in forces if campaign and f.campaign_id != campaign.pk]
     if outsiders:
         raise ValidationError({"sides": [f"not in {campaign}: {', '.join(outsiders)}"]})
-    return systems.pop()
+    return forces[0].system
+
+
+def campaign_of_forces(sides: Sequence[SideChoice], campaign: Campaign | None) -> Campaign | None:
+    """Return the battle's campaign: the one named, else the one every force belongs to.
+
+    Two forces of one campaign always fight that campaign's battle (its date, house rules and
+    visibility), however the battle was set up; forces of different campaigns (or none) fight
+    a friendly battle outside any campaign.
+    """
+    if campaign is not None:
+        return campaign
+    ids = {s.force.campaign_id for s in sides}
+    if len(ids) != 1 or None in ids:
+        return None
+    return sides[0].force.campaign
 
 
 def battle_options(
@@ -190,7 +228,9 @@ def battle_start(
     """Set up a battle between two or more forces, with a seed committed to by its hash.
 
     A campaign's battle plays under the campaign's newest house rules, fixed on the battle.
+    Forces of one campaign make that campaign's battle even when no campaign is named.
     """
+    campaign = campaign_of_forces(sides, campaign)
     house_rules = house_rules_current(campaign) if campaign is not None else None
     system = rules_under(_check_forces(sides, campaign), house_rules)
     seed, digest = new_seed()

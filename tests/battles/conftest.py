@@ -19,6 +19,7 @@ from battles.services import SideChoice
 from campaigns.models import Campaign, Role
 from rosters.models import Character, Force
 from rules.system import get_system
+from tests.consent import finish_agreed
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -121,4 +122,4 @@ def fought_battle(cast: Cast, **kwargs: Any) -> Battle:
 
 def finished(cast: Cast, **kwargs: Any) -> Battle:
     """A fought battle, finished (its queued task is not run: on_commit never fires here)."""
-    return services.battle_finish(battle=fought_battle(cast, **kwargs))
+    return finish_agreed(fought_battle(cast, **kwargs))

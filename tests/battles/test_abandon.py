@@ -14,6 +14,7 @@ from pages.selectors import character_career
 from rosters.models import EntryCause, ServiceRecordEntry
 from rules.system import get_system
 from tests.battles.conftest import Cast, fought_battle, start_battle
+from tests.consent import finish_agreed
 
 
 def _veteran(cast: Cast):  # type: ignore[no-untyped-def]
@@ -32,7 +33,7 @@ def test_setting_up_a_battle_writes_nothing_on_any_career(cast: Cast) -> None:
 def test_finishing_a_battle_writes_fought_in_on_each_figure_that_fought(cast: Cast) -> None:
     battle = fought_battle(cast)
 
-    services.battle_finish(battle=battle)
+    finish_agreed(battle)
 
     veteran = _veteran(cast)
     entry = ServiceRecordEntry.objects.get(character=veteran, battle_id=battle.pk)
@@ -64,7 +65,7 @@ def test_only_the_creator_may_delete_a_battle(cast: Cast) -> None:
 
 
 def test_a_finished_battle_cannot_be_deleted(cast: Cast) -> None:
-    battle = services.battle_finish(battle=fought_battle(cast))
+    battle = finish_agreed(fought_battle(cast))
 
     with pytest.raises(BattleConflict):
         services.battle_delete(battle=battle, user=cast.alice)
@@ -76,7 +77,7 @@ def test_the_migration_forgets_entries_of_battles_never_finished(cast: Cast) -> 
     forget = importlib.import_module(
         "battles.migrations.0006_forget_service_entries_of_unfinished_battles"
     ).forget_unfinished
-    abandoned, fought = start_battle(cast), services.battle_finish(battle=fought_battle(cast))
+    abandoned, fought = start_battle(cast), finish_agreed(fought_battle(cast))
     veteran = _veteran(cast)
     ServiceRecordEntry.objects.create(
         character=veteran, cause=EntryCause.BATTLE, note="Fought in it", battle_id=abandoned.pk

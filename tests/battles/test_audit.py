@@ -9,6 +9,7 @@ from battles.errors import BattleConflict
 from battles.models import Battle
 from rules.dice import CURRENT_SCHEME, HMAC_SHA256, SCHEMES, SHAKE_256
 from tests.battles.conftest import Cast, finished, start_battle
+from tests.consent import finish_agreed
 
 
 def _processed(cast: Cast) -> Battle:
@@ -69,7 +70,7 @@ def _played_with_scheme(cast: Cast, scheme: int) -> Battle:
     services.battle_record_result(
         battle=battle, sides=[{"side": s.pk, "result": "DRAW"} for s in battle.sides.all()]
     )
-    services.battle_finish(battle=battle)
+    finish_agreed(battle)
     services.battle_process(battle_id=battle.pk)
     return Battle.objects.get(pk=battle.pk)
 

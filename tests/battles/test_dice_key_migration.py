@@ -12,9 +12,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from battles.models import Battle, BattleFigure, BattleStatus
-from battles.services import battle_audit, battle_finish
+from battles.services import battle_audit
 from rules.dice import HMAC_SHA256
 from tests.battles.conftest import fought_battle, make_cast
+from tests.consent import finish_agreed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,7 +41,7 @@ def test_upgrading_keeps_the_keys_and_scheme_an_old_battle_was_rolled_with(
     battle = fought_battle(cast)
     Battle.objects.filter(pk=battle.pk).update(dice_scheme=HMAC_SHA256)  # as before 0004
     with django_capture_on_commit_callbacks(execute=True):
-        battle_finish(battle=battle, user=cast.alice)
+        finish_agreed(battle)
     battle.refresh_from_db()
     assert battle.status == BattleStatus.PROCESSED
 

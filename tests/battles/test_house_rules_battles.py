@@ -22,6 +22,7 @@ from battles.services import SideChoice
 from campaigns.models import Campaign, HouseRules, Role
 from campaigns.services.house_rules import house_rules_save
 from rosters.models import Force
+from tests.consent import finish_agreed
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -97,7 +98,7 @@ def _processed(battle: Battle) -> Battle:
     services.battle_record_result(
         battle=battle, sides=[{"side": s.pk, "result": "DRAW"} for s in battle.sides.all()]
     )
-    services.battle_finish(battle=battle)
+    finish_agreed(battle)
     services.battle_process(battle_id=battle.pk)
     return Battle.objects.get(pk=battle.pk)
 
@@ -121,12 +122,27 @@ def test_a_battle_records_the_house_rules_its_campaign_plays_under(club: Club) -
 
 def test_a_battle_outside_a_campaign_plays_the_rules_as_written(club: Club) -> None:
     _v1(club)
+    Force.objects.filter(pk=club.blue.pk).update(campaign=None)  # a friendly from outside
+    club.blue.refresh_from_db()
     battle = services.battle_start(
         sides=[SideChoice(force=club.red), SideChoice(force=club.blue)], user=club.alice
     )
 
+    assert battle.campaign is None
     assert battle.house_rules is None
     assert rules_for_battle(battle).pack is None
+
+
+def test_two_forces_of_a_campaign_play_its_house_rules_when_no_campaign_is_named(
+    club: Club,
+) -> None:
+    v1 = _v1(club)
+    battle = services.battle_start(
+        sides=[SideChoice(force=club.red), SideChoice(force=club.blue)], user=club.alice
+    )
+
+    assert battle.campaign == club.campaign
+    assert battle.house_rules == v1
 
 
 def test_a_battle_under_v1_keeps_v1_odds_and_its_audit_after_the_pack_becomes_v2(

@@ -11,6 +11,7 @@ from battles.services import SideChoice
 from battles.services.simulate import sim_sides
 from rules.system import all_systems, get_system
 from tests.battles.conftest import Cast
+from tests.consent import finish_agreed
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -35,7 +36,7 @@ def test_auto_resolve_saves_the_event_log_and_a_result(battle: Battle) -> None:
 
 def test_an_auto_resolved_battle_finishes_and_processes(battle: Battle) -> None:
     services.battle_auto_resolve(battle=battle)
-    services.battle_finish(battle=battle)
+    finish_agreed(battle)
 
     assert services.battle_process(battle_id=battle.pk) is True
     assert services.battle_audit(battle=Battle.objects.get(pk=battle.pk))["all_match"]
@@ -114,7 +115,7 @@ def test_every_system_auto_resolves_a_battle_and_finishes_it(db, system: str) ->
     battle = _battle_of(system)
 
     services.battle_auto_resolve(battle=battle)
-    services.battle_finish(battle=battle)
+    finish_agreed(battle)
 
     assert battle.events.count() > 0
     assert services.battle_process(battle_id=battle.pk) is True

@@ -82,7 +82,8 @@ def _play(client: Any, battle: dict[str, Any]) -> int:
     return blue[1]
 
 
-def _finish(client: Any, battle: dict[str, Any]) -> None:
+def _finish(client: Any, battle: dict[str, Any], opponent: Any) -> None:
+    """alice reports the result, bob (the other side) confirms it: the rolls are queued."""
     url = f"/api/battles/{battle['id']}"
     sides = [
         {"side": battle["sides"][0]["id"], "result": "WIN", "victory_points": 3},
@@ -90,6 +91,7 @@ def _finish(client: Any, battle: dict[str, Any]) -> None:
     ]
     assert client.post(f"{url}/result/", {"sides": sides}, format="json").status_code == 200
     assert client.post(f"{url}/finish/").status_code == 202
+    assert opponent.post(f"{url}/confirm/").status_code == 202
 
 
 @pytest.mark.django_db(transaction=True)
@@ -105,7 +107,7 @@ def test_a_battle_played_through_the_api_is_processed_by_a_real_worker(worker: A
     wounded = _play(client, created)
 
     # Act
-    _finish(client, created)
+    _finish(client, created, cast.client(cast.bob))
     assert worker.wait(WAIT_SECONDS), "the worker never finished the battle"
 
     # Assert

@@ -14,7 +14,6 @@ from battles.demo import demo_battles_seed
 from battles.models import Battle
 from battles.services import (
     SideChoice,
-    battle_finish,
     battle_record_result,
     battle_resolve,
     battle_start,
@@ -23,6 +22,7 @@ from campaigns.demo_season import demo_season_seed
 from campaigns.models import Campaign
 from rosters.demo import demo_seed
 from rosters.models import Force
+from tests.consent import finish_agreed
 
 #: A word a player never reads: a key with an underscore ("defender_multiple_hits").
 RAW_KEY = re.compile(r"\b[A-Za-z0-9]+_[A-Za-z0-9_]+\b")
@@ -62,7 +62,7 @@ def finish(battle: Battle, figures: list[dict[str, Any]]) -> Battle:
     ]
     battle = battle_record_result(battle=battle, figures=figures, sides=sides)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        battle_finish(battle=battle)
+        finish_agreed(battle)
     return Battle.objects.get(pk=battle.pk)
 
 

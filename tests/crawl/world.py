@@ -251,7 +251,23 @@ def _steps_of_play(world: World) -> None:
         _step(world, f"activation {method}, {DRAWS} draws", lambda w, m=method: _activated(w, m))
     _step(world, "checks: rolled, typed in, voided", _checked)
     _step(world, "result saved", _with_result)
-    _step(world, "finished", lambda w: services.battle_finish(battle=_with_result(w)))
+    # Consent: alice reports, bob (the other side) confirms or disputes; olivia settles.
+    _step(world, "reported, waiting for bob", _reported)
+    _step(world, "disputed by bob", _disputed)
+    _step(world, "finished (bob confirmed)", _confirmed)
+
+
+def _reported(world: World) -> Battle:
+    return services.battle_finish(battle=_with_result(world), user=world.users["alice (owner)"])
+
+
+def _disputed(world: World) -> Battle:
+    bob = world.users["bob (other side)"]
+    return services.battle_dispute(battle=_reported(world), user=bob, note="Ned was only hit")
+
+
+def _confirmed(world: World) -> Battle:
+    return services.battle_confirm(battle=_reported(world), user=world.users["bob (other side)"])
 
 
 def _activated(world: World, method: str, draws: int = DRAWS) -> Battle:
@@ -334,7 +350,7 @@ def _with_result(world: World) -> Battle:
 
 
 def _processed(world: World) -> Battle:
-    battle = services.battle_finish(battle=_with_result(world))
+    battle = _confirmed(world)
     services.battle_process(battle_id=battle.pk)
     return battle
 

@@ -21,6 +21,7 @@ from battles.services import SideChoice
 from campaign_backup.campaign import campaign_export, campaign_import, documents_equal
 from campaigns.models import Campaign, HouseRules, Role
 from campaigns.services.house_rules import house_rules_save
+from tests.consent import finish_agreed
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -68,7 +69,7 @@ def _fight(campaign: Campaign, red: Any, blue: Any, user: Any) -> None:
     services.battle_record_result(
         battle=battle, sides=[{"side": s.pk, "result": "DRAW"} for s in battle.sides.all()]
     )
-    services.battle_finish(battle=battle)
+    finish_agreed(battle)
     services.battle_process(battle_id=battle.pk)
 
 

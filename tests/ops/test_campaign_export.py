@@ -13,12 +13,13 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from battles.models import BattleStatus
-from battles.services import battle_audit, battle_finish
+from battles.services import battle_audit
 from campaign_backup.campaign import campaign_export, campaign_import, documents_equal
 from campaigns.models import Campaign, League, LeagueAdjustment, Pairing, Round
 from rosters.models import Character, ServiceRecordEntry
 from rules.dice import HMAC_SHA256
 from tests.battles.conftest import fought_battle, make_cast
+from tests.consent import finish_agreed
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +29,7 @@ def campaign(django_capture_on_commit_callbacks):
     cast = make_cast()
     battle = fought_battle(cast)
     with django_capture_on_commit_callbacks(execute=True):
-        battle_finish(battle=battle, user=cast.alice)
+        finish_agreed(battle)
     battle.refresh_from_db()
     assert battle.status == BattleStatus.PROCESSED
     members = {m.user.username: m for m in cast.campaign.memberships.select_related("user")}

@@ -9,9 +9,9 @@ import logging
 import pytest
 
 from battles.models import BattleStatus
-from battles.services import battle_finish
 from config.logs import JsonFormatter, KeyValueFormatter
 from tests.battles.conftest import fought_battle
+from tests.consent import finish_agreed
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def test_processing_a_battle_logs_one_structured_line(
     caplog.set_level(logging.INFO, logger="muster.battles")
 
     with django_capture_on_commit_callbacks(execute=True):
-        battle_finish(battle=battle, user=cast.alice)
+        finish_agreed(battle)
 
     battle.refresh_from_db()
     assert battle.status == BattleStatus.PROCESSED
@@ -82,7 +82,7 @@ def test_a_broker_outage_at_finish_is_logged_not_raised(
     monkeypatch.setattr(tasks.process_battle, "delay", broker_down)
 
     with django_capture_on_commit_callbacks(execute=True):
-        battle_finish(battle=battle, user=cast.alice)
+        finish_agreed(battle)
 
     battle.refresh_from_db()
     assert battle.status == BattleStatus.FINISHED

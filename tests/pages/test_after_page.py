@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from battles.services import battle_finish, battle_process, battle_record_result
+from battles.services import battle_process, battle_record_result
+from tests.consent import finish_agreed
 from tests.pages.test_battle_pages import _battle
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +28,7 @@ def _fought(muster):
             for side, result in zip(battle.sides.order_by("index"), ("WIN", "LOSS"), strict=True)
         ],
     )
-    battle_finish(battle=battle)
+    finish_agreed(battle)
     battle_process(battle_id=battle.pk)
     return battle
 

@@ -236,11 +236,15 @@ def test_finishing_runs_the_post_battle_rolls_and_shows_the_audit(
         {f"result-{sides[0].pk}": "WIN", f"vp-{sides[0].pk}": "3", f"result-{sides[1].pk}": "LOSS"},
     )
 
+    reported = client.post(f"/battles/{battle.pk}/finish/")
+    waiting = client.get(reported["Location"]).content.decode()
+    client.force_login(muster.bob)  # the other side confirms on his own phone
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/battles/{battle.pk}/finish/")
+        response = client.post(f"/battles/{battle.pk}/confirm/")
 
     battle.refresh_from_db()
     html = client.get(response["Location"]).content.decode()
+    assert "Waiting for bob (Blue) to confirm" in waiting
     assert battle.status == BattleStatus.PROCESSED
     assert battle.seed in html
     assert 'data-testid="audit-ok"' in html
@@ -254,7 +258,7 @@ def test_finishing_before_the_result_is_entered_is_refused(client, muster):
 
     battle.refresh_from_db()
     assert response.status_code == 400
-    assert "enter a result for side" in response.content.decode()
+    assert "enter a result for Red, Blue" in response.content.decode()
     assert battle.status == BattleStatus.SETUP
 
 
@@ -308,8 +312,10 @@ def test_the_after_page_costs_the_same_queries_at_any_battle_size(
         f"/battles/{battle.pk}/result/",
         {f"result-{sides[0].pk}": "DRAW", f"result-{sides[1].pk}": "DRAW"},
     )
+    client.post(f"/battles/{battle.pk}/finish/")
+    client.force_login(muster.bob)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(f"/battles/{battle.pk}/finish/")
+        client.post(f"/battles/{battle.pk}/confirm/")
     client.get(f"/battles/{battle.pk}/after/")
 
     with django_assert_num_queries(AFTER_QUERIES):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from battles.services import SideChoice, battle_finish, battle_record_result, battle_start
+from battles.services import SideChoice, battle_record_result, battle_start
 from battles.services.pipeline import battle_process
 from rosters.services import character_update
+from tests.consent import finish_agreed
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def _fought(muster, django_capture_on_commit_callbacks):
         sides=[{"side": sides[0].pk, "result": "WIN"}, {"side": sides[1].pk, "result": "LOSS"}],
     )
     with django_capture_on_commit_callbacks(execute=False):
-        battle_finish(battle=battle)
+        finish_agreed(battle)
     battle_process(battle_id=battle.pk)
     return battle
 

@@ -93,6 +93,11 @@ WRITES: dict[str, tuple[frozenset[str], Body]] = {
     "battles_auto_resolve_create": (OWNER_OR_ORGANISER, None),
     "battles_draw_create": (OWNER_OR_ORGANISER, None),
     "battles_finish_create": (OWNER_OR_ORGANISER, None),
+    # Consent: who may call them; what each may agree is tests/battles/test_consent.py.
+    "battles_confirm_create": (OWNER_OR_ORGANISER, None),
+    "battles_dispute_create": (OWNER_OR_ORGANISER, lambda w: {"note": "Ned lived"}),
+    "battles_settle_create": (OWNER_OR_ORGANISER, None),
+    "battles_reopen_create": (OWNER_OR_ORGANISER, None),
     "battles_requeue_create": (ORGANISER, None),
     "battles_resolve_create": (
         OWNER_OR_ORGANISER,

@@ -15,8 +15,9 @@ import pytest
 from django.urls import reverse
 
 from battles.models import BattleStatus
-from battles.services import SideChoice, battle_auto_resolve, battle_finish, battle_start
+from battles.services import SideChoice, battle_auto_resolve, battle_start
 from campaigns.models import Role
+from tests.consent import finish_agreed
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -51,7 +52,7 @@ def hostile(db, django_capture_on_commit_callbacks):
     playing = battle_start(sides=sides, campaign=campaign, scenario=SCRIPT, user=alice)
     done = battle_start(sides=sides, campaign=campaign, scenario=DIV, user=alice)
     with django_capture_on_commit_callbacks(execute=True):  # the post-battle task, inline
-        battle_finish(battle=battle_auto_resolve(battle=done, user=alice), user=alice)
+        finish_agreed(battle_auto_resolve(battle=done, user=alice))
     done.refresh_from_db()
     assert done.status == BattleStatus.PROCESSED
     return {
