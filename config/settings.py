@@ -203,6 +203,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Nobody reads task return values (state lives in the database): don't store them in Redis.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Webhook deliveries and notice e-mails wait on other people's servers: they have their own
+# queue (and their own worker, docker-compose.yml), so a slow receiver never delays the
+# post-battle rolls, print jobs or sweeps on the default queue.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+NOTIFY_QUEUE = "notices"
+CELERY_TASK_ROUTES = {
+    "notices.deliver_to_hook": {"queue": NOTIFY_QUEUE},
+    "notices.email_notice": {"queue": NOTIFY_QUEUE},
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # Celery beat: sweep battles that were finished but never picked up, or whose worker died.
 CELERY_BEAT_SCHEDULE = {
@@ -214,7 +223,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Webhooks (docs/notifications.md): the receiver's time limit, and how many failures in a row
 # switch a hook off. With eager tasks, deliveries run on a background thread after the commit.
+# The timeout is one wall-clock deadline for the whole delivery, a slow drip included.
 NOTIFY_TIMEOUT_SECONDS = env.float("NOTIFY_TIMEOUT_SECONDS", default=5.0)
+#: Host names a hook may post to although they resolve to loopback or private addresses (a
+#: club's own bot on its own network); every other internal address is refused.
+NOTIFY_INTERNAL_HOSTS = env.list("NOTIFY_INTERNAL_HOSTS", default=[])
 NOTIFY_DISABLE_AFTER = env.int("NOTIFY_DISABLE_AFTER", default=5)
 NOTIFY_BACKOFF_SECONDS = env.int("NOTIFY_BACKOFF_SECONDS", default=30)
 NOTIFY_EAGER_IN_BACKGROUND = env.bool("NOTIFY_EAGER_IN_BACKGROUND", default=True)

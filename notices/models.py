@@ -37,6 +37,25 @@ def validate_hook_url(url: str) -> None:
         raise ValidationError("a webhook address needs a host name")
     if parts.username or parts.password:
         raise ValidationError("put no user name or password in a webhook address")
+    if _names_an_internal_address(parts.hostname):
+        raise ValidationError(
+            "a webhook address must be a public host: loopback, private, link-local and "
+            "metadata addresses are refused (NOTIFY_INTERNAL_HOSTS names allowed internal hosts)"
+        )
+
+
+def _names_an_internal_address(host: str) -> bool:
+    """A literal internal address or localhost (names are resolved again at each delivery)."""
+    from notices.outbound import host_is_allowed, is_public
+
+    if host_is_allowed(host):
+        return False
+    if host.lower().rstrip(".") == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return not is_public(host)
+    except ValueError:
+        return False  # a name, not an address
 
 
 def new_secret() -> str:
