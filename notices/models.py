@@ -58,6 +58,17 @@ def _names_an_internal_address(host: str) -> bool:
         return False  # a name, not an address
 
 
+def validate_event_kinds(value: object) -> None:
+    """A hook's events: a list of known event names (anything else broke every event record)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValidationError("events must be a list of event names")
+    unknown = sorted(set(value) - set(EventKind.values))
+    if unknown:
+        raise ValidationError(
+            f"unknown events: {', '.join(unknown)}; known: {', '.join(EventKind.values)}"
+        )
+
+
 def new_secret() -> str:
     return secrets.token_hex(32)
 
@@ -79,7 +90,10 @@ class Webhook(models.Model):
         help_text="Signs each JSON delivery (X-Muster-Signature: sha256=HMAC of the body).",
     )
     events = models.JSONField(
-        default=all_event_kinds, blank=True, help_text="The events this hook receives."
+        default=all_event_kinds,
+        blank=True,
+        validators=[validate_event_kinds],
+        help_text="The events this hook receives.",
     )
     active = models.BooleanField(default=True)
     failures_in_row = models.PositiveIntegerField(default=0)
@@ -102,7 +116,9 @@ class Webhook(models.Model):
         return self.name
 
     def clean(self) -> None:
-        unknown = sorted(set(self.events or []) - set(EventKind.values))
+        if not isinstance(self.events, list):
+            return  # the field's own validator names it
+        unknown = sorted({str(e) for e in self.events} - set(EventKind.values))
         if unknown:
             raise ValidationError({"events": f"unknown events: {', '.join(unknown)}"})
 

@@ -19,6 +19,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from campaigns.admin import CampaignScoped
 from campaigns.dashboard import system_name
+from common import strict_json
 from common.schema_forms import schema_form_class
 from rosters import interchange, services
 from rosters.forms import CharacterAdminForm, ForceAdminForm, UnitAdminForm
@@ -346,8 +347,12 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         return self._upload_page(request, form, None, [], "")
 
     def _import_documents(self, request: HttpRequest, form: Any) -> Force:
+        # The same strict reader as the API's bodies: 1e400, NaN, lone surrogates, NUL and deep
+        # nesting are refused in words, not met later as a 500.
         try:
-            document = json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
+            document = strict_json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
+        except strict_json.HostileJson as exc:
+            raise interchange.ImportRejected([{"path": "", "message": str(exc)}]) from exc
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise interchange.ImportRejected([{"path": "", "message": f"not JSON: {exc}"}]) from exc
         return interchange.force_import_json(
