@@ -262,12 +262,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["common.throttling.ScopedRateThrottle"],
     # Behind the TLS proxy, an anonymous caller is counted by the address the proxy saw. 0 (no
     # proxy) means REMOTE_ADDR; None would make DRF trust a client's own X-Forwarded-For.
     "NUM_PROXIES": env.int("AXES_PROXY_COUNT", default=0),
 }
-# API throttling (config.throttling): requests per caller (user, or address when anonymous)
+# API throttling (common.throttling): requests per caller (user, or address when anonymous)
 # per scope, as "N/second|minute|hour|day"; docs/security.md. API_THROTTLE_ENABLED=false is
 # for load benches only.
 API_THROTTLE_ENABLED = env.bool("API_THROTTLE_ENABLED", default=True)

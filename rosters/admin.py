@@ -21,6 +21,7 @@ from campaigns.admin import CampaignScoped
 from campaigns.dashboard import system_name
 from common import strict_json
 from common.schema_forms import schema_form_class
+from common.throttling import PageRateThrottle, too_many
 from rosters import interchange, services
 from rosters.forms import CharacterAdminForm, ForceAdminForm, UnitAdminForm
 from rosters.history_text import change_lines
@@ -303,6 +304,9 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         force = queryset.get()
         form = CsvUploadForm(request.POST, request.FILES) if "apply" in request.POST else None
         if form is not None and form.is_valid():
+            throttle = PageRateThrottle("imports")
+            if not throttle.allow_request(request, None):
+                return too_many(request, throttle.wait())
             text = form.cleaned_data["file"].read()  # the import decodes it strictly
             try:
                 created = interchange.force_import_csv(force=force, text=text, user=request.user)
@@ -338,6 +342,9 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
     def import_json_view(self, request: HttpRequest) -> HttpResponse:
         form = JsonUploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
+            throttle = PageRateThrottle("imports")
+            if not throttle.allow_request(request, None):
+                return too_many(request, throttle.wait())
             try:
                 force = self._import_documents(request, form)
             except ValidationError as exc:
