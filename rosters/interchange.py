@@ -388,6 +388,11 @@ def _read_rows(reader: csv.DictReader) -> list[dict[str, str]]:
     except csv.Error as error:  # an unclosed quote, a cell over csv's own limit (128 KB)
         if "field limit" in str(error):
             _refuse(f"a cell is longer than {CSV_MAX_CELL:,} characters", row=reader.line_num)
+        if "unexpected end of data" in str(error):
+            _refuse(
+                "a quote is never closed: the file ends inside a cell",
+                row=reader.line_num,
+            )
         _refuse(f"this file cannot be read as CSV ({error})", row=reader.line_num)
     return rows
 
@@ -405,7 +410,8 @@ def _checked_row(row: dict[str, Any], line: int) -> dict[str, str]:
 def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
     if "\x00" in text:
         _refuse("the file holds a NUL character: it is not a CSV text file")
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    # strict: an unclosed quote is an error, not a cell that swallows the rest of the file.
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")), strict=True)
     try:
         header = reader.fieldnames or []
     except csv.Error as error:
@@ -416,6 +422,9 @@ def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
     problems = [
         {"row": 1, "column": c, "message": "is not a column of this system"} for c in unknown
     ]
+    # Two columns of one name: DictReader would keep the last silently.
+    twice = sorted({c for c in header if header.count(c) > 1})
+    problems += [{"row": 1, "column": c, "message": "appears twice in the header"} for c in twice]
     if "name" not in header:
         problems.append({"row": 1, "column": "name", "message": "the name column is required"})
     if problems:

@@ -211,6 +211,28 @@ def test_a_csv_with_a_nul_byte_is_refused(story, as_user):
     assert "NUL" in _problem_text(_upload(as_user(story.alice), story.force, data))
 
 
+@pytest.mark.parametrize(
+    "data", [b'name,rank\n"Tom,Private\nAnn,Sergeant\n', b'name\nTom "x\n"Ann']
+)
+def test_a_csv_with_an_unclosed_quote_is_refused_not_read_to_the_end(story, as_user, data):
+    before = _snapshot()
+
+    text = _problem_text(_upload(as_user(story.alice), story.force, data))
+
+    assert "never closed" in text or "cannot be read as CSV" in text
+    assert _snapshot() == before
+
+
+def test_a_csv_with_a_column_twice_is_refused_naming_it(story, as_user):
+    before = _snapshot()
+
+    response = _upload(as_user(story.alice), story.force, b"name,rank,rank\nTom,Private,Captain\n")
+
+    assert "appears twice" in _problem_text(response)
+    assert [p["column"] for p in response.json()["problems"]] == ["rank"]
+    assert _snapshot() == before
+
+
 def test_a_csv_row_wider_than_its_header_is_refused(story, as_user):
     data = b"name\nTom,extra\n"
 
