@@ -78,7 +78,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     ordering = ["-created_at", "-id"]
     ordering_fields = ["created_at"]
     filterset_fields = ["campaign", "status", "system"]
-    #: An action's own throttle scope (config.throttling), e.g. "simulate"; None: by method.
+    #: An action's own throttle scope (common.throttling), e.g. "simulate"; None: by method.
     throttle_scope: str | None = None
 
     def get_queryset(self):  # type: ignore[no-untyped-def]

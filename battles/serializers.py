@@ -228,6 +228,14 @@ class VisibleCharacterField(serializers.PrimaryKeyRelatedField):
         return characters_visible_to(self.context["request"].user)
 
 
+class ExtraFigureSerializer(serializers.Serializer):
+    """An unnamed figure: its stats are checked by the rule system when the battle is set up."""
+
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    unit = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    stats = serializers.DictField(required=False, default=dict)
+
+
 class SideInputSerializer(serializers.Serializer):
     force = VisibleForceField(queryset=Force.objects.all())
     characters = VisibleCharacterField(
@@ -239,9 +247,10 @@ class SideInputSerializer(serializers.Serializer):
         help_text="Leave out to take every character fit to fight.",
     )
     extras = serializers.ListField(
-        child=serializers.DictField(),
+        child=ExtraFigureSerializer(),
         required=False,
         default=list,
+        max_length=200,
         help_text="Unnamed figures: {name, unit, stats}.",
     )
 

@@ -345,6 +345,21 @@ def _clash(document: Mapping[str, Any], club_slug: str) -> str | None:
     slug = document["campaign"]["slug"]
     if Campaign.objects.filter(club__slug=club_slug, slug=slug).exists():
         return f"campaign.slug: club {club_slug!r} already has a campaign {slug!r}"
+    return _borrowed_photo(document)
+
+
+def _borrowed_photo(document: Mapping[str, Any]) -> str | None:
+    """A backup names only its own photos: one a character of this database already holds
+    belongs to another campaign, and naming it would serve that photo to this one's members."""
+    named = {
+        c["photo"]: f"forces[{i}].characters[{j}].photo"
+        for i, force in enumerate(document["forces"])
+        for j, c in enumerate(force["characters"])
+        if c["photo"]
+    }
+    held = Character.objects.filter(photo__in=list(named)).values_list("photo", flat=True)
+    for photo in sorted(held):
+        return f"{named[photo]}: {photo!r} is another character's photo, not this backup's own"
     return None
 
 

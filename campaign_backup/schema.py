@@ -13,6 +13,7 @@ are then checked by the model field that will store them (type, length).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -221,12 +222,23 @@ def _check_battles(doc: Mapping[str, Any], refs: _References) -> None:
             if figure["side"] not in sides:
                 raise DocumentProblem(f"{path}.figures[{j}].side: no side {figure['side']}")
             refs.character(figure["character"], f"{path}.figures[{j}].character")
+        _check_seed(battle, path)
         figures = len(battle["figures"])
         for j, event in enumerate(battle["events"]):
             _index(event["actor"], figures, f"{path}.events[{j}].actor", "figure")
             _index(event["target"], figures, f"{path}.events[{j}].target", "figure")
         for j, roll in enumerate(battle["ledger"]):
             refs.character(roll["character"], f"{path}.ledger[{j}].character")
+
+
+def _check_seed(battle: Mapping[str, Any], path: str) -> None:
+    """The seed must be the one the battle was committed to (its public SHA-256): a backup
+    with another seed would re-derive other rolls and still claim the battle's audit."""
+    seed, digest = battle.get("seed"), battle.get("seed_sha256")
+    if not isinstance(seed, str) or not isinstance(digest, str):
+        raise DocumentProblem(f"{path}.seed: a battle needs its seed and seed_sha256 as text")
+    if hashlib.sha256(seed.encode()).hexdigest() != digest:
+        raise DocumentProblem(f"{path}.seed: does not match the battle's seed_sha256")
 
 
 def _check_league(doc: Mapping[str, Any], refs: _References) -> None:

@@ -193,7 +193,7 @@ class CampaignHouseRulesMixin:
     """A campaign's house-rules endpoints, on the campaign viewset (its permissions: members
     read, organisers write)."""
 
-    #: An action's own throttle scope (config.throttling); None: by method (PUT/POST: writes).
+    #: An action's own throttle scope (common.throttling); None: by method (PUT/POST: writes).
     throttle_scope: str | None = None
 
     @extend_schema(

@@ -10,18 +10,16 @@ clear sentence; a body that is not JSON at all is left to the view's parser (DRF
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+
+from common import strict_json
+from common.strict_json import HostileJson
 
 METHODS_WITH_BODY = ("POST", "PUT", "PATCH", "DELETE")
-
-
-class HostileJson(ValueError):
-    """A JSON body refused: the message is the answer's `detail`."""
 
 
 def _is_json(request: HttpRequest) -> bool:
@@ -29,65 +27,53 @@ def _is_json(request: HttpRequest) -> bool:
     return kind == "application/json" or kind.endswith("+json")
 
 
-def _no_constants(name: str) -> Any:
-    raise HostileJson(f"{name} is not a number JSON allows; send a finite number")
-
-
-def _check_text(text: str, where: str) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise HostileJson(
-            f"{where} holds an unpaired UTF-16 surrogate (such as \\ud800), which is not text"
-        ) from None
-
-
-def _walk(document: Any, max_depth: int) -> None:
-    """Check nesting depth and every string (keys too) without recursing."""
-    stack: list[tuple[Any, int, str]] = [(document, 1, "the body")]
-    while stack:
-        value, depth, where = stack.pop()
-        if isinstance(value, str):
-            _check_text(value, where)
-            continue
-        if not isinstance(value, dict | list):
-            continue
-        if depth > max_depth:
-            raise HostileJson(f"the JSON body is nested more than {max_depth} levels deep")
-        if isinstance(value, dict):
-            for key, item in value.items():
-                _check_text(key, "a key in the body")
-                stack.append((item, depth + 1, f"the value of {key!r}"))
-        else:
-            stack.extend((item, depth + 1, "a list item") for item in value)
-
-
 def check_json_body(body: bytes, *, max_bytes: int, max_depth: int) -> None:
-    """Raise HostileJson when the body is too big, too deep or holds unencodable text."""
+    """Raise HostileJson when the body is too big, too deep or holds what no field can."""
     if len(body) > max_bytes:
         raise HostileJson(f"the JSON body is larger than {max_bytes:,} bytes")
     try:
-        document = json.loads(body, parse_constant=_no_constants)
-    except RecursionError:
-        raise HostileJson(f"the JSON body is nested more than {max_depth} levels deep") from None
-    except (ValueError, UnicodeDecodeError) as error:
-        if isinstance(error, HostileJson):
-            raise
+        strict_json.loads(body, max_depth=max_depth)
+    except HostileJson:
+        raise
+    except (ValueError, UnicodeDecodeError):
         return  # not JSON: the view's parser answers its own 400
-    _walk(document, max_depth)
+
+
+def _form_is_not_utf8(request: HttpRequest) -> bool:
+    """A form-encoded body whose %-escapes are not UTF-8: Django would store U+FFFD."""
+    if request.content_type != "application/x-www-form-urlencoded":
+        return False
+    try:
+        unquote_to_bytes(request.body.replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def _refuse(request: HttpRequest, detail: str) -> HttpResponse:
+    if request.path.startswith("/api/") or _is_json(request):
+        return JsonResponse({"detail": detail}, status=400)
+    return HttpResponseBadRequest(detail, content_type="text/plain; charset=utf-8")
 
 
 class JsonGuardMiddleware:
-    """Answer 400 to a hostile JSON body (settings JSON_MAX_BYTES, JSON_MAX_DEPTH)."""
+    """Answer 400 to a hostile body before any view (settings JSON_MAX_BYTES, JSON_MAX_DEPTH):
+    JSON as common.strict_json judges it, a form body that is not UTF-8, and a NUL character
+    in the address."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
+            # PostgreSQL refuses NUL in text: a join code or filter holding one was a 500.
+            return _refuse(request, "the address holds a NUL character")
         if request.method in METHODS_WITH_BODY and _is_json(request):
             refusal = self._refusal(request)
             if refusal is not None:
                 return refusal
+        if request.method in METHODS_WITH_BODY and _form_is_not_utf8(request):
+            return _refuse(request, "the form's text is not UTF-8")
         return self.get_response(request)
 
     def _refusal(self, request: HttpRequest) -> HttpResponse | None:

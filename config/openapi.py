@@ -39,7 +39,7 @@ CONFLICT = {
         DETAIL,
     ),
 }
-# Every API call counts against a rate (config.throttling).
+# Every API call counts against a rate (common.throttling).
 THROTTLED = {
     "429": ("Too many requests: try again after Retry-After seconds.", "ErrorDetail", DETAIL),
 }

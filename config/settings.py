@@ -147,12 +147,22 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
 ACCOUNT_ADAPTER = "pages.accounts.InvitationAwareAdapter"
 ACCOUNT_SIGNUP_FORM_CLASS = "pages.signup.SignupExtras"
-ACCOUNT_FORMS = {"login": "pages.accounts.SignInForm"}
+ACCOUNT_FORMS = {"login": "pages.accounts.SignInForm", "signup": "pages.accounts.QuietSignupForm"}
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Muster] "
 # Failed sign-ins are limited by django-axes (below), which answers with its lockout page;
 # allauth's own counter would refuse the same attempts first with a vaguer form error.
-ACCOUNT_RATE_LIMITS = {"login_failed": None}
+# Sign-ups per address (allauth counts them in the default cache, shared below): a bot cannot
+# open accounts by the hundred. THROTTLE_SIGNUPS in allauth's form, e.g. "5/h/ip".
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": None,
+    "signup": env.str("THROTTLE_SIGNUPS", default="5/h/ip"),
+}
+# Sign-up with an address already registered answers exactly as a new one does
+# (pages.accounts.QuietSignupForm); the address's owner is told by e-mail instead.
+ACCOUNT_PREVENT_ENUMERATION = True
+# allauth's idea of the client's address: the same proxies as axes and the API throttles.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("AXES_PROXY_COUNT", default=0)
 
 # E-mail (sign-up confirmation, password reset): printed on the console unless EMAIL_URL names
 # a server, e.g. smtp+tls://user:password@smtp.example.org:587 (django-environ's email_url).
@@ -206,6 +216,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Nobody reads task return values (state lives in the database): don't store them in Redis.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Webhook deliveries and notice e-mails wait on other people's servers: they have their own
+# queue (and their own worker, docker-compose.yml), so a slow receiver never delays the
+# post-battle rolls, print jobs or sweeps on the default queue.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+NOTIFY_QUEUE = "notices"
+CELERY_TASK_ROUTES = {
+    "notices.deliver_to_hook": {"queue": NOTIFY_QUEUE},
+    "notices.email_notice": {"queue": NOTIFY_QUEUE},
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # Celery beat: sweep battles that were finished but never picked up, or whose worker died.
 CELERY_BEAT_SCHEDULE = {
@@ -217,7 +236,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Webhooks (docs/notifications.md): the receiver's time limit, and how many failures in a row
 # switch a hook off. With eager tasks, deliveries run on a background thread after the commit.
+# The timeout is one wall-clock deadline for the whole delivery, a slow drip included.
 NOTIFY_TIMEOUT_SECONDS = env.float("NOTIFY_TIMEOUT_SECONDS", default=5.0)
+#: Host names a hook may post to although they resolve to loopback or private addresses (a
+#: club's own bot on its own network); every other internal address is refused.
+NOTIFY_INTERNAL_HOSTS = env.list("NOTIFY_INTERNAL_HOSTS", default=[])
 NOTIFY_DISABLE_AFTER = env.int("NOTIFY_DISABLE_AFTER", default=5)
 NOTIFY_BACKOFF_SECONDS = env.int("NOTIFY_BACKOFF_SECONDS", default=30)
 NOTIFY_EAGER_IN_BACKGROUND = env.bool("NOTIFY_EAGER_IN_BACKGROUND", default=True)
@@ -242,11 +265,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.ScopedRateThrottle"],
-    # Behind the TLS proxy, an anonymous caller is counted by the address the proxy saw.
-    "NUM_PROXIES": env.int("AXES_PROXY_COUNT", default=0) or None,
+    "DEFAULT_THROTTLE_CLASSES": ["common.throttling.ScopedRateThrottle"],
+    # Behind the TLS proxy, an anonymous caller is counted by the address the proxy saw. 0 (no
+    # proxy) means REMOTE_ADDR; None would make DRF trust a client's own X-Forwarded-For.
+    "NUM_PROXIES": env.int("AXES_PROXY_COUNT", default=0),
 }
-# API throttling (config.throttling): requests per caller (user, or address when anonymous)
+# API throttling (common.throttling): requests per caller (user, or address when anonymous)
 # per scope, as "N/second|minute|hour|day"; docs/security.md. API_THROTTLE_ENABLED=false is
 # for load benches only.
 API_THROTTLE_ENABLED = env.bool("API_THROTTLE_ENABLED", default=True)
@@ -260,8 +284,21 @@ API_THROTTLE_RATES = {
 API_THROTTLE_CACHE = "throttle"
 # The throttle counts live in Redis when there is one (shared by every gunicorn worker and
 # machine), in this process's memory otherwise.
+# The default cache holds counts that must be shared by every process (sign-ups per address,
+# the page throttles): Redis when there is one, else a database table (created by the
+# `pages` migration 'cache_table'), never one process's memory.
+SHARED_CACHE = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "muster",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "muster_cache"}
+)
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": SHARED_CACHE,
     API_THROTTLE_CACHE: {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
@@ -313,12 +350,15 @@ JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
 #: Largest character photo accepted, in bytes, before it is re-encoded.
 PHOTO_MAX_BYTES = env.int("PHOTO_MAX_BYTES", default=5 * 1024 * 1024)
 
-# Login rate limiting (django-axes): 5 failures for one username from one address lock that
-# pair out for 15 minutes. AXES_ENABLED=false is for load benches only; tests keep it on.
+# Login rate limiting (django-axes): 5 failures against one account (whatever its spelling:
+# case, spaces, username or e-mail, config.auth.account_key), or 5 from one address, lock
+# that account, or that address, out for 15 minutes. AXES_ENABLED=false is for load benches
+# only; tests keep it on.
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "config.auth.account_key"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Behind a TLS proxy (docs/deploy.md) the client's address is in X-Forwarded-For; count the

@@ -34,3 +34,4 @@ urlpatterns = [
 ]
 # /api/ answers a URL that matches no route with JSON too, like every other API error.
 handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"

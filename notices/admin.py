@@ -6,13 +6,14 @@ off after repeated failures is switched back on with the "Switch back on" action
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from campaigns.admin import CampaignScoped
 from notices.delivery import webhook_enable
-from notices.models import Delivery, Webhook
+from notices.models import Delivery, EventKind, Webhook
 
 
 class DeliveryInline(admin.TabularInline):
@@ -25,8 +26,24 @@ class DeliveryInline(admin.TabularInline):
     readonly_fields = fields
 
 
+class WebhookForm(forms.ModelForm):
+    """The events as tick boxes of the known events, never a raw JSON box."""
+
+    events = forms.MultipleChoiceField(
+        choices=EventKind.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="The events this hook receives.",
+    )
+
+    class Meta:
+        model = Webhook
+        fields = ["campaign", "name", "url", "format", "events", "secret", "active"]
+
+
 @admin.register(Webhook)
 class WebhookAdmin(CampaignScoped, admin.ModelAdmin):
+    form = WebhookForm
     list_display = ["name", "campaign", "format", "active", "failures_in_row", "last_error_short"]
     list_filter = ["active", "format"]
     list_select_related = ["campaign"]

@@ -18,8 +18,6 @@ import hashlib
 import hmac
 import json
 import logging
-import urllib.error
-import urllib.request
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -30,6 +28,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from notices import outbound
 from notices.models import Delivery, DeliveryStatus, Event, HookFormat, Webhook
 
 logger = logging.getLogger("muster.notify")
@@ -61,6 +60,8 @@ def body_for(hook: Webhook, event: Event, delivery_id: int) -> bytes:
     if hook.format == HookFormat.DISCORD:
         payload: dict[str, Any] = {
             "content": event.title,
+            # A name or a report holding "@everyone" or "<@id>" must not ping the club's server.
+            "allowed_mentions": {"parse": []},
             "embeds": [{"title": event.title, "description": event.text[:4000]}],
         }
     else:
@@ -109,20 +110,22 @@ def deliver(*, delivery_id: int) -> Outcome:
 def _post(delivery: Delivery) -> tuple[str | None, int | None]:
     hook, event = delivery.webhook, delivery.event
     body = body_for(hook, event, delivery.pk)
-    request = urllib.request.Request(hook.url, data=body, method="POST")
-    request.add_header("Content-Type", "application/json")
-    request.add_header("User-Agent", "Muster-Webhook/1")
-    request.add_header("X-Muster-Event", event.kind)
-    request.add_header("X-Muster-Delivery", str(delivery.pk))
-    request.add_header(SIGNATURE_HEADER, sign(hook.secret, body))
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Muster-Webhook/1",
+        "X-Muster-Event": event.kind,
+        "X-Muster-Delivery": str(delivery.pk),
+        SIGNATURE_HEADER: sign(hook.secret, body),
+    }
     try:
-        with urllib.request.urlopen(request, timeout=timeout_seconds()) as response:
-            return None, response.status
-    except urllib.error.HTTPError as exc:
-        return f"the receiver answered {exc.code} {exc.reason}", exc.code
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        return f"could not reach the receiver: {reason}", None
+        answer = outbound.post(hook.url, body, headers, seconds=timeout_seconds())
+    except outbound.Refused as refused:
+        return str(refused), None
+    if 200 <= answer.status < 300:
+        return None, answer.status
+    if 300 <= answer.status < 400:
+        return f"the receiver answered {answer.status} (redirects are not followed)", answer.status
+    return f"the receiver answered {answer.status} {answer.reason}", answer.status
 
 
 @transaction.atomic

@@ -37,6 +37,36 @@ def validate_hook_url(url: str) -> None:
         raise ValidationError("a webhook address needs a host name")
     if parts.username or parts.password:
         raise ValidationError("put no user name or password in a webhook address")
+    if _names_an_internal_address(parts.hostname):
+        raise ValidationError(
+            "a webhook address must be a public host: loopback, private, link-local and "
+            "metadata addresses are refused (NOTIFY_INTERNAL_HOSTS names allowed internal hosts)"
+        )
+
+
+def _names_an_internal_address(host: str) -> bool:
+    """A literal internal address or localhost (names are resolved again at each delivery)."""
+    from notices.outbound import host_is_allowed, is_public
+
+    if host_is_allowed(host):
+        return False
+    if host.lower().rstrip(".") == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return not is_public(host)
+    except ValueError:
+        return False  # a name, not an address
+
+
+def validate_event_kinds(value: object) -> None:
+    """A hook's events: a list of known event names (anything else broke every event record)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValidationError("events must be a list of event names")
+    unknown = sorted(set(value) - set(EventKind.values))
+    if unknown:
+        raise ValidationError(
+            f"unknown events: {', '.join(unknown)}; known: {', '.join(EventKind.values)}"
+        )
 
 
 def new_secret() -> str:
@@ -60,7 +90,10 @@ class Webhook(models.Model):
         help_text="Signs each JSON delivery (X-Muster-Signature: sha256=HMAC of the body).",
     )
     events = models.JSONField(
-        default=all_event_kinds, blank=True, help_text="The events this hook receives."
+        default=all_event_kinds,
+        blank=True,
+        validators=[validate_event_kinds],
+        help_text="The events this hook receives.",
     )
     active = models.BooleanField(default=True)
     failures_in_row = models.PositiveIntegerField(default=0)
@@ -83,7 +116,9 @@ class Webhook(models.Model):
         return self.name
 
     def clean(self) -> None:
-        unknown = sorted(set(self.events or []) - set(EventKind.values))
+        if not isinstance(self.events, list):
+            return  # the field's own validator names it
+        unknown = sorted({str(e) for e in self.events} - set(EventKind.values))
         if unknown:
             raise ValidationError({"events": f"unknown events: {', '.join(unknown)}"})
 

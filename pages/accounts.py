@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from allauth.account.adapter import DefaultAccountAdapter
-from allauth.account.forms import LoginForm
+from allauth.account import app_settings as allauth_settings
+from allauth.account.adapter import DefaultAccountAdapter, get_adapter
+from allauth.account.forms import LoginForm, SignupForm
+from allauth.account.utils import filter_users_by_email
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -64,6 +66,34 @@ class SignInForm(LoginForm):
         self.fields["password"].help_text = ""
         if "remember" in self.fields:
             self.fields["remember"].label = "Keep me signed in on this device"
+
+
+class QuietSignupForm(SignupForm):
+    """Sign-up that does not say whether an e-mail address is registered.
+
+    allauth hides a registered address only when e-mail verification is mandatory (both answers
+    are then "we sent you a mail"). Muster's verification is optional, so a registered address
+    would be refused with "already registered": a lookup service for the club's members.
+    Instead the account is made exactly as any other (same answer, same redirect) but without
+    that address, and the address's owner gets allauth's "someone tried to sign up with your
+    address" mail; the newcomer can add an address of their own from the profile page.
+    """
+
+    taken_email = ""
+
+    def validate_unique_email(self, value: str) -> str:
+        verification = allauth_settings.EMAIL_VERIFICATION
+        quiet_already = verification == allauth_settings.EmailVerificationMethod.MANDATORY
+        if not quiet_already and filter_users_by_email(value):
+            self.taken_email = value
+            return value
+        return super().validate_unique_email(value)
+
+    def save(self, request: HttpRequest) -> Any:
+        if self.taken_email:
+            self.cleaned_data["email"] = ""
+            get_adapter(request).send_account_already_exists_mail(self.taken_email)
+        return super().save(request)
 
 
 class ProfileForm(forms.Form):

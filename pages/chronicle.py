@@ -18,6 +18,7 @@ from chronicle.printed import chronicle_context
 from chronicle.reports import battle_report
 from chronicle.selectors import is_player_of, report_paragraphs
 from chronicle.services import MAX_PARAGRAPH, report_paragraph_write
+from common.throttling import throttle_page
 from printing.render import render_pdf
 from rosters.models import Character
 from rosters.selectors import characters_visible_to
@@ -49,6 +50,7 @@ def campaign_chronicle_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@throttle_page("pdfs")
 def campaign_chronicle_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign's chronicle as a printable PDF."""
     campaign = get_object_or_404(campaigns_visible_to(request.user).select_related("club"), pk=pk)

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from common.throttling import throttle_page
 from pages.roster_access import may_edit
 from pages.selectors import force_sheet
 from printing.cards import CARD_SIZES
@@ -69,6 +70,7 @@ def _upload_text(request: HttpRequest) -> tuple[bytes, str]:
 
 @login_required
 @require_POST
+@throttle_page("imports")
 def force_import(request: HttpRequest, pk: int) -> HttpResponse:
     """Add characters to the force from a CSV file (the export's columns); all or nothing."""
     force = _visible_force(request, pk)

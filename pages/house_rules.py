@@ -39,6 +39,7 @@ from campaigns.services.house_rules import (
     house_rules_copy,
     house_rules_current,
 )
+from common.throttling import throttle_page
 from pages.invitations import managed_campaign
 from rules import house
 from rules.house import PackError
@@ -163,6 +164,7 @@ def campaign_house_rules_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@throttle_page("imports")
 def campaign_house_rules_import(request: HttpRequest, pk: int) -> HttpResponse:
     """Load a JSON pack into the editor with its preview; Save keeps it (nothing is saved here)."""
     campaign = managed_campaign(request, pk)

@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
+from common.throttling import PageRateThrottle, too_many
 from printing.models import LabelPreset, LabelPrint, PrintJob
 from printing.selectors import force_version
 from printing.services import label_prints_record, print_job_request
@@ -95,6 +96,9 @@ def print_forces(request: HttpRequest, forces: QuerySet[Force], kind: str) -> Ht
     from printing.jobs import build_document
     from printing.render import render_sections
 
+    throttle = PageRateThrottle("pdfs")
+    if not throttle.allow_request(request, None):
+        return too_many(request, throttle.wait())
     name, defaults = FORCE_DOCUMENTS[kind]
     chosen = list(forces.order_by("pk"))
     params = [{**defaults, "force": f.pk, "version": force_version(f)} for f in chosen]

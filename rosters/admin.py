@@ -19,7 +19,9 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from campaigns.admin import CampaignScoped
 from campaigns.dashboard import system_name
+from common import strict_json
 from common.schema_forms import schema_form_class
+from common.throttling import PageRateThrottle, too_many
 from rosters import interchange, services
 from rosters.forms import CharacterAdminForm, ForceAdminForm, UnitAdminForm
 from rosters.history_text import change_lines
@@ -302,6 +304,9 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         force = queryset.get()
         form = CsvUploadForm(request.POST, request.FILES) if "apply" in request.POST else None
         if form is not None and form.is_valid():
+            throttle = PageRateThrottle("imports")
+            if not throttle.allow_request(request, None):
+                return too_many(request, throttle.wait())
             text = form.cleaned_data["file"].read()  # the import decodes it strictly
             try:
                 created = interchange.force_import_csv(force=force, text=text, user=request.user)
@@ -337,6 +342,9 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
     def import_json_view(self, request: HttpRequest) -> HttpResponse:
         form = JsonUploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
+            throttle = PageRateThrottle("imports")
+            if not throttle.allow_request(request, None):
+                return too_many(request, throttle.wait())
             try:
                 force = self._import_documents(request, form)
             except ValidationError as exc:
@@ -346,8 +354,12 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         return self._upload_page(request, form, None, [], "")
 
     def _import_documents(self, request: HttpRequest, form: Any) -> Force:
+        # The same strict reader as the API's bodies: 1e400, NaN, lone surrogates, NUL and deep
+        # nesting are refused in words, not met later as a 500.
         try:
-            document = json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
+            document = strict_json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
+        except strict_json.HostileJson as exc:
+            raise interchange.ImportRejected([{"path": "", "message": str(exc)}]) from exc
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise interchange.ImportRejected([{"path": "", "message": f"not JSON: {exc}"}]) from exc
         return interchange.force_import_json(

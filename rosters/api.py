@@ -64,7 +64,7 @@ class RosterViewSet(viewsets.GenericViewSet):
 
     permission_classes = [IsAuthenticated, CanEditRoster]
     input_serializer_class: type[serializers.Serializer]
-    #: An action's own throttle scope (config.throttling), e.g. "imports"; None: by method.
+    #: An action's own throttle scope (common.throttling), e.g. "imports"; None: by method.
     throttle_scope: str | None = None
 
     def valid_input(self, serializer_class: type | None = None, **kwargs: Any) -> dict:

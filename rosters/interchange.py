@@ -50,7 +50,12 @@ class ImportRejected(ValidationError):
 
 
 def _describe(problem: Mapping[str, Any]) -> str:
-    where = problem.get("path") or f"row {problem['row']}, column {problem['column']}"
+    if problem.get("path"):
+        where = problem["path"]
+    elif "row" in problem:
+        where = f"row {problem['row']}, column {problem.get('column', '')}"
+    else:
+        where = "the file"
     return f"{where}: {problem['message']}"
 
 
@@ -107,8 +112,36 @@ def _document_problems(document: Any) -> list[dict[str, Any]]:
     return []
 
 
+#: The type each field of a document must have (JSON's words in the message).
+_TEXT_FIELDS = ("name", "rank", "notes", "faction", "status", "unit", "leader", "system")
+_LIST_FIELDS = ("units", "characters", "permanent_wounds")
+
+
+def _type_problems(path: str, item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each present field of the right JSON type: a string, a list, an object, a whole number."""
+    problems = []
+    for name, value in item.items():
+        if value is None:
+            continue
+        if name in _TEXT_FIELDS and not isinstance(value, str):
+            problems.append({"path": f"{path}.{name}", "message": "must be a string"})
+        elif name in _LIST_FIELDS and not isinstance(value, list):
+            problems.append({"path": f"{path}.{name}", "message": "must be a list"})
+        elif name == "stats" and not isinstance(value, Mapping):
+            problems.append({"path": f"{path}.stats", "message": "must be an object"})
+        elif name == "order" and (isinstance(value, bool) or not isinstance(value, int)):
+            problems.append({"path": f"{path}.order", "message": "must be a whole number"})
+    wounds = item.get("permanent_wounds")
+    if isinstance(wounds, list) and not all(isinstance(w, str) for w in wounds):
+        message = "must be a list of strings"
+        problems.append({"path": f"{path}.permanent_wounds", "message": message})
+    return problems
+
+
 def _json_problems(body: Mapping[str, Any], schema: Schema, unit_schema: Schema | None) -> list:
-    problems: list[dict[str, Any]] = []
+    problems: list[dict[str, Any]] = _type_problems("force", body)
+    if any(p["path"] in ("force.units", "force.characters") for p in problems):
+        return problems  # not lists: their items cannot be walked
     units = body.get("units") or []
     unit_names = [str(u.get("name", "")) for u in units if isinstance(u, Mapping)]
     for i, unit in enumerate(units):
@@ -125,7 +158,9 @@ def _item_problems(
 ) -> list[dict[str, Any]]:
     if not isinstance(item, Mapping):
         return [{"path": path, "message": "must be an object"}]
-    problems = []
+    problems = _type_problems(path, item)
+    if problems:
+        return problems
     name = str(item.get("name") or "").strip()
     if not name or name in seen:
         problems.append(
@@ -353,6 +388,11 @@ def _read_rows(reader: csv.DictReader) -> list[dict[str, str]]:
     except csv.Error as error:  # an unclosed quote, a cell over csv's own limit (128 KB)
         if "field limit" in str(error):
             _refuse(f"a cell is longer than {CSV_MAX_CELL:,} characters", row=reader.line_num)
+        if "unexpected end of data" in str(error):
+            _refuse(
+                "a quote is never closed: the file ends inside a cell",
+                row=reader.line_num,
+            )
         _refuse(f"this file cannot be read as CSV ({error})", row=reader.line_num)
     return rows
 
@@ -370,7 +410,8 @@ def _checked_row(row: dict[str, Any], line: int) -> dict[str, str]:
 def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
     if "\x00" in text:
         _refuse("the file holds a NUL character: it is not a CSV text file")
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    # strict: an unclosed quote is an error, not a cell that swallows the rest of the file.
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")), strict=True)
     try:
         header = reader.fieldnames or []
     except csv.Error as error:
@@ -381,6 +422,9 @@ def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
     problems = [
         {"row": 1, "column": c, "message": "is not a column of this system"} for c in unknown
     ]
+    # Two columns of one name: DictReader would keep the last silently.
+    twice = sorted({c for c in header if header.count(c) > 1})
+    problems += [{"row": 1, "column": c, "message": "appears twice in the header"} for c in twice]
     if "name" not in header:
         problems.append({"row": 1, "column": "name", "message": "the name column is required"})
     if problems:

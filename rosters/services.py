@@ -20,6 +20,7 @@ from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry, Unit
 from rosters.photos import is_new_upload, photo_clean
 from rosters.snapshots import character_snapshot, snapshot_diff
+from rules.aftermath import MAX_PERMANENT_SURVIVABLE
 
 User = AbstractBaseUser
 CHARACTER_FIELDS = ("name", "rank", "status", "unit", "stats", "permanent_wounds", "notes", "photo")
@@ -265,6 +266,29 @@ def _new_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
     return starting_stats(schema) if stats is None else clean_stats(schema, stats)
 
 
+#: Causes a player or organiser types in; the post-battle roll follows the rules themselves.
+TYPED_CAUSES = (EntryCause.CREATED, EntryCause.HAND_EDIT, EntryCause.IMPORT)
+
+
+def _check_permanent_wounds(wounds: Any, status: str, cause: str) -> None:
+    """Typed permanent wounds stay within the rules: a list of texts, and no more on a living
+    figure than a fight can leave him with (rules.aftermath: a sixth point kills), or every
+    battle and simulation he entered would start with a dead man."""
+    if not isinstance(wounds, list | tuple) or not all(isinstance(w, str) for w in wounds):
+        raise ValidationError({"permanent_wounds": ["must be a list of texts"]})
+    living = status != CharacterStatus.DEAD
+    if cause in TYPED_CAUSES and living and len(wounds) > MAX_PERMANENT_SURVIVABLE:
+        raise ValidationError(
+            {
+                "permanent_wounds": [
+                    f"a living figure carries at most {MAX_PERMANENT_SURVIVABLE} permanent "
+                    f"wounds (the rules kill him at {MAX_PERMANENT_SURVIVABLE + 1}), "
+                    f"not {len(wounds)}"
+                ]
+            }
+        )
+
+
 @transaction.atomic
 def character_create(
     *,
@@ -283,6 +307,7 @@ def character_create(
 ) -> Character:
     """Create a character with schema-checked stats and its first service-record entry."""
     _check_unit(force, unit)
+    _check_permanent_wounds(list(permanent_wounds), status, cause)
     character = Character(
         force=force,
         unit=unit,
@@ -328,6 +353,12 @@ def character_update(
     before = character_snapshot(character)
     if "unit" in changes:
         _check_unit(character.force, changes["unit"])
+    if "permanent_wounds" in changes or "status" in changes:
+        _check_permanent_wounds(
+            changes.get("permanent_wounds", character.permanent_wounds),
+            changes.get("status", character.status),
+            cause,
+        )
     if "stats" in changes:
         merged = {**character.stats, **(changes["stats"] or {})}
         changes["stats"] = clean_stats(rules_for_force(character.force).stats, merged)

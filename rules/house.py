@@ -673,10 +673,38 @@ def parse_pack_json(data: bytes | str, *, source: str = "the pack") -> Any:
     def refuse(constant: str) -> Any:
         raise PackError(f"{source} holds {constant}, which is not a number JSON allows")
 
+    def finite(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):  # 1e400 parses as infinity
+            raise PackError(f"{source} holds {text[:40]}, too large a number for any table")
+        return value
+
     try:
-        return json.loads(data, parse_constant=refuse)
+        document = json.loads(data, parse_constant=refuse, parse_float=finite)
     except json.JSONDecodeError as exc:
         raise PackError(f"{source} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    _refuse_unencodable(document, source)
+    return document
+
+
+def _refuse_unencodable(document: Any, source: str) -> None:
+    """A lone surrogate ("\\ud800") parses into a str no file, page or database can hold."""
+    stack = [document]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                problem = "holds an unpaired surrogate, which is not text"
+                raise PackError(f"{source} {problem}") from None
+            if "\x00" in value:
+                raise PackError(f"{source} holds a NUL character, which is not text")
 
 
 def _depth(text: str) -> int:

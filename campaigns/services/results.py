@@ -59,6 +59,11 @@ def claim_from(data: Mapping[str, Any]) -> Claim:
     return claim
 
 
+#: No game scores or loses more than this: a claim beyond it is a typo or a probe, and a
+#: disputed claim (kept as JSON, beside the columns) must hold no more than they could.
+MAX_CLAIM_COUNT = 10_000
+
+
 def _check_claim(claim: Claim) -> None:
     both_gone = claim.home_no_show and claim.away_no_show
     if claim.winner not in (Winner.HOME, Winner.AWAY, Winner.DRAW) and not both_gone:
@@ -79,6 +84,9 @@ def _check_claim(claim: Claim) -> None:
     ]
     if bad:
         raise ValidationError({n: ["must be a whole number of at least 0"] for n in bad})
+    too_many = [n for n in counts if getattr(claim, n) > MAX_CLAIM_COUNT]
+    if too_many:
+        raise ValidationError({n: [f"must be at most {MAX_CLAIM_COUNT:,}"] for n in too_many})
 
 
 def claim_of(pairing: Pairing) -> Claim | None:
@@ -137,6 +145,7 @@ def pairing_report(*, pairing: Pairing, user: User, claim: Claim) -> Pairing:
     if side is None or pairing.is_bye:
         raise ValidationError({"pairing": ["only the two players of a game report its result"]})
     _require_reportable(pairing)
+    before = _reported_state(pairing)
     other = AWAY if side == HOME else HOME
     theirs = claims_by_side(pairing)[other]
     if theirs is None or theirs == claim:
@@ -149,7 +158,22 @@ def pairing_report(*, pairing: Pairing, user: User, claim: Claim) -> Pairing:
         setattr(pairing, f"reported_by_{other}", True)
         setattr(pairing, f"reported_by_{side}", False)
         pairing.disputed, pairing.disputed_claim = True, {"side": side, **claim.as_json()}
+    if _reported_state(pairing) == before:
+        # The same report again changes nothing: no new version (an organiser holding the
+        # page would get a false conflict) and no second announcement.
+        return pairing
     return _announce(_save(pairing), confirmed=False, user=user)
+
+
+def _reported_state(pairing: Pairing) -> tuple[Any, ...]:
+    """Everything a report can change on a pairing."""
+    return (
+        *(getattr(pairing, name) for name in Claim.__dataclass_fields__),
+        pairing.reported_by_home,
+        pairing.reported_by_away,
+        pairing.disputed,
+        sorted((pairing.disputed_claim or {}).items()),
+    )
 
 
 def claims_by_side(pairing: Pairing) -> dict[str, Claim | None]:

@@ -99,6 +99,9 @@ def start_worker(tmp_path: Path, transactional_db: Any) -> Iterator[Callable[...
             "-A",
             "config",
             "worker",
+            # Both queues: one test worker serves post-battle tasks and webhook deliveries.
+            "-Q",
+            "celery,notices",
             "-P",
             "solo",
             "-n",

@@ -5,6 +5,13 @@ import pytest
 from tests.notify.receiver import Receiver, start_receiver
 
 
+@pytest.fixture(autouse=True)
+def receivers_on_loopback_are_allowed(settings):
+    """The test receivers listen on 127.0.0.1, an internal address hooks may not use unless
+    it is named in NOTIFY_INTERNAL_HOSTS (as a club names its own bot)."""
+    settings.NOTIFY_INTERNAL_HOSTS = ["127.0.0.1"]
+
+
 @pytest.fixture
 def receiver():
     found = Receiver()

@@ -51,3 +51,43 @@ def start_receiver(receiver: Receiver) -> ThreadingHTTPServer:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
     return server
+
+
+class DripServer:
+    """A hostile receiver on 127.0.0.1: `drip` answers one byte every `every` seconds and
+    never finishes; `redirect` answers 302 to `location`. It counts the requests it gets."""
+
+    def __init__(self, *, mode: str, every: float = 0.5, location: str = "") -> None:
+        self.mode, self.every, self.location = mode, every, location
+        self.requests = 0
+        self.stop = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                owner.requests += 1
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if owner.mode == "redirect":
+                    self.send_response(302)
+                    self.send_header("Location", owner.location)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 10_000:
+                    if owner.stop.wait(owner.every):
+                        return
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+
+            def log_message(self, *args: object) -> None:
+                return
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def close(self) -> None:
+        self.stop.set()
+        self.server.shutdown()
+        self.server.server_close()

@@ -100,4 +100,4 @@ def test_a_receiver_slower_than_the_time_limit_is_cut_off_and_retried_later(rece
     assert outcome.retry_in == 30
     row.refresh_from_db()
     assert row.status == DeliveryStatus.PENDING
-    assert "could not reach the receiver" in row.last_error
+    assert row.last_error == "could not deliver to the receiver"

@@ -113,7 +113,7 @@ def test_a_discord_hook_gets_content_and_an_embed_in_words(receiver):
     row = confirmed_game(receiver, format=HookFormat.DISCORD)
     sending.deliver(delivery_id=row.pk)
     payload = json.loads(receiver.requests[0].body)
-    assert set(payload) == {"content", "embeds"}
+    assert set(payload) == {"content", "embeds", "allowed_mentions"}
     assert payload["embeds"][0]["description"].endswith("9 to 0 victory points.")
 
 

@@ -21,29 +21,29 @@ def _command(service):
     return " ".join(command) if isinstance(command, list) else command
 
 
-def test_compose_has_the_five_services():
-    assert set(SERVICES) == {"postgres", "redis", "web", "worker", "beat"}
+def test_compose_has_the_six_services():
+    assert set(SERVICES) == {"postgres", "redis", "web", "worker", "notify-worker", "beat"}
 
 
-@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "beat"])
+@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "notify-worker", "beat"])
 def test_every_service_has_a_healthcheck(service):
     assert SERVICES[service]["healthcheck"]["test"]
 
 
-@pytest.mark.parametrize("service", ["web", "worker", "beat"])
+@pytest.mark.parametrize("service", ["web", "worker", "notify-worker", "beat"])
 def test_app_services_build_the_one_dockerfile(service):
     assert SERVICES[service]["build"] == "."
     assert (ROOT / "Dockerfile").exists()
 
 
-@pytest.mark.parametrize("service", ["web", "worker", "beat"])
+@pytest.mark.parametrize("service", ["web", "worker", "notify-worker", "beat"])
 def test_app_services_wait_for_healthy_postgres_and_redis(service):
     depends = SERVICES[service]["depends_on"]
     assert depends["postgres"]["condition"] == "service_healthy"
     assert depends["redis"]["condition"] == "service_healthy"
 
 
-@pytest.mark.parametrize("service", ["web", "worker", "beat"])
+@pytest.mark.parametrize("service", ["web", "worker", "notify-worker", "beat"])
 def test_app_services_set_only_variables_the_settings_read(service):
     for name in SERVICES[service]["environment"]:
         assert re.search(rf'"{name}"', SETTINGS), f"{service} sets {name}, settings never read it"
@@ -72,6 +72,15 @@ def test_worker_prefetches_one_and_recycles_children():
 
 def test_beat_runs_the_celery_beat_of_the_config_app():
     assert "-A config beat" in _command("beat")
+
+
+def test_webhook_deliveries_have_their_own_worker_so_the_post_battle_one_never_waits():
+    from django.conf import settings
+
+    queue = settings.CELERY_TASK_ROUTES["notices.deliver_to_hook"]["queue"]
+    assert queue != settings.CELERY_TASK_DEFAULT_QUEUE
+    assert _flag(_command("worker"), "-Q") == settings.CELERY_TASK_DEFAULT_QUEUE
+    assert _flag(_command("notify-worker"), "-Q") == queue
 
 
 def test_redis_never_evicts_and_persists():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.throttling import SCOPES
+from common.throttling import SCOPES
 
 pytestmark = pytest.mark.django_db
 
@@ -119,3 +119,81 @@ def test_the_schema_documents_429(client):
     schema = client.get("/api/schema/?format=json").json()
 
     assert "429" in schema["paths"]["/api/forces/"]["get"]["responses"]
+
+
+# --- the caller's address, and the pages ---------------------------------------------------------
+
+
+def test_an_anonymous_caller_cannot_buy_fresh_counts_with_a_forged_forwarded_for(client, tight):
+    """With no proxy configured, the address is REMOTE_ADDR: X-Forwarded-For is the client's
+    own claim (DRF with NUM_PROXIES=None used the whole header as the key)."""
+    codes = [
+        client.get(
+            "/api/systems/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}"
+        ).status_code
+        for n in range(4)
+    ]
+
+    assert codes[-1] == 429
+
+
+def test_behind_one_proxy_the_address_the_proxy_saw_is_the_key(client, tight, settings):
+    from rest_framework.settings import api_settings
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    api_settings.reload()
+    try:
+        alice = [
+            client.get("/api/systems/", HTTP_X_FORWARDED_FOR="forged, 198.51.100.7").status_code
+            for _ in range(4)
+        ]
+        bob = client.get("/api/systems/", HTTP_X_FORWARDED_FOR="198.51.100.8").status_code
+    finally:
+        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 0}
+        api_settings.reload()
+
+    assert alice[-1] == 429
+    assert bob != 429
+
+
+def test_the_chronicle_pdf_page_counts_against_the_pdfs_rate(story, client, tight):
+    client.force_login(story.alice)
+    url = f"/campaigns/{story.campaign.pk}/chronicle.pdf"
+
+    first, second = client.get(url), client.get(url)
+
+    assert (first.status_code, second.status_code) == (200, 429)
+    assert 0 < int(second["Retry-After"]) <= 60
+
+
+def test_the_csv_import_page_counts_against_the_imports_rate(story, client, tight):
+    import io
+
+    client.force_login(story.alice)
+    url = f"/forces/{story.force.pk}/import/"
+
+    def upload():
+        data = io.BytesIO(b"name,rank\nPvt. Hook,Private\n")
+        data.name = "force.csv"
+        return client.post(url, {"file": data})
+
+    first, second = upload(), upload()
+
+    assert first.status_code in (302, 400)
+    assert second.status_code == 429
+
+
+def test_the_admin_force_import_counts_against_the_imports_rate(client, tight):
+    import io
+
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    owner = UserFactory()
+
+    def upload():
+        data = io.BytesIO(b"{}")
+        data.name = "force.json"
+        return client.post("/admin/rosters/force/import-json/", {"file": data, "owner": owner.pk})
+
+    assert [upload().status_code for _ in range(2)] == [200, 429]

@@ -211,6 +211,28 @@ def test_a_csv_with_a_nul_byte_is_refused(story, as_user):
     assert "NUL" in _problem_text(_upload(as_user(story.alice), story.force, data))
 
 
+@pytest.mark.parametrize(
+    "data", [b'name,rank\n"Tom,Private\nAnn,Sergeant\n', b'name\nTom "x\n"Ann']
+)
+def test_a_csv_with_an_unclosed_quote_is_refused_not_read_to_the_end(story, as_user, data):
+    before = _snapshot()
+
+    text = _problem_text(_upload(as_user(story.alice), story.force, data))
+
+    assert "never closed" in text or "cannot be read as CSV" in text
+    assert _snapshot() == before
+
+
+def test_a_csv_with_a_column_twice_is_refused_naming_it(story, as_user):
+    before = _snapshot()
+
+    response = _upload(as_user(story.alice), story.force, b"name,rank,rank\nTom,Private,Captain\n")
+
+    assert "appears twice" in _problem_text(response)
+    assert [p["column"] for p in response.json()["problems"]] == ["rank"]
+    assert _snapshot() == before
+
+
 def test_a_csv_row_wider_than_its_header_is_refused(story, as_user):
     data = b"name\nTom,extra\n"
 
@@ -343,6 +365,42 @@ def test_a_crafted_campaign_document_is_refused_with_one_line_naming_the_path(do
     message = _refusal(_edited(document, edit), club_slug=club_slug)
 
     assert expected in message
+
+
+def test_a_backup_naming_another_campaigns_photo_is_refused(document):
+    stranger = CharacterFactory(name="Someone Else")
+    Character.objects.filter(pk=stranger.pk).update(photo="characters/their-face.jpg")
+    crafted = _edited(
+        document,
+        lambda d: d["forces"][0]["characters"][0].update(photo="characters/their-face.jpg"),
+    )
+
+    message = _refusal(crafted, club_slug="elsewhere")
+
+    assert "forces[0].characters[0].photo" in message
+    assert "another character's photo" in message
+
+
+@pytest.fixture
+def battle_document(db):
+    from tests.security.world import build_world
+
+    return campaign_export(campaign=build_world().campaign)
+
+
+def test_a_backup_whose_seed_does_not_match_its_hash_is_refused(battle_document):
+    assert battle_document["battles"], "the world has a battle"
+    crafted = _edited(battle_document, lambda d: d["battles"][0].update(seed="0" * 64))
+
+    message = _refusal(crafted, club_slug="elsewhere")
+
+    assert message.startswith("battles[0].seed: does not match")
+
+
+def test_a_backup_with_its_own_seeds_still_imports(battle_document):
+    campaign = campaign_import(document=battle_document, club_slug="elsewhere")
+
+    assert campaign.battles.count() == len(battle_document["battles"])
 
 
 def test_a_club_slug_given_on_the_command_line_must_be_safe(document):

@@ -4,6 +4,8 @@ A PDF renders up to 200 items inside the request and a simulation runs up to tho
 battles, so those (and imports) get their own, tighter scope; everything else is a read or a
 write. A view (or a DRF action) names its scope with `throttle_scope`; a `.pdf` URL is a PDF;
 otherwise the method decides. Signed-in callers are counted per user, anonymous ones per address.
+Expensive pages (a chronicle PDF, a CSV import, the admin's print actions) count against the
+same scopes through `throttle_page`.
 
 The rates are read from settings on every request (not frozen at import like DRF's), so the
 environment sets them (docs/security.md) and a test can change them. When the cache is down
@@ -13,10 +15,15 @@ environment sets them (docs/security.md) and a test can change them. When the ca
 from __future__ import annotations
 
 import logging
+import math
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -66,3 +73,45 @@ class ScopedRateThrottle(SimpleRateThrottle):
         user = request.user
         ident = f"user-{user.pk}" if user and user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+
+class PageRateThrottle(ScopedRateThrottle):
+    """The API's scoped rate for a page view: same scopes, rates, cache and caller key (the
+    user, or the address REMOTE_ADDR or the configured proxies give, never a client's own
+    X-Forwarded-For)."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__()
+        self.page_scope = scope
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        view = type("PageView", (), {"throttle_scope": self.page_scope})()
+        return super().allow_request(request, view)
+
+
+def throttle_page(scope: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., Any]]:
+    """Count a page view against the API's `scope`; past the rate, 429 with Retry-After."""
+    if scope not in SCOPES:
+        raise ValueError(f"unknown throttle scope {scope!r}; known: {', '.join(SCOPES)}")
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            throttle = PageRateThrottle(scope)
+            if throttle.allow_request(request, None):
+                return view(request, *args, **kwargs)
+            return too_many(request, throttle.wait())
+
+        return throttled
+
+    return decorate
+
+
+def too_many(request: HttpRequest, wait: float | None) -> HttpResponse:
+    seconds = max(1, math.ceil(wait or 1))
+    response = render(request, "429.html", {"retry_after": seconds}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
