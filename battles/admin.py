@@ -16,7 +16,7 @@ from battles import services
 from battles.errors import BattleConflict
 from battles.forms import FigureResultForm, SideResultForm, figure_initial
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-from battles.selectors import rules_for_battle
+from battles.selectors import battle_kept_because, rules_for_battle
 from campaigns.admin import CampaignScoped, SystemListFilter
 from campaigns.dashboard import system_name
 
@@ -110,6 +110,12 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # battles start from forces: the API or the table assistant
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A finished battle is history (also on "Delete selected", which asks row by row).
+        if obj is not None and battle_kept_because(obj):
+            return False
+        return super().has_delete_permission(request, obj)
 
     @admin.display(description="rule system", ordering="system")
     def rule_system(self, battle: Battle) -> str:

@@ -25,6 +25,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from campaigns import selectors, services
+from campaigns.admin_history import (
+    KeepsHistory,
+    PairingFormSet,
+    pairing_kept_because,
+    round_kept_because,
+)
 from campaigns.dashboard import pairing_state as dash_state
 from campaigns.dashboard import system_name
 from campaigns.desk import dashboard as desk_dashboard
@@ -49,6 +55,7 @@ from campaigns.models import (
     RoundStatus,
 )
 from campaigns.selectors import campaigns_managed_by, clubs_administered_by
+from campaigns.services.clubs import CAMPAIGN_FIELDS
 from common.schema_forms import SchemaFormMixin, schema_form_class
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system, system_choices
@@ -67,6 +74,15 @@ class CampaignAdminForm(SchemaFormMixin, forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk is not None:
             self.fields.pop("system", None)  # fixed once created; shown read-only
+
+    def clean_slug(self) -> str:
+        # The club is read-only on a change, so the form's own unique check skips (club, slug).
+        slug = self.cleaned_data["slug"]
+        club_id = self.instance.club_id if self.instance.pk else None
+        taken = Campaign.objects.filter(club_id=club_id, slug=slug).exclude(pk=self.instance.pk)
+        if club_id is not None and taken.exists():
+            raise ValidationError("Another campaign of this club already has this slug.")
+        return slug
 
 
 def campaign_form(system: RuleSystem | None) -> type[CampaignAdminForm]:
@@ -321,8 +337,9 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is None:
             return []
-        # the system: forces' stats depend on it; the club: only a superuser moves a campaign
-        return ["rule_system"] if request.user.is_superuser else ["rule_system", "club"]
+        # the system: forces' stats depend on it; the club: its games count in the club's
+        # rating (a backup restores a copy into another club)
+        return ["rule_system", "club"]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list:
         system = self._system_of(request, obj)
@@ -362,11 +379,8 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
             ).pk
             return
         stored = Campaign.objects.get(pk=obj.pk)
-        changes = {
-            n: getattr(obj, n)
-            for n in ("name", "status", "calendar_date", "approve_joiners")
-            if n in form.changed_data
-        }
+        # Every changed field of the form goes to the service, which saves it or refuses it.
+        changes = {n: getattr(obj, n) for n in form.changed_data if n in CAMPAIGN_FIELDS}
         if options is not None:
             changes["options"] = options
         services.campaign_update(campaign=stored, **changes)
@@ -641,6 +655,7 @@ def _save_adjustments(request: HttpRequest, campaign: Campaign, formset: Any) ->
 class PairingInline(CampaignScoped, admin.TabularInline):
     model = Pairing
     form = PairingForm
+    formset = PairingFormSet
     campaign_path = "round__campaign"
     extra = 0
     fields = [
@@ -691,7 +706,7 @@ def pairing_state(pairing: Pairing) -> str:
 
 
 @admin.register(Round)
-class RoundAdmin(CampaignScoped, admin.ModelAdmin):
+class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     list_display = ["__str__", "campaign", "kind", "status", "deadline", "games", "settled_games"]
     list_filter = [
         "status",
@@ -723,6 +738,16 @@ class RoundAdmin(CampaignScoped, admin.ModelAdmin):
                 settled_count=Count("pairings", filter=settled, distinct=True),
             )
         )
+
+    def kept_because(self, obj: Round) -> str:
+        return round_kept_because(obj)
+
+    def delete_model(self, request: HttpRequest, obj: Round) -> None:
+        services.round_delete(round_=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for round_ in queryset:
+            services.round_delete(round_=round_)
 
     @admin.display(description="pairings", ordering="game_count")
     def games(self, obj: Round) -> int:
@@ -787,10 +812,10 @@ class RoundAdmin(CampaignScoped, admin.ModelAdmin):
 
 
 def _delete_pairing(request: HttpRequest, round_: Round, pairing: Pairing) -> None:
-    if round_.status == RoundStatus.LOCKED or pairing.version:
-        messages.error(request, f"table {pairing.table}: a played or locked game stays")
-        return
-    pairing.delete()
+    try:
+        services.pairing_delete(pairing=pairing)
+    except ValidationError as exc:
+        messages.error(request, f"table {pairing.table}: {'; '.join(exc.messages)}")
 
 
 def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> None:
@@ -835,7 +860,7 @@ def _save_place(round_: Round, form: PairingForm) -> Pairing:
 
 
 @admin.register(Pairing)
-class PairingAdmin(CampaignScoped, admin.ModelAdmin):
+class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     campaign_path = "round__campaign"
     form = PairingForm
     list_display = ["__str__", "campaign", "home_player", "away_player", "score", "result_state"]
@@ -873,6 +898,16 @@ class PairingAdmin(CampaignScoped, admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # pairings are added inside their round
+
+    def kept_because(self, obj: Pairing) -> str:
+        return pairing_kept_because(obj)
+
+    def delete_model(self, request: HttpRequest, obj: Pairing) -> None:
+        services.pairing_delete(pairing=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for pairing in queryset:
+            services.pairing_delete(pairing=pairing)
 
     @admin.display(description="campaign")
     def campaign(self, obj: Pairing) -> Campaign:

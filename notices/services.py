@@ -321,5 +321,10 @@ def notices_mark_read(*, user: Any, notice_ids: list[int] | None = None) -> int:
 
 
 def notice_settings_update(*, user: Any, email: bool) -> NoticeSettings:
-    row, _ = NoticeSettings.objects.update_or_create(user=user, defaults={"email": email})
+    """Save a player's choice; the default chosen again stores nothing (a form saved unchanged
+    changes no row)."""
+    row = NoticeSettings.objects.filter(user=user).first() or NoticeSettings(user=user)
+    if row.email != email:
+        row.email = email
+        row.save()
     return row

@@ -13,6 +13,7 @@ from campaigns.services.clubs import (
     organiser_access_sync,
     organisers_group,
 )
+from campaigns.services.history import pairing_delete, round_delete
 from campaigns.services.invitations import (
     Joined,
     invitation_accept,
@@ -90,6 +91,7 @@ __all__ = [
     "organisers_group",
     "pairing_auto_resolve",
     "pairing_confirm",
+    "pairing_delete",
     "pairing_link_battle",
     "pairing_report",
     "pairing_report_file",
@@ -97,6 +99,7 @@ __all__ = [
     "round_check",
     "round_create_manual",
     "round_deadline_set",
+    "round_delete",
     "round_lock",
     "round_next_pair",
     "round_results_record",
