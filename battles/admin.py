@@ -183,7 +183,8 @@ def _result_forms(battle: Battle, data: Any) -> tuple[list[Any], list[Any]]:
                 side=s,
                 initial={
                     "side": s.pk,
-                    "result": s.result or "DRAW",
+                    # no result yet: none chosen, so saving the page unchanged records nothing
+                    "result": s.result,
                     "victory_points": s.victory_points,
                 },
             )

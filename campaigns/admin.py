@@ -24,7 +24,11 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from campaigns import selectors, services
+from campaigns import (
+    admin_users,  # noqa: F401  (the user admin, dates of record read-only)
+    selectors,
+    services,
+)
 from campaigns.admin_history import (
     KeepsHistory,
     PairingFormSet,

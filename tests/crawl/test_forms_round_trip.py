@@ -9,21 +9,14 @@ and the staff admin; the database is compared before and after each submission.
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
-from campaigns import services
-from campaigns.models import Pairing, Round
-from campaigns.services.clubs import organiser_access_sync
-from notices.models import Webhook
-from tests.campaigns.league_helpers import settle_round
+from campaigns.models import Pairing
 from tests.crawl.crawler import Caps
+from tests.crawl.league_world import MEMBER, ORGANISER, PLAYER, league_world
 from tests.crawl.round_trip import RoundTrip
 from tests.crawl.test_crawl_admin import admin_seeds
-from tests.crawl.world import STAFF, World, make_world
-
-ORGANISER, PLAYER, MEMBER = "olivia (organiser)", "alice (owner)", "dave (member)"
+from tests.crawl.world import STAFF, World
 
 #: Forms whose submission is the point: they act, add or sign out (path pattern, why).
 ACTIONS = (
@@ -36,45 +29,10 @@ ACTIONS = (
     (r"/join/", "joining a campaign"),
     (r"/report/$", "reporting a result is a player's claim"),
     (r"/notices/", "marking notices read"),
+    (r"/history/\d+/$", "a character's old version: its form reverts the character to it"),
     (r"/invitations/$", "the invitations page's form makes a new invitation link"),
     (r"/accounts/email/$", "the e-mail page's buttons act (make primary, re-send, remove)"),
 )
-
-
-def league_world() -> World:
-    world = make_world("rencounter", every_state=False)
-    campaign, organiser = world.campaign, world.users[ORGANISER]
-    organiser_access_sync(user=organiser)
-    services.league_update(
-        campaign=campaign,
-        season_start=date(2026, 11, 2),
-        season_end=date(2026, 12, 21),
-        show_rating=True,
-        seed_by_rating=True,
-    )
-    first = services.swiss_round_generate(campaign=campaign)
-    settle_round(campaign, 1, organiser)
-    services.round_lock(round_=first)
-    second = services.swiss_round_generate(campaign=campaign)
-    deadlines = {first.pk: date(2026, 11, 9), second.pk: date(2026, 11, 26)}
-    services.season_update(
-        campaign=campaign, user=organiser, changes=services.SeasonChanges(deadlines=deadlines)
-    )
-    _dispute(second)
-    Webhook.objects.create(campaign=campaign, name="Club Discord", url="https://example.org/hook")
-    return world
-
-
-def _dispute(round_: Round) -> None:
-    game = Pairing.objects.filter(round=round_, away__isnull=False).select_related(
-        "home__user", "away__user"
-    )[0]
-    services.pairing_report(
-        pairing=game, user=game.home.user, claim=services.claim_from({"winner": "HOME"})
-    )
-    services.pairing_report(
-        pairing=game, user=game.away.user, claim=services.claim_from({"winner": "AWAY"})
-    )
 
 
 def seeds(world: World) -> list[str]:
