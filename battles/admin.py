@@ -21,6 +21,20 @@ from campaigns.admin import CampaignScoped, SystemListFilter
 from campaigns.dashboard import system_name
 
 
+def options_sentence(system: Any, options: dict[str, Any]) -> str:
+    fields = {f.name: f for f in system.options.fields} if system.options else {}
+    parts = []
+    for name, value in options.items():
+        field = fields.get(name)
+        words = dict(field.choices).get(value, value) if field and field.choices else value
+        if isinstance(words, bool):
+            words = "yes" if words else "no"
+        elif isinstance(words, list | tuple):
+            words = ", ".join(map(str, words)) or "none"
+        parts.append(f"{field.title if field else name.replace('_', ' ')}: {words}")
+    return "; ".join(parts) or "the campaign's defaults"
+
+
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
@@ -101,7 +115,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
         "finished_at",
         "claimed_at",
         "processed_at",
-        "options",
+        "options_in_words",
     ]
     fields = ["scenario", "campaign_date", *readonly_fields]
     inlines = [SideInline, FigureInline, EventInline, LedgerInline]
@@ -120,6 +134,11 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
     @admin.display(description="rule system", ordering="system")
     def rule_system(self, battle: Battle) -> str:
         return system_name(battle.system)
+
+    @admin.display(description="options")
+    def options_in_words(self, battle: Battle) -> str:
+        """The battle's campaign options as "Label: value" sentences, never JSON."""
+        return options_sentence(rules_for_battle(battle), battle.options or {})
 
     @admin.display(description="Seed (revealed once processed)")
     def revealed_seed(self, battle: Battle) -> str:

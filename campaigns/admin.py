@@ -41,7 +41,8 @@ from campaigns.desk import dashboard as desk_dashboard
 from campaigns.desk import house_rules as desk_house_rules
 from campaigns.desk import results as desk_results
 from campaigns.desk import season as desk_season
-from campaigns.desk.words import winner_name
+from campaigns.desk.results import forces_by_player
+from campaigns.desk.words import reports, winner_name
 from campaigns.errors import LeagueConflict
 from campaigns.forms import PLACE_FIELDS, LeagueForm, PairingForm, tie_breaker_slot
 from campaigns.house_rules_forms import version_history, version_tables
@@ -682,11 +683,7 @@ class PairingInline(CampaignScoped, admin.TabularInline):
     def get_formset(self, request: HttpRequest, obj: Round | None = None, **kwargs: Any) -> Any:
         formset = super().get_formset(request, obj, **kwargs)
         if obj is not None:
-            players = Membership.objects.filter(campaign_id=obj.campaign_id, role=Role.PLAYER)
-            for name in ("home", "away"):
-                formset.form.base_fields[name].queryset = players.select_related("user")
-            battles = formset.form.base_fields["battle"]
-            battles.queryset = battles.queryset.filter(campaign_id=obj.campaign_id)
+            scope_pairing_choices(formset.form.base_fields, obj)
         return formset
 
     @admin.display(description="state")
@@ -707,6 +704,23 @@ def pairing_state(pairing: Pairing) -> str:
     if pairing.reported_by_home or pairing.reported_by_away:
         return "reported by " + ("home" if pairing.reported_by_home else "away")
     return "not played yet"
+
+
+def scope_pairing_choices(fields: dict[str, Any], round_: Round) -> None:
+    """Offer only the round's campaign's players ("alice — Gridley's Own") and battles: a
+    player of another campaign is then an invalid choice, a form error, never a 500."""
+    players = Membership.objects.filter(campaign_id=round_.campaign_id, role=Role.PLAYER)
+    forces = forces_by_player(round_)
+    for name in ("home", "away"):
+        if name in fields:
+            fields[name].queryset = players.select_related("user")
+            fields[name].label_from_instance = lambda m: player_with_forces(m, forces)
+    if "battle" in fields:
+        fields["battle"].queryset = fields["battle"].queryset.filter(campaign_id=round_.campaign_id)
+
+
+def player_with_forces(member: Membership, forces: dict[int, str]) -> str:
+    return f"{member.player_name} — {forces.get(member.user_id) or 'no force yet'}"
 
 
 @admin.register(Round)
@@ -764,6 +778,10 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         fixed = ["campaign", "number", "kind"] if obj else []
         return [*fixed, "status", "locked_at"]
+
+    def get_inlines(self, request: HttpRequest, obj: Any) -> list:
+        # Its players are the campaign's: pair them once the round (and so its campaign) exists.
+        return self.inlines if obj is not None else []
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         round_ = form.instance
@@ -883,10 +901,22 @@ class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
         "reported_by_home",
         "reported_by_away",
         "confirmed_by",
-        "disputed_claim",
+        "the_reports",
         "result_state",
     ]
     actions = ["confirm_reported", "auto_resolve"]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None:
+            scope_pairing_choices(form.base_fields, obj.round)
+        return form
+
+    @admin.display(description="the players' reports")
+    def the_reports(self, obj: Pairing) -> str:
+        """The two differing reports in words ("alice says alice won 3–1"), never JSON."""
+        said = [f"{name} says {sentence}." for _, name, sentence, _ in reports(obj)]
+        return " ".join(said) or "—"
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [
@@ -896,7 +926,7 @@ class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
             "reported_by_home",
             "reported_by_away",
             "confirmed_by",
-            "disputed_claim",
+            "the_reports",
             "version",
         ]
 

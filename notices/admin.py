@@ -6,13 +6,29 @@ off after repeated failures is switched back on with the "Switch back on" action
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from campaigns.admin import CampaignScoped
 from notices.delivery import webhook_enable
-from notices.models import Delivery, Webhook
+from notices.models import Delivery, EventKind, Webhook
+
+
+class WebhookForm(forms.ModelForm):
+    """A hook's events are boxes to tick, one per kind of event (never a JSON list to type)."""
+
+    events = forms.MultipleChoiceField(
+        choices=EventKind.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="The events this hook receives.",
+    )
+
+    class Meta:
+        model = Webhook
+        fields = ["campaign", "name", "url", "format", "events", "secret", "active"]
 
 
 class DeliveryInline(admin.TabularInline):
@@ -27,6 +43,7 @@ class DeliveryInline(admin.TabularInline):
 
 @admin.register(Webhook)
 class WebhookAdmin(CampaignScoped, admin.ModelAdmin):
+    form = WebhookForm
     list_display = ["name", "campaign", "format", "active", "failures_in_row", "last_error_short"]
     list_filter = ["active", "format"]
     list_select_related = ["campaign"]
