@@ -789,9 +789,13 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
         for inline_form in formset.deleted_forms:
             if inline_form.instance.pk:
                 _delete_pairing(request, round_, inline_form.instance)
+        added = False
         for inline_form in formset.forms:
             if inline_form not in formset.deleted_forms and inline_form.has_changed():
-                _save_pairing(request, round_, inline_form)
+                new = inline_form.instance.pk is None
+                added |= _save_pairing(request, round_, inline_form) and new
+        if added:  # paired by hand: the players and the hooks hear of it as of any pairing
+            services.round_announce(round_=round_)
         for warning in services.round_check(round_=round_):
             messages.warning(request, warning.message)
 
@@ -840,8 +844,9 @@ def _delete_pairing(request: HttpRequest, round_: Round, pairing: Pairing) -> No
         messages.error(request, f"table {pairing.table}: {'; '.join(exc.messages)}")
 
 
-def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> None:
-    """Save a pairing's place directly; a result or battle goes through the result services."""
+def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> bool:
+    """Save a pairing's place directly; a result or battle goes through the result services.
+    Return whether it was saved (a refusal is shown as an error message)."""
     try:
         pairing = _save_place(round_, form)
         if "battle" in form.changed_data and form.cleaned_data.get("battle"):
@@ -864,6 +869,8 @@ def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> Non
             f"table {form.instance.table}: "
             + ("; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)),
         )
+        return False
+    return True
 
 
 def _save_place(round_: Round, form: PairingForm) -> Pairing:

@@ -2,6 +2,7 @@
 clubs, campaigns and memberships; joining by invitation; the league's settings and rounds;
 league results and the players' reports."""
 
+from campaigns.services.announce import round_announce
 from campaigns.services.clubs import (
     ORGANISERS_GROUP,
     campaign_create,
@@ -96,6 +97,7 @@ __all__ = [
     "pairing_report",
     "pairing_report_file",
     "player_profile_update",
+    "round_announce",
     "round_check",
     "round_create_manual",
     "round_deadline_set",
