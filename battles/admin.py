@@ -17,9 +17,23 @@ from battles import services
 from battles.errors import BattleConflict
 from battles.forms import FigureResultForm, SideResultForm, figure_initial
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-from battles.selectors import rules_for_battle
+from battles.selectors import battle_kept_because, rules_for_battle
 from campaigns.admin import CampaignScoped, SystemListFilter
 from campaigns.dashboard import system_name
+
+
+def options_sentence(system: Any, options: dict[str, Any]) -> str:
+    fields = {f.name: f for f in system.options.fields} if system.options else {}
+    parts = []
+    for name, value in options.items():
+        field = fields.get(name)
+        words = dict(field.choices).get(value, value) if field and field.choices else value
+        if isinstance(words, bool):
+            words = "yes" if words else "no"
+        elif isinstance(words, list | tuple):
+            words = ", ".join(map(str, words)) or "none"
+        parts.append(f"{field.title if field else name.replace('_', ' ')}: {words}")
+    return "; ".join(parts) or "the campaign's defaults"
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -113,7 +127,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
         "finished_at",
         "claimed_at",
         "processed_at",
-        "options",
+        "options_in_words",
     ]
     fields = ["scenario", "campaign_date", *readonly_fields]
     inlines = [SideInline, FigureInline, EventInline, LedgerInline]
@@ -123,9 +137,20 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # battles start from forces: the API or the table assistant
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A finished battle is history (also on "Delete selected", which asks row by row).
+        if obj is not None and battle_kept_because(obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
     @admin.display(description="rule system", ordering="system")
     def rule_system(self, battle: Battle) -> str:
         return system_name(battle.system)
+
+    @admin.display(description="options")
+    def options_in_words(self, battle: Battle) -> str:
+        """The battle's campaign options as "Label: value" sentences, never JSON."""
+        return options_sentence(rules_for_battle(battle), battle.options or {})
 
     @admin.display(description="Seed (revealed once processed)")
     def revealed_seed(self, battle: Battle) -> str:
@@ -200,7 +225,8 @@ def _result_forms(battle: Battle, data: Any) -> tuple[list[Any], list[Any]]:
                 side=s,
                 initial={
                     "side": s.pk,
-                    "result": s.result or "DRAW",
+                    # no result yet: none chosen, so saving the page unchanged records nothing
+                    "result": s.result,
                     "victory_points": s.victory_points,
                 },
             )

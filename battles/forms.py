@@ -46,7 +46,10 @@ class FigureResultForm(forms.Form):
 
 class SideResultForm(forms.Form):
     side = forms.IntegerField(widget=forms.HiddenInput)
-    result = forms.ChoiceField(choices=[c for c in SideResult.choices if c[0]])
+    result = forms.ChoiceField(
+        choices=[("", "— choose —"), *(c for c in SideResult.choices if c[0])],
+        error_messages={"required": "Choose how this side came out of the battle."},
+    )
     victory_points = forms.IntegerField(initial=0)
 
     def __init__(self, *args: Any, side: BattleSide, **kwargs: Any):

@@ -309,7 +309,8 @@ class BattleEvent(models.Model):
 class PostBattleRoll(models.Model):
     """The ledger: one post-battle procedure step for one character, with its dice."""
 
-    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="ledger")
+    # PROTECT: the ledger is how anyone re-derives a processed battle's rolls.
+    battle = models.ForeignKey(Battle, on_delete=models.PROTECT, related_name="ledger")
     character = models.ForeignKey(
         "rosters.Character", on_delete=models.CASCADE, related_name="post_battle_rolls"
     )

@@ -73,6 +73,13 @@ def battle_is_deletable_by(battle: Battle, user: User) -> bool:
     return unfinished and user.is_authenticated and battle.created_by_id == user.pk
 
 
+def battle_kept_because(battle: Battle) -> str:
+    """Say why a battle cannot be deleted ("" when it can: set up or begun, never finished)."""
+    if battle.status not in (BattleStatus.SETUP, BattleStatus.IN_PROGRESS):
+        return "a finished battle is history: its figures' careers and the ledger point at it"
+    return ""
+
+
 def battle_is_managed_by(battle: Battle, user: User) -> bool:
     """Say whether the user organises the battle's campaign (or is a superuser)."""
     if user.is_superuser:

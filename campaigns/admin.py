@@ -24,14 +24,25 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from campaigns import selectors, services
+from campaigns import (
+    admin_users,  # noqa: F401  (the user admin, dates of record read-only)
+    selectors,
+    services,
+)
+from campaigns.admin_history import (
+    KeepsHistory,
+    PairingFormSet,
+    pairing_kept_because,
+    round_kept_because,
+)
 from campaigns.dashboard import pairing_state as dash_state
 from campaigns.dashboard import system_name
 from campaigns.desk import dashboard as desk_dashboard
 from campaigns.desk import house_rules as desk_house_rules
 from campaigns.desk import results as desk_results
 from campaigns.desk import season as desk_season
-from campaigns.desk.words import winner_name
+from campaigns.desk.results import forces_by_player
+from campaigns.desk.words import reports, winner_name
 from campaigns.errors import LeagueConflict
 from campaigns.forms import PLACE_FIELDS, LeagueForm, PairingForm, tie_breaker_slot
 from campaigns.house_rules_forms import version_history, version_tables
@@ -49,6 +60,7 @@ from campaigns.models import (
     RoundStatus,
 )
 from campaigns.selectors import campaigns_managed_by, clubs_administered_by
+from campaigns.services.clubs import CAMPAIGN_FIELDS
 from common.schema_forms import SchemaFormMixin, schema_form_class
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system, system_choices
@@ -67,6 +79,15 @@ class CampaignAdminForm(SchemaFormMixin, forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk is not None:
             self.fields.pop("system", None)  # fixed once created; shown read-only
+
+    def clean_slug(self) -> str:
+        # The club is read-only on a change, so the form's own unique check skips (club, slug).
+        slug = self.cleaned_data["slug"]
+        club_id = self.instance.club_id if self.instance.pk else None
+        taken = Campaign.objects.filter(club_id=club_id, slug=slug).exclude(pk=self.instance.pk)
+        if club_id is not None and taken.exists():
+            raise ValidationError("Another campaign of this club already has this slug.")
+        return slug
 
 
 def campaign_form(system: RuleSystem | None) -> type[CampaignAdminForm]:
@@ -321,8 +342,9 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is None:
             return []
-        # the system: forces' stats depend on it; the club: only a superuser moves a campaign
-        return ["rule_system"] if request.user.is_superuser else ["rule_system", "club"]
+        # the system: forces' stats depend on it; the club: its games count in the club's
+        # rating (a backup restores a copy into another club)
+        return ["rule_system", "club"]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list:
         system = self._system_of(request, obj)
@@ -362,11 +384,8 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
             ).pk
             return
         stored = Campaign.objects.get(pk=obj.pk)
-        changes = {
-            n: getattr(obj, n)
-            for n in ("name", "status", "calendar_date", "approve_joiners")
-            if n in form.changed_data
-        }
+        # Every changed field of the form goes to the service, which saves it or refuses it.
+        changes = {n: getattr(obj, n) for n in form.changed_data if n in CAMPAIGN_FIELDS}
         if options is not None:
             changes["options"] = options
         services.campaign_update(campaign=stored, **changes)
@@ -641,6 +660,7 @@ def _save_adjustments(request: HttpRequest, campaign: Campaign, formset: Any) ->
 class PairingInline(CampaignScoped, admin.TabularInline):
     model = Pairing
     form = PairingForm
+    formset = PairingFormSet
     campaign_path = "round__campaign"
     extra = 0
     fields = [
@@ -663,11 +683,7 @@ class PairingInline(CampaignScoped, admin.TabularInline):
     def get_formset(self, request: HttpRequest, obj: Round | None = None, **kwargs: Any) -> Any:
         formset = super().get_formset(request, obj, **kwargs)
         if obj is not None:
-            players = Membership.objects.filter(campaign_id=obj.campaign_id, role=Role.PLAYER)
-            for name in ("home", "away"):
-                formset.form.base_fields[name].queryset = players.select_related("user")
-            battles = formset.form.base_fields["battle"]
-            battles.queryset = battles.queryset.filter(campaign_id=obj.campaign_id)
+            scope_pairing_choices(formset.form.base_fields, obj)
         return formset
 
     @admin.display(description="state")
@@ -690,8 +706,25 @@ def pairing_state(pairing: Pairing) -> str:
     return "not played yet"
 
 
+def scope_pairing_choices(fields: dict[str, Any], round_: Round) -> None:
+    """Offer only the round's campaign's players ("alice — Gridley's Own") and battles: a
+    player of another campaign is then an invalid choice, a form error, never a 500."""
+    players = Membership.objects.filter(campaign_id=round_.campaign_id, role=Role.PLAYER)
+    forces = forces_by_player(round_)
+    for name in ("home", "away"):
+        if name in fields:
+            fields[name].queryset = players.select_related("user")
+            fields[name].label_from_instance = lambda m: player_with_forces(m, forces)
+    if "battle" in fields:
+        fields["battle"].queryset = fields["battle"].queryset.filter(campaign_id=round_.campaign_id)
+
+
+def player_with_forces(member: Membership, forces: dict[int, str]) -> str:
+    return f"{member.player_name} — {forces.get(member.user_id) or 'no force yet'}"
+
+
 @admin.register(Round)
-class RoundAdmin(CampaignScoped, admin.ModelAdmin):
+class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     list_display = ["__str__", "campaign", "kind", "status", "deadline", "games", "settled_games"]
     list_filter = [
         "status",
@@ -724,6 +757,16 @@ class RoundAdmin(CampaignScoped, admin.ModelAdmin):
             )
         )
 
+    def kept_because(self, obj: Round) -> str:
+        return round_kept_because(obj)
+
+    def delete_model(self, request: HttpRequest, obj: Round) -> None:
+        services.round_delete(round_=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for round_ in queryset:
+            services.round_delete(round_=round_)
+
     @admin.display(description="pairings", ordering="game_count")
     def games(self, obj: Round) -> int:
         return obj.game_count  # type: ignore[attr-defined]
@@ -736,15 +779,23 @@ class RoundAdmin(CampaignScoped, admin.ModelAdmin):
         fixed = ["campaign", "number", "kind"] if obj else []
         return [*fixed, "status", "locked_at"]
 
+    def get_inlines(self, request: HttpRequest, obj: Any) -> list:
+        # Its players are the campaign's: pair them once the round (and so its campaign) exists.
+        return self.inlines if obj is not None else []
+
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         round_ = form.instance
         _untracked(formset)
         for inline_form in formset.deleted_forms:
             if inline_form.instance.pk:
                 _delete_pairing(request, round_, inline_form.instance)
+        added = False
         for inline_form in formset.forms:
             if inline_form not in formset.deleted_forms and inline_form.has_changed():
-                _save_pairing(request, round_, inline_form)
+                new = inline_form.instance.pk is None
+                added |= _save_pairing(request, round_, inline_form) and new
+        if added:  # paired by hand: the players and the hooks hear of it as of any pairing
+            services.round_announce(round_=round_)
         for warning in services.round_check(round_=round_):
             messages.warning(request, warning.message)
 
@@ -787,14 +838,15 @@ class RoundAdmin(CampaignScoped, admin.ModelAdmin):
 
 
 def _delete_pairing(request: HttpRequest, round_: Round, pairing: Pairing) -> None:
-    if round_.status == RoundStatus.LOCKED or pairing.version:
-        messages.error(request, f"table {pairing.table}: a played or locked game stays")
-        return
-    pairing.delete()
+    try:
+        services.pairing_delete(pairing=pairing)
+    except ValidationError as exc:
+        messages.error(request, f"table {pairing.table}: {'; '.join(exc.messages)}")
 
 
-def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> None:
-    """Save a pairing's place directly; a result or battle goes through the result services."""
+def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> bool:
+    """Save a pairing's place directly; a result or battle goes through the result services.
+    Return whether it was saved (a refusal is shown as an error message)."""
     try:
         pairing = _save_place(round_, form)
         if "battle" in form.changed_data and form.cleaned_data.get("battle"):
@@ -817,6 +869,8 @@ def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> Non
             f"table {form.instance.table}: "
             + ("; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)),
         )
+        return False
+    return True
 
 
 def _save_place(round_: Round, form: PairingForm) -> Pairing:
@@ -835,7 +889,7 @@ def _save_place(round_: Round, form: PairingForm) -> Pairing:
 
 
 @admin.register(Pairing)
-class PairingAdmin(CampaignScoped, admin.ModelAdmin):
+class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     campaign_path = "round__campaign"
     form = PairingForm
     list_display = ["__str__", "campaign", "home_player", "away_player", "score", "result_state"]
@@ -854,10 +908,22 @@ class PairingAdmin(CampaignScoped, admin.ModelAdmin):
         "reported_by_home",
         "reported_by_away",
         "confirmed_by",
-        "disputed_claim",
+        "the_reports",
         "result_state",
     ]
     actions = ["confirm_reported", "auto_resolve"]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None:
+            scope_pairing_choices(form.base_fields, obj.round)
+        return form
+
+    @admin.display(description="the players' reports")
+    def the_reports(self, obj: Pairing) -> str:
+        """The two differing reports in words ("alice says alice won 3–1"), never JSON."""
+        said = [f"{name} says {sentence}." for _, name, sentence, _ in reports(obj)]
+        return " ".join(said) or "—"
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [
@@ -867,12 +933,22 @@ class PairingAdmin(CampaignScoped, admin.ModelAdmin):
             "reported_by_home",
             "reported_by_away",
             "confirmed_by",
-            "disputed_claim",
+            "the_reports",
             "version",
         ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # pairings are added inside their round
+
+    def kept_because(self, obj: Pairing) -> str:
+        return pairing_kept_because(obj)
+
+    def delete_model(self, request: HttpRequest, obj: Pairing) -> None:
+        services.pairing_delete(pairing=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for pairing in queryset:
+            services.pairing_delete(pairing=pairing)
 
     @admin.display(description="campaign")
     def campaign(self, obj: Pairing) -> Campaign:

@@ -327,9 +327,11 @@ class Pairing(models.Model):
         Membership, on_delete=models.PROTECT, null=True, blank=True, related_name="away_pairings"
     )
     table = models.PositiveSmallIntegerField(default=1)
+    # PROTECT: the battle that settled a league game is its history (an unfinished one is
+    # unlinked by the service that abandons it).
     battle = models.OneToOneField(
         "battles.Battle",
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="league_pairing",
@@ -407,7 +409,8 @@ class PairingReport(models.Model):
         HOME = "HOME", "Home"
         AWAY = "AWAY", "Away"
 
-    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="reports")
+    # PROTECT: a reported game is history; it is corrected by a new report or the organiser.
+    pairing = models.ForeignKey(Pairing, on_delete=models.PROTECT, related_name="reports")
     side = models.CharField(max_length=4, choices=Side.choices)
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -437,8 +440,9 @@ class HouseRules(models.Model):
     as JSON; `digest` identifies its content (equal packs have equal digests).
     """
 
+    # PROTECT: battles were played under these rules; a change is a new version.
     campaign = models.ForeignKey(
-        Campaign, on_delete=models.CASCADE, related_name="house_rules_versions"
+        Campaign, on_delete=models.PROTECT, related_name="house_rules_versions"
     )
     number = models.PositiveIntegerField(help_text="1, 2, 3 ... in the order they were saved.")
     document = models.JSONField(help_text="The pack, validated by the rule system.")

@@ -28,6 +28,7 @@ from campaigns.models import (
     Pairing,
     Role,
     Round,
+    RoundStatus,
     Winner,
 )
 
@@ -255,3 +256,28 @@ def invitation_for(campaign_pk: int, code: str) -> Invitation | None:
         .filter(campaign_id=campaign_pk, code=code)
         .first()
     )
+
+
+# --- history: rows that are kept, never deleted ----------------------------------------------
+
+#: A pairing with any result written (a report, a confirmation, a dispute) is history.
+PLAYED = Q(version__gt=0) | Q(confirmed_by_organiser=True) | Q(reported_by_home=True)
+PLAYED |= Q(reported_by_away=True) | Q(disputed=True)
+
+
+def pairing_kept_because(pairing: Pairing) -> str:
+    """Say why a pairing cannot be deleted ("" when it can: nothing was played or reported)."""
+    if pairing.round.status == RoundStatus.LOCKED:
+        return f"round {pairing.round.number} is locked: its games are history"
+    if Pairing.objects.filter(PLAYED, pk=pairing.pk).exists():
+        return "a result was reported or confirmed for this game: correct it instead"
+    return ""
+
+
+def round_kept_because(round_: Round) -> str:
+    """Say why a round cannot be deleted ("" when it can: unlocked and nothing played)."""
+    if round_.status == RoundStatus.LOCKED:
+        return f"round {round_.number} is locked: its results are history"
+    if Pairing.objects.filter(PLAYED, round_id=round_.pk).exists():
+        return f"round {round_.number} has reported games: correct them instead"
+    return ""

@@ -6,6 +6,7 @@ commit: the request that caused an event never talks to a webhook or a mail serv
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import logging
 import threading
@@ -117,7 +118,7 @@ def result_written(*, pairing: Pairing, confirmed: bool, by: Any) -> None:
     """A result was reported or confirmed: tell the hooks, and the players who must act."""
     campaign = pairing.round.campaign
     kind = EventKind.RESULT_CONFIRMED if confirmed else EventKind.RESULT_REPORTED
-    line = result_line(pairing)
+    line = result_line(_as_reported_by(pairing, by) if not confirmed else pairing)
     who = display_name(by)
     verb = "confirmed" if confirmed else "reported"
     # A confirmation is one deliberate act per version (a second one is refused); a report is
@@ -154,6 +155,21 @@ def result_written(*, pairing: Pairing, confirmed: bool, by: Any) -> None:
             ),
             url=url,
         )
+
+
+def _as_reported_by(pairing: Pairing, by: Any) -> Pairing:
+    """The game as `by` reported it: a disputing report is kept apart (`disputed_claim`) while
+    the pairing holds the first one, and the message must say what this player said."""
+    claim = dict(pairing.disputed_claim or {})
+    side = str(claim.pop("side", "")).lower()
+    mine = "home" if pairing.home.user_id == getattr(by, "pk", None) else "away"
+    if not pairing.disputed or side != mine:
+        return pairing
+    told = copy.copy(pairing)
+    for name, value in claim.items():
+        if hasattr(told, name):
+            setattr(told, name, value)
+    return told
 
 
 def _claim_digest(pairing: Pairing) -> str:
@@ -374,5 +390,10 @@ def notices_mark_read(*, user: Any, notice_ids: list[int] | None = None) -> int:
 
 
 def notice_settings_update(*, user: Any, email: bool) -> NoticeSettings:
-    row, _ = NoticeSettings.objects.update_or_create(user=user, defaults={"email": email})
+    """Save a player's choice; the default chosen again stores nothing (a form saved unchanged
+    changes no row)."""
+    row = NoticeSettings.objects.filter(user=user).first() or NoticeSettings(user=user)
+    if row.email != email:
+        row.email = email
+        row.save()
     return row

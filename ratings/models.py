@@ -41,8 +41,9 @@ class RatedGame(models.Model):
     """A settled league game that counts for the club rating; `score` is home's (1, ½ or 0)."""
 
     club = models.ForeignKey("campaigns.Club", on_delete=models.CASCADE, related_name="+")
+    # PROTECT: a rated game stays with its pairing (the rating replays from these rows).
     pairing = models.OneToOneField(
-        "campaigns.Pairing", on_delete=models.CASCADE, related_name="rated_game"
+        "campaigns.Pairing", on_delete=models.PROTECT, related_name="rated_game"
     )
     home = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     away = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -28,11 +28,14 @@ SCORES = {Winner.HOME: 1.0, Winner.DRAW: 0.5, Winner.AWAY: 0.0}
 def game_score(pairing: Pairing) -> float | None:
     """Return home's score if the game counts for the rating, else None.
 
-    Only a game played on the table and settled counts: not a bye, not a no-show.
+    Only a game played on the table and settled counts: not a bye, not a no-show, not a
+    game the rules engine fought by simulation for players who could not play it.
     """
     if pairing.is_bye or not pairing.is_settled:
         return None
     if pairing.home_no_show or pairing.away_no_show:
+        return None
+    if pairing.battle_id is not None and pairing.battle.auto_resolved:
         return None
     return SCORES.get(pairing.winner)
 

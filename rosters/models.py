@@ -133,8 +133,10 @@ class ServiceRecordEntry(models.Model):
 
     Cause = EntryCause
 
+    # PROTECT: the record is history; only `force_delete` (a force that never fought)
+    # removes a record, deliberately and entry by entry.
     character = models.ForeignKey(
-        Character, on_delete=models.CASCADE, related_name="service_record"
+        Character, on_delete=models.PROTECT, related_name="service_record"
     )
     cause = models.CharField(max_length=10, choices=Cause.choices)
     before = models.JSONField(default=dict, blank=True)

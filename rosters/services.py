@@ -97,6 +97,8 @@ def force_delete(*, force: Force) -> None:
         raise ForceHasFought(
             {"force": [f"{force} has fought battles: archive it to keep its history"]}
         )
+    # The record is protected from a cascade; a force that never fought takes its own along.
+    ServiceRecordEntry.objects.filter(character__force=force).delete()
     force.delete()
 
 

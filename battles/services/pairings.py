@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleFigure, SideResult
-from battles.services.pipeline import battle_requeue
+from battles.services.pipeline import battle_finish, battle_requeue
 from battles.services.setup import SideChoice, battle_start
 from battles.services.simulate import battle_auto_resolve
 from campaigns.errors import LeagueConflict
@@ -68,7 +68,9 @@ def pairing_fight(pairing: Pairing, user: Any) -> Battle:
         scenario=f"Round {pairing.round.number}, table {pairing.table} (auto-resolved)",
         user=user,
     )
-    return battle_auto_resolve(battle=battle, user=user)
+    # Finished at once: nobody is at the table to review it, and a battle left "in progress"
+    # would wait forever (and never get its post-battle rolls).
+    return battle_finish(battle=battle_auto_resolve(battle=battle, user=user), user=user)
 
 
 def _force_of(pairing: Pairing, member: Any) -> Any:

@@ -11,6 +11,7 @@ from campaigns.desk.words import away_name
 from campaigns.forms import RESULT_FIELDS
 from campaigns.models import Pairing, Winner
 from campaigns.services import claim_from
+from common.widgets import DateInput
 
 COUNTS = ("home_vp", "away_vp", "home_figures_lost", "away_figures_lost")
 
@@ -105,5 +106,5 @@ class DeadlineForm(forms.Form):
         required=False,
         label="Deadline",
         help_text="The last day to play and report this round's games.",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=DateInput(),
     )

@@ -20,6 +20,7 @@ from campaigns import selectors, services
 from campaigns.forms import LeagueForm
 from campaigns.league import TIE_BREAKERS, LeagueError
 from campaigns.models import Campaign, League, Membership, Round
+from common.widgets import DateInput
 
 
 class SeasonForm(LeagueForm):
@@ -27,10 +28,7 @@ class SeasonForm(LeagueForm):
 
     class Meta(LeagueForm.Meta):
         fields = (*LeagueForm.Meta.fields, "pairing_method", "show_rating", "seed_by_rating")
-        widgets = {
-            "season_start": forms.DateInput(attrs={"type": "date"}),
-            "season_end": forms.DateInput(attrs={"type": "date"}),
-        }
+        widgets = {"season_start": DateInput(), "season_end": DateInput()}
 
     def league_changes(self) -> dict[str, Any]:
         chosen = ("pairing_method", "show_rating", "seed_by_rating")
@@ -38,9 +36,7 @@ class SeasonForm(LeagueForm):
 
 
 def _date_field(label: str) -> forms.DateField:
-    return forms.DateField(
-        required=False, label=label, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    return forms.DateField(required=False, label=label, widget=DateInput())
 
 
 class ScheduleForm(forms.Form):

@@ -2,6 +2,7 @@
 clubs, campaigns and memberships; joining by invitation; the league's settings and rounds;
 league results and the players' reports."""
 
+from campaigns.services.announce import round_announce
 from campaigns.services.clubs import (
     ORGANISERS_GROUP,
     campaign_create,
@@ -13,6 +14,7 @@ from campaigns.services.clubs import (
     organiser_access_sync,
     organisers_group,
 )
+from campaigns.services.history import pairing_delete, round_delete
 from campaigns.services.invitations import (
     Joined,
     invitation_accept,
@@ -90,13 +92,16 @@ __all__ = [
     "organisers_group",
     "pairing_auto_resolve",
     "pairing_confirm",
+    "pairing_delete",
     "pairing_link_battle",
     "pairing_report",
     "pairing_report_file",
     "player_profile_update",
+    "round_announce",
     "round_check",
     "round_create_manual",
     "round_deadline_set",
+    "round_delete",
     "round_lock",
     "round_next_pair",
     "round_results_record",

@@ -37,7 +37,7 @@ WEBHOOK_PERMISSIONS = (
     *(f"{action}_webhook" for action in ("view", "add", "change", "delete")),
     "view_delivery",
 )
-CAMPAIGN_FIELDS = ("name", "status", "options", "calendar_date", "approve_joiners")
+CAMPAIGN_FIELDS = ("name", "slug", "status", "options", "calendar_date", "approve_joiners")
 
 
 @transaction.atomic
@@ -87,9 +87,11 @@ def campaign_create(
 
 @transaction.atomic
 def campaign_update(*, campaign: Campaign, **changes: Any) -> Campaign:
-    """Change a campaign's name, status, house rules, calendar date or joining by approval.
+    """Change a campaign's name, slug, status, house rules, calendar date or joining by approval.
 
-    The rule system is fixed once the campaign exists: its forces' stats depend on it.
+    The rule system is fixed once the campaign exists: its forces' stats depend on it. The
+    club too: the campaign's games count in that club's rating (a copy restored from a backup
+    goes to another club).
     """
     unknown = set(changes) - set(CAMPAIGN_FIELDS)
     if unknown:

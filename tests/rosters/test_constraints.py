@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 
 from rosters.models import Character, Force, ServiceRecordEntry
+from rosters.services import force_delete
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -99,14 +101,22 @@ def test_deleting_a_user_keeps_the_entries_they_wrote():
     assert entry.user is None
 
 
-def test_deleting_a_force_removes_its_roster_and_record():
+def test_deleting_a_force_that_never_fought_removes_its_roster_and_record():
     character = CharacterFactory(unit=None)
     UnitFactory(force=character.force)
     ServiceRecordEntryFactory(character=character)
 
-    character.force.delete()
+    force_delete(force=character.force)
 
     assert not ServiceRecordEntry.objects.exists()
+
+
+def test_the_database_refuses_to_take_the_service_record_along_with_a_force():
+    character = CharacterFactory(unit=None)
+    ServiceRecordEntryFactory(character=character)
+
+    with pytest.raises(ProtectedError):
+        character.force.delete()
 
 
 def test_installing_the_cross_table_rules_again_is_harmless():
