@@ -55,7 +55,8 @@ def figure_label(system: RuleSystem, figure: FigureData) -> LabelSpec:
         lines = tuple(system.label_text(figure.name, figure.stats))
     except RulesValidationError:  # a choice the campaign's house rules have since dropped
         lines = tuple(system.label_text(figure.name, known_stats(system.stats, figure.stats)))
-    if not lines or lines[0] != figure.name:
+    # The system's first line is the name, perhaps marked ("* Gridley x3"); never print it twice.
+    if not lines or figure.name not in lines[0]:
         lines = (figure.name, *lines)
     return LabelSpec(lines=lines, qr_url=figure.qr_url)
 

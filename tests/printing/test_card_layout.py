@@ -3,7 +3,7 @@ card or under another glyph, no value in type below its size's least."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -21,7 +21,7 @@ OVERLAP = 0.15  # mm in both directions before two glyphs count as printed over 
 SYSTEMS = [s.key for s in all_systems()]
 
 
-@lru_cache(maxsize=None)  # both tests read the same 20 decks
+@cache  # both tests read the same 20 decks
 def _deck(key: str, size: str) -> bytes:
     system = get_system(key)
     figures = [*worst_figures(system), *demo_figures(key)]

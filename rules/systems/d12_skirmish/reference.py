@@ -11,6 +11,9 @@ from typing import Any
 from rules import house
 from rules.systems.d12_skirmish import tables as t
 
+# Stickers for the bases: a wound, and a figure pinned by morale.
+STICKERS = (("W", "Wound", "cw"), ("P", "Pinned", "mw"))
+
 SOURCE = (
     "an untitled d12 black-powder skirmish game (initiative, move, shoot, hand to hand, "
     "morale); its author is not named in the text"

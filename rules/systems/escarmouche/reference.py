@@ -13,6 +13,9 @@ from typing import Any
 
 from rules import house
 
+# A sticker per wound taken (a figure has as many wounds as its rating, or one).
+STICKERS = (("W", "Wound", "cw"),)
+
 SOURCE = (
     "Escarmouche: rules for pike & shot skirmish wargames, by Anubis Studios "
     "(Greg Hallam and Andrew Boswell)"

@@ -11,6 +11,9 @@ from typing import Any
 from rules import house
 from rules.systems.game_the_90 import tables as t
 
+# Hit markers for a unit's base: single hits and fives (removed at the track's end).
+STICKERS = (("1H", "One hit", "mw"), ("5H", "Five hits", "cw"))
+
 SOURCE = (
     'Wargame rules "Game the 90%!", a battle game for 1000 warriors a force, A.D. 500\u20131100 '
     "(its author is not named in the text)"

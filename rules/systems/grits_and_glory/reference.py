@@ -15,6 +15,9 @@ from typing import Any
 from rules import house
 from rules.systems.grits_and_glory.tables import SKILLS
 
+# Stickers for the bases: a wound (each is -1 to every trait roll) and Shaken.
+STICKERS = (("W", "Wound", "cw"), ("SH", "Shaken", "mw"))
+
 SOURCE = "Grits & Glory, a Showdown conversion for pulp wargaming, by Thomas Jakobsen (2009)"
 
 ABBREVIATIONS = {

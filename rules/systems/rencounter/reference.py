@@ -15,6 +15,13 @@ from typing import Any
 from rules import house
 from rules.systems.rencounter import tables as t
 
+# Wound stickers for the bases: minor, serious and crippling wounds (1, 2, 3 wound points).
+STICKERS = (
+    ("MW", "Minor wound", "mw"),
+    ("SW", "Serious wound", "sw"),
+    ("CW", "Crippling wound", "cw"),
+)
+
 SOURCE = "Rencounter, version 0.987, by Edward Allen (1998)"
 
 ABBREVIATIONS = {
