@@ -16,6 +16,7 @@ from printing.card_faces import (
     EMPTY_BOX,
     FILLED_BOX,
     HEADING_SHRINK_STEPS,
+    Band,
     Block,
     Face,
     band,
@@ -327,12 +328,14 @@ def _note_blocks(card: CardSpec, grid: CardGrid, font_pt: float, legend: bool) -
     return blocks
 
 
-def body_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block]:
+def body_blocks(
+    card: CardSpec, grid: CardGrid, font_pt: float, *, legend: bool = True
+) -> list[Block]:
     """Return every block of the card's body at the type `font_pt`, top to bottom."""
     return [
         *_section_blocks(card, grid, font_pt),
         *_weapon_blocks(card, grid, font_pt),
-        *_note_blocks(card, grid, font_pt, grid.kind.legend),
+        *_note_blocks(card, grid, font_pt, legend and grid.kind.legend),
     ]
 
 
@@ -399,12 +402,10 @@ def card_faces(card: CardSpec, grid: CardGrid) -> list[Face]:
     kind = grid.kind
     bottom = band(card.track, card.footer, grid.inner, kind.band_pt)
     room = _room(grid, bottom.height)
-    fitting = []
-    for size in kind.steps:
-        face = _first_face(card, grid, size, bottom)
-        blocks = body_blocks(card, grid, size)
-        if face.header + sum(b.height for b in blocks) <= room:
-            fitting.append((face, blocks))
+    fitting = _fitting(card, grid, bottom, room, legend=kind.legend)
+    if not fitting and kind.legend:
+        # The legend is the first thing to go: the reference sheet explains the same words.
+        fitting = _fitting(card, grid, bottom, room, legend=False)
     for face, blocks in fitting[:HEADING_SHRINK_STEPS]:
         if not _heading_wraps(face, blocks):
             return [_placed(face, blocks)]
@@ -417,6 +418,19 @@ def card_faces(card: CardSpec, grid: CardGrid) -> list[Face]:
     faces = fill_faces(first, rest, body_blocks(card, grid, least), room)
     # A continued face has a shorter band (no track): it may use the extra room.
     return [faces[0], *_refill(faces[1:], rest, rest_room)]
+
+
+def _fitting(
+    card: CardSpec, grid: CardGrid, bottom: Band, room: float, *, legend: bool
+) -> list[tuple[Face, list[Block]]]:
+    """Return (face, blocks) at every step of the size's type at which the body fits."""
+    fitting = []
+    for size in grid.kind.steps:
+        face = _first_face(card, grid, size, bottom)
+        blocks = body_blocks(card, grid, size, legend=legend)
+        if face.header + sum(b.height for b in blocks) <= room:
+            fitting.append((face, blocks))
+    return fitting
 
 
 def _refill(faces: list[Face], rest: Face, room: float) -> list[Face]:

@@ -74,7 +74,8 @@ def format_value(spec: Field, value: Any) -> str:
     if spec.kind == "bool":
         return "✓" if value else "–"
     if spec.kind == "choice":
-        return dict(spec.choices).get(value, str(value))
+        label = str(dict(spec.choices).get(value, value))
+        return "–" if label.lower() == "none" else label  # a dash, as for any other nothing
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
     return str(value)
@@ -278,6 +279,7 @@ def _figure_card(
     parts = (marker, figure.rank, figure.unit, status)
     subtitle = " · ".join(part for part in parts if part)
     track_label, boxes = module.track(figure.stats)
+    marks = getattr(module, "card_marks", lambda stats: ())(figure.stats)
     weapons = _weapons(system, figure.stats, tables)
     return CardSpec(
         title=figure.name,
@@ -289,6 +291,7 @@ def _figure_card(
         track_label=track_label,
         track_boxes=boxes,
         track_marked=figure.wounds,
+        marks=tuple(marks),
         footer=system.name,
         legend=stat_legend(system, figure.stats),
         # The weapon columns' legend is on the reference sheet: on every card it cost a deck
@@ -300,7 +303,9 @@ def _figure_card(
 def blank_system_card(system: RuleSystem) -> CardSpec:
     """Return an empty card with the system's headings and boxes, to fill in by hand."""
     with house.applied(system.pack):
-        track_label, boxes = _reference(system).track({})
+        module = _reference(system)
+        track_label, boxes = module.track({})
+        marks = getattr(module, "card_marks", lambda stats: ())({})
     return CardSpec(
         title="",
         sections=_sections(system, {}, blank=True),
@@ -308,6 +313,7 @@ def blank_system_card(system: RuleSystem) -> CardSpec:
         rules=("", "", ""),
         track_label=track_label,
         track_boxes=max(boxes, system.card.track_boxes),
+        marks=tuple(marks),
         footer=system.name,
         legend=stat_legend(system),
         blank=True,

@@ -90,7 +90,7 @@ def weapon_legend() -> str:
 
 def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str, ...]:
     """Return the ability's effect and the misfire note for a firearm."""
-    notes = []
+    notes = [_troop_note(stats)]
     ability = stats.get("ability") or "none"
     for _, key, name, effect in t.ABILITIES:
         if key == ability:
@@ -103,6 +103,20 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
         )
         notes.append(f"Natural 1 to hit: misfire (d12: {bands}).")
     return tuple(notes)
+
+
+def _troop_note(stats: Mapping[str, Any]) -> str:
+    """Return the troop type's modifiers as the figure rolls them: to hit, hand to hand
+    (one less in the field it is not expert in) and morale, and the wound's."""
+    troop = str(stats.get("troop") or "regular")
+    base = t.TROOP_MODIFIER[troop]
+    expertise = stats.get("expertise") or "all"
+    shoot = base - (t.OFF_FIELD_PENALTY if expertise == "combat" else 0)
+    melee = base - (t.OFF_FIELD_PENALTY if expertise == "shooting" else 0)
+    return (
+        f"{t.TROOP_NAMES[troop]}: {_signed(shoot)} to hit, {_signed(melee)} hand to hand, "
+        f"{_signed(base)} morale; {_signed(t.PER_WOUND)} on each per wound."
+    )
 
 
 def track(stats: Mapping[str, Any]) -> tuple[str, int]:

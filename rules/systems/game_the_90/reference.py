@@ -58,10 +58,12 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
     unit = _unit_type(tables, str(stats.get("type") or ""))
     if unit is None:
         return ()
+    shooting = t.SHOOTING_MODIFIER.get(unit["type"])
+    shoots = f"; shooting Hits {_signed(shooting)}" if shooting is not None else ""
     notes = [
         f'Moves Dx inches, Fast move +{unit["fast_bonus_inches"]}"; '
         f"{unit['turns']} turn{'s' if unit['turns'] != 1 else ''} a move; "
-        f"melee {_signed(unit['melee_modifier'])}."
+        f"melee Hits {_signed(unit['melee_modifier'])}{shoots}."
     ]
     if unit["armoured"]:
         notes.append("Armoured: Hits on it from shooting and melee are halved.")

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import house
+from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.tables import SKILLS
 
 # Stickers for the bases: a wound (each is -1 to every trait roll) and Shaken.
@@ -57,7 +58,7 @@ def _by_key(tables: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 def _profile(weapon: Mapping[str, Any]) -> tuple[str, ...]:
     melee = weapon["range"] == "melee"
     reach = f", Reach {weapon['reach']}" if weapon.get("reach") else ""
-    reload = f"Reload {weapon['reload']}" if weapon["reload"] else "–"
+    reload = str(weapon["reload"]) if weapon["reload"] else "–"  # under the heading "Reload"
     return (
         ("melee" + reach) if melee else weapon["range"],
         weapon["damage"],
@@ -85,9 +86,11 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
     """Return the unit's specials in words: Wild Card, armour, mount, fear."""
     notes = []
     if stats.get("wild_card"):
+        most = t.WILD_CARD_MAX_WOUNDS
         notes.append(
             "\u2605 Wild Card: rolls a d6 Wild Die with every trait test and keeps the best; "
-            "three wounds, removed by a fourth."
+            f"\u22121 to every trait test per wound (\u2212{most} at {most}), removed by a "
+            f"{_ordinal(most + 1)}; Shaken by every wound."
         )
     armour = int(stats.get("armour") or 0)
     if armour:
@@ -105,6 +108,15 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
         roll = _minus(tables.get("modifiers", {}).get("untrained", "d4-2"))
         notes.append(f"Untrained ({roll}): {', '.join(untrained)}.")
     return tuple(notes)
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+def card_marks(stats: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return the one-box states a card marks: Shaken (half Pace, no other action)."""
+    return ("Shaken",)
 
 
 def _minus(text: str) -> str:
