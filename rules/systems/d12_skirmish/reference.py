@@ -179,9 +179,12 @@ def _thrown_text(thrown: Mapping[str, str]) -> str:
     joined = sum(span[-1] - span[0] + 1 for span in spans) == high - low + 1
     faces = _face_band(low, high) if joined else " or ".join(_face_band(s[0], s[-1]) for s in spans)
     after = "; ".join(f"after {span.replace('-', DASH)}: {words}" for span, words in thrown.items())
+    # The text throws every cavalryman wounded on these faces; the second d12 only says
+    # how badly the fall goes.
     return (
-        f"A cavalryman wounded on {faces} rolls another d12: on {t.THROWN_ON} or more he is "
-        f"thrown ({after})."
+        f"A cavalryman wounded on {faces} is always thrown from his horse, and rolls another "
+        f"d12: on {t.THROWN_ON} or more the fall is worse ({after}). A thrown rider who "
+        "survives stays on foot or spends a turn remounting."
     )
 
 

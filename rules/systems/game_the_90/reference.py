@@ -230,8 +230,10 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                     }
                 },
                 {
-                    "text": f"Once past {floor['once_past_hits']} Hits a unit never rallies "
-                    f"below {floor['never_below']}."
+                    "text": "Only a unit that did not shoot, move or fight this turn rallies: "
+                    "roll the Dx and take that many Hits off. Once past "
+                    f"{floor['once_past_hits']} Hits a unit never rallies below "
+                    f"{floor['never_below']}."
                 },
             ],
         },
