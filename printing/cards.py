@@ -268,8 +268,13 @@ def _section_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Bloc
     for section in card.sections:
         blocks.append(block("hd", [section.heading], font_pt, keep_with_next=True))
         for row in section.rows:
-            fitted = tab_rows(row, column_width(grid, len(row)), font_pt, blank=card.blank)
-            blocks.append(block("kh", fitted.head, font_pt, tabs=fitted.columns))
+            # A lone stat named as its heading ("Ability" under ABILITY) needs no label.
+            alone = len(row) == 1 and row[0].label.lower() == section.heading.lower()
+            fitted = tab_rows(
+                row, column_width(grid, len(row)), font_pt, blank=card.blank, head=not alone
+            )
+            if fitted.head:
+                blocks.append(block("kh", fitted.head, font_pt, tabs=fitted.columns))
             if card.blank:
                 blocks.append(block("wl", ["\u00a0"], font_pt))
             else:

@@ -291,7 +291,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                 {
                     "table": {
                         "caption": "Terrain",
-                        "header": ["Terrain", "Move"],
+                        "header": ["Ground", "Move"],
                         "rows": [[k, v] for k, v in movement["terrain"].items()],
                     }
                 },

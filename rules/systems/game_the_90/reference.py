@@ -243,7 +243,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                 {
                     "table": {
                         "caption": "",
-                        "header": ["Terrain", "Kind", "Effect"],
+                        "header": ["Feature", "Kind", "Effect"],
                         "rows": [
                             [r["terrain"], r["kind"], r["effect"][:1].upper() + r["effect"][1:]]
                             for r in tables["terrain"]

@@ -509,7 +509,7 @@ def _options_section(options: Mapping[str, Any]) -> dict[str, Any]:
     rules = [text for key, text in on.items() if options.get(key)]
     return {
         "title": "Optional rules in use",
-        "items": [{"steps": rules or ["None: the rules as written."]}],
+        "items": [{"steps": rules or ["No optional rules: the rules as written."]}],
     }
 
 
