@@ -33,10 +33,8 @@ BLOCKS: dict[str, tuple[float, float, float]] = {
     "nm": (1.45, 1.15, 0.0),  # the name, bold
     "sub": (0.9, 1.2, 0.0),  # rank, unit, Wild Card
     "hd": (0.8, 1.2, 0.6),  # a section heading (padding 0.3 mm above and below)
-    "kh": (0.8, 1.2, 0.15),  # column labels, under a 0.15 mm rule
-    "tv": (1.0, 1.2, 0.5),  # values, bold (0.5 mm padding below)
-    "wn": (1.0, 1.2, 0.15),  # a weapon's name, bold, under a rule
-    "wv": (1.0, 1.2, 0.3),  # a weapon's values, bold
+    "tb": (1.0, 1.2, 0.65),  # a stat row: labels, then values in bold, under a rule
+    "wp": (1.0, 1.2, 0.45),  # a weapon: its name and values in bold, the labels between
     "nt": (0.9, 1.2, 0.4),  # the notes (0.4 mm padding above)
     "lg": (0.8, 1.15, 0.4),  # what the abbreviations stand for
     "wl": (1.0, 2.2, 0.15),  # a line to write on (blank cards), its rule below
@@ -57,6 +55,9 @@ class Block:
     height: float
     keep_with_next: bool = False  # a heading never ends a face
     splittable: bool = False  # notes may continue on the next face line by line
+    # (bold, text) runs printed one under the other in one block (a row's labels, its values):
+    # one element instead of one per run, which is what a 90-card deck pays for.
+    runs: tuple[tuple[bool, str], ...] = ()
 
 
 def block(css: str, lines: Sequence[str], font_pt: float, *, tabs: int = 0, **kw) -> Block:
@@ -65,6 +66,18 @@ def block(css: str, lines: Sequence[str], font_pt: float, *, tabs: int = 0, **kw
     height = len(lines) * size * line * font_pt * MM_PER_PT + extra
     classes = f"{css} t{tabs}" if tabs else css
     return Block(classes, "\n".join(lines), height, **kw)
+
+
+def run_block(
+    css: str, runs: Sequence[tuple[bool, Sequence[str]]], font_pt: float, *, tabs: int = 0
+) -> Block:
+    """Return one block of runs (bold or not, their lines), all in the card's type."""
+    kept = [(bold, lines) for bold, lines in runs if lines]
+    count = sum(len(lines) for _, lines in kept)
+    size, line, extra = BLOCKS[css]
+    height = count * size * line * font_pt * MM_PER_PT + extra
+    classes = f"{css} t{tabs}" if tabs else css
+    return Block(classes, "", height, runs=tuple((b, "\n".join(ls)) for b, ls in kept))
 
 
 def split_block(b: Block, room: float, font_pt: float) -> tuple[Block, Block] | None:

@@ -23,6 +23,7 @@ from printing.card_faces import (
     block,
     fill_faces,
     header_height,
+    run_block,
     wrapped,
 )
 from printing.fit import PT_PER_MM, text_width_em, wrap_to
@@ -68,7 +69,7 @@ BLANK_WEAPON_ROWS = 3
 MAX_CELLS_PER_ROW = 6
 CELL_GAP = 0.8  # mm kept free at the right of every column, so text never reaches a tab stop
 PX_PER_MM = 96 / 25.4  # WeasyPrint rounds tab stops to whole CSS pixels
-LABEL_EM = 0.8  # column labels print at this share of the card's type
+LABEL_EM = 0.8  # the legend and footer print at this share of the card's type
 
 
 @dataclass(frozen=True)
@@ -245,9 +246,9 @@ def tab_rows(
     stop_pt = width * PT_PER_MM
     labels = (
         _tabbed(
-            [wrap_to(c.label, r, font_pt * LABEL_EM) for c, r in zip(cells, rooms, strict=True)],
+            [wrap_to(c.label, r, font_pt) for c, r in zip(cells, rooms, strict=True)],
             wide_first,
-            stop_pt / (font_pt * LABEL_EM),
+            stop_pt / font_pt,
         )
         if head
         else []
@@ -273,12 +274,10 @@ def _section_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Bloc
             fitted = tab_rows(
                 row, column_width(grid, len(row)), font_pt, blank=card.blank, head=not alone
             )
-            if fitted.head:
-                blocks.append(block("kh", fitted.head, font_pt, tabs=fitted.columns))
+            runs = [(False, fitted.head), (True, fitted.body)]
             if card.blank:
-                blocks.append(block("wl", ["\u00a0"], font_pt))
-            else:
-                blocks.append(block("tv", fitted.body, font_pt, tabs=fitted.columns))
+                runs = [(False, fitted.head), (False, ["\u00a0", "\u00a0"])]
+            blocks.append(run_block("tb", runs, font_pt, tabs=fitted.columns))
     return blocks
 
 
@@ -301,15 +300,9 @@ def _weapon_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block
             head=heads != last_head,
             wide_first=wide,
         )
-        lines = wrapped(weapon.name, grid.inner, font_pt, bold=True)
-        # The name keeps its column labels and values with it (one block in three parts).
-        blocks.append(block("wn", lines, font_pt, keep_with_next=bool(weapon.columns)))
-        if fitted.head:
-            blocks.append(
-                block("kh", fitted.head, font_pt, tabs=fitted.columns, keep_with_next=True)
-            )
-        if fitted.body:
-            blocks.append(block("wv", fitted.body, font_pt, tabs=fitted.columns))
+        name = wrapped(weapon.name, grid.inner, font_pt, bold=True)
+        runs = [(True, name), (False, fitted.head), (True, fitted.body)]
+        blocks.append(run_block("wp", runs, font_pt, tabs=fitted.columns))
         last_head = heads
     return blocks
 
@@ -397,7 +390,7 @@ def _room(grid: CardGrid, band_height: float) -> float:
 
 def _heading_wraps(face: Face, blocks: list[Block]) -> bool:
     return "\n" in face.title or any(
-        b.css.startswith(("kh", "wn")) and "\n" in b.text and "\t" in b.text for b in blocks
+        not bold and "\n" in text and "\t" in text for b in blocks for bold, text in b.runs
     )
 
 
