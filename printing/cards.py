@@ -414,6 +414,8 @@ def card_faces(card: CardSpec, grid: CardGrid) -> list[Face]:
     rest = _continued_face(card, grid, least)
     rest_room = _room(grid, rest.band.height)
     faces = fill_faces(first, rest, body_blocks(card, grid, least), room)
+    if card.blank:  # a card to write on gets as many lines as fit, never a second face
+        return faces[:1]
     # A continued face has a shorter band (no track): it may use the extra room.
     return [faces[0], *_refill(faces[1:], rest, rest_room)]
 
