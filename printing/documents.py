@@ -82,8 +82,8 @@ GONE_STATES = (("dead", "DEAD"), ("retired", "RETIRED"), ("captured", "CAPTURED"
 
 def living(figures: list[FigureData], include: tuple[str, ...] = ()) -> list[FigureData]:
     """Return the figures still in the force, and those of the `include`d gone states."""
-    gone = dict(GONE_STATES)
-    states = (*LIVING_STATES, *(gone[name] for name in include))
+    extra = dict(EXTRA_STATES)  # "recovering" may be named too: it is already in
+    states = (*LIVING_STATES, *(extra[name] for name in include))
     return [f for f in figures if f.state in states]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from rest_framework import serializers
 
 from printing.cards import CARD_SIZES
-from printing.documents import EXTRA_STATES, GONE_STATES, sticker_codes
+from printing.documents import EXTRA_STATES, sticker_codes
 from printing.selectors import label_preset_for
 from printing.sheets import (
     MAX_CALIBRATION_MM,
@@ -70,9 +70,10 @@ class SheetInput(serializers.Serializer):
 class ForceLabelsInput(SheetInput):
     qr = serializers.BooleanField(default=False)
     include = serializers.ListField(
-        child=serializers.ChoiceField(choices=[name for name, _ in GONE_STATES]),
+        child=serializers.ChoiceField(choices=[name for name, _ in EXTRA_STATES]),
         default=list,
-        help_text="Also label figures who are dead, retired or captured (left out by default).",
+        help_text="Also label figures who are dead, retired or captured (left out by default; "
+        "recovering figures are labelled anyway).",
     )
 
     def validate_include(self, include: list[str]) -> list[str]:
