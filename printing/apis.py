@@ -224,12 +224,13 @@ class StickersView(APIView):
 
 
 def _one_sheet_of_codes(params: dict[str, Any], request: Request) -> dict[str, int]:
-    from printing.documents import WOUND_CODES
+    from printing.documents import sticker_codes
     from printing.selectors import label_preset_for
 
+    codes = sticker_codes(params.get("system", "rencounter"))
     free = label_preset_for(params["preset"], request.user).slots_per_sheet - params["start"] + 1
-    share, extra = divmod(free, len(WOUND_CODES))
-    return {code: share + (i < extra) for i, (code, _) in enumerate(WOUND_CODES)}
+    share, extra = divmod(free, len(codes))
+    return {code: share + (i < extra) for i, (code, _, _) in enumerate(codes)}
 
 
 def _packet_items(forces: list[Any]) -> int:

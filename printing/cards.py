@@ -1,7 +1,9 @@
 """Unit cards: plain card data, laid out several to a page with cut marks in the margins.
 
 A `CardSpec` is what one card shows; `card_sheet_context` places cards on pages of a chosen
-card size (poker, tarot, mini) and paper, and works out where the cut marks go.
+card size (poker, bridge, tarot, mini) and paper, and works out where the cut marks go. Each
+card is laid out by measurement (printing.card_faces): the track and footer first, at the
+bottom; the body above it in the largest type that fits, on a second face if it must.
 """
 
 from __future__ import annotations
@@ -9,28 +11,65 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from printing.card_faces import (
+    CARD_INSET,
+    EMPTY_BOX,
+    FILLED_BOX,
+    HEADING_SHRINK_STEPS,
+    Band,
+    Block,
+    Face,
+    band,
+    block,
+    fill_faces,
+    header_height,
+    run_block,
+    wrapped,
+)
 from printing.fit import PT_PER_MM, text_width_em, wrap_to
 from printing.labels import css_number, qr_data_uri
 from printing.sheets import PAGE_SIZES, SheetError
 
+__all__ = ["EMPTY_BOX", "FILLED_BOX"]
+
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),  # 2.5" x 3.5"
+    "bridge": (57.15, 88.9),  # 2.25" x 3.5"
     "tarot": (69.85, 120.65),  # 2.75" x 4.75"
     "mini": (44.45, 63.5),  # 1.75" x 2.5", the mini-American / mini-euro family
+}
+
+
+@dataclass(frozen=True)
+class CardType:
+    """The type a card size prints in: the body's steps (values, pt; the last is the least a
+    value may print at), the band's size, and whether the abbreviations' legend fits."""
+
+    steps: tuple[float, ...]
+    band_pt: float
+    legend: bool = True
+
+    @property
+    def minimum(self) -> float:
+        return self.steps[-1]
+
+
+# Mini cards print less, not smaller: no legend (the reference sheet has it), and what does
+# not fit goes to a second face.
+CARD_TYPES: dict[str, CardType] = {
+    "poker": CardType((8.5, 8.0, 7.5, 7.0, 6.5), 7.0),
+    "bridge": CardType((8.0, 7.5, 7.0, 6.5), 7.0),
+    "tarot": CardType((10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5), 8.5),
+    "mini": CardType((6.5, 6.0, 5.5), 6.0, legend=False),
 }
 MIN_MARGIN = 5.0  # mm of paper kept round the grid: printers cannot reach the edge
 CUT_MARK_GAP = 1.0  # mm between a cut mark and the card edge, so a mark never shows on a card
 CUT_MARK_LENGTH = 4.0
-# pt; the first whose estimated height fits wins (a card with little on it reads larger)
-CARD_FONT_STEPS = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5, 5.0)
-HEADING_SHRINK_STEPS = 3
 BLANK_WEAPON_ROWS = 3
 MAX_CELLS_PER_ROW = 6
-EMPTY_BOX, FILLED_BOX = "\u25a1", "\u25a0"  # □ ■, both in DejaVu Sans (Condensed)
-CARD_INSET = 4.5  # mm: the card's padding and border on both sides, as in cards.css
 CELL_GAP = 0.8  # mm kept free at the right of every column, so text never reaches a tab stop
-LINE_HEIGHT = 1.2  # matches cards.css
 PX_PER_MM = 96 / 25.4  # WeasyPrint rounds tab stops to whole CSS pixels
+LABEL_EM = 0.8  # the legend and footer print at this share of the card's type
 
 
 @dataclass(frozen=True)
@@ -62,7 +101,8 @@ class WeaponRow:
 
 @dataclass(frozen=True)
 class CardSpec:
-    """What one card shows. `track_boxes` boxes are drawn; `track_marked` come pre-crossed."""
+    """What one card shows. `track_boxes` boxes are drawn; `track_marked` come pre-crossed;
+    `marks` are one-box states the figure can be in (Shaken)."""
 
     title: str
     subtitle: str = ""
@@ -78,16 +118,13 @@ class CardSpec:
     legend: str = ""  # what the stat line's abbreviations stand for
     weapon_legend: str = ""  # what the weapon columns mean
     qr_url: str = ""  # a QR code to the figure's page, in the header's corner
+    marks: tuple[str, ...] = ()
 
     @property
-    def track_text(self) -> str:
-        """Return the track as box glyphs, the marked ones filled: one text run, not a box
-        element per wound (which a 90-card deck pays for in thousands of boxes)."""
-        marked = min(self.track_marked, self.track_boxes)
-        boxes = FILLED_BOX * marked + EMPTY_BOX * (self.track_boxes - marked)
-        # Groups of five, a space between: easy to count, and a long track (fifteen Hits)
-        # wraps between groups instead of running off the card.
-        return " ".join(boxes[i : i + 5] for i in range(0, len(boxes), 5))
+    def track(self) -> tuple[tuple[str, int, int], ...]:
+        """Return the band's (label, boxes, marked) runs: the track, then each mark."""
+        runs = [(self.track_label, self.track_boxes, self.track_marked)]
+        return tuple(runs + [(mark, 1, 0) for mark in self.marks])
 
 
 @dataclass(frozen=True)
@@ -106,6 +143,14 @@ class CardGrid:
     @property
     def per_page(self) -> int:
         return self.columns * self.rows
+
+    @property
+    def kind(self) -> CardType:
+        return CARD_TYPES[self.size]
+
+    @property
+    def inner(self) -> float:
+        return self.width - CARD_INSET
 
 
 def card_grid(size: str, page: str) -> CardGrid:
@@ -150,163 +195,146 @@ def _mark(x: float, y: float, width: float, height: float) -> dict[str, str]:
     }
 
 
-def _wrapped_lines(text: str, width_mm: float, font_pt: float) -> int:
-    return len(wrap_to(text, width_mm, font_pt)) if text else 1
-
-
-@dataclass(frozen=True)
-class TabBlock:
-    """Columns of text printed as plain lines with tab stops, one block for a whole row.
-
-    `head` holds the column labels and `body` the values (one line, or more where a value
-    wraps inside its column), tab-separated. Every cell was fitted to its column in Python, so
-    WeasyPrint lays out one block with two or three lines instead of a box per cell.
-    """
-
-    columns: int
-    head: str
-    body: str
-
-    @property
-    def body_lines(self) -> int:
-        return self.body.count("\n") + 1 if self.body else 0
-
-    @property
-    def head_lines(self) -> int:
-        return self.head.count("\n") + 1 if self.head else 0
-
-
-@dataclass(frozen=True)
-class PrintedWeapon:
-    name: str
-    block: TabBlock
-
-
-@dataclass(frozen=True)
-class PrintedCard:
-    """A card as the template prints it: every text already fitted to its place."""
-
-    spec: CardSpec
-    title: str
-    subtitle: str
-    sections: tuple[tuple[str, tuple[TabBlock, ...]], ...]
-    weapons: tuple[PrintedWeapon, ...]
-    rules: str
-    slot: int
-    font: int
-    qr_uri: str = ""
-    legend: str = ""
-
-
 def column_width(grid: CardGrid, columns: int) -> float:
     """Return the width (mm) of one of `columns` equal columns, on whole CSS pixels."""
-    return int((grid.width - CARD_INSET) / columns * PX_PER_MM) / PX_PER_MM
+    return int(grid.inner / columns * PX_PER_MM) / PX_PER_MM
 
 
 def _tabbed(
     columns: list[list[str]], wide_first: bool = False, stop_em: float = 0.0, bold: bool = False
-) -> str:
+) -> list[str]:
     """Join wrapped cells into tab-separated lines. A wide first cell spans two tab stops: it
     is followed by two tabs when its text ends before the first stop, one when past it."""
     depth = max((len(lines) for lines in columns), default=0)
     out = []
     for i in range(depth):
         cells = [lines[i] if i < len(lines) else "" for lines in columns]
-        line = "\t".join(cells[1:]) if len(cells) > 1 else ""
         if wide_first:
+            rest = "\t".join(cells[1:])
             gap = "\t" if text_width_em(cells[0], bold) >= stop_em else "\t\t"
-            line = cells[0] + (gap + line if line.strip("\t") else "")
+            line = cells[0] + (gap + rest if rest.strip("\t") else "")
         else:
             line = "\t".join(cells)
         out.append(line.rstrip("\t"))
-    return "\n".join(out)
+    return out
 
 
-def tab_block(
+@dataclass(frozen=True)
+class TabRows:
+    """A row of cells fitted to equal tab-stop columns: label lines, value lines."""
+
+    columns: int
+    head: list[str]
+    body: list[str]
+
+
+def tab_rows(
     cells: tuple[StatCell, ...],
     width: float,
     font_pt: float,
-    blank: bool,
+    *,
+    blank: bool = False,
     head: bool = True,
     wide_first: bool = False,
-) -> TabBlock:
+) -> TabRows:
     """Fit cells into equal columns: labels and values wrapped in their column, never cut.
 
     With `wide_first`, the first cell takes two columns' width (a weapon's range bands)."""
-    if not cells:
-        return TabBlock(1, "", "")
     room = width - CELL_GAP
     rooms = [room * 2 + CELL_GAP if wide_first and n == 0 else room for n in range(len(cells))]
     columns = len(cells) + (1 if wide_first else 0)
     stop_pt = width * PT_PER_MM
     labels = (
         _tabbed(
-            [wrap_to(c.label, r, font_pt * 0.8) for c, r in zip(cells, rooms, strict=True)],
+            [wrap_to(c.label, r, font_pt) for c, r in zip(cells, rooms, strict=True)],
             wide_first,
-            stop_pt / (font_pt * 0.8),
+            stop_pt / font_pt,
         )
         if head
-        else ""
+        else []
     )
     if blank:
-        return TabBlock(columns, labels, "")
+        return TabRows(columns, labels, [])
     body = _tabbed(
         [wrap_to(c.value, r, font_pt, bold=True) for c, r in zip(cells, rooms, strict=True)],
         wide_first,
         stop_pt / font_pt,
         bold=True,
     )
-    return TabBlock(columns, labels, body)
+    return TabRows(columns, labels, body)
 
 
-def _section_blocks(
-    section: CardSection, grid: CardGrid, font_pt: float, blank: bool
-) -> tuple[TabBlock, ...]:
-    return tuple(
-        tab_block(row, column_width(grid, len(row)), font_pt, blank) for row in section.rows
-    )
+def _section_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block]:
+    blocks: list[Block] = []
+    for section in card.sections:
+        blocks.append(block("hd", [section.heading], font_pt, keep_with_next=True))
+        for row in section.rows:
+            # A lone stat named as its heading ("Ability" under ABILITY) needs no label.
+            alone = len(row) == 1 and row[0].label.lower() == section.heading.lower()
+            fitted = tab_rows(
+                row, column_width(grid, len(row)), font_pt, blank=card.blank, head=not alone
+            )
+            runs = [(False, fitted.head), (True, fitted.body)]
+            if card.blank:
+                runs = [(False, fitted.head), (False, ["\u00a0", "\u00a0"])]
+            blocks.append(run_block("tb", runs, font_pt, tabs=fitted.columns))
+    return blocks
 
 
-def _printed_weapons(
-    weapons: tuple[WeaponRow, ...], grid: CardGrid, font_pt: float
-) -> tuple[PrintedWeapon, ...]:
-    inner = grid.width - CARD_INSET
-    printed, last_head = [], None
-    for weapon in weapons:
-        name = "\n".join(wrap_to(weapon.name, inner, font_pt, bold=True)) if weapon.name else ""
+def _weapon_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block]:
+    if not card.weapons:
+        return []
+    blocks = [block("hd", ["Weapons"], font_pt, keep_with_next=True)]
+    if card.blank:
+        return blocks + [block("wl", ["\u00a0"], font_pt) for _ in card.weapons]
+    last_head = None
+    for weapon in card.weapons:
         heads = [c.label for c in weapon.columns]
         # Range bands ("10/18/26/45") get a double column, so they stay on one line.
         wide = 2 <= len(heads) < MAX_CELLS_PER_ROW and heads[0].startswith("Range")
         columns = max(len(weapon.columns) + wide, 1)
-        block = tab_block(
+        fitted = tab_rows(
             weapon.columns,
             column_width(grid, columns),
             font_pt,
-            False,
             head=heads != last_head,
             wide_first=wide,
         )
-        printed.append(PrintedWeapon(name, block))
+        name = wrapped(weapon.name, grid.inner, font_pt, bold=True)
+        runs = [(True, name), (False, fitted.head), (True, fitted.body)]
+        blocks.append(run_block("wp", runs, font_pt, tabs=fitted.columns))
         last_head = heads
-    return tuple(printed)
+    return blocks
 
 
-def _rules_text(card: CardSpec, width: float, font_pt: float) -> str:
-    """Return the notes as lines wrapped in Python (printed under white-space: pre, so
-    WeasyPrint breaks no lines itself), continuation lines indented under the bullet."""
+def _note_blocks(card: CardSpec, grid: CardGrid, font_pt: float, legend: bool) -> list[Block]:
+    """Return the notes as lines wrapped here (continuation lines indented under the bullet)
+    and, where the size has room for it, what the abbreviations stand for."""
     if card.blank:
-        return ""
-    lines = []
+        return [block("wl", ["\u00a0"], font_pt) for _ in card.rules]
+    blocks = []
+    lines: list[str] = []
     for rule in card.rules:
-        wrapped = wrap_to(f"• {rule}", width - 2.0, font_pt * 0.9)
-        lines += [wrapped[0], *(f"  {line}" for line in wrapped[1:])]
-    return "\n".join(lines)
+        wrapped_rule = wrap_to(f"• {rule}", grid.inner - 2.0, font_pt * 0.9)
+        lines += [wrapped_rule[0], *(f"  {line}" for line in wrapped_rule[1:])]
+    if lines:
+        blocks.append(block("nt", lines, font_pt, splittable=True))
+    texts = [t for t in (card.weapon_legend, card.legend) if t] if legend else []
+    legend_lines = [line for t in texts for line in wrap_to(t, grid.inner, font_pt * 0.8)]
+    if legend_lines:
+        blocks.append(block("lg", legend_lines, font_pt, splittable=True))
+    return blocks
 
 
-def _legend_text(card: CardSpec, width: float, font_pt: float) -> str:
-    """Return what the weapon columns and the abbreviations mean, wrapped in Python."""
-    texts = [t for t in (card.weapon_legend, card.legend) if t]
-    return "\n".join(line for t in texts for line in wrap_to(t, width, font_pt * 0.75))
+def body_blocks(
+    card: CardSpec, grid: CardGrid, font_pt: float, *, legend: bool = True
+) -> list[Block]:
+    """Return every block of the card's body at the type `font_pt`, top to bottom."""
+    return [
+        *_section_blocks(card, grid, font_pt),
+        *_weapon_blocks(card, grid, font_pt),
+        *_note_blocks(card, grid, font_pt, legend and grid.kind.legend),
+    ]
 
 
 def qr_size(grid: CardGrid) -> float:
@@ -315,96 +343,120 @@ def qr_size(grid: CardGrid) -> float:
 
 
 def _header_width(card: CardSpec, grid: CardGrid) -> float:
-    inner = grid.width - CARD_INSET
-    return inner - (qr_size(grid) + 1.0 if card.qr_url else 0.0)
+    return grid.inner - (qr_size(grid) + 1.0 if card.qr_url else 0.0)
 
 
-def printed_card(
-    card: CardSpec, grid: CardGrid, font_pt: float, slot: int, font: int, qr_uri: str = ""
-) -> PrintedCard:
-    """Fit every text of the card to its place at the chosen font size: what does not fit a
-    line wraps onto the next, nothing is cut."""
-    head = _header_width(card, grid)
-    return PrintedCard(
-        spec=card,
-        title="\n".join(wrap_to(card.title, head, font_pt * 1.45, bold=True)),
-        subtitle="\n".join(wrap_to(card.subtitle, head, font_pt * 0.9)),
-        sections=tuple(
-            (s.heading, _section_blocks(s, grid, font_pt, card.blank)) for s in card.sections
-        ),
-        weapons=_printed_weapons(card.weapons, grid, font_pt),
-        rules=_rules_text(card, grid.width - CARD_INSET, font_pt),
-        slot=slot,
-        font=font,
-        qr_uri=qr_uri,
-        legend=_legend_text(card, grid.width - CARD_INSET, font_pt),
+def photo_height(grid: CardGrid) -> float:
+    return grid.height * 0.28
+
+
+def _first_face(card: CardSpec, grid: CardGrid, font_pt: float, band_face) -> Face:
+    width = _header_width(card, grid)
+    title = wrapped(card.title, width, font_pt, 1.45, bold=True) or ["\u00a0"]
+    subtitle = wrapped(card.subtitle, width, font_pt, 0.9)
+    qr_min = qr_size(grid) - 1.4 if card.qr_url else 0.0
+    header = header_height(len(title), len(subtitle), font_pt, qr_min)
+    if card.photo_url:
+        header += photo_height(grid) + 1.0
+    return Face(
+        "\n".join(title),
+        "\n".join(subtitle),
+        (),
+        band_face,
+        font_pt,
+        header,
+        photo=bool(card.photo_url),
+        qr=bool(card.qr_url),
     )
 
 
-def estimated_height(card: CardSpec, grid: CardGrid, font_pt: float) -> float:
-    """Estimate the card's content height (mm) at a font size, counting its printed lines."""
-    printed = printed_card(card, grid, font_pt, 0, 0)
-    write_in = 2.0 if card.blank else 1.0  # blank cards leave a pen's height per entry
-    title_lines = printed.title.count("\n") + 1
-    sub_lines = printed.subtitle.count("\n") + 1 if printed.subtitle else 0
-    lines = 1.45 * title_lines + 0.9 * sub_lines + 0.8 * len(card.sections)
-    blocks = [b for _, section in printed.sections for b in section]
-    lines += sum(0.8 * max(b.head_lines, 1) + max(b.body_lines, 1) * write_in for b in blocks)
-    lines += (
-        (
-            0.8
-            + sum(
-                w.name.count("\n") + 1 + 0.8 * w.block.head_lines + w.block.body_lines
-                for w in printed.weapons
-            )
-        )
-        if card.weapons
-        else 0
+def _continued_face(card: CardSpec, grid: CardGrid, font_pt: float) -> Face:
+    title = wrapped(f"{card.title} (continued)", grid.inner, font_pt, 1.45, bold=True)
+    footer = band(
+        (),
+        f"{card.footer} · continued" if card.footer else "continued",
+        grid.inner,
+        grid.kind.band_pt,
     )
-    inner = grid.width - CARD_INSET
-    if card.blank:
-        lines += len(card.rules) * 0.9 * write_in
-    else:
-        lines += (printed.rules.count("\n") + 1) * 0.9 if printed.rules else 0
-    lines += (printed.legend.count("\n") + 1) * 0.75 if printed.legend else 0
-    # The track: a line of boxes at 2.1 em, more when it wraps (groups of five boxes).
-    box_em = 2.1 * 0.7  # a box glyph is about 0.7 em wide at the boxes' size
-    per_line = max(int((inner - 16.0) * PT_PER_MM / font_pt / box_em / 5), 1) * 5
-    lines += 2.1 * -(-card.track_boxes // per_line) if card.track_boxes else 0
-    lines += 0.8 if card.footer else 0
-    photo = grid.height * 0.28 + 1.0 if card.photo_url else 0.0
-    padding = 2.2 + 1.0 * (len(blocks) + bool(card.weapons) + bool(card.rules)) + 3.0
-    qr = max(qr_size(grid) - (1.45 * title_lines + 0.9 * sub_lines) * font_pt / PT_PER_MM, 0.0)
-    return (
-        lines * LINE_HEIGHT * font_pt / PT_PER_MM + photo + padding + (qr if card.qr_url else 0.0)
+    header = header_height(len(title), 0, font_pt, 0.0)
+    return Face("\n".join(title), "", (), footer, font_pt, header, continued=True)
+
+
+def _room(grid: CardGrid, band_height: float) -> float:
+    from printing.card_faces import BAND_BOTTOM, BAND_GAP, BORDER
+
+    return grid.height - 2 * BORDER - BAND_BOTTOM - band_height - BAND_GAP
+
+
+def _heading_wraps(face: Face, blocks: list[Block]) -> bool:
+    return "\n" in face.title or any(
+        not bold and "\n" in text and "\t" in text for b in blocks for bold, text in b.runs
     )
 
 
-def _wraps_a_heading(card: CardSpec, grid: CardGrid, font_pt: float) -> bool:
-    """Whether the name or a column heading would need a second line at this size."""
-    printed = printed_card(card, grid, font_pt, 0, 0)
-    blocks = [b for _, section in printed.sections for b in section]
-    blocks += [w.block for w in printed.weapons]
-    return "\n" in printed.title or any(b.head_lines > 1 for b in blocks)
+def card_faces(card: CardSpec, grid: CardGrid) -> list[Face]:
+    """Lay one card out: the band first, then the body in the largest type that fits (a long
+    name may wrap rather than shrink the card), overflow onto continued faces at the least."""
+    kind = grid.kind
+    bottom = band(card.track, card.footer, grid.inner, kind.band_pt)
+    room = _room(grid, bottom.height)
+    fitting = _fitting(card, grid, bottom, room, legend=kind.legend)
+    if not fitting and kind.legend:
+        # The legend is the first thing to go: the reference sheet explains the same words.
+        fitting = _fitting(card, grid, bottom, room, legend=False)
+    for face, blocks in fitting[:HEADING_SHRINK_STEPS]:
+        if not _heading_wraps(face, blocks):
+            return [_placed(face, blocks)]
+    if fitting:
+        return [_placed(*fitting[0])]
+    least = kind.minimum
+    first = _first_face(card, grid, least, bottom)
+    rest = _continued_face(card, grid, least)
+    rest_room = _room(grid, rest.band.height)
+    faces = fill_faces(first, rest, body_blocks(card, grid, least), room)
+    if card.blank:  # a card to write on gets as many lines as fit, never a second face
+        return faces[:1]
+    # A continued face has a shorter band (no track): it may use the extra room.
+    return [faces[0], *_refill(faces[1:], rest, rest_room)]
 
 
-def card_font(card: CardSpec, grid: CardGrid) -> float:
-    """Return the font size: text that does not fit shrinks first, then wraps.
+def _fitting(
+    card: CardSpec, grid: CardGrid, bottom: Band, room: float, *, legend: bool
+) -> list[tuple[Face, list[Block]]]:
+    """Return (face, blocks) at every step of the size's type at which the body fits."""
+    fitting = []
+    for size in grid.kind.steps:
+        face = _first_face(card, grid, size, bottom)
+        blocks = body_blocks(card, grid, size, legend=legend)
+        if face.header + sum(b.height for b in blocks) <= room:
+            fitting.append((face, blocks))
+    return fitting
 
-    The largest step at which the card fits its height with every heading on one line; else
-    the largest at which it fits with headings wrapped. The steps scale with the card's width
-    (a mini card's text is smaller than a poker card's); what still does not fit at the
-    smallest step is clipped at the card's own edge, never printed over the next card.
-    """
-    scale = min(grid.width / CARD_SIZES["poker"][0], 1.15)
-    steps = [round(step * scale * 4) / 4 for step in CARD_FONT_STEPS]
-    fitting = [size for size in steps if estimated_height(card, grid, size) <= grid.height]
-    # Shrinking keeps a heading on one line, but only by two steps: a long name is better
-    # on two lines than the whole card in small print.
-    for size in fitting[:HEADING_SHRINK_STEPS]:
-        if not _wraps_a_heading(card, grid, size):
-            return size
-    return fitting[0] if fitting else steps[-1]
+
+def _refill(faces: list[Face], rest: Face, room: float) -> list[Face]:
+    blocks = [b for face in faces for b in face.blocks]
+    return fill_faces(rest, rest, blocks, room) if blocks else []
+
+
+def _placed(face: Face, blocks: list[Block]) -> Face:
+    from dataclasses import replace
+
+    return replace(face, blocks=tuple(blocks))
+
+
+@dataclass(frozen=True)
+class PlacedFace:
+    """A face in its slot on a sheet, with the CSS class of its type."""
+
+    spec: CardSpec
+    face: Face
+    slot: int
+    font: int
+    qr_uri: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.face.title
 
 
 def _positions(grid: CardGrid) -> list[dict[str, str]]:
@@ -428,17 +480,24 @@ def _tab_stops(grid: CardGrid) -> list[dict[str, Any]]:
 def card_sheet_context(
     cards: list[CardSpec], size: str = "poker", page: str = "A4", title: str = "Unit cards"
 ) -> dict[str, Any]:
-    """Return the `cards` template context: pages of cards, their slots and the cut marks.
+    """Return the `cards` template context: pages of card faces, their slots, the cut marks.
 
-    Positions, font sizes and tab stops are classes in the document's one style sheet rather
-    than `style` attributes: WeasyPrint parses every style attribute on its own.
+    A card that needs a second face takes the next slot, so both halves are cut out side by
+    side. Positions, type sizes and tab stops are classes in the document's one style sheet
+    rather than `style` attributes: WeasyPrint parses every style attribute on its own.
     """
     grid = card_grid(size, page)
-    fonts = [card_font(card, grid) for card in cards]
-    sizes = sorted(set(fonts), reverse=True)
+    faces = [(card, face) for card in cards for face in card_faces(card, grid)]
+    sizes = sorted({face.font_pt for _, face in faces}, reverse=True)
     placed = [
-        printed_card(card, grid, font, i % grid.per_page, sizes.index(font), _qr(card.qr_url))
-        for i, (card, font) in enumerate(zip(cards, fonts, strict=True))
+        PlacedFace(
+            card,
+            face,
+            i % grid.per_page,
+            sizes.index(face.font_pt),
+            _qr(card.qr_url) if face.qr else "",
+        )
+        for i, (card, face) in enumerate(faces)
     ]
     pages = [placed[i : i + grid.per_page] for i in range(0, len(placed), grid.per_page)]
     page_w, page_h = PAGE_SIZES[page]
@@ -453,11 +512,12 @@ def card_sheet_context(
         "pages": pages,
         "slots": _positions(grid),
         "fonts": [css_number(f) for f in sizes],
+        "band_pt": css_number(grid.kind.band_pt),
         "tab_stops": _tab_stops(grid),
         "cut_marks": [{**mark, "index": i} for i, mark in enumerate(marks)],
-        "photo_height": css_number(grid.height * 0.28),
+        "photo_height": css_number(photo_height(grid)),
         "qr_size": css_number(qr_size(grid)),
-        # The header band is at least as tall as the QR code in its corner (less its padding),
+        # The header is at least as tall as the QR code in its corner (less its padding),
         # so the first stat line never runs under the code.
         "qr_header": css_number(qr_size(grid) - 1.4),
     }

@@ -3,6 +3,7 @@ its context (or contexts, for a big document rendered in parts by the worker).""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -25,7 +26,7 @@ WOUND_CODES: tuple[tuple[str, str], ...] = (
     ("MW", "Minor wound"),
     ("SW", "Serious wound"),
     ("CW", "Crippling wound"),
-)
+)  # Rencounter's; every system's are its reference module's STICKERS (`sticker_codes`)
 # Big documents are rendered this many sheets at a time, so the worker can report progress.
 SHEETS_PER_PART = 2
 
@@ -73,6 +74,19 @@ def _label_parts(labels: list[LabelSpec], options: SheetOptions, title: str) -> 
     return parts
 
 
+# Who is still in the force: a label, sticker or packet is for them unless asked otherwise.
+LIVING_STATES = ("ACTIVE", "RECOVERING")
+# Who a label sheet may put back by option: the dead, the retired and the captured.
+GONE_STATES = (("dead", "DEAD"), ("retired", "RETIRED"), ("captured", "CAPTURED"))
+
+
+def living(figures: list[FigureData], include: tuple[str, ...] = ()) -> list[FigureData]:
+    """Return the figures still in the force, and those of the `include`d gone states."""
+    extra = dict(EXTRA_STATES)  # "recovering" may be named too: it is already in
+    states = (*LIVING_STATES, *(extra[name] for name in include))
+    return [f for f in figures if f.state in states]
+
+
 def labels_document(
     system: RuleSystem,
     figures: list[FigureData],
@@ -80,8 +94,11 @@ def labels_document(
     *,
     title: str = "Base labels",
     in_parts: bool = False,
+    include: tuple[str, ...] = (),
 ) -> Document:
-    """Return base labels for the figures on the chosen stock."""
+    """Return base labels for the living figures (and the `include`d gone ones: "dead",
+    "retired", "captured") on the chosen stock."""
+    figures = living(figures, include)
     labels = [figure_label(system, figure) for figure in figures]
     parts = (
         _label_parts(labels, options, title)
@@ -95,20 +112,34 @@ def _character_ids(figures: list[FigureData]) -> tuple[int, ...]:
     return tuple(f.character_id for f in figures if f.character_id is not None)
 
 
-def wound_stickers(counts: Mapping[str, int], colour: bool) -> list[LabelSpec]:
+def sticker_codes(system_key: str = "rencounter") -> tuple[tuple[str, str, str], ...]:
+    """Return the system's sticker codes (code, what it marks, colour tone): every system
+    that tracks wounds or hits says which in its reference module's STICKERS."""
+    module = importlib.import_module(f"rules.systems.{system_key}.reference")
+    return tuple(module.STICKERS)
+
+
+def wound_stickers(
+    counts: Mapping[str, int], colour: bool, system_key: str = "rencounter"
+) -> list[LabelSpec]:
     """Return the stickers: each wound code as many times as asked, in code order."""
     return [
-        LabelSpec((code,), tone=code.lower() if colour else "")
-        for code, _ in WOUND_CODES
+        LabelSpec((code,), tone=tone if colour else "")
+        for code, _, tone in sticker_codes(system_key)
         for _ in range(int(counts.get(code, 0)))
     ]
 
 
 def stickers_document(
-    counts: Mapping[str, int], colour: bool, options: SheetOptions, *, in_parts: bool = False
+    counts: Mapping[str, int],
+    colour: bool,
+    options: SheetOptions,
+    *,
+    in_parts: bool = False,
+    system_key: str = "rencounter",
 ) -> Document:
     """Return wound stickers on the chosen stock."""
-    stickers = wound_stickers(counts, colour)
+    stickers = wound_stickers(counts, colour, system_key)
     title = "Wound stickers"
     parts = (
         _label_parts(stickers, options, title)
@@ -294,6 +325,7 @@ def packet_document(
     reference = reference_document(system, options, campaign, house_rules=house_rules)
     sections.append(_single(reference))
     labelled: tuple[int, ...] = ()
+    unlabelled = living(unlabelled)  # the dead need no new base label
     if unlabelled:
         labels = labels_document(system, unlabelled, sheet, title="Base labels (new figures)")
         sections.append(_single(labels))

@@ -55,7 +55,8 @@ def figure_label(system: RuleSystem, figure: FigureData) -> LabelSpec:
         lines = tuple(system.label_text(figure.name, figure.stats))
     except RulesValidationError:  # a choice the campaign's house rules have since dropped
         lines = tuple(system.label_text(figure.name, known_stats(system.stats, figure.stats)))
-    if not lines or lines[0] != figure.name:
+    # The system's first line is the name, perhaps marked ("* Gridley x3"); never print it twice.
+    if not lines or figure.name not in lines[0]:
         lines = (figure.name, *lines)
     return LabelSpec(lines=lines, qr_url=figure.qr_url)
 
@@ -73,7 +74,8 @@ def format_value(spec: Field, value: Any) -> str:
     if spec.kind == "bool":
         return "✓" if value else "–"
     if spec.kind == "choice":
-        return dict(spec.choices).get(value, str(value))
+        label = str(dict(spec.choices).get(value, value))
+        return "–" if label.lower() == "none" else label  # a dash, as for any other nothing
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
     return str(value)
@@ -277,6 +279,7 @@ def _figure_card(
     parts = (marker, figure.rank, figure.unit, status)
     subtitle = " · ".join(part for part in parts if part)
     track_label, boxes = module.track(figure.stats)
+    marks = getattr(module, "card_marks", lambda stats: ())(figure.stats)
     weapons = _weapons(system, figure.stats, tables)
     return CardSpec(
         title=figure.name,
@@ -288,6 +291,7 @@ def _figure_card(
         track_label=track_label,
         track_boxes=boxes,
         track_marked=figure.wounds,
+        marks=tuple(marks),
         footer=system.name,
         legend=stat_legend(system, figure.stats),
         # The weapon columns' legend is on the reference sheet: on every card it cost a deck
@@ -299,7 +303,9 @@ def _figure_card(
 def blank_system_card(system: RuleSystem) -> CardSpec:
     """Return an empty card with the system's headings and boxes, to fill in by hand."""
     with house.applied(system.pack):
-        track_label, boxes = _reference(system).track({})
+        module = _reference(system)
+        track_label, boxes = module.track({})
+        marks = getattr(module, "card_marks", lambda stats: ())({})
     return CardSpec(
         title="",
         sections=_sections(system, {}, blank=True),
@@ -307,6 +313,7 @@ def blank_system_card(system: RuleSystem) -> CardSpec:
         rules=("", "", ""),
         track_label=track_label,
         track_boxes=max(boxes, system.card.track_boxes),
+        marks=tuple(marks),
         footer=system.name,
         legend=stat_legend(system),
         blank=True,

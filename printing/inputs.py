@@ -11,7 +11,7 @@ from typing import Any
 from rest_framework import serializers
 
 from printing.cards import CARD_SIZES
-from printing.documents import EXTRA_STATES, WOUND_CODES
+from printing.documents import EXTRA_STATES, sticker_codes
 from printing.selectors import label_preset_for
 from printing.sheets import (
     MAX_CALIBRATION_MM,
@@ -24,7 +24,7 @@ from printing.sheets import (
 )
 from rules.errors import UnknownSystem
 from rules.errors import ValidationError as RulesValidationError
-from rules.system import RuleSystem, get_system
+from rules.system import RuleSystem, all_systems, get_system
 
 MAX_POSTED_FIGURES = 2000
 MAX_STICKERS = 5000
@@ -69,6 +69,22 @@ class SheetInput(serializers.Serializer):
 
 class ForceLabelsInput(SheetInput):
     qr = serializers.BooleanField(default=False)
+    include = serializers.ListField(
+        child=serializers.ChoiceField(choices=[name for name, _ in EXTRA_STATES]),
+        default=list,
+        help_text="Also label figures who are dead, retired or captured (left out by default; "
+        "recovering figures are labelled anyway).",
+    )
+
+    def validate_include(self, include: list[str]) -> list[str]:
+        return sorted({part for item in include for part in item.split(",") if part})
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "getlist") and "include" in data:  # a form's include=dead&include=...
+            plain = {key: data.get(key) for key in data}
+            plain["include"] = [p for v in data.getlist("include") for p in str(v).split(",") if p]
+            data = plain
+        return super().to_internal_value(data)
 
 
 class CardsInput(serializers.Serializer):
@@ -129,17 +145,28 @@ class ForceCardsInput(CardsInput):
 
 
 class StickersInput(SheetInput):
+    system = serializers.ChoiceField(
+        choices=[system.key for system in all_systems()],
+        default="rencounter",
+        help_text="Whose wound or hit codes to print.",
+    )
     colour = serializers.BooleanField(default=True)
     counts = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False)
 
     def validate_counts(self, counts: dict[str, int]) -> dict[str, int]:
-        unknown = set(counts) - {code for code, _ in WOUND_CODES}
-        if unknown:
-            known = ", ".join(code for code, _ in WOUND_CODES)
-            raise serializers.ValidationError(f"unknown wound codes {sorted(unknown)}; use {known}")
         if sum(counts.values()) > MAX_STICKERS:
             raise serializers.ValidationError(f"at most {MAX_STICKERS} stickers at once")
         return counts
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        codes = [code for code, _, _ in sticker_codes(attrs["system"])]
+        unknown = set(attrs.get("counts") or {}) - set(codes)
+        if unknown:
+            raise serializers.ValidationError(
+                {"counts": f"unknown wound codes {sorted(unknown)}; use {', '.join(codes)}"}
+            )
+        return attrs
 
 
 class ReferenceInput(serializers.Serializer):

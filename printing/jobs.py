@@ -112,13 +112,20 @@ def _force_header(force: Force | None, system: RuleSystem, house_rules: str = ""
 def _labels(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
     source = _source(params)
     options = sheet_options(label_preset_for(params["preset"], user), params)
-    return labels_document(source.system, source.figures, options, in_parts=in_parts)
+    include = tuple(params.get("include", ()))
+    return labels_document(
+        source.system, source.figures, options, in_parts=in_parts, include=include
+    )
 
 
 def _stickers(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
     options = sheet_options(label_preset_for(params["preset"], user), params)
     return stickers_document(
-        params["counts"], bool(params.get("colour", True)), options, in_parts=in_parts
+        params["counts"],
+        bool(params.get("colour", True)),
+        options,
+        in_parts=in_parts,
+        system_key=params.get("system", "rencounter"),
     )
 
 

@@ -21,7 +21,9 @@ from pathlib import Path
 
 REFERENCES = Path(__file__).resolve().parent / "references"
 DPI = 50  # enough to see layout and text blocks; small enough to keep in the repository
-FAMILIES = ("cards", "reference", "roster", "labels")
+# Cards at every size; every other family once; the system's wound or hit stickers.
+CARD_FAMILIES = ("cards-poker", "cards-bridge", "cards-tarot", "cards-mini")
+FAMILIES = (*CARD_FAMILIES, "reference", "roster", "labels", "stickers")
 # A page differs when its blurred images differ by more than this on average (0-255 scale)...
 MEAN_THRESHOLD = 1.5
 # ...or when more than this share of its pixels differ by more than a quarter of the range.
@@ -36,6 +38,8 @@ def _document(family: str, key: str):
         labels_document,
         reference_document,
         roster_document,
+        sticker_codes,
+        stickers_document,
     )
     from printing.labels import SheetOptions
     from printing.sheets import get_preset
@@ -45,10 +49,14 @@ def _document(family: str, key: str):
     system = get_system(key)
     options = system.options.validate({})
     figures = demo_figures(key)
-    if family == "cards":
+    if family.startswith("cards-"):
+        size = family.removeprefix("cards-")
         return cards_document(
-            system, chosen_figures(figures), options, size="poker", page="A4", blanks=1, qr=True
+            system, chosen_figures(figures), options, size=size, page="A4", blanks=1, qr=True
         )
+    if family == "stickers":
+        counts = {code: 4 for code, _, _ in sticker_codes(key)}
+        return stickers_document(counts, True, SheetOptions(get_preset("OL5275")), system_key=key)
     if family == "reference":
         return reference_document(system, options, campaign=f"{system.name} demo campaign")
     if family == "roster":

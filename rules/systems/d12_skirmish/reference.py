@@ -11,6 +11,9 @@ from typing import Any
 from rules import house
 from rules.systems.d12_skirmish import tables as t
 
+# Stickers for the bases: a wound, and a figure pinned by morale.
+STICKERS = (("W", "Wound", "cw"), ("P", "Pinned", "mw"))
+
 SOURCE = (
     "an untitled d12 black-powder skirmish game (initiative, move, shoot, hand to hand, "
     "morale); its author is not named in the text"
@@ -87,7 +90,7 @@ def weapon_legend() -> str:
 
 def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str, ...]:
     """Return the ability's effect and the misfire note for a firearm."""
-    notes = []
+    notes = [_troop_note(stats)]
     ability = stats.get("ability") or "none"
     for _, key, name, effect in t.ABILITIES:
         if key == ability:
@@ -100,6 +103,20 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
         )
         notes.append(f"Natural 1 to hit: misfire (d12: {bands}).")
     return tuple(notes)
+
+
+def _troop_note(stats: Mapping[str, Any]) -> str:
+    """Return the troop type's modifiers as the figure rolls them: to hit, hand to hand
+    (one less in the field it is not expert in) and morale, and the wound's."""
+    troop = str(stats.get("troop") or "regular")
+    base = t.TROOP_MODIFIER[troop]
+    expertise = stats.get("expertise") or "all"
+    shoot = base - (t.OFF_FIELD_PENALTY if expertise == "combat" else 0)
+    melee = base - (t.OFF_FIELD_PENALTY if expertise == "shooting" else 0)
+    return (
+        f"{t.TROOP_NAMES[troop]}: {_signed(shoot)} to hit, {_signed(melee)} hand to hand, "
+        f"{_signed(base)} morale; {_signed(t.PER_WOUND)} on each per wound."
+    )
 
 
 def track(stats: Mapping[str, Any]) -> tuple[str, int]:
@@ -162,9 +179,12 @@ def _thrown_text(thrown: Mapping[str, str]) -> str:
     joined = sum(span[-1] - span[0] + 1 for span in spans) == high - low + 1
     faces = _face_band(low, high) if joined else " or ".join(_face_band(s[0], s[-1]) for s in spans)
     after = "; ".join(f"after {span.replace('-', DASH)}: {words}" for span, words in thrown.items())
+    # The text throws every cavalryman wounded on these faces; the second d12 only says
+    # how badly the fall goes.
     return (
-        f"A cavalryman wounded on {faces} rolls another d12: on {t.THROWN_ON} or more he is "
-        f"thrown ({after})."
+        f"A cavalryman wounded on {faces} is always thrown from his horse, and rolls another "
+        f"d12: on {t.THROWN_ON} or more the fall is worse ({after}). A thrown rider who "
+        "survives stays on foot or spends a turn remounting."
     )
 
 
@@ -271,7 +291,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                 {
                     "table": {
                         "caption": "Terrain",
-                        "header": ["Terrain", "Move"],
+                        "header": ["Ground", "Move"],
                         "rows": [[k, v] for k, v in movement["terrain"].items()],
                     }
                 },

@@ -13,6 +13,9 @@ from typing import Any
 
 from rules import house
 
+# A sticker per wound taken (a figure has as many wounds as its rating, or one).
+STICKERS = (("W", "Wound", "cw"),)
+
 SOURCE = (
     "Escarmouche: rules for pike & shot skirmish wargames, by Anubis Studios "
     "(Greg Hallam and Andrew Boswell)"
@@ -111,7 +114,9 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                         "Score: the highest active die, +1 for each further six (6, 6, 2 "
                         "scores 7). Passive dice never score.",
                         "A 1 on any die, active or passive, risks the initiative.",
-                        "Opposed rolls: the higher score wins; a tie goes to the higher rating.",
+                        "Opposed rolls: the defender rolls as many dice as its rating (in a "
+                        "fight, its Fighter skill if better, and any outnumbering bonus); the "
+                        "higher score wins; a tie goes to the higher rating.",
                     ]
                 }
             ],
@@ -174,6 +179,12 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
         {
             "title": "Moving",
             "items": [
+                {
+                    "text": "Movement is unmeasured: a figure goes any distance in a straight "
+                    "line through one kind of ground, and stops where the ground changes or "
+                    "at an enemy's zone of control (one base width), from where it may start "
+                    "a fight (moving into contact is free)."
+                },
                 {
                     "table": {
                         "caption": "",

@@ -145,12 +145,15 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     if skills:
         lines.append(skills)
     melee = melee_weapon(stats)
-    # A pike (or a weapon the club's table treats as one) is worth a note: it strikes first.
-    arms = [*stats.get("weapons", ()), *([stats["melee"]] if melee and melee.pike else [])]
+    # Names from the club's tables, never keys; a pike (or a weapon the club's table treats
+    # as one) is worth a note: it strikes first.
+    names = {row.key: row.label for row in t.WEAPONS}
+    arms = [names.get(key, str(key)) for key in stats.get("weapons", ())]
+    arms += [melee.label] if melee and melee.pike else []
     if stats.get("mounted"):
-        arms.append("horse")
+        arms.append("Horse")
     if arms:
-        lines.append(" ".join(arms))
+        lines.append(", ".join(arms))
     return tuple(lines)
 
 

@@ -11,6 +11,9 @@ from typing import Any
 from rules import house
 from rules.systems.game_the_90 import tables as t
 
+# Hit markers for a unit's base: single hits and fives (removed at the track's end).
+STICKERS = (("1H", "One hit", "mw"), ("5H", "Five hits", "cw"))
+
 SOURCE = (
     'Wargame rules "Game the 90%!", a battle game for 1000 warriors a force, A.D. 500\u20131100 '
     "(its author is not named in the text)"
@@ -55,10 +58,12 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
     unit = _unit_type(tables, str(stats.get("type") or ""))
     if unit is None:
         return ()
+    shooting = t.SHOOTING_MODIFIER.get(unit["type"])
+    shoots = f"; shooting Hits {_signed(shooting)}" if shooting is not None else ""
     notes = [
         f'Moves Dx inches, Fast move +{unit["fast_bonus_inches"]}"; '
         f"{unit['turns']} turn{'s' if unit['turns'] != 1 else ''} a move; "
-        f"melee {_signed(unit['melee_modifier'])}."
+        f"melee Hits {_signed(unit['melee_modifier'])}{shoots}."
     ]
     if unit["armoured"]:
         notes.append("Armoured: Hits on it from shooting and melee are halved.")
@@ -225,8 +230,10 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                     }
                 },
                 {
-                    "text": f"Once past {floor['once_past_hits']} Hits a unit never rallies "
-                    f"below {floor['never_below']}."
+                    "text": "Only a unit that did not shoot, move or fight this turn rallies: "
+                    "roll the Dx and take that many Hits off. Once past "
+                    f"{floor['once_past_hits']} Hits a unit never rallies below "
+                    f"{floor['never_below']}."
                 },
             ],
         },
@@ -236,7 +243,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
                 {
                     "table": {
                         "caption": "",
-                        "header": ["Terrain", "Kind", "Effect"],
+                        "header": ["Feature", "Kind", "Effect"],
                         "rows": [
                             [r["terrain"], r["kind"], r["effect"][:1].upper() + r["effect"][1:]]
                             for r in tables["terrain"]

@@ -13,7 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import house
+from rules.systems.grits_and_glory import tables as t
+from rules.systems.grits_and_glory.stats import STATS
 from rules.systems.grits_and_glory.tables import SKILLS
+
+# Stickers for the bases: a wound (each is -1 to every trait roll) and Shaken.
+STICKERS = (("W", "Wound", "cw"), ("SH", "Shaken", "mw"))
 
 SOURCE = "Grits & Glory, a Showdown conversion for pulp wargaming, by Thomas Jakobsen (2009)"
 
@@ -54,7 +59,7 @@ def _by_key(tables: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 def _profile(weapon: Mapping[str, Any]) -> tuple[str, ...]:
     melee = weapon["range"] == "melee"
     reach = f", Reach {weapon['reach']}" if weapon.get("reach") else ""
-    reload = f"Reload {weapon['reload']}" if weapon["reload"] else "–"
+    reload = str(weapon["reload"]) if weapon["reload"] else "–"  # under the heading "Reload"
     return (
         ("melee" + reach) if melee else weapon["range"],
         weapon["damage"],
@@ -82,9 +87,11 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
     """Return the unit's specials in words: Wild Card, armour, mount, fear."""
     notes = []
     if stats.get("wild_card"):
+        most = t.WILD_CARD_MAX_WOUNDS
         notes.append(
             "\u2605 Wild Card: rolls a d6 Wild Die with every trait test and keeps the best; "
-            "three wounds, removed by a fourth."
+            f"\u22121 to every trait test per wound (\u2212{most} at {most}), removed by a "
+            f"{_ordinal(most + 1)}; Shaken by every wound."
         )
     armour = int(stats.get("armour") or 0)
     if armour:
@@ -102,6 +109,69 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
         roll = _minus(tables.get("modifiers", {}).get("untrained", "d4-2"))
         notes.append(f"Untrained ({roll}): {', '.join(untrained)}.")
     return tuple(notes)
+
+
+# The sheet's own numbers where no check reads them (the text's Bennies and distances).
+COMMON_BENNIES, WILD_CARD_BENNIES = 3, 2
+CONTROL_ZONE_INCHES = 1
+FREE_OBSTACLE_INCHES = 1
+
+
+def _movement_section(mods: Mapping[str, Any]) -> dict[str, Any]:
+    pace = next(f.default for f in STATS.fields if f.name == "pace")
+    running = mods["situation"]["running"]
+    return {
+        "title": "Movement",
+        "items": [
+            {
+                "table": {
+                    "caption": "",
+                    "header": ["Move", "Inches"],
+                    "rows": [
+                        ["Pace (men)", f'{pace}"; obstacles up to {FREE_OBSTACLE_INCHES}" free'],
+                        [
+                            "Run",
+                            f"+d{t.RUN_DIE}; {_signed(running)} to trait tests this round; "
+                            f'a 1: stops after {t.RUN_STUMBLE_MOVE}" and is Shaken',
+                        ],
+                        [
+                            "Difficult ground",
+                            f"{t.DIFFICULT_GROUND_DICE}d6, the lowest (never above Pace)",
+                        ],
+                        ["Shaken", "half Pace, nothing else"],
+                        [
+                            "Control zone",
+                            f'{CONTROL_ZONE_INCHES}" round an unengaged figure: '
+                            "an enemy entering it must charge that figure",
+                        ],
+                    ],
+                }
+            }
+        ],
+    }
+
+
+def _bennies_section() -> dict[str, Any]:
+    return {
+        "title": "Bennies",
+        "items": [
+            {
+                "text": f"Each player starts with {COMMON_BENNIES} Bennies in a common pool; "
+                f"each Wild Card has {WILD_CARD_BENNIES} of its own. A Benny rerolls any "
+                "trait test (keep the best; not damage or table rolls), removes Shaken, or "
+                "soaks: right after wounds, roll Vigor; a success and each raise cancel one."
+            }
+        ],
+    }
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+def card_marks(stats: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return the one-box states a card marks: Shaken (half Pace, no other action)."""
+    return ("Shaken",)
 
 
 def _minus(text: str) -> str:
@@ -210,6 +280,11 @@ def _sections(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dic
                             ["Trait die (aces: roll again and add)", "4 or more succeeds"],
                             ["Each 4 over the target", "A raise"],
                             ["Wild Card", "Also rolls a d6 Wild Die, keeps the better"],
+                            [
+                                "Wild Card's wounds",
+                                f"\u22121 per wound to every trait test (up to "
+                                f"\u2212{t.WILD_CARD_MAX_WOUNDS})",
+                            ],
                             ["Untrained skill", f"Roll {mods['untrained']}"],
                             ["Each extra action this round", _signed(mods["multi_action"])],
                             ["Group roll (unit of 2+)", "One trait die and one Wild Die for all"],
@@ -217,12 +292,15 @@ def _sections(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dic
                     }
                 },
                 {
-                    "text": "Shaken: at the start of its action the unit rolls Spirit; "
+                    "text": "Shaken: moves at most half its Pace and takes no other action "
+                    "(no running). At the start of its action the unit rolls Spirit; "
                     "failure stays Shaken, success recovers (no action), a raise recovers "
-                    "and acts."
+                    "and acts. A Benny removes Shaken at once."
                 },
             ],
         },
+        _movement_section(mods),
+        _bennies_section(),
         {
             "title": "Attacks",
             "items": [

@@ -141,7 +141,8 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     second = " ".join(f"{t[:2].capitalize()} {_die(values[t])}" for t in TRAITS[3:])
     fighting = f"Fi {_die(values['fighting'])}"
     derived = f"P{values['pace']} Pa{values['parry']} T{values['toughness']}"
-    return (f"{star}{name}{size}"[:24], first, f"{second} {fighting}", derived)
+    # The name whole: the label's fitting shortens it (with "…") as every label's is.
+    return (f"{star}{name}{size}", first, f"{second} {fighting}", derived)
 
 
 def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,13 @@ from typing import Any
 from rules import house
 from rules.systems.rencounter import tables as t
 
+# Wound stickers for the bases: minor, serious and crippling wounds (1, 2, 3 wound points).
+STICKERS = (
+    ("MW", "Minor wound", "mw"),
+    ("SW", "Serious wound", "sw"),
+    ("CW", "Crippling wound", "cw"),
+)
+
 SOURCE = "Rencounter, version 0.987, by Edward Allen (1998)"
 
 ABBREVIATIONS = {
@@ -128,7 +135,28 @@ def _damage_rows(tables: Mapping[str, Any]) -> list[list[str]]:
         band = f"{low}" if low == high else f"{low}\u2013{high}"
         rows.append([band if low > 1 else f"{high} or less", _outcome_words(result)])
         low = high + 1
-    return rows
+    return [*rows, [f"{low} or more", "No effect"]]
+
+
+def _damage_modifiers() -> list[list[str]]:
+    """The damage roll's modifiers, from the numbers the fire and melee checks add."""
+    margin = t.GOOD_HIT_MARGIN
+    return [
+        ["The weapon's damage modifier (weapon tables)", "as listed"],
+        [f"Fire: hit by {margin} or more under the number needed", _signed(t.FIRE_GOOD_HIT_DAMAGE)],
+        [
+            f"Melee: hit by {margin} or more under the number needed",
+            _signed(t.MELEE_GOOD_HIT_DAMAGE),
+        ],
+        [
+            "Missile at extreme range (unless the weapon says otherwise)",
+            _signed(t.EXTREME_RANGE_DAMAGE),
+        ],
+        [
+            f"Melee against armour {t.HEAVY_ARMOUR_FROM} or more",
+            _signed(t.MELEE_HEAVY_ARMOUR_DAMAGE),
+        ],
+    ]
 
 
 def _missile_rows(tables: Mapping[str, Any]) -> list[list[str]]:
@@ -230,9 +258,19 @@ def _fire_section(tables: Mapping[str, Any]) -> dict[str, Any]:
         "title": "Fire (d12)",
         "items": [
             {
-                "text": "Roll a d12 at or under Fire skill plus modifiers to hit; "
-                "then roll damage. Against solid cover a hit is confirmed on the "
-                "confirmation roll below."
+                "text": "Roll a d12 at or under Fire skill plus modifiers to hit, then roll "
+                f"damage; a natural {t.FIRE_AUTO_MISS} always misses. A natural 1 when the "
+                f"roll needed is {_signed(max(int(k) for k in tables['confirmation']))} to "
+                f"{_signed(min(int(k) for k in tables['confirmation']))} is a lucky hit "
+                "only if confirmed: roll a second d12 at or under the number below; at "
+                f"{_signed(min(int(k) for k in tables['confirmation']) - 1)} or worse no "
+                "hit is possible."
+            },
+            {
+                "text": "Armour against missiles: thrown weapons, bows and crossbows take the "
+                "target's armour off the roll to hit, and its shield's modifier; low-velocity "
+                f"firearms (muskets, shotguns) take {_signed(t.LOW_VELOCITY_HEAVY_ARMOUR)} "
+                f"against armour {t.HEAVY_ARMOUR_FROM} or more; other firearms ignore armour."
             },
             {
                 "table": {
@@ -260,13 +298,16 @@ def _fire_section(tables: Mapping[str, Any]) -> dict[str, Any]:
             },
             {
                 "table": {
-                    "caption": "Confirming a hit through solid cover (d12)",
+                    "caption": "Confirming a natural 1 (second d12)",
                     "header": [
-                        "Cover modifier",
+                        "Roll needed",
                         *(_signed(int(k)) for k in tables["confirmation"]),
                     ],
                     "rows": [
-                        ["Hit stands on", *(f"{v}+" for v in tables["confirmation"].values())]
+                        [
+                            "Hits at or under",
+                            *(str(v) for v in tables["confirmation"].values()),
+                        ]
                     ],
                 }
             },
@@ -303,6 +344,13 @@ def _damage_section(tables: Mapping[str, Any]) -> dict[str, Any]:
                     "caption": "",
                     "header": ["d12 + modifier", "Wound"],
                     "rows": _damage_rows(tables),
+                }
+            },
+            {
+                "table": {
+                    "caption": "Damage modifiers",
+                    "header": ["Situation", "Damage roll"],
+                    "rows": _damage_modifiers(),
                 }
             },
             {
@@ -406,7 +454,22 @@ def _turn_section(options: Mapping[str, Any]) -> dict[str, Any]:
                     "A turn is 5 seconds; when every card is out, the turn ends and the units "
                     "that must, test morale.",
                 ]
-            }
+            },
+            {
+                "table": {
+                    "caption": "Orders: one action roll for the whole unit",
+                    "header": ["Order", "Who rolls", "The unit may"],
+                    "rows": [
+                        ["Follow Me", "The leader", "move with him, nothing else"],
+                        ["Formed Charge", "Its least experienced man", "move into melee"],
+                        [
+                            "Volley Fire",
+                            "The leader (who does not fire)",
+                            "shoot a basic shot each, in formation, loaded",
+                        ],
+                    ],
+                }
+            },
         ],
     }
 
@@ -446,7 +509,7 @@ def _options_section(options: Mapping[str, Any]) -> dict[str, Any]:
     rules = [text for key, text in on.items() if options.get(key)]
     return {
         "title": "Optional rules in use",
-        "items": [{"steps": rules or ["None: the rules as written."]}],
+        "items": [{"steps": rules or ["No optional rules: the rules as written."]}],
     }
 
 
