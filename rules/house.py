@@ -102,6 +102,8 @@ class Column:
 
     def normalise(self, raw: Any) -> Any:
         """Return the cell in its canonical type or raise ValueError with the reason."""
+        if self.kind in ("int", "number") and raw is not None:
+            return self._number(raw)
         if raw is None or (isinstance(raw, str) and not raw.strip() and self.kind != "text"):
             if self.required:
                 raise ValueError("must be filled in")
@@ -110,8 +112,6 @@ class Column:
             if isinstance(raw, bool):
                 return raw
             raise ValueError(f"must be true or false, not {raw!r}")
-        if self.kind in ("int", "number"):
-            return self._number(raw)
         if self.kind == "choice":
             for value, _ in self.choices:
                 if raw == value and type(raw) is type(value):
@@ -131,13 +131,11 @@ class Column:
         return text
 
     def _number(self, raw: Any) -> int | float:
-        if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        # Packs are read strictly: a JSON number only. Text such as "10", "1_0", full-width
+        # digits or " 8 " is refused rather than guessed at (int() would take all of them), and
+        # so is a boolean (JSON true is not 1). The web editor parses its own form text first.
+        if isinstance(raw, bool) or not isinstance(raw, int | float):
             raise ValueError(f"must be a number, not {raw!r}")
-        if isinstance(raw, str):
-            try:
-                raw = float(raw.strip()) if "." in raw else int(raw.strip())
-            except ValueError:
-                raise ValueError(f"must be a number, not {raw!r}") from None
         if isinstance(raw, float) and not math.isfinite(raw):
             raise ValueError("must be a finite number")
         if self.kind == "int":

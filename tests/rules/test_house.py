@@ -226,3 +226,44 @@ def test_hostile_pack_text_is_refused_clearly():
         house.parse_pack_json('{"x": NaN}')
     with pytest.raises(PackError, match="not valid JSON"):
         house.parse_pack_json("{")
+
+
+def _first_number_cell(system: RuleSystem) -> tuple[str, str]:
+    """The first numeric cell of the system's editable tables: (table, column)."""
+    for table in system.house.tables:
+        for column in table.columns:
+            if column.kind in ("int", "number") and column.required:
+                return table.name, column.name
+    raise AssertionError(f"{system.key} has no numeric cell")
+
+
+NOT_NUMBERS = ["10", "1_0", "\uff11\uff10", " 8 ", "8.0", "", True, False, [8], {"n": 8}]
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+@pytest.mark.parametrize("raw", NOT_NUMBERS, ids=repr)
+def test_a_number_cell_takes_a_json_number_only(system: RuleSystem, raw: Any):
+    document = house.template(system)
+    table, column = _first_number_cell(system)
+    document["tables"][table][0][column] = raw
+
+    with pytest.raises(PackError) as caught:
+        house.load(system, document)
+
+    assert (caught.value.table, caught.value.row, caught.value.column) == (table, 0, column)
+    assert str(caught.value) == (
+        f"table {table}, row 1, column {column}: must be a number, not {raw!r}"
+    )
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_a_number_cell_takes_a_whole_json_float_as_its_number(system: RuleSystem):
+    document = house.template(system)
+    table, column = _first_number_cell(system)
+    value = document["tables"][table][0][column]
+    document["tables"][table][0][column] = float(value)
+
+    pack = house.load(system, document)
+
+    assert pack.changed_tables() == ()
