@@ -388,7 +388,7 @@ def _table(
         name=table.name,
         title=table.title,
         help=table.help,
-        headings=tuple(Heading(c.title, c.help, c.kind) for c in table.columns),
+        headings=tuple(Heading(c.title, c.explained, c.kind) for c in table.columns),
         rows=tuple(drawn),
         fixed_rows=table.fixed_rows,
         count_name=rows_name(table.name),
