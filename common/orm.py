@@ -21,3 +21,5 @@ def count_of(model: type[Model], field: str) -> Coalesce:
         .values("n")
     )
     return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+import os
