@@ -21,5 +21,3 @@ def count_of(model: type[Model], field: str) -> Coalesce:
         .values("n")
     )
     return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
-
-import os
