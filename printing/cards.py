@@ -407,7 +407,7 @@ def card_font(card: CardSpec, grid: CardGrid) -> float:
     return fitting[0] if fitting else steps[-1]
 
 
-def _positions(grid: CardGrid) -> list[dict[str, str]]:
+def _positions(grid: CardGrid) -> list[dict[str, Any]]:
     return [
         {
             "index": i,

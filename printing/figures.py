@@ -73,7 +73,8 @@ def format_value(spec: Field, value: Any) -> str:
     if spec.kind == "bool":
         return "✓" if value else "–"
     if spec.kind == "choice":
-        return dict(spec.choices).get(value, str(value))
+        label: str = dict(spec.choices).get(value, str(value))
+        return label
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
     return str(value)
@@ -146,7 +147,8 @@ def _reference(system: RuleSystem) -> ModuleType:
 
 
 def _abbreviation(module: ModuleType, spec: Field) -> str:
-    return getattr(module, "ABBREVIATIONS", {}).get(spec.name, spec.title)
+    abbreviations: Mapping[str, str] = getattr(module, "ABBREVIATIONS", {})
+    return abbreviations.get(spec.name, spec.title)
 
 
 def _sections(system: RuleSystem, stats: Mapping[str, Any], blank: bool) -> tuple[CardSection, ...]:
@@ -203,7 +205,7 @@ def _weapon_name(label: str) -> str:
 
 def _weapon_profile(
     module: ModuleType, key: Any, tables: Mapping[str, Any], stats: Mapping[str, Any]
-):
+) -> Any:
     profile = module.weapon_profile
     if "stats" in inspect.signature(profile).parameters:
         return profile(key, tables, stats=stats)
