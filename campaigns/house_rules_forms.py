@@ -13,6 +13,7 @@ or saved as the campaign's next version (`editor_post`). A bad cell comes back a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -236,9 +237,12 @@ def _typed_row(table: EditableTable, raw: Mapping[str, Any]) -> Row:
 
 
 def _typed(column: Column, raw: Any) -> Any:
-    """A cell as the engine reads it: the choice's own value, None for an empty cell.
+    """A cell as the engine reads it: the choice's own value, None for an empty cell, a number
+    for a number input's decimal text.
 
-    Numbers stay text: the engine parses them and says "must be a number, not 'x'".
+    The engine reads packs strictly (a JSON number only), so the form turns what a number input
+    sends into a number here; anything else stays text, and the engine says "must be a number,
+    not 'x'".
     """
     if column.kind == "bool":
         return bool(raw)
@@ -248,7 +252,20 @@ def _typed(column: Column, raw: Any) -> Any:
         for value, _ in column.choices:
             if _text(value) == raw:
                 return value
+    if column.kind in ("int", "number") and isinstance(raw, str):
+        return _decimal(raw)
     return raw
+
+
+#: What a browser's number input sends: ASCII digits, a sign, at most one decimal point.
+DECIMAL = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?", re.ASCII)
+
+
+def _decimal(text: str) -> int | float | str:
+    stripped = text.strip()
+    if not DECIMAL.fullmatch(stripped):
+        return text
+    return float(stripped) if "." in stripped else int(stripped)
 
 
 # --- drawing the editor -----------------------------------------------------------------------
@@ -371,7 +388,7 @@ def _table(
         name=table.name,
         title=table.title,
         help=table.help,
-        headings=tuple(Heading(c.title, c.help, c.kind) for c in table.columns),
+        headings=tuple(Heading(c.title, c.explained, c.kind) for c in table.columns),
         rows=tuple(drawn),
         fixed_rows=table.fixed_rows,
         count_name=rows_name(table.name),

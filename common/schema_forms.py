@@ -9,7 +9,7 @@ site's roster forms all use it, so it sits below the apps.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 
@@ -72,7 +72,14 @@ def _submitted(field: Field, value: Any) -> Any:
     return value
 
 
-class SchemaFormMixin:
+# The mixin goes on a Django form: to the type checker it is one (its fields, data, errors).
+if TYPE_CHECKING:
+    _Form = forms.BaseForm
+else:
+    _Form = object
+
+
+class SchemaFormMixin(_Form):
     """Collect the `<prefix>` fields into one schema-validated dict, errors on their fields."""
 
     schema: Schema | None = None
@@ -80,7 +87,7 @@ class SchemaFormMixin:
     json_field = "stats"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        super().__init__(*args, **kwargs)
         instance = getattr(self, "instance", None)
         if self.schema is None or instance is None or instance.pk is None:
             return
@@ -95,7 +102,7 @@ class SchemaFormMixin:
         return [self.prefix_name + f.name for f in self.schema.fields] if self.schema else []
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()  # type: ignore[misc]
+        cleaned: dict[str, Any] = super().clean() or self.cleaned_data
         if self.schema is None:
             return cleaned
         if not any(name in self.data for name in self.schema_names()):
@@ -114,7 +121,7 @@ class SchemaFormMixin:
         return cleaned
 
 
-def schema_form_class(base: type[forms.ModelForm], schema: Schema | None, name: str) -> type:
+def schema_form_class(base: type[SchemaFormMixin], schema: Schema | None, name: str) -> type:
     """Return `base` extended with one declared form field per schema field."""
     attrs: dict[str, Any] = {"schema": schema, "__module__": __name__}
     for field in schema.fields if schema else ():

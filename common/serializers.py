@@ -3,14 +3,25 @@ user may see, and a rule system's schema checking a JSON block (a 400 naming eac
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
 from rules.errors import ValidationError as RulesValidationError
 
+# DRF's classes are generic only to the type checker (djangorestframework-stubs); at run time
+# they take no subscript, so the apps subclass these names.
+if TYPE_CHECKING:
+    Serializer = serializers.Serializer[Any]
+    ModelSerializer = serializers.ModelSerializer[Any]
+    PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField[Any]
+else:
+    Serializer = serializers.Serializer
+    ModelSerializer = serializers.ModelSerializer
+    PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField
 
-class BriefUserSerializer(serializers.Serializer):
+
+class BriefUserSerializer(Serializer):
     id = serializers.IntegerField(read_only=True)
     username = serializers.CharField(read_only=True)
 
@@ -18,14 +29,15 @@ class BriefUserSerializer(serializers.Serializer):
 def schema_errors(schema: Any, data: dict[str, Any], key: str = "stats") -> dict[str, Any]:
     """Return the schema-normalised data, or raise a 400 naming each bad stat."""
     try:
-        return schema.validate(data)
+        normalised: dict[str, Any] = schema.validate(data)
     except RulesValidationError as exc:
         raise serializers.ValidationError(
             {key: {name: [msg] for name, msg in exc.errors.items()}}
         ) from None
+    return normalised
 
 
-class VisibleKey(serializers.PrimaryKeyRelatedField):
+class VisibleKey(PrimaryKeyRelatedField):
     """A primary key that must name a row the requesting user can see (others: 'not found')."""
 
     def __init__(self, scope: Any, **kwargs: Any) -> None:

@@ -54,7 +54,9 @@ def known_stats(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:
     return known
 
 
-def clean_stats(schema: Schema, data: Mapping[str, Any] | None, *, key: str = "stats") -> dict:
+def clean_stats(
+    schema: Schema, data: Mapping[str, Any] | None, *, key: str = "stats"
+) -> dict[str, Any]:
     """Return stats normalised by `schema` or raise StatsInvalid naming each bad field."""
     try:
         return schema.validate(data)

@@ -7,5 +7,7 @@ urlpatterns = [
     path("", include("campaigns.api_urls")),
     path("", include("battles.api_urls")),
     path("", include("chronicle.api_urls")),
+    path("", include("ratings.api_urls")),
+    path("", include("notices.api_urls")),
     path("", include("printing.api_urls")),
 ]

@@ -397,3 +397,45 @@ def notice_settings_update(*, user: Any, email: bool) -> NoticeSettings:
         row.email = email
         row.save()
     return row
+
+
+# --- webhooks, as organisers manage them ---------------------------------------------------------
+
+#: What an organiser may set on a hook; the delivery counters are the worker's.
+WEBHOOK_FIELDS = ("name", "url", "format", "events", "active")
+
+
+@transaction.atomic
+def webhook_create(*, campaign: Campaign, **fields: Any) -> Webhook:
+    """Add a webhook to a campaign; a bad address or event is a ValidationError, nothing saved."""
+    hook = Webhook(campaign=campaign, **_webhook_fields(fields))
+    hook.full_clean()
+    hook.save()
+    return hook
+
+
+@transaction.atomic
+def webhook_update(*, webhook: Webhook, **fields: Any) -> Webhook:
+    """Change a webhook's name, address, format, events or switch; switching it back on clears
+    the failures that switched it off."""
+    changes = _webhook_fields(fields)
+    if changes.get("active") and not webhook.active:
+        webhook.failures_in_row, webhook.disabled_at = 0, None
+    for name, value in changes.items():
+        setattr(webhook, name, value)
+    webhook.full_clean()
+    webhook.save()
+    return webhook
+
+
+@transaction.atomic
+def webhook_delete(*, webhook: Webhook) -> None:
+    """Remove a webhook with its delivery ledger (the events themselves stay)."""
+    webhook.delete()
+
+
+def _webhook_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(fields) - set(WEBHOOK_FIELDS))
+    if unknown:
+        raise TypeError(f"a webhook has no settable field {unknown[0]!r}")
+    return fields

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -15,9 +15,15 @@ from printing.selectors import force_version
 from printing.services import label_prints_record, print_job_request
 from rosters.models import Force
 
+# Django's ModelAdmin is generic only to the type checker (django-stubs).
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+else:
+    ModelAdmin = admin.ModelAdmin
+
 
 @admin.register(LabelPreset)
-class LabelPresetAdmin(admin.ModelAdmin):
+class LabelPresetAdmin(ModelAdmin):
     # ModelAdmin forms call the model's clean(): overlapping or off-page stock is refused.
     list_display = ("name", "owner", "page", "shape", "width", "height", "columns", "rows")
     list_filter = ("page", "shape")
@@ -26,7 +32,7 @@ class LabelPresetAdmin(admin.ModelAdmin):
 
 
 @admin.register(PrintJob)
-class PrintJobAdmin(admin.ModelAdmin):
+class PrintJobAdmin(ModelAdmin):
     list_display = ("id", "kind", "status", "progress", "pages_done", "created_by", "created_at")
     list_filter = ("kind", "status")
     readonly_fields = (
@@ -62,7 +68,7 @@ class PrintJobAdmin(admin.ModelAdmin):
 
 
 @admin.register(LabelPrint)
-class LabelPrintAdmin(admin.ModelAdmin):
+class LabelPrintAdmin(ModelAdmin):
     list_display = ("character", "printed_at", "printed_by", "job")
     raw_id_fields = ("character", "printed_by", "job")
     date_hierarchy = "printed_at"

@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from battles.selectors import battles_visible_to
 from campaigns.models import Pairing
 from campaigns.selectors import campaigns_visible_to
+from common.serializers import ModelSerializer, Serializer
 from printing import inputs
 from printing.jobs import build_document, render
 from printing.models import PrintJob
@@ -45,7 +46,7 @@ REPORT_BATTLES_IN_REQUEST = 10
 Kind = PrintJob.Kind
 
 
-class PrintJobSerializer(serializers.ModelSerializer):
+class PrintJobSerializer(ModelSerializer):
     url = serializers.SerializerMethodField()
     download = serializers.SerializerMethodField()
 
@@ -66,13 +67,15 @@ class PrintJobSerializer(serializers.ModelSerializer):
         ]
 
     def get_url(self, job: PrintJob) -> str:
-        return self.context["request"].build_absolute_uri(reverse("print-job", args=[job.pk]))
+        url: str = self.context["request"].build_absolute_uri(reverse("print-job", args=[job.pk]))
+        return url
 
     def get_download(self, job: PrintJob) -> str | None:
         if job.status != PrintJob.Status.DONE:
             return None
         path = reverse("print-job-download", args=[job.pk])
-        return self.context["request"].build_absolute_uri(path)
+        url: str = self.context["request"].build_absolute_uri(path)
+        return url
 
 
 PDF = OpenApiResponse(OpenApiTypes.BINARY, description="The document (application/pdf).")
@@ -97,8 +100,8 @@ def job_response(request: Request, job: PrintJob) -> Response:
 
 
 def valid(
-    serializer_class: type[serializers.Serializer], data: Any, request: Request, **context: Any
-) -> dict:
+    serializer_class: type[Serializer], data: Any, request: Request, **context: Any
+) -> dict[str, Any]:
     serializer = serializer_class(data=data, context={"user": request.user, **context})
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -127,7 +130,7 @@ class ForceDocumentView(APIView):
 
     permission_classes = [IsAuthenticated]
     kind: str
-    input_class: type[serializers.Serializer]
+    input_class: type[Serializer]
 
     def get(self, request: Request, pk: int) -> Any:
         """Render the force's document (more than 200 figures: a print job, 202)."""
@@ -143,11 +146,11 @@ class ForceDocumentView(APIView):
         return deliver(request, self.kind, params, force.characters.count())
 
 
-class RosterInput(serializers.Serializer):
+class RosterInput(Serializer):
     pass
 
 
-def _force_schema(input_class: type[serializers.Serializer]) -> Any:
+def _force_schema(input_class: type[Serializer]) -> Any:
     parameters = [input_class] if input_class().fields else []
     return extend_schema(parameters=parameters, responses=_job_or_pdf(), tags=["printing"])
 

@@ -459,7 +459,7 @@ class PlacedFace:
         return self.face.title
 
 
-def _positions(grid: CardGrid) -> list[dict[str, str]]:
+def _positions(grid: CardGrid) -> list[dict[str, Any]]:
     return [
         {
             "index": i,

@@ -61,7 +61,9 @@ def sheet_options(preset: SheetPreset, params: Mapping[str, Any]) -> SheetOption
     ).validated()
 
 
-def _label_parts(labels: list[LabelSpec], options: SheetOptions, title: str) -> list[dict]:
+def _label_parts(
+    labels: list[LabelSpec], options: SheetOptions, title: str
+) -> list[dict[str, Any]]:
     per_part = options.preset.slots_per_sheet * SHEETS_PER_PART
     first = per_part - (options.start_at - 1)  # the first part starts part-way into a sheet
     rest = range(first, len(labels), per_part)
@@ -233,7 +235,9 @@ def _weapon_text(weapon: WeaponRow) -> str:
     return f"{weapon.name} ({profile})" if profile else weapon.name
 
 
-def _roster_row(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]) -> dict:
+def _roster_row(
+    system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]
+) -> dict[str, Any]:
     card = figure_card(system, figure, tables)
     # A roster row is read, not marked up: values that say "none" ("–") are left out.
     stats = " · ".join(

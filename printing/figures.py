@@ -148,7 +148,8 @@ def _reference(system: RuleSystem) -> ModuleType:
 
 
 def _abbreviation(module: ModuleType, spec: Field) -> str:
-    return getattr(module, "ABBREVIATIONS", {}).get(spec.name, spec.title)
+    abbreviations: Mapping[str, str] = getattr(module, "ABBREVIATIONS", {})
+    return abbreviations.get(spec.name, spec.title)
 
 
 def _sections(system: RuleSystem, stats: Mapping[str, Any], blank: bool) -> tuple[CardSection, ...]:
@@ -205,7 +206,7 @@ def _weapon_name(label: str) -> str:
 
 def _weapon_profile(
     module: ModuleType, key: Any, tables: Mapping[str, Any], stats: Mapping[str, Any]
-):
+) -> Any:
     profile = module.weapon_profile
     if "stats" in inspect.signature(profile).parameters:
         return profile(key, tables, stats=stats)

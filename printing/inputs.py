@@ -10,6 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.serializers import Serializer
 from printing.cards import CARD_SIZES
 from printing.documents import EXTRA_STATES, sticker_codes
 from printing.selectors import label_preset_for
@@ -30,7 +31,7 @@ MAX_POSTED_FIGURES = 2000
 MAX_STICKERS = 5000
 
 
-class SheetInput(serializers.Serializer):
+class SheetInput(Serializer):
     """Which label stock, where to start on it, and the printer's calibration."""
 
     preset = serializers.CharField(default="OL1575", max_length=40)
@@ -87,7 +88,7 @@ class ForceLabelsInput(SheetInput):
         return super().to_internal_value(data)
 
 
-class CardsInput(serializers.Serializer):
+class CardsInput(Serializer):
     size = serializers.ChoiceField(choices=list(CARD_SIZES), default="poker")
     page = serializers.ChoiceField(choices=list(PAGE_SIZES), default="A4")
     blanks = serializers.IntegerField(default=0, min_value=0, max_value=90)
@@ -169,12 +170,12 @@ class StickersInput(SheetInput):
         return attrs
 
 
-class ReferenceInput(serializers.Serializer):
+class ReferenceInput(Serializer):
     campaign = serializers.IntegerField(required=False, min_value=1)
     page = serializers.ChoiceField(choices=list(PAGE_SIZES), default="A4")
 
 
-class FigureInput(serializers.Serializer):
+class FigureInput(Serializer):
     name = serializers.CharField(max_length=120)
     stats = serializers.DictField(default=dict)
     rank = serializers.CharField(max_length=80, default="", allow_blank=True)
@@ -190,11 +191,12 @@ def _system(key: str) -> RuleSystem:
         raise serializers.ValidationError({"system": str(error)}) from None
 
 
-class PostedFiguresMixin(serializers.Serializer):
+class PostedFiguresMixin(Serializer):
     """Figures posted for a preview, stats checked by the system's own schema."""
 
     system = serializers.CharField(max_length=40)
-    figures = FigureInput(many=True, allow_empty=False, max_length=MAX_POSTED_FIGURES)
+    # What FigureInput(many=True, ...) builds: a list serializer, which takes max_length.
+    figures = FigureInput.many_init(allow_empty=False, max_length=MAX_POSTED_FIGURES)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
@@ -203,7 +205,7 @@ class PostedFiguresMixin(serializers.Serializer):
             try:
                 figure["stats"] = system.stats.validate(figure["stats"])
             except RulesValidationError as error:
-                problem = {"figures": {index: {"stats": error.errors}}}
+                problem: dict[str, Any] = {"figures": {index: {"stats": error.errors}}}
                 raise serializers.ValidationError(problem) from None
         return attrs
 
@@ -220,5 +222,5 @@ class PacketInput(SheetInput):
     """A packet's label options: the stock its new base labels print on."""
 
 
-class ReportInput(serializers.Serializer):
+class ReportInput(Serializer):
     all = serializers.BooleanField(default=False, help_text="Every battle, not the latest five.")

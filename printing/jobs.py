@@ -158,7 +158,8 @@ def _roster(params: Mapping[str, Any]) -> Document:
 
 
 def _reference(params: Mapping[str, Any]) -> Document:
-    campaign = Campaign.objects.filter(pk=params.get("campaign")).first()
+    campaign_pk = params.get("campaign")
+    campaign = Campaign.objects.filter(pk=campaign_pk).first() if campaign_pk is not None else None
     system, label = printed_rules(params["system"], printed_house_rules(campaign, params))
     options = system.options.validate(campaign.options if campaign else params.get("options", {}))
     return reference_document(
@@ -208,14 +209,14 @@ def _packet_table(params: Mapping[str, Any]) -> PacketTable:
     ).get(pk=params["pairing"])
     away = pairing.away.player_name if pairing.away else "bye"
     campaign = pairing.round.campaign
-    battle = pairing.battle
+    played = pairing.battle
     return PacketTable(
         f"{pairing.home.player_name} v {away}",
         f"{campaign.name} · round {pairing.round.number}, table {pairing.table}",
         pairing_forces(pairing),
         campaign,
-        (battle.options if battle else {}) or {},
-        battle.house_rules if battle else printed_house_rules(campaign, params),
+        (played.options if played else {}) or {},
+        played.house_rules if played else printed_house_rules(campaign, params),
     )
 
 

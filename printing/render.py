@@ -84,7 +84,7 @@ def _read_local(url: str) -> tuple[bytes, str]:
 
 if hasattr(weasyprint, "URLFetcher"):  # WeasyPrint >= 68: fetchers are URLFetcher subclasses
 
-    class DiskFetcher(weasyprint.URLFetcher):
+    class DiskFetcher(weasyprint.URLFetcher):  # type: ignore[misc]  # WeasyPrint has no types
         """Serve data: URIs and Muster's own static/media files; refuse everything else."""
 
         def fetch(self, url: str, headers: Any = None) -> Any:
@@ -98,7 +98,8 @@ else:  # pragma: no cover - older WeasyPrint takes a function returning a dict
 
     def url_fetcher(url: str, timeout: int = 10, ssl_context: Any = None) -> dict[str, Any]:
         if url.startswith("data:"):
-            return weasyprint.default_url_fetcher(url, timeout, ssl_context)
+            fetched: dict[str, Any] = weasyprint.default_url_fetcher(url, timeout, ssl_context)
+            return fetched
         body, mime_type = _read_local(url)
         return {"string": body, "mime_type": mime_type}
 
@@ -128,13 +129,14 @@ def user_agent_stylesheet() -> weasyprint.CSS | None:
     )
 
 
-class PrintHTML(weasyprint.HTML):
+class PrintHTML(weasyprint.HTML):  # type: ignore[misc]  # WeasyPrint has no types
     """A WeasyPrint HTML document that uses the trimmed default style sheet."""
 
     def _ua_stylesheets(self, forms: bool = False) -> list[weasyprint.CSS]:
         trimmed = user_agent_stylesheet()
         if trimmed is None or forms:  # pragma: no cover - print documents have no forms
-            return super()._ua_stylesheets(forms)
+            sheets: list[weasyprint.CSS] = super()._ua_stylesheets(forms)
+            return sheets
         return [trimmed]
 
 
@@ -178,7 +180,8 @@ def render_document(template_family: str, context: dict[str, Any]) -> weasyprint
 
 def render_pdf(template_family: str, context: dict[str, Any]) -> bytes:
     """Render `templates/printing/<template_family>.html` with `context` to PDF bytes."""
-    return render_document(template_family, context).write_pdf()
+    pdf: bytes = render_document(template_family, context).write_pdf()
+    return pdf
 
 
 Progress = Callable[[int, int], None]

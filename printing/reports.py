@@ -35,10 +35,11 @@ def standings_rows(standings: Standings | None) -> list[dict[str, Any]]:
     """Return the league table's rows with player names (empty when the league has none)."""
     if standings is None:
         return []
+    names: Mapping[Any, str] = standings.names
     return [
         {
             "rank": row.rank,
-            "player": standings.names.get(row.player, str(row.player)),
+            "player": names.get(row.player, str(row.player)),
             "played": row.played,
             "won": row.won,
             "drawn": row.drawn,
@@ -57,11 +58,11 @@ def _result(pairing: Pairing) -> str:
     if not pairing.winner:
         return "disputed" if pairing.disputed else "not played yet"
     score = f"{pairing.home_vp}–{pairing.away_vp}"
-    winner = {"HOME": pairing.home.player_name, "AWAY": pairing.away.player_name}.get(
-        pairing.winner, "draw"
-    )
+    side = {"HOME": pairing.home, "AWAY": pairing.away}.get(pairing.winner)
+    if side is None:
+        return f"{score} (draw)"
     major = ", major victory" if pairing.major_victory else ""
-    return f"{score} ({winner}{major})" if winner != "draw" else f"{score} (draw)"
+    return f"{score} ({side.player_name}{major})"
 
 
 def round_rows(pairings: Sequence[Pairing]) -> list[dict[str, Any]]:

@@ -167,7 +167,7 @@ def pairing_forces(pairing: Pairing) -> list[Force]:
     A pairing that has no battle yet is printed before the game: each player brings the forces
     they have in the campaign (usually one).
     """
-    if pairing.battle_id is not None:
+    if pairing.battle is not None:
         return battle_forces(pairing.battle)
     campaign_id = pairing.round.campaign_id
     players = [m for m in (pairing.home, pairing.away) if m is not None]

@@ -60,7 +60,13 @@ def _assignments(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def _given_dice(text: str) -> list[int]:
-    """Parse --dice: values separated by commas (or spaces); no empty entries, digits 0-9."""
+    """Parse --dice: values separated by commas (or spaces); no empty entries, digits 0-9.
+
+    An empty text is no dice at all: a check that needs none (a direct order, a reserve) then
+    resolves, and one that needs some says which die is missing.
+    """
+    if not text.strip():
+        return []
     for entry in text.split(","):
         if not entry.strip():
             raise RulesError(f"--dice has an empty entry in {text!r}: give one value per comma")

@@ -48,6 +48,8 @@ MAX_ROWS = 200
 MAX_TEXT = 120
 
 ColumnKind = Literal["int", "number", "text", "choice", "bool"]
+#: Why a name column changes no check: checks know a row by its key (`Column.sheet_only`).
+NAMES_THE_ROW = "it names the row; checks know the row by its key"
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -95,13 +97,26 @@ class Column:
     choices: tuple[tuple[Any, str], ...] = ()
     required: bool = True
     help: str = ""
+    #: Why no check reads this column (it names the row, or the player applies it at the
+    #: table); empty for a column some check reads. The editor and the sheet say so.
+    sheet_only: str = ""
 
     @property
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
 
+    @property
+    def explained(self) -> str:
+        """The help a person reads: what the column means, and whether only the sheet shows it."""
+        if not self.sheet_only:
+            return self.help
+        note = f"Printed only: {self.sheet_only}."
+        return f"{self.help}. {note}" if self.help else note
+
     def normalise(self, raw: Any) -> Any:
         """Return the cell in its canonical type or raise ValueError with the reason."""
+        if self.kind in ("int", "number") and raw is not None:
+            return self._number(raw)
         if raw is None or (isinstance(raw, str) and not raw.strip() and self.kind != "text"):
             if self.required:
                 raise ValueError("must be filled in")
@@ -110,8 +125,6 @@ class Column:
             if isinstance(raw, bool):
                 return raw
             raise ValueError(f"must be true or false, not {raw!r}")
-        if self.kind in ("int", "number"):
-            return self._number(raw)
         if self.kind == "choice":
             for value, _ in self.choices:
                 if raw == value and type(raw) is type(value):
@@ -131,13 +144,11 @@ class Column:
         return text
 
     def _number(self, raw: Any) -> int | float:
-        if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        # Packs are read strictly: a JSON number only. Text such as "10", "1_0", full-width
+        # digits or " 8 " is refused rather than guessed at (int() would take all of them), and
+        # so is a boolean (JSON true is not 1). The web editor parses its own form text first.
+        if isinstance(raw, bool) or not isinstance(raw, int | float):
             raise ValueError(f"must be a number, not {raw!r}")
-        if isinstance(raw, str):
-            try:
-                raw = float(raw.strip()) if "." in raw else int(raw.strip())
-            except ValueError:
-                raise ValueError(f"must be a number, not {raw!r}") from None
         if isinstance(raw, float) and not math.isfinite(raw):
             raise ValueError("must be a finite number")
         if self.kind == "int":
@@ -164,6 +175,7 @@ class Column:
             "choices": [[value, label] for value, label in self.choices],
             "required": self.required,
             "help": self.help,
+            "sheet_only": self.sheet_only,
         }
 
 
@@ -195,6 +207,10 @@ class EditableTable:
     are identified by position. `fixed_rows` forbids adding or removing rows (a table of
     thresholds, one per result). `validate(rows)` checks what spans rows (thresholds in order)
     and raises PackError. `probes(row)` names the checks whose odds an edit to the row changes.
+    `sheet_only_cells(row, column)` says why no check reads that cell of the row (a modifier the
+    player adds up himself), or "" when one does; with the columns' own `sheet_only`,
+    `sheet_only(row, column)` tells which cells only the sheet prints (tests/rules/test_house.py
+    holds every other cell to changing some check).
     """
 
     name: str
@@ -209,6 +225,14 @@ class EditableTable:
     help: str = ""
     validate: Callable[[list[Row]], None] | None = None
     probes: Callable[[Row], list[Probe]] | None = None
+    sheet_only_cells: Callable[[Row, str], str] | None = None
+
+    def sheet_only(self, row: Row, column: str) -> str:
+        """Why no check reads this cell, or "" when one does."""
+        reason = self.column(column).sheet_only
+        if not reason and self.sheet_only_cells is not None:
+            reason = self.sheet_only_cells(row, column)
+        return reason
 
     def column(self, name: str) -> Column:
         for column in self.columns:

@@ -226,3 +226,183 @@ def test_hostile_pack_text_is_refused_clearly():
         house.parse_pack_json('{"x": NaN}')
     with pytest.raises(PackError, match="not valid JSON"):
         house.parse_pack_json("{")
+
+
+def _first_number_cell(system: RuleSystem) -> tuple[str, str]:
+    """The first numeric cell of the system's editable tables: (table, column)."""
+    for table in system.house.tables:
+        for column in table.columns:
+            if column.kind in ("int", "number") and column.required:
+                return table.name, column.name
+    raise AssertionError(f"{system.key} has no numeric cell")
+
+
+NOT_NUMBERS = ["10", "1_0", "\uff11\uff10", " 8 ", "8.0", "", True, False, [8], {"n": 8}]
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+@pytest.mark.parametrize("raw", NOT_NUMBERS, ids=repr)
+def test_a_number_cell_takes_a_json_number_only(system: RuleSystem, raw: Any):
+    document = house.template(system)
+    table, column = _first_number_cell(system)
+    document["tables"][table][0][column] = raw
+
+    with pytest.raises(PackError) as caught:
+        house.load(system, document)
+
+    assert (caught.value.table, caught.value.row, caught.value.column) == (table, 0, column)
+    assert str(caught.value) == (
+        f"table {table}, row 1, column {column}: must be a number, not {raw!r}"
+    )
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_a_number_cell_takes_a_whole_json_float_as_its_number(system: RuleSystem):
+    document = house.template(system)
+    table, column = _first_number_cell(system)
+    value = document["tables"][table][0][column]
+    document["tables"][table][0][column] = float(value)
+
+    pack = house.load(system, document)
+
+    assert pack.changed_tables() == ()
+
+
+# --- every editable cell is read by some check, or says it is printed only ------------------
+
+
+#: Seeded results per probe: enough that an effect row a probe reaches once in a while shows.
+SEEDS = 24
+
+
+def _signature(system: RuleSystem, probes: list[Any]) -> list[Any]:
+    """What the probes' checks answer: exact odds and a seeded result, or the refusal."""
+    answers: list[Any] = []
+    for probe in probes:
+        check = system.check(probe.check)
+        try:
+            params = check.params.validate(dict(probe.params))
+        except ValidationError as exc:
+            answers.append(("refused", str(exc)))
+            continue
+        odds = check.odds(params)
+        seeded = [
+            check.resolve(params, SeededDice(f"cell-{seed}", probe.check)).as_json()
+            for seed in range(SEEDS)
+        ]
+        answers.append((odds.probabilities, json.dumps(seeded, sort_keys=True, default=str)))
+    return answers
+
+
+def _every_default_probe(system: RuleSystem) -> list[Any]:
+    return [house.Probe(name, _defaults(check), name) for name, check in system.checks.items()]
+
+
+def _probes(system: RuleSystem, table: Any, row: dict[str, Any]) -> list[Any]:
+    return table.probes(row) if table.probes else _every_default_probe(system)
+
+
+def _candidates(column: Any, value: Any) -> list[Any]:
+    """Other values the cell may hold, nearest first."""
+    if column.kind == "bool":
+        return [not value]
+    if column.kind == "choice":
+        return [v for v, _ in column.choices if v != value]
+    if column.kind == "text":
+        return [f"{value}x"[: int(column.max or 120)] if value else "x"]
+    if value is None:
+        return [0, 1, -1]
+    step = 0.5 if column.kind == "number" else 1
+    nearby = [value + sign * step * n for n in (1, 2, 3, 6) for sign in (1, -1)]
+    return [
+        v
+        for v in nearby
+        if (column.min is None or v >= column.min) and (column.max is None or v <= column.max)
+    ]
+
+
+#: Cells this property still finds unread by any check and not declared printed only: (system,
+#: table, column) -> where the value is read instead, or what is not yet understood. Each fails
+#: the property today for some of its rows (xfail, not strict: the rows differ), and is the
+#: next session's work (issue 27, item 2 beyond Rencounter).
+NOT_YET_HONOURED: dict[tuple[str, str, str], str] = {
+    ("d12_skirmish", "firearms", "bayonet"): "read by the stats check of carried weapons",
+    ("escarmouche", "melee_weapons", "key"): "no check names a melee weapon by key",
+    ("escarmouche", "melee_weapons", "pike"): "read by the auto-resolver, not a check",
+    ("escarmouche", "melee_weapons", "weaponless"): "read by the auto-resolver, not a check",
+    ("escarmouche", "improvement", "die"): "the probe's stat value leaves some dice equal",
+    ("game_the_90", "removal", "removed_at"): "the probes do not reach the removal hits",
+    ("game_the_90", "removal", "rally_fatigue_past"): "the probes do not reach rally fatigue",
+    ("game_the_90", "unit_types", "turns_per_move"): "movement: read by the sheet only",
+    ("grits_and_glory", "victory_points", "points"): "scored after the battle, not by a check",
+    ("grits_and_glory", "weapons", "reload"): "read by the auto-resolver, not a check",
+    ("grits_and_glory", "weapons", "pistol"): "read by the unit card, not a check",
+    **{
+        ("escarmouche", table, column): "the effect rows' flags reach no probe's result"
+        for table, columns in (
+            ("shooting_effects", ("hits", "more_hits", "shaken", "disarmed", "prone")),
+            ("fighting_effects", ("hits", "more_hits", "shaken", "disarmed", "pushed_back")),
+        )
+        for column in columns
+    },
+}
+
+
+def _cells() -> list[Any]:
+    cells = []
+    for system in SYSTEMS:
+        for table in system.house.tables:
+            rows = house.template(system)["tables"][table.name]
+            for index in sorted({0, len(rows) // 2, len(rows) - 1}):
+                for column in table.columns:
+                    gap = NOT_YET_HONOURED.get((system.key, table.name, column.name))
+                    marks = [pytest.mark.xfail(reason=gap, strict=False)] if gap else []
+                    cells.append(
+                        pytest.param(
+                            system,
+                            table,
+                            index,
+                            column,
+                            id=f"{system.key}-{table.name}-{index}-{column.name}",
+                            marks=marks,
+                        )
+                    )
+    return cells
+
+
+@pytest.mark.parametrize(("system", "table", "index", "column"), _cells())
+def test_every_editable_cell_changes_a_check_or_says_it_is_printed_only(
+    system: RuleSystem, table: Any, index: int, column: Any
+):
+    document = house.template(system)
+    row = document["tables"][table.name][index]
+    if table.sheet_only(row, column.name):
+        return
+    loaded = 0
+    for candidate in _candidates(column, row[column.name]):
+        edited = copy.deepcopy(document)
+        edited_row = edited["tables"][table.name][index]
+        edited_row[column.name] = candidate
+        try:
+            housed = system.with_house(edited)
+        except PackError:
+            continue
+        loaded += 1
+        if column.name == table.key:
+            # A row's key is how checks name it: the row's checks read the row by its new name
+            # and no longer know the old one.
+            before = _signature(housed, _probes(housed, table, row))
+        else:
+            before = _signature(system, _probes(system, table, row))
+        if _signature(housed, _probes(housed, table, edited_row)) != before:
+            return
+    if loaded == 0:
+        # No pack takes this cell changed on its own (a fixed table's key, a band pinned by
+        # its neighbours, a rule another row already names): there is no edit to honour.
+        return
+    pytest.fail(
+        f"{system.key}: editing {table.name} row {index + 1} column {column.name} "
+        f"({loaded} value(s) a pack takes) changes no check; read it in a check or declare "
+        "it sheet_only"
+    )

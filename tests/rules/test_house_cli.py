@@ -112,3 +112,23 @@ def test_house_template_of_an_unknown_system_is_exit_2(capsys):
     code, _, err = _run(capsys, "house-template", "nonesuch")
     assert code == 2
     assert "no rule system 'nonesuch'" in err
+
+
+@pytest.mark.parametrize("raw", ["10", "1_0", "\uff11\uff10", " 8 ", "8.0", True])
+def test_a_number_cell_given_as_text_or_a_flag_is_one_line_and_exit_2(raw, capsys, tmp_path):
+    system = SYSTEMS[0]
+    document = house.template(system)
+    table = next(t for t in system.house.tables if any(c.kind == "int" for c in t.columns))
+    column = next(c for c in table.columns if c.kind == "int")
+    document["tables"][table.name][0][column.name] = raw
+    pack_file = tmp_path / "pack.json"
+    pack_file.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+
+    for argv in (("tables", system.key), ("odds", system.key, next(iter(system.checks)))):
+        code, out, err = _run(capsys, *argv, "--house", str(pack_file))
+
+        assert (code, out) == (2, "")
+        assert err == (
+            f"error: table {table.name}, row 1, column {column.name}: "
+            f"must be a number, not {raw!r}\n"
+        )

@@ -133,3 +133,24 @@ def test_bad_input_exits_2_with_one_line_on_stderr(capsys, argv):
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    ("system", "check"),
+    [("rencounter", "direct_order"), ("grits_and_glory", "reload"), ("escarmouche", "reserve")],
+)
+def test_empty_given_dice_resolve_a_check_that_needs_none(capsys, system, check):
+    code, out, err = _run(capsys, "roll", system, check, "--dice", "")
+
+    assert (code, err) == (0, "")
+    assert json.loads(out)["dice"] == []
+
+
+def test_empty_given_dice_for_a_check_that_rolls_name_the_missing_die(capsys):
+    code, out, err = _run(capsys, "roll", "rencounter", "fire", "skill=7", "--dice", " ")
+
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: not enough dice given: needed die #1 (d12 for to hit) but only 0 value(s) "
+        "were given\n"
+    )

@@ -472,3 +472,146 @@ def test_the_cli_refuses_a_bad_pack_with_one_line_naming_its_place(capsys, tmp_p
     assert (code, out) == (2, "")
     assert err.startswith("error: table damage, row 3, column up_to: must be more than 4")
     assert err.count("\n") == 1
+
+
+# --- the sheet's modifier lists: the rows naming a rule are the checks' numbers ---------------
+
+
+def _with_rule(document: dict[str, Any], table: str, rule: str, modifier: int) -> dict[str, Any]:
+    row = next(row for row in document["tables"][table] if row["rule"] == rule)
+    row["modifier"] = modifier
+    return document
+
+
+def _melee(system: Any, **params: Any) -> dict[str, Fraction]:
+    check = system.check("melee")
+    given = {"attack_skill": 7, "parry_skill": 7, **params}
+    return dict(check.odds(check.params.validate(given)).probabilities)
+
+
+def test_a_clubs_gang_up_of_two_gives_three_on_one_the_clubs_odds():
+    # Melee 7 against 7, three attackers; the club's sheet: +2 to the attack and -2 to the
+    # parry per attacker after the first. By hand: attack on 11 or less, parry on 3 or less:
+    # 11/12 * (1 - 3/12) = 11/16 (the text's +1/-1 gives 7/16).
+    document = _with_rule(_template(), "melee_modifiers", "gang_up_attack", 2)
+    document = _with_rule(document, "melee_modifiers", "gang_up_parry", -2)
+    housed = RENCOUNTER.with_house(document)
+
+    assert _melee(housed, attackers=3)["hit"] == Fraction(11, 16)
+    assert _melee(RENCOUNTER, attackers=3)["hit"] == Fraction(7, 16)
+    assert _melee(housed, attackers=3, defender_master=True) == _melee(
+        RENCOUNTER, attackers=3, defender_master=True
+    )
+
+
+def test_a_clubs_armour_modifier_reaches_the_stroke_and_the_riposte():
+    housed = RENCOUNTER.with_house(_with_rule(_template(), "melee_modifiers", "armour", -2))
+
+    # Attack 7, parry 7, armour 2 at -2 a point: the stroke needs 3 or less.
+    assert _melee(housed, defender_armour=2)["hit"] == Fraction(3, 12) * Fraction(5, 12)
+    assert _melee(RENCOUNTER, defender_armour=2)["hit"] == Fraction(5, 12) * Fraction(5, 12)
+    riposte = {"riposte": True, "attacker_armour": 1}
+    assert _melee(housed, **riposte)["riposte"] < _melee(RENCOUNTER, **riposte)["riposte"]
+
+
+def test_a_clubs_extra_shot_penalty_reaches_every_shot_after_the_first():
+    housed = RENCOUNTER.with_house(_with_rule(_template(), "fire_modifiers", "extra_shot", -3))
+    params = {"skill": 7, "weapon": "magazine_rifle", "shots": 2}
+
+    plan_house = housed.check("fire")
+    seeded_house = plan_house.resolve(
+        plan_house.params.validate(params), SeededDice("shots", "fire")
+    ).details["shots"]
+    seeded_text = (
+        RENCOUNTER.check("fire")
+        .resolve(RENCOUNTER.check("fire").params.validate(params), SeededDice("shots", "fire"))
+        .details["shots"]
+    )
+
+    assert [shot["need"] for shot in seeded_house] == [7, 4]
+    assert [shot["need"] for shot in seeded_text] == [7, 6]
+    assert _fire(housed, weapon="magazine_rifle", shots=2) != _fire(
+        RENCOUNTER, weapon="magazine_rifle", shots=2
+    )
+
+
+def test_the_shields_table_is_the_one_source_of_a_shields_melee_modifier():
+    housed = RENCOUNTER.with_house(_edited("shields", "large", modifier=-4))
+    sheet = {s["title"]: s for s in _sheet(housed)}
+    melee_rows = sheet["Melee (d12 against d12)"]["items"][1]["table"]["rows"]
+
+    # Attack 7 against a large shield at -4: the stroke needs 3 or less.
+    assert _melee(housed, defender_shield="large")["hit"] == Fraction(3, 12) * Fraction(5, 12)
+    assert ["Against large shield", "\u22124", reference.BY_THE_CHECK] in melee_rows
+    situations = [r["situation"] for r in house.template(RENCOUNTER)["tables"]["melee_modifiers"]]
+    assert not any(situation.startswith("Against") for situation in situations)
+    assert sheet["Melee (d12 against d12)"]["house"] is True
+
+
+def test_the_sheet_says_which_modifiers_the_check_applies_and_which_the_player_adds():
+    sheet = {s["title"]: s for s in _sheet(RENCOUNTER)}
+    fire = next(
+        i["table"]
+        for i in sheet["Fire (d12)"]["items"]
+        if "table" in i and i["table"]["caption"] == "Other fire modifiers"
+    )
+
+    assert fire["header"] == ["Situation", "To hit", "Applied by"]
+    assert [
+        "Each shot after the first in a turn (cumulative)",
+        "\u22121",
+        reference.BY_THE_CHECK,
+    ] in fire["rows"]
+    assert ["Aimed one turn", "+2", reference.BY_THE_PLAYER] in fire["rows"]
+
+
+def test_a_pack_from_before_the_rows_named_their_rules_keeps_the_texts_numbers():
+    document = _template()
+    for table in ("fire_modifiers", "melee_modifiers"):
+        for row in document["tables"][table]:
+            del row["rule"]
+            row["modifier"] = 5
+    housed = RENCOUNTER.with_house(document)
+
+    assert _melee(housed, attackers=3, defender_armour=2) == _melee(
+        RENCOUNTER, attackers=3, defender_armour=2
+    )
+    assert _fire(housed, weapon="magazine_rifle", shots=2) == _fire(
+        RENCOUNTER, weapon="magazine_rifle", shots=2
+    )
+
+
+def test_a_rule_named_by_two_rows_is_refused_naming_the_second():
+    document = _template()
+    document["tables"]["fire_modifiers"][0]["rule"] = "extra_shot"
+
+    with pytest.raises(PackError) as caught:
+        house.load(RENCOUNTER, document)
+
+    assert str(caught.value).startswith("table fire_modifiers, row 10, column rule: ")
+
+
+def test_the_cli_tables_and_odds_print_the_clubs_gang_up(capsys, tmp_path):
+    document = _with_rule(_template(), "melee_modifiers", "gang_up_attack", 2)
+    document = _with_rule(document, "melee_modifiers", "gang_up_parry", -2)
+    pack_file = tmp_path / "pack.json"
+    pack_file.write_text(json.dumps(document))
+
+    code, out, _ = _run(
+        capsys,
+        "odds",
+        "rencounter",
+        "melee",
+        "attack_skill=7",
+        "parry_skill=7",
+        "attackers=3",
+        "--house",
+        str(pack_file),
+    )
+    tables = json.loads(_run(capsys, "tables", "rencounter", "--house", str(pack_file))[1])
+
+    assert code == 0
+    assert json.loads(out)["exact"]["hit"] == "11/16"
+    assert ["Each active attacker after the first: attackers", 2, "gang_up_attack"] in tables[
+        "tables"
+    ]["melee_modifiers"]

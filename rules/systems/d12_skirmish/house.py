@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe, Row
 from rules.systems.d12_skirmish import tables as t
 from rules.systems.d12_skirmish.checks import (
     ANY_FIREARM,
@@ -41,7 +41,7 @@ RESULTS = {
 KEY = Column(
     "key", "text", "Key", max=40, help="How stats and checks name it: letters, digits, _ and -"
 )
-NAME = Column("name", "text", "Name", max=40)
+NAME = Column("name", "text", "Name", max=40, sheet_only=NAMES_THE_ROW)
 
 
 def _outcome_choices(outcomes: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -230,7 +230,7 @@ ABILITIES = EditableTable(
         Column("roll", "int", "d12", min=FACES[0], max=FACES[1]),
         KEY,
         NAME,
-        Column("effect", "text", "Effect", max=80),
+        Column("effect", "text", "Effect", max=80, sheet_only="the players read and apply it"),
     ),
     _ability_rows,
     _build_abilities,

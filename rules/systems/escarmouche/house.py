@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.house import Column, EditableTable, HouseSpec, PackError, Probe
+from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe
 from rules.house import Row as Cells
 from rules.systems.escarmouche import tables as t
 
@@ -40,7 +40,7 @@ PROBE_SKILLS = (1, 3)
 KEY = Column(
     "key", "text", "Key", max=30, help="How checks and figures name the row: letters, digits, _, -."
 )
-LABEL = Column("label", "text", "Name", max=MAX_LABEL)
+LABEL = Column("label", "text", "Name", max=MAX_LABEL, sheet_only=NAMES_THE_ROW)
 PASSIVE = Column(
     "passive",
     "int",

@@ -162,7 +162,14 @@ MISSILES_TABLE = EditableTable(
     help="How far each kind of missile reaches, in inches (1 inch = 4 m).",
     columns=(
         Column("key", "text", "Missiles", max=20),
-        Column("range", "int", "Range (inches)", min=1, max=48),
+        Column(
+            "range",
+            "int",
+            "Range (inches)",
+            min=1,
+            max=48,
+            sheet_only="the player measures whether the target is in range",
+        ),
     ),
     rows=_missile_rows,
     build=lambda rows: {"MISSILE_RANGE": {row["key"]: row["range"] for row in rows}},

@@ -22,7 +22,7 @@ from typing import Any
 
 from rules import house
 from rules.checks import Check
-from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe, Row
 from rules.systems.grits_and_glory import checks as c
 from rules.systems.grits_and_glory import opposed as o
 from rules.systems.grits_and_glory import procedures as pr
@@ -52,13 +52,20 @@ def _range_column(name: str) -> Column:
         min=1,
         max=200,
         required=False,
-        help=f"Inches; the top of the {name} bracket. Empty for a melee weapon.",
+        help=f"Inches; the top of the {name} bracket. Empty for a melee weapon",
+        sheet_only="the player measures the range; the shooting check takes its bracket",
     )
 
 
 WEAPON_COLUMNS = (
     Column("key", "text", max=32, help="How checks and unit cards name it, e.g. blunderbuss."),
-    Column("name", "text", max=40, help="As printed on cards and the reference sheet."),
+    Column(
+        "name",
+        "text",
+        max=40,
+        help="As printed on cards and the reference sheet",
+        sheet_only=NAMES_THE_ROW,
+    ),
     Column(
         "kind",
         "choice",

@@ -1,6 +1,7 @@
 """The fire check: to hit with range, armour, cover and repeats, then damage per hit.
 
-The weapons, shields, cover, range and damage tables are house-rules tables: a plan reads them
+The weapons, shields, cover, range and damage tables, and the sheet's extra-shot penalty, are
+house-rules tables: a plan reads them
 once for its parameters (cached per pack, `house_cache`), and the parameters' choices are built
 from them (`build_params`, again for each pack by the system's `HouseSpec.rebuild`).
 """
@@ -106,7 +107,7 @@ def _fields(weapons: Mapping[str, t.MissileWeapon]) -> tuple[Field, ...]:
             1,
             1,
             12,
-            help="Repeaters: each shot after the first is at a further -1",
+            help="Repeaters: each shot after the first is at the sheet's extra-shot penalty",
         ),
         Field("target_armour", "int", "Target armour", 0, 0, 4),
         Field(
@@ -161,7 +162,9 @@ def plan(key: tuple[Any, ...]) -> FirePlan:
     cover, solid, _ = t.COVER[p["cover"]]
     base = p["skill"] + p["modifier"] + t.RANGE_TO_HIT[p["range"]] + cover
     base += _weapon_to_hit(weapon, p)
-    needs = tuple(base - shot for shot in range(p["shots"]))
+    # Each shot after the first in a turn: the sheet's row (a club may change it).
+    extra_shot = t.rule_modifier(t.FIRE_MODIFIERS, t.FIRE_RULES, "extra_shot")
+    needs = tuple(base + shot * extra_shot for shot in range(p["shots"]))
     return FirePlan(
         needs,
         _damage_modifier(weapon, p),

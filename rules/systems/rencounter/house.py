@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from rules import aftermath
-from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe, Row
 from rules.systems.rencounter import tables as t
 
 #: A weapon's or shield's modifier to a d12 roll: at most half the die either way.
@@ -100,13 +100,31 @@ def _missile_validate(rows: list[Row]) -> None:
 
 
 def _missile_probes(row: Row) -> list[Probe]:
+    most = t.REPEAT_SHOTS[row["repeat"]]
     return [
+        *(
+            Probe(
+                "fire",
+                {"skill": _SKILL, "weapon": row["key"], "range": band},
+                f"{row['name']}, {band} range, skill {_SKILL}",
+            )
+            for band in ("short", "medium", "long")
+        ),
         Probe(
             "fire",
-            {"skill": _SKILL, "weapon": row["key"], "range": band},
-            f"{row['name']}, {band} range, skill {_SKILL}",
-        )
-        for band in ("short", "medium", "long")
+            {"skill": _SKILL, "weapon": row["key"], "shots": most},
+            f"{row['name']}, {most} shot(s) in a turn, skill {_SKILL}",
+        ),
+        Probe(
+            "fire",
+            {
+                "skill": _SKILL,
+                "weapon": row["key"],
+                "target_armour": 3,
+                "target_shield": "large",
+            },
+            f"{row['name']}, skill {_SKILL}, against armour 3 and a large shield",
+        ),
     ]
 
 
@@ -115,8 +133,18 @@ MISSILE_WEAPONS = EditableTable(
     "Missile weapons",
     (
         _key_column("Key"),
-        Column("name", "text", "Name", max=60),
-        *(Column(band, "int", f'{band.capitalize()} range (")', min=1, max=250) for band in _BANDS),
+        Column("name", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
+        *(
+            Column(
+                band,
+                "int",
+                f'{band.capitalize()} range (")',
+                min=1,
+                max=250,
+                sheet_only="the player measures the range; the fire check takes its band",
+            )
+            for band in _BANDS
+        ),
         Column(
             "damage",
             "int",
@@ -127,8 +155,23 @@ MISSILE_WEAPONS = EditableTable(
             help="Added to the damage roll; empty: set by range band, as for shotguns "
             "(which also get +2 to hit from short to long range)",
         ),
-        Column("reload", "number", "Reload (turns)", min=0.5, max=20, help="Halves allowed"),
-        Column("shots", "text", "Shots loaded", max=10, help='e.g. "1", "6", "5-17"'),
+        Column(
+            "reload",
+            "number",
+            "Reload (turns)",
+            min=0.5,
+            max=20,
+            help="Halves allowed",
+            sheet_only="the player counts the turns spent reloading",
+        ),
+        Column(
+            "shots",
+            "text",
+            "Shots loaded",
+            max=10,
+            help='e.g. "1", "6", "5-17"',
+            sheet_only="the player counts the rounds loaded",
+        ),
         Column(
             "repeat",
             "choice",
@@ -183,6 +226,11 @@ def _melee_probes(row: Row) -> list[Probe]:
             {**skills, "defender_weapon": row["key"], "riposte": True},
             f"{row['name']} parrying with a riposte, {against}",
         ),
+        Probe(
+            "melee",
+            {**skills, "defender_weapon": row["key"], "defender_shield": "large"},
+            f"{row['name']} and a large shield parrying, {against}",
+        ),
     ]
 
 
@@ -191,12 +239,20 @@ MELEE_WEAPONS = EditableTable(
     "Melee weapons",
     (
         _key_column("Key"),
-        Column("name", "text", "Name", max=60),
+        Column("name", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
         Column(
             "to_hit", "int", "To hit", min=_LEAST, max=_MOST, help="Added to the wielder's skill"
         ),
         Column("damage", "int", "Damage modifier", min=_LEAST, max=_MOST),
-        Column("ranks", "int", "Ranks", min=1, max=6, help="Ranks that may fight with it"),
+        Column(
+            "ranks",
+            "int",
+            "Ranks",
+            min=1,
+            max=6,
+            help="Ranks that may fight with it",
+            sheet_only="the player sees which ranks fight; each fights its own melee check",
+        ),
         Column("shield", "bool", "Shield", help="May be used with a shield"),
     ),
     _melee_rows,
@@ -230,15 +286,22 @@ SHIELDS = EditableTable(
     "Shields",
     (
         _key_column("Shield"),
-        Column("label", "text", "Name", max=60),
+        Column("label", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
         Column("modifier", "int", "To hit the bearer", min=_LEAST, max=_MOST),
     ),
     lambda: [{"key": k, "label": label, "modifier": m} for k, (label, m) in t.SHIELDS.items()],
     lambda rows: {"SHIELDS": {row["key"]: (row["label"], row["modifier"]) for row in rows}},
     fixed_rows=True,
     probes=_shield_probes,
-    help="Missiles that armour stops (thrown, bows, crossbows) and melee attacks add these.",
+    help="Missiles that armour stops (thrown, bows, crossbows) and melee attacks add these; "
+    "the only place shield modifiers live (the sheet's melee list prints them from here).",
 )
+
+
+def _open_ground(row: Row, column: str) -> str:
+    if column == "solid" and row["modifier"] == 0:
+        return "cover that costs the shot nothing makes no miss its own, so no one ducks back"
+    return ""
 
 
 COVER = EditableTable(
@@ -246,7 +309,7 @@ COVER = EditableTable(
     "Cover",
     (
         _key_column("Cover"),
-        Column("label", "text", "Description", max=60),
+        Column("label", "text", "Description", max=60, sheet_only=NAMES_THE_ROW),
         Column("modifier", "int", "To hit", min=-10, max=0),
         Column("solid", "bool", "Solid", help="A miss it alone caused makes the target duck back"),
     ),
@@ -258,6 +321,7 @@ COVER = EditableTable(
         "COVER": {row["key"]: (row["modifier"], row["solid"], row["label"]) for row in rows}
     },
     fixed_rows=True,
+    sheet_only_cells=_open_ground,
     probes=lambda row: [
         Probe(
             "fire",
@@ -339,33 +403,105 @@ DAMAGE = EditableTable(
 # --- the sheet's modifier lists ---------------------------------------------------------------
 
 
-def _modifier_list(name: str, title: str, constant: str, help: str) -> EditableTable:
+def _modifier_list(
+    name: str, title: str, constant: str, rules: tuple[tuple[str, str], ...], help: str
+) -> EditableTable:
     return EditableTable(
         name,
         title,
         (
-            Column("situation", "text", "Situation", max=90),
+            Column("situation", "text", "Situation", max=90, sheet_only="it names the situation"),
             Column("modifier", "int", "Modifier", min=-12, max=12),
+            Column(
+                "rule",
+                "choice",
+                "Applied by the check",
+                choices=rules,
+                required=False,
+                help="The rule of the check this row sets; empty: printed only, the player "
+                "adds it into the check's modifier. A rule no row names keeps the text's number",
+            ),
         ),
-        lambda: [{"situation": s, "modifier": m} for s, m in getattr(t, constant)],
-        lambda rows: {constant: tuple((row["situation"], row["modifier"]) for row in rows)},
+        lambda: [
+            {"situation": s, "modifier": m, "rule": rule} for s, m, rule in getattr(t, constant)
+        ],
+        lambda rows: {
+            constant: tuple((row["situation"], row["modifier"], row["rule"]) for row in rows)
+        },
         key=None,
         max_rows=40,
         help=help,
+        validate=lambda rows: _one_row_a_rule(name, rows),
+        sheet_only_cells=_added_by_the_player,
+        probes=_rule_probes,
     )
+
+
+def _one_row_a_rule(table: str, rows: list[Row]) -> None:
+    seen: set[str] = set()
+    for index, row in enumerate(rows):
+        if row["rule"] in seen:
+            raise PackError(
+                f"{row['rule']!r} is set by an earlier row; a rule takes one row",
+                table=table,
+                row=index,
+                column="rule",
+            )
+        if row["rule"]:
+            seen.add(row["rule"])
+
+
+def _added_by_the_player(row: Row, column: str) -> str:
+    if column == "modifier" and not row["rule"]:
+        return "the player adds it into the check's modifier"
+    return ""
+
+
+#: The checks that show a rule's number: a repeater's second shot, three men on one, armour.
+_RULE_PROBES: dict[str, Probe] = {
+    "extra_shot": Probe(
+        "fire",
+        {"skill": _SKILL, "weapon": "magazine_rifle", "shots": 2},
+        f"Magazine rifle, two shots in a turn, skill {_SKILL}",
+    ),
+    "gang_up_attack": Probe(
+        "melee",
+        {"attack_skill": _SKILL, "parry_skill": _SKILL, "attackers": 3},
+        f"Three attackers on one, skill {_SKILL} against {_SKILL}",
+    ),
+    "armour": Probe(
+        "melee",
+        {"attack_skill": _SKILL, "parry_skill": _SKILL, "defender_armour": 2, "riposte": True},
+        f"Melee against armour 2, riposte, skill {_SKILL} against {_SKILL}",
+    ),
+}
+_RULE_PROBES["gang_up_parry"] = _RULE_PROBES["gang_up_attack"]
+
+
+def _rule_probes(row: Row) -> list[Probe]:
+    return [_RULE_PROBES[row["rule"]]] if row["rule"] else []
 
 
 FIRE_MODIFIERS = _modifier_list(
     "fire_modifiers",
     "Other fire modifiers (sheet)",
     "FIRE_MODIFIERS",
-    "Printed on the quick-reference sheet; a fire check takes their sum as its modifier.",
+    (("extra_shot", "Each shot after the first in a turn"),),
+    "Printed on the quick-reference sheet. The fire check applies the row naming its rule "
+    "(each shot after the first); the player adds the others into the check's modifier.",
 )
 MELEE_MODIFIERS = _modifier_list(
     "melee_modifiers",
     "Melee modifiers (sheet)",
     "MELEE_MODIFIERS",
-    "Printed on the quick-reference sheet; a melee check takes their sum as its modifiers.",
+    (
+        ("gang_up_attack", "Each attacker after the first: to the attack"),
+        ("gang_up_parry", "Each attacker after the first: to the parry"),
+        ("armour", "Per point of the target's armour"),
+    ),
+    "Printed on the quick-reference sheet. The melee check applies the rows naming their rule "
+    "(gang-up, armour); shields are the shields table's; the player adds the others into the "
+    "check's modifiers.",
 )
 
 

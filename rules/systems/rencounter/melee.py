@@ -1,6 +1,7 @@
 """The melee check: attacker's stroke against the defender's parry, riposte and breakage.
 
-The melee weapons, shields and damage table are house-rules tables: a plan reads them once for
+The melee weapons, shields and damage table, and the sheet's gang-up and armour modifiers, are
+house-rules tables: a plan reads them once for
 its parameters (cached per pack), and the parameters' choices are built from them
 (`build_params`, again for each pack by the system's `HouseSpec.rebuild`).
 """
@@ -156,25 +157,26 @@ def plan(key: tuple[Any, ...]) -> MeleePlan:
     p = dict(zip(PARAMS.names, key, strict=True))
     attacker = t.MELEE_WEAPONS.get(p["weapon"])
     defender = t.MELEE_WEAPONS.get(p["defender_weapon"])
+    rules = _sheet_rules()
     gang = 0 if p["defender_master"] else p["attackers"] - 1
     attack = (
         p["attack_skill"]
         + p["attack_modifier"]
         + (attacker.to_hit if attacker else 0)
-        - p["defender_armour"]
+        + p["defender_armour"] * rules["armour"]
         + _shield(p["defender_shield"], defender)
-        + gang
+        + gang * rules["gang_up_attack"]
         - p["aggressive"]
     )
     parry = (
         p["parry_skill"]
         + p["parry_modifier"]
         + (defender.to_hit if defender else 0)
-        - gang
+        + gang * rules["gang_up_parry"]
         - p["aggressive"]
     )
     riposte = (
-        parry - p["attacker_armour"] + _shield(p["attacker_shield"], attacker)
+        parry + p["attacker_armour"] * rules["armour"] + _shield(p["attacker_shield"], attacker)
         if p["riposte"]
         else None
     )
@@ -191,6 +193,11 @@ def plan(key: tuple[Any, ...]) -> MeleePlan:
         parry_name,
         t.DAMAGE_TABLE,
     )
+
+
+def _sheet_rules() -> dict[str, int]:
+    """The gang-up and armour modifiers as the sheet's melee list (or a club's pack) has them."""
+    return {rule: t.rule_modifier(t.MELEE_MODIFIERS, t.MELEE_RULES, rule) for rule in t.MELEE_RULES}
 
 
 def _shield(shield: str, weapon: t.MeleeWeapon | None) -> int:

@@ -175,8 +175,30 @@ def _melee_rows(tables: Mapping[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _pairs(rows: Any) -> list[list[str]]:
-    return [[str(label), _signed(value)] for label, value in rows]
+#: How the sheet says who applies a modifier: a row naming a rule the check applies itself;
+#: any other row is printed only, and the player adds it into the check's modifier.
+BY_THE_CHECK = "check"
+BY_THE_PLAYER = "player"
+
+
+def _modifier_rows(rows: Any) -> list[list[str]]:
+    return [
+        [str(label), _signed(value), BY_THE_CHECK if rule else BY_THE_PLAYER]
+        for label, value, rule in rows
+    ]
+
+
+def _shield_rows(tables: Mapping[str, Any]) -> list[list[str]]:
+    # The shields table is the one place shield modifiers live; the melee list prints them.
+    rows = []
+    for key, (label, modifier) in tables["shields"].items():
+        if key == "none":
+            continue
+        also = " (or two weapons)" if key == "small_medium" else ""
+        rows.append(
+            [f"Against {label[:1].lower()}{label[1:]}{also}", _signed(modifier), BY_THE_CHECK]
+        )
+    return rows
 
 
 def _action_section(tables: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
@@ -292,8 +314,8 @@ def _fire_section(tables: Mapping[str, Any]) -> dict[str, Any]:
             {
                 "table": {
                     "caption": "Other fire modifiers",
-                    "header": ["Situation", "To hit"],
-                    "rows": _pairs(tables["fire_modifiers"]),
+                    "header": ["Situation", "To hit", "Applied by"],
+                    "rows": _modifier_rows(tables["fire_modifiers"]),
                 }
             },
             {
@@ -327,8 +349,11 @@ def _melee_section(tables: Mapping[str, Any]) -> dict[str, Any]:
             {
                 "table": {
                     "caption": "Melee modifiers",
-                    "header": ["Situation", "Modifier"],
-                    "rows": _pairs(tables["melee_modifiers"]),
+                    "header": ["Situation", "Modifier", "Applied by"],
+                    "rows": [
+                        *_modifier_rows(tables["melee_modifiers"]),
+                        *_shield_rows(tables),
+                    ],
                 }
             },
         ],
@@ -543,7 +568,7 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
         _turn_section(options),
         _action_section(tables, options),
         _as_house(_fire_section(tables), ("range_to_hit", "cover", "fire_modifiers"), changed),
-        _as_house(_melee_section(tables), ("melee_modifiers",), changed),
+        _as_house(_melee_section(tables), ("melee_modifiers", "shields"), changed),
         _as_house(_damage_section(tables), ("damage",), changed),
         _morale_section(tables),
         _as_house(weapons, ("missile_weapons", "melee_weapons", "shields"), changed),

@@ -130,26 +130,34 @@ _COVER: dict[str, tuple[int, bool, str]] = {
     "loophole": (-5, True, "All but a small part covered (loophole)"),
 }
 
-#: The other fire modifiers, for the reference sheet (they reach checks through `modifier`).
-_FIRE_MODIFIERS: tuple[tuple[str, int], ...] = (
-    ("Mounted target", 1),
-    ('Kneeling target (ignored at 2" or less)', -1),
-    ('Prone target (ignored at 2" or less)', -2),
-    ("Aimed half a turn", 0),
-    ("Aimed one turn", 2),
-    ("Aimed two or more turns", 3),
-    ("Aim braced or rested", 1),
-    ("Snap fire combined with another action", -2),
-    ("Snap fire while moving fast (bows on horseback, firearms, crossbows)", -4),
-    ("Each shot after the first in a turn (cumulative)", -1),
-    ('Target moving 3.5-6"', -1),
-    ('Target moving 6.5-12"', -2),
-    ('Target moving 12.5-18"', -3),
-    ("Target first seen in its own preceding activation", -1),
-    ("Target first seen in this activation", -2),
-    ("Target in melee with a friend", -2),
-    ("Unfamiliar weapon", -2),
-    ("Wounded firer (per wound point)", -1),
+#: The fire modifiers a fire check applies itself, by rule key (the sheet's list holds each
+#: in a row naming its rule; a club's pack may change the number there).
+FIRE_RULES: dict[str, int] = {"extra_shot": -1}
+#: The sheet's fire modifiers: (situation, to-hit modifier, rule key or None). A row with a
+#: rule is applied by the fire check; the others the player adds into the check's `modifier`.
+_FIRE_MODIFIERS: tuple[tuple[str, int, str | None], ...] = (
+    ("Mounted target", 1, None),
+    ('Kneeling target (ignored at 2" or less)', -1, None),
+    ('Prone target (ignored at 2" or less)', -2, None),
+    ("Aimed half a turn", 0, None),
+    ("Aimed one turn", 2, None),
+    ("Aimed two or more turns", 3, None),
+    ("Aim braced or rested", 1, None),
+    ("Snap fire combined with another action", -2, None),
+    ("Snap fire while moving fast (bows on horseback, firearms, crossbows)", -4, None),
+    (
+        "Each shot after the first in a turn (cumulative)",
+        FIRE_RULES["extra_shot"],
+        "extra_shot",
+    ),
+    ('Target moving 3.5-6"', -1, None),
+    ('Target moving 6.5-12"', -2, None),
+    ('Target moving 12.5-18"', -3, None),
+    ("Target first seen in its own preceding activation", -1, None),
+    ("Target first seen in this activation", -2, None),
+    ("Target in melee with a friend", -2, None),
+    ("Unfamiliar weapon", -2, None),
+    ("Wounded firer (per wound point)", -1, None),
 )
 #: A target engaged with a friend: the shot hits the friend on these d12 faces instead.
 FRIEND_IN_MELEE_CHANCE = 2
@@ -376,24 +384,35 @@ _MELEE_WEAPONS: dict[str, MeleeWeapon] = {
         MeleeWeapon("javelin", "Javelin", 0, 0, 1, True),
     )
 }
-#: Melee situation modifiers (to the skill) for the sheet; checks take them as modifiers.
-_MELEE_MODIFIERS: tuple[tuple[str, int], ...] = (
-    ("Above opponent (cavalry vs foot, foot vs prone)", 1),
-    ('Charging at 4"+ with a thrusting weapon', 1),
-    ('Mounted charge at 7-18"', 1),
-    ("Drawing or switching weapon in the same turn", -2),
-    ("Wounded attacker (per wound point)", -1),
-    ("Target half covered", -2),
-    ("Target three quarters covered", -4),
-    ("Each active attacker after the first: attackers", 1),
-    ("Each active attacker after the first: parry", -1),
-    ("Target armour (per point)", -1),
-    ("Against small/medium shield or two weapons", -1),
-    ("Against large shield", -2),
-    ("Each rank behind the first", -1),
-    ("Parrying from a well-ordered close formation", 2),
-    ("Unfamiliar weapon", -2),
-    ("Attacked from behind: parry (and no shield)", -2),
+#: The melee modifiers a melee check applies itself, by rule key: each active attacker after
+#: the first (waived against a master) adds to the attack and takes from the parry; each point
+#: of the target's armour takes from the stroke (and from a riposte against an armoured
+#: attacker). Shields are the `SHIELDS` table's, the one place their modifiers live.
+MELEE_RULES: dict[str, int] = {"gang_up_attack": 1, "gang_up_parry": -1, "armour": -1}
+#: The sheet's melee modifiers: (situation, modifier, rule key or None), as the fire list.
+_MELEE_MODIFIERS: tuple[tuple[str, int, str | None], ...] = (
+    ("Above opponent (cavalry vs foot, foot vs prone)", 1, None),
+    ('Charging at 4"+ with a thrusting weapon', 1, None),
+    ('Mounted charge at 7-18"', 1, None),
+    ("Drawing or switching weapon in the same turn", -2, None),
+    ("Wounded attacker (per wound point)", -1, None),
+    ("Target half covered", -2, None),
+    ("Target three quarters covered", -4, None),
+    (
+        "Each active attacker after the first: attackers",
+        MELEE_RULES["gang_up_attack"],
+        "gang_up_attack",
+    ),
+    (
+        "Each active attacker after the first: parry",
+        MELEE_RULES["gang_up_parry"],
+        "gang_up_parry",
+    ),
+    ("Target armour (per point)", MELEE_RULES["armour"], "armour"),
+    ("Each rank behind the first", -1, None),
+    ("Parrying from a well-ordered close formation", 2, None),
+    ("Unfamiliar weapon", -2, None),
+    ("Attacked from behind: parry (and no shield)", -2, None),
 )
 #: Aggressive attack: the attacker may lower his skill, but not below this.
 AGGRESSIVE_FLOOR = 6
@@ -508,11 +527,22 @@ if TYPE_CHECKING:  # what `__getattr__` serves, for the type checker
     DAMAGE_TABLE: tuple[tuple[int, str], ...]
     RANGE_TO_HIT: dict[str, int]
     COVER: dict[str, tuple[int, bool, str]]
-    FIRE_MODIFIERS: tuple[tuple[str, int], ...]
+    FIRE_MODIFIERS: tuple[tuple[str, int, str | None], ...]
     MISSILE_WEAPONS: dict[str, MissileWeapon]
     MELEE_WEAPONS: dict[str, MeleeWeapon]
-    MELEE_MODIFIERS: tuple[tuple[str, int], ...]
+    MELEE_MODIFIERS: tuple[tuple[str, int, str | None], ...]
     IMPROVEMENT_CAPS: dict[str, int]
+
+
+def rule_modifier(
+    rows: tuple[tuple[str, int, str | None], ...], as_written: dict[str, int], rule: str
+) -> int:
+    """The modifier of the sheet row naming `rule`; the text's value when no row names it (a
+    pack kept from before the rows named their rules)."""
+    for _, modifier, named in rows:
+        if named == rule:
+            return modifier
+    return as_written[rule]
 
 
 def as_json(value: Any) -> Any:
