@@ -183,10 +183,12 @@ def battle_start(
     campaign_date: date | None = None,
     options: Mapping[str, Any] | None = None,
     user: AbstractBaseUser | None = None,
+    one_phone: bool = True,
 ) -> Battle:
     """Set up a battle between two or more forces, with a seed committed to by its hash.
 
     A campaign's battle plays under the campaign's newest house rules, fixed on the battle.
+    `one_phone=False`: each player acts only for their own side, on their own phone.
     """
     house_rules = house_rules_current(campaign) if campaign is not None else None
     system = rules_under(_check_forces(sides, campaign), house_rules)
@@ -201,6 +203,7 @@ def battle_start(
         campaign_date=campaign_date or (campaign.calendar_date if campaign else None),
         options=battle_options(system, campaign, options),
         created_by=user,
+        one_phone=one_phone,
     )
     figures: list[BattleFigure] = []
     for index, choice in enumerate(sides):

@@ -17,6 +17,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from battles.chain import GENESIS, event_hash
+from battles.live import ring_on_commit
 from battles.models import (
     Battle,
     BattleEvent,
@@ -119,6 +121,15 @@ def _save_sides(battle: Battle, winner: int | None) -> None:
         side.save(update_fields=["result"])
 
 
+def linked(events: list[BattleEvent]) -> str:
+    """Link unsaved events (oldest first) into the hash chain; return the new head."""
+    head = GENESIS
+    for event in events:
+        event.prev_hash = head
+        head = event_hash(event, head)
+    return head
+
+
 @transaction.atomic
 def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None) -> Battle:
     """Fight the battle by simulation; its event log and result are saved, not yet finished."""
@@ -134,13 +145,14 @@ def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None)
     )
     figures = {str(f.pk): f for f in battle.figures.all()}
     states = {ref: dict(f.state) for ref, f in figures.items()}
-    BattleEvent.objects.bulk_create(
-        [_event(battle, i + 1, sim, figures, states) for i, sim in enumerate(result.events)]
-    )
+    events = [_event(battle, i + 1, sim, figures, states) for i, sim in enumerate(result.events)]
+    battle.log_head = linked(events)
+    BattleEvent.objects.bulk_create(events)
     _save_figures(figures, result)
     _save_sides(battle, result.winner)
     battle.auto_resolved, battle.status = True, BattleStatus.IN_PROGRESS
-    battle.save(update_fields=["auto_resolved", "status"])
+    battle.save(update_fields=["auto_resolved", "status", "log_head"])
+    ring_on_commit(battle.pk)
     mark_breakpoints(battle, len(result.events))
     return battle
 
