@@ -48,6 +48,7 @@ from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
 from pages.after import battle_report, roll_json
 from pages.display import is_out
+from pages.live import watch_qr
 from pages.narration import EventView, event_view
 from pages.odds import odds_result
 from pages.selectors import (
@@ -191,6 +192,7 @@ def _table_context(
         "sides": _side_blocks(table),
         "form_key": uuid.uuid4().hex,
         "can_delete": battle_is_deletable_by(battle, request.user),
+        "watch_qr": watch_qr(request, battle),
         **_log(table),
         **extra,
     }
@@ -540,6 +542,7 @@ def battle_new(request: HttpRequest) -> HttpResponse:
             scenario=data.get("scenario", "").strip()[:120],
             campaign_date=_date(data.get("campaign_date", "").strip()),
             user=request.user,
+            one_phone=data.get("phones") != "each",
         )
     except ValidationError as exc:
         context["problems"] = _messages(exc)
