@@ -65,23 +65,14 @@ def _visible(request: HttpRequest, pk: int) -> Watched | None:
     return Watched(battle.pk, rules_for_battle(battle)) if battle is not None else None
 
 
-#: The odds each event had, by (battle, seq): every stream of the battle prices it once.
-_odds: dict[tuple[int, int], str] = {}
-
-
 def _odds_text(watched: Watched, event: BattleEvent) -> str:
     """Return the chance the event's outcome had, in words ("chance of this outcome: 41.7%")."""
-    key = (watched.battle_id, event.seq)
-    if key not in _odds:
-        if len(_odds) > 10_000:
-            _odds.clear()
-        try:
-            odds = watched.system.check(event.check_name).odds(event.params)
-            chance = odds.probabilities.get(event.outcome)
-        except (RulesError, KeyError, TypeError, ValueError):
-            chance = None
-        _odds[key] = f"chance of this outcome: {float(chance):.1%}" if chance is not None else ""
-    return _odds[key]
+    try:
+        odds = watched.system.check(event.check_name).odds(event.params)
+        chance = odds.probabilities.get(event.outcome)
+    except (RulesError, KeyError, TypeError, ValueError):
+        return ""
+    return f"chance of this outcome: {float(chance):.1%}" if chance is not None else ""
 
 
 def _chips(system: RuleSystem, figure: BattleFigure) -> dict[str, Any]:
@@ -123,18 +114,39 @@ def _touched(event: BattleEvent) -> list[int]:
     return [pk for pk in (event.actor_id, event.target_id) if pk is not None]
 
 
+#: Rendered messages by (battle, seq): every stream of a battle in this process sends the one
+#: rendering, made when the event was first read (its chips as they stood just after it).
+_rendered: dict[tuple[int, int, Any], str] = {}
+
+
 def stream_messages(watched: Watched, after: int) -> list[tuple[int, str]]:
     """Return the SSE messages for the battle's events after `after`, oldest first."""
+    # Keyed by the event's time too: a battle number is reused after a test's rollback.
+    keys = [
+        (watched.battle_id, seq, stamp)
+        for seq, stamp in BattleEvent.objects.filter(battle_id=watched.battle_id, seq__gt=after)
+        .order_by("seq")
+        .values_list("seq", "created_at")[:BATCH]
+    ]
+    missing = [key for key in keys if key not in _rendered]
+    if missing:
+        _render(watched, [seq for _, seq, _ in missing])
+    return [(key[1], _rendered[key]) for key in keys]
+
+
+def _render(watched: Watched, seqs: list[int]) -> None:
     events = list(
-        BattleEvent.objects.filter(battle_id=watched.battle_id, seq__gt=after)
-        .select_related("actor", "target")
-        .order_by("seq")[:BATCH]
+        BattleEvent.objects.filter(battle_id=watched.battle_id, seq__in=seqs).select_related(
+            "actor", "target"
+        )
     )
-    if not events:
-        return []
     wanted = {pk for event in events for pk in _touched(event)}
     figures = {f.pk: f for f in BattleFigure.objects.filter(pk__in=wanted)}
-    return [(event.seq, _message(watched, event, figures)) for event in events]
+    if len(_rendered) > 20_000:
+        _rendered.clear()
+    for event in events:
+        key = (watched.battle_id, event.seq, event.created_at)
+        _rendered[key] = _message(watched, event, figures)
 
 
 def _read_log(watched: Watched, after: int) -> list[tuple[int, str]]:
