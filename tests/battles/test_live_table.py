@@ -198,3 +198,12 @@ def test_two_phones_acting_at_once_keep_one_log_order() -> None:
     assert problems == []
     assert [e.seq for e in log] == list(range(1, 17))
     assert chain_breaks(log, battle.log_head) == []
+
+
+def test_the_after_page_shows_the_chain_head_and_that_it_holds(client, cast: Cast) -> None:
+    battle = _processed_with_events(cast)
+    client.force_login(cast.alice)
+
+    html = client.get(f"/battles/{battle.pk}/after/").content.decode()
+
+    assert battle.log_head in html and 'data-testid="chain-ok"' in html
