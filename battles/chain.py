@@ -59,6 +59,15 @@ def chain_head(events: Iterable[Any]) -> str:
     return head
 
 
+def link_events(events: Iterable[Any]) -> str:
+    """Link unsaved events (oldest first) into a new chain; return its head."""
+    head = GENESIS
+    for event in events:
+        event.prev_hash = head
+        head = event_hash(event, head)
+    return head
+
+
 def chain_breaks(events: Iterable[Any], head: str) -> list[dict[str, Any]]:
     """Return each event whose stored link or content does not match, oldest first.
 

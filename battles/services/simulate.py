@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.chain import GENESIS, event_hash
+from battles.chain import link_events
 from battles.live import ring_on_commit
 from battles.models import (
     Battle,
@@ -121,15 +121,6 @@ def _save_sides(battle: Battle, winner: int | None) -> None:
         side.save(update_fields=["result"])
 
 
-def linked(events: list[BattleEvent]) -> str:
-    """Link unsaved events (oldest first) into the hash chain; return the new head."""
-    head = GENESIS
-    for event in events:
-        event.prev_hash = head
-        head = event_hash(event, head)
-    return head
-
-
 @transaction.atomic
 def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None) -> Battle:
     """Fight the battle by simulation; its event log and result are saved, not yet finished."""
@@ -146,7 +137,7 @@ def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None)
     figures = {str(f.pk): f for f in battle.figures.all()}
     states = {ref: dict(f.state) for ref, f in figures.items()}
     events = [_event(battle, i + 1, sim, figures, states) for i, sim in enumerate(result.events)]
-    battle.log_head = linked(events)
+    battle.log_head = link_events(events)
     BattleEvent.objects.bulk_create(events)
     _save_figures(figures, result)
     _save_sides(battle, result.winner)

@@ -207,3 +207,20 @@ def test_the_after_page_shows_the_chain_head_and_that_it_holds(client, cast: Cas
     html = client.get(f"/battles/{battle.pk}/after/").content.decode()
 
     assert battle.log_head in html and 'data-testid="chain-ok"' in html
+
+
+def test_a_log_exported_before_the_hash_chain_is_linked_on_import(cast: Cast) -> None:
+    from campaign_backup.campaign import campaign_export, campaign_import
+
+    battle = _processed_with_events(cast)
+    document = campaign_export(campaign=cast.campaign)
+    for exported in document["battles"]:
+        del exported["log_head"]
+        for event in exported["events"]:
+            del event["prev_hash"]
+
+    restored = campaign_import(document=document, club_slug="restored").battles.get()
+    report = services.battle_audit(battle=restored)
+
+    # The same events in the same order: the same chain, whatever their new ids.
+    assert report["chain"]["intact"] and restored.log_head == battle.log_head
