@@ -196,7 +196,9 @@ async def event_stream(watched: Watched, after: int) -> AsyncIterator[str]:
 
 async def battle_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     """Stream the battle's event log as Server-Sent Events (404 to whoever may not see it)."""
-    watched = await sync_to_async(_visible)(request, pk)
+    # On the pool, like the log reads: two hundred phones opening their streams at once
+    # share its few connections instead of opening one each.
+    watched = await sync_to_async(_visible, thread_sensitive=False)(request, pk)
     if watched is None:
         raise Http404("No such battle.")
     response = StreamingHttpResponse(

@@ -93,9 +93,11 @@ def test_a_void_streams_as_an_event_naming_the_one_it_voids(cast: Cast) -> None:
     assert "Event #2 voided" in message["data"]["sentence"]
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", ["eve", None])
-def test_the_stream_answers_404_to_a_stranger(client, cast: Cast, who: str | None) -> None:
+def test_the_stream_answers_404_to_a_stranger(client, who: str | None) -> None:
+    # Committed rows (transaction=True): the stream reads on its own threads' connections.
+    cast = make_cast()
     battle = start_battle(cast)
     if who:
         client.force_login(getattr(cast, who))
