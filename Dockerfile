@@ -28,5 +28,5 @@ RUN SECRET_KEY=build-only-not-secret MUSTER_PRODUCTION=true \
 
 USER muster
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--access-logfile", "-"]
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", \
+     "--workers", "3", "--timeout-graceful-shutdown", "10"]

@@ -47,7 +47,8 @@ test-runtime:
 demo: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	# ASGI (uvicorn), so the live table's event streams do not hold a worker each.
+	$(PY) -m uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --timeout-graceful-shutdown 2
 
 test: setup
 	$(PY) -m pytest -n 2 --dist loadfile -q

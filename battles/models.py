@@ -39,6 +39,9 @@ class EventKind(models.TextChoices):
     ACTIVATION = "ACTIVATION", "Activation"
     # A wound, hit or marker added or taken off by hand at the table (no dice).
     ADJUSTMENT = "ADJUSTMENT", "Adjustment"
+    # A void is logged as an event of its own (details: {"voids": seq}), so a phone that
+    # follows the log from its last event number learns of it too.
+    VOID = "VOID", "Void"
 
 
 class Battle(models.Model):
@@ -107,6 +110,14 @@ class Battle(models.Model):
     # The idempotency key of the request that finished the battle: the same request again
     # (a double tap, a phone retrying) is answered as done instead of refused.
     finish_key = models.CharField(max_length=64, blank=True, editable=False)
+    # One phone: whoever may play taps for every figure (how the table assistant began).
+    # Off: each player acts only for their own side's figures, each on their own phone.
+    one_phone = models.BooleanField(
+        default=True, help_text="One phone drives both sides; off: each player their own."
+    )
+    # The hash of the newest event (battles/chain.py): the head of the log's hash chain,
+    # moved under the battle's row lock with every event appended.
+    log_head = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -283,6 +294,9 @@ class BattleEvent(models.Model):
     # and arrives again is applied once. Empty when the caller sent none (API, services).
     request_key = models.CharField(max_length=64, blank=True, editable=False)
     void_key = models.CharField(max_length=64, blank=True, editable=False)
+    # The hash of the event before this one (the battle's log_head when it was appended):
+    # the links of a hash chain over the log, so a row edited later shows (battles/chain.py).
+    prev_hash = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         constraints = [

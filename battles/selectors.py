@@ -89,6 +89,20 @@ def battle_is_managed_by(battle: Battle, user: User) -> bool:
     return campaigns_managed_by(user).filter(pk=battle.campaign_id).exists()
 
 
+def figure_belongs_to_other(battle: Battle, figure: BattleFigure, user: User) -> str | None:
+    """Return the username of the figure's player when `user` may not act for it, else None.
+
+    A player acts for their own side's figures; the campaign's organisers (and superusers)
+    referee and may act for anyone. A battle outside a campaign has no organiser.
+    """
+    owner = figure.side.force.owner
+    if owner.pk == user.pk or user.is_superuser:
+        return None
+    if battle.campaign_id and campaigns_managed_by(user).filter(pk=battle.campaign_id).exists():
+        return None
+    return owner.get_username()
+
+
 def _earlier_rows(character: Character, before: Battle | None) -> QuerySet[PostBattleRoll]:
     rows = PostBattleRoll.objects.filter(character=character, battle__status=BattleStatus.PROCESSED)
     if before is not None:

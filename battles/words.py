@@ -16,7 +16,9 @@ def event_json(event: BattleEvent) -> dict[str, Any]:
     """Return the event as the rules engine's narration reads it."""
     return {
         "check": event.check_name,
-        "kind": "activation" if event.kind == EventKind.ACTIVATION else "check",
+        "kind": {EventKind.ACTIVATION: "activation", EventKind.VOID: "void"}.get(
+            event.kind, "check"
+        ),
         "params": event.params or {},
         "outcome": event.outcome,
         "dice": event.dice or [],
@@ -49,6 +51,8 @@ def event_sentence(system_key: str, event: BattleEvent) -> str:
     """Return the event as one sentence ("Will Cooper is hit: crippling wound ...")."""
     if event.kind == EventKind.ADJUSTMENT:
         return adjustment_sentence(event)
+    if event.kind == EventKind.VOID:
+        return f"Event #{(event.details or {}).get('voids')} voided: its effects are undone."
     actor = event.actor.name if event.actor_id else None
     target = event.target.name if event.target_id else None
     sentence = narrate.event_sentence(system_key, event_json(event), actor, target)
@@ -63,6 +67,6 @@ def event_dice_text(event: BattleEvent) -> str:
     An activation's dice are named after side-prefixed unit references, and its sentence
     already says what they decided, so none are listed for it.
     """
-    if event.kind in (EventKind.ACTIVATION, EventKind.ADJUSTMENT):
+    if event.kind in (EventKind.ACTIVATION, EventKind.ADJUSTMENT, EventKind.VOID):
         return ""
     return narrate.dice_text(event.dice or [])

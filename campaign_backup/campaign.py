@@ -35,6 +35,7 @@ from django.db import models, transaction
 from django.db.models import Prefetch
 from simple_history.utils import bulk_create_with_history
 
+from battles.chain import link_events
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from campaign_backup.schema import document_problem
 from campaigns.models import (
@@ -307,6 +308,14 @@ def _values(model: type[models.Model], data: Mapping[str, Any]) -> dict[str, Any
     return {k: model._meta.get_field(k).to_python(v) for k, v in data.items() if k in names}
 
 
+def _link_unchained(battle: Battle, events: list[BattleEvent], doc: Mapping[str, Any]) -> None:
+    """Link the log of a battle exported before the hash chain (no `log_head`) on import."""
+    if doc.get("log_head") or not events:
+        return
+    battle.log_head = link_events(sorted(events, key=lambda e: e.seq))
+    Battle.objects.filter(pk=battle.pk).update(log_head=battle.log_head)
+
+
 class _Users:
     """The document's users by username: existing ones fetched, missing ones created, in bulk."""
 
@@ -486,11 +495,13 @@ class _Importer:
         )
         placed = iter(figures)
         figures_of = {battle.pk: [next(placed) for _ in b["figures"]] for battle, b in pairs}
-        BattleEvent.objects.bulk_create(
-            self._event(battle, figures_of[battle.pk], e)
+        events = {
+            battle.pk: [self._event(battle, figures_of[battle.pk], e) for e in b["events"]]
             for battle, b in pairs
-            for e in b["events"]
-        )
+        }
+        for battle, b in pairs:
+            _link_unchained(battle, events[battle.pk], b)
+        BattleEvent.objects.bulk_create(e for log in events.values() for e in log)
         PostBattleRoll.objects.bulk_create(
             PostBattleRoll(
                 battle=battle,

@@ -40,7 +40,7 @@ def scope_of(request: Request, view: Any) -> str:
     if named == "imports" and request.method in SAFE_METHODS:
         return "reads"  # the same URL's export (GET) is an ordinary read
     if named in SCOPES:
-        return named
+        return str(named)
     if request.path.endswith(".pdf"):
         return "pdfs"
     return "reads" if request.method in SAFE_METHODS else "writes"

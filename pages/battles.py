@@ -51,7 +51,8 @@ from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
 from pages.after import battle_report, roll_json
 from pages.consent import consent_context
-from pages.display import is_out
+from pages.display import Chip, figure_chips, is_out
+from pages.live import watch_qr
 from pages.narration import EventView, event_view
 from pages.odds import odds_result
 from pages.selectors import (
@@ -144,37 +145,11 @@ def _last_activation(table: Table) -> EventView | None:
 
 
 @dataclass(frozen=True)
-class Chip:
-    """One chip of a figure's state; `key` names an adjustable state key (tap to take off)."""
-
-    text: str
-    bad: bool
-    key: str = ""
-    label: str = ""
-
-
-@dataclass(frozen=True)
 class FigureRow:
     figure: Any
     chips: tuple[Chip, ...]
     out: bool
     markers: tuple[Marker, ...] = ()
-
-
-def figure_chips(
-    system: RuleSystem, state: dict[str, Any], markers: tuple[Marker, ...]
-) -> tuple[Chip, ...]:
-    """The figure's chips in state order, each knowing the key it shows (if adjustable)."""
-    adjustable = {m.key: m for m in markers}
-    out = is_out(state)
-    chips = []
-    for key, value in state.items():
-        for text, bad in narrate.state_chips(system.key, {key: value}):
-            if out and not bad and key != "status":
-                continue  # a man out of the fight shows what put him there
-            marker = adjustable.get(key)
-            chips.append(Chip(text, bad, key if marker else "", marker.label if marker else ""))
-    return tuple(chips)
 
 
 @dataclass(frozen=True)
@@ -229,6 +204,7 @@ def _table_context(
         "sides": _side_blocks(table),
         "form_key": uuid.uuid4().hex,
         "can_delete": battle_is_deletable_by(battle, request.user),
+        "watch_qr": watch_qr(request, battle),
         **_log(table),
         **extra,
     }
@@ -634,6 +610,7 @@ def battle_new(request: HttpRequest) -> HttpResponse:
             scenario=data.get("scenario", "").strip()[:120],
             campaign_date=_date(data.get("campaign_date", "").strip()),
             user=request.user,
+            one_phone=data.get("phones") != "each",
         )
     except ValidationError as exc:
         context["problems"] = _messages(exc)

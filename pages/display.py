@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.stats import known_stats
+from rules import narrate
 from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Field
 from rules.system import RuleSystem
@@ -105,3 +106,29 @@ def change_text(change: Mapping[str, Any]) -> str:
     if before in (None, "", []):
         return f"{what}: {after}"
     return f"{what}: {before} → {after}"
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One chip of a figure's state; `key` names an adjustable state key (tap to take off)."""
+
+    text: str
+    bad: bool
+    key: str = ""
+    label: str = ""
+
+
+def figure_chips(
+    system: RuleSystem, state: dict[str, Any], markers: tuple[Any, ...]
+) -> tuple[Chip, ...]:
+    """The figure's chips in state order, each knowing the key it shows (if adjustable)."""
+    adjustable = {m.key: m for m in markers}
+    out = is_out(state)
+    chips = []
+    for key, value in state.items():
+        for text, bad in narrate.state_chips(system.key, {key: value}):
+            if out and not bad and key != "status":
+                continue  # a man out of the fight shows what put him there
+            marker = adjustable.get(key)
+            chips.append(Chip(text, bad, key if marker else "", marker.label if marker else ""))
+    return tuple(chips)

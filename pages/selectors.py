@@ -441,7 +441,7 @@ def battle_table(battle: Battle, system: RuleSystem) -> Table:
         ]
     )
     blocks = tuple(SideBlock(s, tuple(f for f in figures if f.side_id == s.pk)) for s in sides)
-    last = next((e for e in events if not e.voided), None)
+    last = next((e for e in events if not e.voided and e.kind != BattleEvent.Kind.VOID), None)
     return Table(battle, system, blocks, tuple(figures), tuple(events), last)
 
 

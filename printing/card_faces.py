@@ -60,12 +60,20 @@ class Block:
     runs: tuple[tuple[bool, str], ...] = ()
 
 
-def block(css: str, lines: Sequence[str], font_pt: float, *, tabs: int = 0, **kw) -> Block:
+def block(
+    css: str,
+    lines: Sequence[str],
+    font_pt: float,
+    *,
+    tabs: int = 0,
+    keep_with_next: bool = False,
+    splittable: bool = False,
+) -> Block:
     """Return a block of `lines` at the card's type `font_pt`, with its measured height."""
     size, line, extra = BLOCKS[css]
     height = len(lines) * size * line * font_pt * MM_PER_PT + extra
     classes = f"{css} t{tabs}" if tabs else css
-    return Block(classes, "\n".join(lines), height, **kw)
+    return Block(classes, "\n".join(lines), height, keep_with_next, splittable)
 
 
 def run_block(
@@ -143,7 +151,9 @@ def header_height(title_lines: int, sub_lines: int, font_pt: float, qr_min: floa
     return max(text, qr_min) + HEADER_PAD + HEADER_AFTER
 
 
-def wrapped(text: str, width: float, font_pt: float, em: float = 1.0, bold: bool = False):
+def wrapped(
+    text: str, width: float, font_pt: float, em: float = 1.0, bold: bool = False
+) -> list[str]:
     """Return `text` broken into lines that fit `width` mm at `em` of the card's type."""
     return wrap_to(text, width, font_pt * em, bold=bold) if text else []
 

@@ -350,7 +350,7 @@ def photo_height(grid: CardGrid) -> float:
     return grid.height * 0.28
 
 
-def _first_face(card: CardSpec, grid: CardGrid, font_pt: float, band_face) -> Face:
+def _first_face(card: CardSpec, grid: CardGrid, font_pt: float, band_face: Band) -> Face:
     width = _header_width(card, grid)
     title = wrapped(card.title, width, font_pt, 1.45, bold=True) or ["\u00a0"]
     subtitle = wrapped(card.subtitle, width, font_pt, 0.9)

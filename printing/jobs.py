@@ -248,7 +248,9 @@ REPORT_RECENT_BATTLES = 5
 
 def campaign_rounds(campaign: Campaign) -> list[tuple[Any, list[Pairing]]]:
     """Every round of the campaign with its pairings, oldest first (2 queries at any size)."""
-    rounds = {r.pk: (r, []) for r in campaign.rounds.order_by("number")}
+    rounds: dict[int, tuple[Any, list[Pairing]]] = {
+        r.pk: (r, []) for r in campaign.rounds.order_by("number")
+    }
     pairings = (
         Pairing.objects.filter(round__campaign_id=campaign.pk)
         .select_related("home__user", "away__user", "battle")

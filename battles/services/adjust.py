@@ -22,9 +22,11 @@ from battles.services.table import (
     _snapshot,
     _user,
     figure_in,
+    log_event,
     mark_breakpoints,
     next_seq,
     repeated,
+    require_own,
 )
 from rules.checks import Effect
 from rules.system import RuleSystem
@@ -105,6 +107,7 @@ def battle_adjust(
     require_status(battle, PLAYABLE, "adjust a figure")
     system = system_of(battle)
     target = figure_in(battle, figure, "figure")
+    require_own(battle, user, target)
     by_key = {m.key: m for m in markers(system, target.stats)}
     if state_key not in by_key:
         known = ", ".join(sorted(by_key)) or "none"
@@ -117,7 +120,7 @@ def battle_adjust(
     effect.apply(target.state)
     system.settle_state(target.state)
     BattleFigure.objects.bulk_update([target], FIGURE_FIELDS)
-    event = BattleEvent.objects.create(
+    event = BattleEvent(
         battle=battle,
         seq=seq,
         kind=EventKind.ADJUSTMENT,
@@ -132,6 +135,7 @@ def battle_adjust(
         created_by=_user(user),
         request_key=key,
     )
+    log_event(battle, event)
     _begin(battle)
     mark_breakpoints(battle, seq)
     return event

@@ -7,8 +7,10 @@ reported by id. The dice key is the figure's character id when the battle was se
 travels with a campaign export, so an imported battle audits too; only a figure imported from
 a version-1 document has no key, and its rows say they cannot be re-derived. Server-rolled
 events are re-derived from "event/<seq>" the same way; typed-in dice cannot be re-derived and
-say so. Every roll is re-derived under the house-rules version the battle was set up under (its
-number and digest are in the report), never the campaign's newest.
+say so. The log's hash chain (battles/chain.py) is verified too: the first event changed
+after it was logged is named. Every roll is re-derived under the house-rules version the
+battle was set up under (its number and digest are in the report), never the campaign's
+newest.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from battles.chain import chain_breaks
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleEvent, BattleStatus, EventKind
 from battles.services.common import system_of
@@ -91,6 +94,8 @@ def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dic
         return {**report, "matches": None, "note": f"adjusted by hand by {who}: no dice"}
     if event.dice_given:
         return {**report, "matches": None, "note": "dice typed in at the table"}
+    if event.kind == EventKind.VOID:
+        return {**report, "matches": None, "note": f"voids event #{event.details.get('voids')}"}
     if event.kind != EventKind.CHECK or battle.auto_resolved:
         return {**report, "matches": None, "note": "drawn in sequence; not re-derived alone"}
     try:
@@ -99,6 +104,19 @@ def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dic
         return {**report, "matches": False, "note": str(exc)}
     dice = [r.as_json() for r in again.dice]
     return {**report, "matches": dice == event.dice and again.outcome == event.outcome}
+
+
+def chain_report(log: list[BattleEvent], head: str, breaks: list[dict[str, Any]]) -> dict[str, Any]:
+    """Say whether the log's hash chain holds, and name the first event that breaks it."""
+    first = breaks[0] if breaks else None
+    return {
+        "head": head,
+        "events": len(log),
+        "intact": not breaks,
+        "first_bad_event": first["seq"] if first else None,
+        "problem": f"event #{first['seq']}: {first['problem']}" if first else "",
+        "breaks": breaks,
+    }
 
 
 def _house_rules(battle: Battle) -> dict[str, Any] | None:
@@ -116,12 +134,11 @@ def battle_audit(*, battle: Battle) -> dict[str, Any]:
     system = system_of(battle)
     seed_ok = hashlib.sha256(battle.seed.encode()).hexdigest() == battle.seed_sha256
     ledger = _ledger_report(battle, system)
-    events = [
-        _event_report(battle, system, e)
-        for e in battle.events.select_related("created_by").order_by("seq")
-    ]
+    log = list(battle.events.select_related("actor", "target", "created_by").order_by("seq"))
+    events = [_event_report(battle, system, e) for e in log]
     mismatched = [r for r in ledger if r["matches"] is False]
     bad_events = [e for e in events if e["matches"] is False]
+    breaks = chain_breaks(log, battle.log_head)
     return {
         "battle": battle.pk,
         "seed": battle.seed,
@@ -129,7 +146,8 @@ def battle_audit(*, battle: Battle) -> dict[str, Any]:
         "seed_matches_hash": seed_ok,
         "dice_scheme": battle.dice_scheme,
         "house_rules": _house_rules(battle),
-        "all_match": seed_ok and not mismatched and not bad_events,
+        "all_match": seed_ok and not mismatched and not bad_events and not breaks,
+        "chain": chain_report(log, battle.log_head, breaks),
         "ledger": ledger,
         "mismatched": [r["id"] for r in mismatched],
         "events": events,

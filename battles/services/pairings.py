@@ -14,7 +14,8 @@ from django.core.exceptions import ValidationError
 
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleFigure, SideResult
-from battles.services.pipeline import battle_finish, battle_requeue
+from battles.services.consent import battle_finish
+from battles.services.pipeline import battle_requeue
 from battles.services.setup import SideChoice, battle_start
 from battles.services.simulate import battle_auto_resolve
 from campaigns.errors import LeagueConflict

@@ -224,11 +224,13 @@ def battle_start(
     campaign_date: date | None = None,
     options: Mapping[str, Any] | None = None,
     user: AbstractBaseUser | None = None,
+    one_phone: bool = True,
 ) -> Battle:
     """Set up a battle between two or more forces, with a seed committed to by its hash.
 
     A campaign's battle plays under the campaign's newest house rules, fixed on the battle.
     Forces of one campaign make that campaign's battle even when no campaign is named.
+    `one_phone=False`: each player acts only for their own side, on their own phone.
     """
     campaign = campaign_of_forces(sides, campaign)
     house_rules = house_rules_current(campaign) if campaign is not None else None
@@ -244,6 +246,7 @@ def battle_start(
         campaign_date=campaign_date or (campaign.calendar_date if campaign else None),
         options=battle_options(system, campaign, options),
         created_by=user,
+        one_phone=one_phone,
     )
     figures: list[BattleFigure] = []
     for index, choice in enumerate(sides):

@@ -17,6 +17,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from battles.chain import link_events
+from battles.live import ring_on_commit
 from battles.models import (
     Battle,
     BattleEvent,
@@ -142,13 +144,14 @@ def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None)
     )
     figures = {str(f.pk): f for f in battle.figures.all()}
     states = {ref: dict(f.state) for ref, f in figures.items()}
-    BattleEvent.objects.bulk_create(
-        [_event(battle, i + 1, sim, figures, states) for i, sim in enumerate(result.events)]
-    )
+    events = [_event(battle, i + 1, sim, figures, states) for i, sim in enumerate(result.events)]
+    battle.log_head = link_events(events)
+    BattleEvent.objects.bulk_create(events)
     _save_figures(figures, result, system)
     _save_sides(battle, result.winner)
     battle.auto_resolved, battle.status = True, BattleStatus.IN_PROGRESS
-    battle.save(update_fields=["auto_resolved", "status"])
+    battle.save(update_fields=["auto_resolved", "status", "log_head"])
+    ring_on_commit(battle.pk)
     mark_breakpoints(battle, len(result.events))
     return battle
 

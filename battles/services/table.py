@@ -17,8 +17,11 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from battles.chain import GENESIS, event_hash
 from battles.errors import BattleConflict
+from battles.live import ring_on_commit
 from battles.models import Battle, BattleEvent, BattleFigure, BattleStatus, EventKind
+from battles.selectors import figure_belongs_to_other
 from battles.services.breakpoints import side_is_broken
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
 from rules.checks import Check, Resolution, kept_per_figure
@@ -39,6 +42,33 @@ def event_dice(battle: Battle, seq: int) -> SeededDice:
 
 def next_seq(battle: Battle) -> int:
     return (battle.events.aggregate(top=Max("seq"))["top"] or 0) + 1
+
+
+def log_event(battle: Battle, event: BattleEvent) -> BattleEvent:
+    """Append the event to the locked battle's log: link it to the chain, ring the doorbell.
+
+    Call with the battle row locked (`locked`), so two phones' events get consecutive numbers
+    and each links to the one really before it.
+    """
+    event.prev_hash = battle.log_head or GENESIS
+    event.save(force_insert=True)
+    battle.log_head = event_hash(event, event.prev_hash)
+    battle.save(update_fields=["log_head"])
+    ring_on_commit(battle.pk)
+    return event
+
+
+def require_own(battle: Battle, user: AbstractBaseUser | None, figure: BattleFigure | None) -> None:
+    """Refuse, naming the figure and its player, an action for the opponent's figure.
+
+    Only where each player has their own phone (not `one_phone`); the campaign's organisers
+    may act for anyone, and a service called without a user (admin, tasks) is not refused.
+    """
+    if battle.one_phone or figure is None or user is None or not user.is_authenticated:
+        return
+    owner = figure_belongs_to_other(battle, figure, user)
+    if owner is not None:
+        raise ValidationError({"actor": [f"{figure.name} is {owner}'s figure"]})
 
 
 def figure_in(battle: Battle, figure_id: Any, role: str) -> BattleFigure:
@@ -171,6 +201,7 @@ def battle_resolve(
         checker = system.check(check)
     acting = figure_in(battle, actor, "actor")
     # A check that concerns the actor alone takes no target, whatever the form still held.
+    require_own(battle, user, acting)
     aimed = checker.takes_target and target not in (None, "")
     targeted = figure_in(battle, target, "target") if aimed else None
     friendly = check_sides(checker, acting, targeted)
@@ -223,7 +254,7 @@ def _check_event(
     details = dict(resolution.details)
     if friendly:
         details["friendly_fire"] = True
-    return BattleEvent.objects.create(
+    event = BattleEvent(
         battle=battle,
         seq=seq,
         kind=EventKind.CHECK,
@@ -241,6 +272,7 @@ def _check_event(
         created_by=_user(user),
         request_key=key,
     )
+    return log_event(battle, event)
 
 
 def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
@@ -266,7 +298,8 @@ def battle_void_last(
 ) -> BattleEvent:
     """Void the latest standing event: its effects are reversed, the event stays in the log.
 
-    A void sent again with the same idempotency `key` voids nothing more.
+    The void is logged as an event of its own, after it, so the phones following the log
+    learn of it. A void sent again with the same idempotency `key` voids nothing more.
     """
     battle = locked(battle.pk)
     if key and (done := battle.events.filter(void_key=key).first()) is not None:
@@ -274,14 +307,41 @@ def battle_void_last(
     require_status(battle, PLAYABLE, "void an event")
     if battle.auto_resolved:
         raise BattleConflict("an auto-resolved battle's events cannot be voided one by one")
-    event = battle.events.filter(voided=False).order_by("-seq").first()
+    event = voidable(battle)
     if event is None:
         raise ValidationError({"event": ["there is no event to void"]})
+    require_own(battle, user, event.actor)
     _restore(battle, event)
     event.voided, event.voided_at, event.void_key = True, timezone.now(), key
     event.save(update_fields=["voided", "voided_at", "void_key"])
+    _void_event(battle, event, user)
     mark_breakpoints(battle, event.seq)
     return event
+
+
+def voidable(battle: Battle) -> BattleEvent | None:
+    """Return the latest event still standing (a void itself is never voided)."""
+    standing = battle.events.filter(voided=False).exclude(kind=EventKind.VOID)
+    return standing.select_related("actor").order_by("-seq").first()
+
+
+def _void_event(battle: Battle, voided: BattleEvent, user: AbstractBaseUser | None) -> None:
+    log_event(
+        battle,
+        BattleEvent(
+            battle=battle,
+            seq=next_seq(battle),
+            kind=EventKind.VOID,
+            check_name="void",
+            outcome="voided",
+            details={
+                "voids": voided.seq,
+                "figures": sorted(voided.state_before.get("figures", {})),
+            },
+            turn=battle.activation_state.get("turn"),
+            created_by=_user(user),
+        ),
+    )
 
 
 def default_units(battle: Battle) -> list[str]:
@@ -305,7 +365,7 @@ def _activation_event(
     user: AbstractBaseUser | None,
     key: str = "",
 ) -> BattleEvent:
-    return BattleEvent.objects.create(
+    event = BattleEvent(
         battle=battle,
         seq=seq,
         kind=EventKind.ACTIVATION,
@@ -319,6 +379,7 @@ def _activation_event(
         turn=battle.activation_state.get("turn"),
         created_by=_user(user),
     )
+    return log_event(battle, event)
 
 
 @transaction.atomic

@@ -45,7 +45,12 @@ def test_a_void_sent_twice_voids_only_the_last_event(battle: Battle) -> None:
     services.battle_void_last(battle=battle, key="void-1")
     services.battle_void_last(battle=battle, key="void-1")
 
-    assert list(battle.events.order_by("seq").values_list("voided", flat=True)) == [False, True]
+    # One void, logged once as an event of its own after the one it voids.
+    assert list(battle.events.order_by("seq").values_list("kind", "voided")) == [
+        ("CHECK", False),
+        ("CHECK", True),
+        ("VOID", False),
+    ]
 
 
 def test_an_activation_draw_sent_twice_draws_one_card(battle: Battle) -> None:

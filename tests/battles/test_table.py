@@ -84,7 +84,9 @@ def test_voiding_the_last_event_restores_the_state_and_keeps_the_event(battle: B
 
     voided = services.battle_void_last(battle=battle)
 
-    assert voided.voided and battle.events.count() == 1
+    # The event stays; the void is logged after it, naming it.
+    assert voided.voided and battle.events.count() == 2
+    assert battle.events.get(seq=2).details["voids"] == 1
     assert battle.figures.get(pk=blue).state == before
     assert battle.figures.get(pk=red).skills_used == []
 

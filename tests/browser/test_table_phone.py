@@ -195,4 +195,6 @@ def test_a_battle_is_played_on_a_phone_with_the_result_always_in_view(
 
     battle.refresh_from_db()
     assert battle.status != BattleStatus.IN_PROGRESS
-    assert [e.voided for e in battle.events.order_by("seq")] == [False] * 4 + [True]
+    # The void is logged as an event of its own (#6) after the one it voided.
+    assert [e.voided for e in battle.events.order_by("seq")] == [False] * 4 + [True, False]
+    assert battle.events.get(seq=6).kind == "VOID"

@@ -56,11 +56,12 @@ def test_env_example_names_only_variables_the_settings_or_compose_read():
         assert f'"{name}"' in SETTINGS or f"${{{name}}}" in compose_text, name
 
 
-def test_web_migrates_then_serves_the_wsgi_app_with_gunicorn():
+def test_web_migrates_then_serves_the_asgi_app_with_uvicorn():
+    # ASGI, so an open live-table stream never holds a synchronous worker (issue 28).
     command = _command("web")
-    assert command.index("migrate") < command.index("gunicorn")
-    assert "config.wsgi:application" in command
-    assert (ROOT / "config" / "wsgi.py").exists()
+    assert command.index("migrate") < command.index("uvicorn")
+    assert "config.asgi:application" in command
+    assert (ROOT / "config" / "asgi.py").exists()
 
 
 def test_worker_prefetches_one_and_recycles_children():

@@ -208,8 +208,9 @@ def test_voiding_the_last_event_keeps_it_in_the_log(client, muster):
     client.post(f"/battles/{battle.pk}/void/")
 
     html = client.get(f"/battles/{battle.pk}/").content.decode()
-    assert BattleEvent.objects.get().voided
+    assert BattleEvent.objects.get(seq=1).voided
     assert "is-voided" in html
+    assert "Event #1 voided" in html  # the void is an event of its own
 
 
 def test_drawing_an_activation_shows_what_was_drawn(client, muster):

@@ -388,6 +388,11 @@ SOURCES: dict[str, dict[str, Source]] = {
         "modifier": JUDGED,
     },
     "grenade_fuse": {},
+    # The single-shot weapon carried, and the turns already spent on it (the battle state).
+    "reload": {
+        "weapon": FromEquipment("weapons"),
+        "progress": FromState("reload_progress"),
+    },
     "artillery": {
         "skill": FromActor("fire"),
         **dict.fromkeys(
@@ -413,6 +418,7 @@ ALONE = frozenset(
         "horsemanship",
         "hero",
         "grenade_fuse",
+        "reload",
         "weapon_stuck",
         "misfire",
     }

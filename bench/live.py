@@ -1,0 +1,366 @@
+"""Live-table bench: event fan-out under ASGI (uvicorn) on PostgreSQL + Redis; prints JSON.
+
+What it does, all on 127.0.0.1 and all bounded:
+1. (re)creates its own database (`muster_t28live` unless LIVE_DATABASE says otherwise) on the
+   machine's PostgreSQL, migrates it and seeds BATTLES battles, each between two players'
+   forces in "each on their own phone" mode, and two club members who watch every battle;
+2. starts uvicorn (`--workers`, default 2) with REDIS_URL on Redis db 9 (LIVE_REDIS_URL), so
+   every ring goes through Redis pub/sub;
+3. opens, per battle, the event stream (GET /battles/<pk>/stream/) of both phones and both
+   spectators, then each phone resolves a check (POST /api/battles/<pk>/resolve/) every
+   2 s for SECONDS seconds;
+4. waits for the streams to drain, closes them, stops uvicorn, and compares every client's
+   received event ids with the battle's log.
+
+Printed: fan-out latency p50/p95/max in ms (from the event's `created_at`, written in the
+action's transaction, to its arrival at each client; budget p95 <= 250 ms, issue 28), the
+streams held open, the server's PostgreSQL connections while they were open, the server's
+memory per open stream (RSS growth of the workers when the streams opened, over their
+number), and events lost or duplicated (0 and 0 expected).
+
+    python bench/live.py                     # 50 battles x (2 phones + 2 spectators), 2 min
+    python bench/live.py --seconds 30        # shorter
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+PG = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432").rstrip("/")
+DATABASE = os.environ.get("LIVE_DATABASE", "muster_t28live")
+REDIS = os.environ.get("LIVE_REDIS_URL", "redis://127.0.0.1:6379/9")
+BUDGET_P95_MS = 250.0
+ACT_EVERY = 2.0
+SEED = """
+import json
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from battles.services import SideChoice, battle_start
+from campaigns.models import Role
+from tests.factories import (CampaignFactory, CharacterFactory, ForceFactory,
+                             MembershipFactory, UnitFactory, UserFactory)
+BATTLES = int(%d)
+campaign = CampaignFactory(name="Live Wars")
+def session(user):
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+watchers = []
+for n in range(2):
+    user = UserFactory(username=f"watcher{n}")
+    MembershipFactory(user=user, campaign=campaign, role=Role.PLAYER)
+    watchers.append(session(user))
+battles = []
+for b in range(BATTLES):
+    phones, forces = [], []
+    for side in range(2):
+        user = UserFactory(username=f"live{b}-{side}")
+        MembershipFactory(user=user, campaign=campaign, role=Role.PLAYER)
+        force = ForceFactory(owner=user, campaign=campaign, name=f"Company {b}-{side}")
+        unit = UnitFactory(force=force, name="Line")
+        for i in range(3):
+            CharacterFactory(force=force, unit=unit, name=f"Trooper {b}-{side}-{i}")
+        forces.append(force)
+        phones.append({"token": Token.objects.create(user=user).key, "session": session(user)})
+    battle = battle_start(sides=[SideChoice(force=f) for f in forces], campaign=campaign,
+                          user=None, one_phone=False)
+    figures = [list(battle.figures.filter(side__index=i).order_by("pk")
+                    .values_list("pk", flat=True)) for i in range(2)]
+    for side in range(2):
+        phones[side]["actor"], phones[side]["target"] = figures[side][0], figures[1 - side][0]
+    battles.append({"id": battle.pk, "phones": phones})
+print(json.dumps({"battles": battles, "watchers": watchers}))
+"""
+
+
+def _env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": f"{PG}/{DATABASE}",
+        "REDIS_URL": REDIS,
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "CONN_MAX_AGE": "60",
+        "API_THROTTLE_ENABLED": "false",
+    }
+
+
+def _psql(sql: str, database: str = "postgres") -> str:
+    parts = urlsplit(PG)
+    done = subprocess.run(
+        ["psql", "-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432), "-U",
+         parts.username or "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-qtAc", sql],
+        check=True, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
+def _prepare(battles: int) -> dict:
+    _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+    _psql(f"CREATE DATABASE {DATABASE}")
+    manage = [PYTHON, "manage.py"]
+    subprocess.run(
+        [*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=_env(), check=True, timeout=600
+    )
+    seeded = subprocess.run(
+        [*manage, "shell", "-v", "0", "-c", SEED % battles],
+        cwd=ROOT, env=_env(), check=True, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    return json.loads(seeded.stdout.strip().splitlines()[-1])
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
+    command = [
+        PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+        "--port", str(port), "--workers", str(workers), "--no-access-log",
+        "--log-level", "warning", "--timeout-graceful-shutdown", "2",
+    ]  # fmt: skip
+    server = subprocess.Popen(command, cwd=ROOT, env=_env(), start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+                probe.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                if b" 200 " in probe.recv(200):
+                    time.sleep(1.0 * workers)  # every worker up, not just the first
+                    return server
+        except OSError:
+            time.sleep(0.3)
+    _stop(server)
+    raise RuntimeError("uvicorn did not answer /healthz within 60 s")
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=20)
+
+
+def _workers_rss_kb(server: subprocess.Popen[bytes]) -> int:
+    """Return the resident memory of uvicorn's worker processes (its children), in kB."""
+    total = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(
+                line.split(":", 1) for line in status.read_text().splitlines() if ":" in line
+            )
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(server.pid) and "VmRSS" in fields:
+            total += int(fields["VmRSS"].split()[0])
+    return total
+
+
+@dataclass
+class Stream:
+    battle: int
+    role: str
+    received: list[tuple[int, float]] = field(default_factory=list)
+    open: bool = False
+
+
+async def _follow(port: int, stream: Stream, cookie: str, stop: asyncio.Event) -> None:
+    """Read one SSE stream, noting each event id and when it arrived (wall clock)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"GET /battles/{stream.battle}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Accept: text/event-stream\r\nCookie: sessionid={cookie}\r\n\r\n".encode()
+    )
+    await writer.drain()
+    status = await reader.readline()
+    if b" 200 " not in status:
+        raise RuntimeError(f"stream {stream.battle} answered {status!r}")
+    while (await reader.readline()) not in (b"\r\n", b""):
+        pass
+    stream.open = True
+    seq = None
+    try:
+        while not stop.is_set():
+            try:
+                line = await asyncio.wait_for(reader.readline(), 0.5)
+            except TimeoutError:
+                continue
+            if not line:
+                break
+            text = line.decode().rstrip("\r\n")
+            # Chunked transfer: size lines are hex digits only; SSE lines have a colon.
+            if text.startswith("id: "):
+                seq = int(text[4:])
+            elif text.startswith("data: ") and seq is not None:
+                stream.received.append((seq, time.time()))
+                seq = None
+    finally:
+        stream.open = False
+        writer.close()
+
+
+async def _request(port: int, method: str, path: str, token: str, body: dict) -> int:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    payload = json.dumps(body).encode()
+    writer.write(
+        f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        f"Connection: close\r\n\r\n".encode()
+        + payload
+    )
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    await reader.read()
+    writer.close()
+    return status
+
+
+async def _phone(port: int, battle: int, phone: dict, until: float, tally: dict) -> None:
+    await asyncio.sleep(random.uniform(0, ACT_EVERY))
+    body = {"check": "fire", "actor": phone["actor"], "target": phone["target"]}
+    body["params"] = {"skill": 9}
+    while time.monotonic() < until:
+        started = time.monotonic()
+        status = await _request(
+            port, "POST", f"/api/battles/{battle}/resolve/", phone["token"], body
+        )
+        tally["actions"] += 1
+        if status != 201:
+            tally["errors"].append(status)
+        await asyncio.sleep(max(0.0, ACT_EVERY - (time.monotonic() - started)))
+
+
+async def _run(port: int, seeded: dict, seconds: float, server: subprocess.Popen[bytes]) -> dict:
+    stop = asyncio.Event()
+    streams, tasks = [], []
+    rss_before = _workers_rss_kb(server)
+    for battle in seeded["battles"]:
+        cookies = [p["session"] for p in battle["phones"]] + seeded["watchers"]
+        for role, cookie in zip(("phone", "phone", "spectator", "spectator"), cookies, strict=True):
+            stream = Stream(battle["id"], role)
+            streams.append(stream)
+            tasks.append(asyncio.create_task(_follow(port, stream, cookie, stop)))
+    while sum(s.open for s in streams) < len(streams):
+        await asyncio.sleep(0.2)
+        if any(t.done() for t in tasks):
+            next(t for t in tasks if t.done()).result()
+    await asyncio.sleep(1.0)
+    rss_open = _workers_rss_kb(server)
+    connections = int(_psql(f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{DATABASE}'"))
+    tally: dict = {"actions": 0, "errors": []}
+    until = time.monotonic() + seconds
+    await asyncio.gather(
+        *(_phone(port, b["id"], p, until, tally) for b in seeded["battles"] for p in b["phones"])
+    )
+    held = sum(s.open for s in streams)
+    await asyncio.sleep(3.0)  # let the last events drain
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "streams": streams,
+        "tally": tally,
+        "held": held,
+        "rss": (rss_before, rss_open),
+        "connections": connections,
+    }
+
+
+def _report(seeded: dict, run: dict, seconds: float, workers: int) -> dict:
+    ids = ",".join(str(b["id"]) for b in seeded["battles"])
+    rows = _psql(
+        "SELECT battle_id, seq, extract(epoch from created_at) FROM battles_battleevent "
+        f"WHERE battle_id IN ({ids})",
+        DATABASE,
+    )
+    logged: dict[int, dict[int, float]] = {}
+    for row in rows.splitlines():
+        battle, seq, at = row.split("|")
+        logged.setdefault(int(battle), {})[int(seq)] = float(at)
+    latencies, lost, duplicated = [], 0, 0
+    for stream in run["streams"]:
+        log = logged.get(stream.battle, {})
+        got = [seq for seq, _ in stream.received]
+        lost += len(set(log) - set(got))
+        duplicated += len(got) - len(set(got))
+        latencies += [(at - log[seq]) * 1000 for seq, at in stream.received if seq in log]
+    latencies.sort()
+    streams = len(run["streams"])
+    before, opened = run["rss"]
+
+    def pct(p: float) -> float:
+        return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))], 1)
+
+    return {
+        "bench": "live",
+        "battles": len(seeded["battles"]),
+        "clients_per_battle": {"phones": 2, "spectators": 2},
+        "seconds": seconds,
+        "server": f"uvicorn --workers {workers}, PostgreSQL, Redis pub/sub",
+        "actions": run["tally"]["actions"],
+        "action_errors": len(run["tally"]["errors"]),
+        "events_logged": sum(len(v) for v in logged.values()),
+        "deliveries": len(latencies),
+        "fanout_ms": {
+            "p50": pct(0.50),
+            "p95": pct(0.95),
+            "max": round(latencies[-1], 1) if latencies else None,
+            "mean": round(statistics.fmean(latencies), 1) if latencies else None,
+        },
+        "budget_p95_ms": BUDGET_P95_MS,
+        "within_budget": bool(latencies) and pct(0.95) <= BUDGET_P95_MS,
+        "streams_open": streams,
+        "streams_held_to_the_end": run["held"],
+        "server_db_connections_with_streams_open": run["connections"],
+        "memory_per_stream_kb": round((opened - before) / streams, 1) if streams else None,
+        "workers_rss_mb": {
+            "before": round(before / 1024, 1),
+            "streams_open": round(opened / 1024, 1),
+        },
+        "events_lost": lost,
+        "events_duplicated": duplicated,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--battles", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--keep-database", action="store_true")
+    args = parser.parse_args()
+    seeded = _prepare(args.battles)
+    port = _free_port()
+    server = _start_server(port, args.workers)
+    try:
+        run = asyncio.run(_run(port, seeded, args.seconds, server))
+    finally:
+        _stop(server)
+    report = _report(seeded, run, args.seconds, args.workers)
+    if not args.keep_database:
+        _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

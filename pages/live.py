@@ -1,0 +1,253 @@
+"""The live table: each battle's event log as Server-Sent Events, and the spectators' pages.
+
+`GET /battles/<pk>/stream/` (contract) sends every event after the client's last one, each
+as `id: <seq>` with the rendered event and the chips it changed, then waits for the doorbell
+(`battles.live`) and reads the log again. The log is the source of truth: a reconnecting
+client (`Last-Event-ID: N`, or `?after=N` on the first connection) gets exactly the events
+after N, however many rings it missed.
+
+The stream is an async view: under ASGI (uvicorn) an open stream is a coroutine waiting on
+its bell, not a worker thread. Its reads of the log run on the event loop's small thread
+pool, whose database connections are kept and reused, so a hundred open streams hold a few
+connections, not a hundred.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.decorators import login_required
+from django.db import InterfaceError, OperationalError, connection
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from battles import live
+from battles.models import Battle, BattleEvent, BattleFigure, EventKind
+from battles.selectors import battles_visible_to, rules_for_battle
+from battles.services.adjust import markers
+from pages.display import figure_chips, is_out
+from pages.narration import event_view
+from pages.selectors import battle_table, battle_with_sides
+from rules.errors import RulesError
+from rules.system import RuleSystem
+
+#: Events sent per read of the log; a client further behind gets the rest on the next read.
+BATCH = 100
+#: Seconds of silence after which the stream sends a comment, so proxies keep it open.
+KEEPALIVE = 15.0
+#: Events the big screen and the watch page show.
+SCREEN_EVENTS = 8
+
+
+def _after(request: HttpRequest) -> int:
+    """Return the last event the client has: Last-Event-ID on a reconnect, else ?after=."""
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
+    return int(raw) if raw.strip().isdigit() else 0
+
+
+@dataclass(frozen=True)
+class Watched:
+    """What a stream needs to render its battle's events, loaded once when it opens."""
+
+    battle_id: int
+    system: RuleSystem
+
+
+def _visible(request: HttpRequest, pk: int) -> Watched | None:
+    battle = battles_visible_to(request.user).filter(pk=pk).select_related("house_rules").first()
+    return Watched(battle.pk, rules_for_battle(battle)) if battle is not None else None
+
+
+def _odds_text(watched: Watched, event: BattleEvent) -> str:
+    """Return the chance the event's outcome had, in words ("chance of this outcome: 41.7%")."""
+    try:
+        odds = watched.system.check(event.check_name).odds(event.params)
+        chance = odds.probabilities.get(event.outcome)
+    except (RulesError, KeyError, TypeError, ValueError):
+        return ""
+    return f"chance of this outcome: {float(chance):.1%}" if chance is not None else ""
+
+
+def _chips(system: RuleSystem, figure: BattleFigure) -> dict[str, Any]:
+    """The figure's chips as a spectator sees them, and (`adjust`) with the × a player taps."""
+    chips = figure_chips(system, figure.state, markers(system, figure.stats))
+    context = {"chips": chips, "figure": figure}
+    return {
+        "html": render_to_string("pages/battle/_chips.html", context),
+        "adjust": render_to_string("pages/battle/_chips.html", {**context, "adjustable": True}),
+        "out": is_out(figure.state),
+    }
+
+
+def _message(watched: Watched, event: BattleEvent, figures: dict[int, BattleFigure]) -> str:
+    system = watched.system
+    view = event_view(system, event)
+    data: dict[str, Any] = {
+        "seq": event.seq,
+        "kind": event.kind.lower(),
+        "sentence": view.sentence,
+        "dice": view.dice,
+        "line": render_to_string("pages/battle/_event_line.html", {"view": view}),
+        "result": render_to_string(
+            "pages/battle/_event_result.html", {"view": view, "can_play": False}
+        ),
+        "odds": "",
+        "chips": {},
+    }
+    if event.kind == EventKind.CHECK:
+        data["odds"] = _odds_text(watched, event)
+    touched = _touched(event)
+    data["chips"] = {str(pk): _chips(system, figures[pk]) for pk in touched if pk in figures}
+    if event.kind == EventKind.VOID:
+        data["voids"] = event.details.get("voids")
+    body = json.dumps(data, separators=(",", ":"))
+    return f"id: {event.seq}\nevent: battle-event\ndata: {body}\n\n"
+
+
+def _touched(event: BattleEvent) -> list[int]:
+    if event.kind == EventKind.VOID:
+        return [int(pk) for pk in event.details.get("figures", ())]
+    return [pk for pk in (event.actor_id, event.target_id) if pk is not None]
+
+
+#: Rendered messages by (battle, seq): every stream of a battle in this process sends the one
+#: rendering, made when the event was first read (its chips as they stood just after it).
+_rendered: dict[tuple[int, int, Any], str] = {}
+
+
+def stream_messages(watched: Watched, after: int) -> list[tuple[int, str]]:
+    """Return the SSE messages for the battle's events after `after`, oldest first."""
+    # Keyed by the event's time too: a battle number is reused after a test's rollback.
+    keys = [
+        (watched.battle_id, seq, stamp)
+        for seq, stamp in BattleEvent.objects.filter(battle_id=watched.battle_id, seq__gt=after)
+        .order_by("seq")
+        .values_list("seq", "created_at")[:BATCH]
+    ]
+    missing = [key for key in keys if key not in _rendered]
+    if missing:
+        _render(watched, [seq for _, seq, _ in missing])
+    return [(key[1], _rendered[key]) for key in keys]
+
+
+def _render(watched: Watched, seqs: list[int]) -> None:
+    events = list(
+        BattleEvent.objects.filter(battle_id=watched.battle_id, seq__in=seqs).select_related(
+            "actor", "target"
+        )
+    )
+    wanted = {pk for event in events for pk in _touched(event)}
+    figures = {f.pk: f for f in BattleFigure.objects.filter(pk__in=wanted)}
+    if len(_rendered) > 20_000:
+        _rendered.clear()
+    for event in events:
+        key = (watched.battle_id, event.seq, event.created_at)
+        _rendered[key] = _message(watched, event, figures)
+
+
+def _read_log(watched: Watched, after: int) -> list[tuple[int, str]]:
+    # A pooled thread's connection may have died (database restart): reconnect once.
+    try:
+        return stream_messages(watched, after)
+    except (InterfaceError, OperationalError):
+        connection.close()
+        return stream_messages(watched, after)
+
+
+read_log = sync_to_async(_read_log, thread_sensitive=False)
+
+
+def _release_request_connection() -> None:
+    """Close the request thread's connection (the session and permission reads): an open
+    stream must not hold a database connection while it waits. Inside a transaction (a
+    test's) the connection is left alone."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+async def event_stream(watched: Watched, after: int) -> AsyncIterator[str]:
+    """Yield the events after `after`, then each new one as the doorbell rings."""
+    bell = live.subscribe(watched.battle_id)
+    try:
+        await sync_to_async(_release_request_connection)()
+        yield "retry: 1000\n\n"
+        quiet_since = time.monotonic()
+        while True:
+            bell.clear()
+            messages = await read_log(watched, after)
+            for seq, text in messages:
+                yield text
+                after = seq
+            if messages:
+                quiet_since = time.monotonic()
+                if len(messages) == BATCH:
+                    continue
+            await bell.wait(live.poll_seconds())
+            if time.monotonic() - quiet_since >= KEEPALIVE:
+                yield ": keepalive\n\n"
+                quiet_since = time.monotonic()
+    finally:
+        live.unsubscribe(bell)
+
+
+async def battle_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """Stream the battle's event log as Server-Sent Events (404 to whoever may not see it)."""
+    # On the pool, like the log reads: two hundred phones opening their streams at once
+    # share its few connections instead of opening one each.
+    watched = await sync_to_async(_visible, thread_sensitive=False)(request, pk)
+    if watched is None:
+        raise Http404("No such battle.")
+    response = StreamingHttpResponse(
+        event_stream(watched, _after(request)), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+# --- spectators ---------------------------------------------------------------------------
+
+
+def _watch_context(request: HttpRequest, pk: int, screen: bool) -> dict[str, Any]:
+    battle = get_object_or_404(battle_with_sides(battles_visible_to(request.user)), pk=pk)
+    system = rules_for_battle(battle)
+    table = battle_table(battle, system)
+    sides = [
+        (block.side, [(f, figure_chips(system, f.state, ())) for f in block.figures])
+        for block in table.sides
+    ]
+    return {
+        "battle": battle,
+        "system": system,
+        "sides": sides,
+        "views": [event_view(system, e) for e in table.events[:SCREEN_EVENTS]],
+        "last_seq": table.events[0].seq if table.events else 0,
+        "screen": screen,
+    }
+
+
+@login_required
+def battle_watch(request: HttpRequest, pk: int) -> HttpResponse:
+    """Watch the battle read-only: the last events and both sides' chips, kept live."""
+    return render(request, "pages/battle/watch.html", _watch_context(request, pk, False))
+
+
+@login_required
+def battle_screen(request: HttpRequest, pk: int) -> HttpResponse:
+    """The big screen for a club's projector: large type, the last events, both sides."""
+    return render(request, "pages/battle/watch.html", _watch_context(request, pk, True))
+
+
+def watch_qr(request: HttpRequest, battle: Battle) -> str:
+    """Return the watch link's QR code as inline SVG (for a phone at the next table)."""
+    import segno
+
+    url = request.build_absolute_uri(reverse("battle-watch", args=[battle.pk]))
+    return segno.make(url, error="m").svg_inline(scale=3, dark="#222", light=None)
