@@ -49,3 +49,16 @@ def test_an_event_is_never_rewritten_only_voided(battle: Battle) -> None:
         BattleEvent.objects.filter(pk=event.pk).update(outcome="routs")
 
     assert BattleEvent.objects.get(pk=event.pk).outcome == "acts"
+
+
+@pytest.mark.parametrize("column", ["outcome", "kind", "prev_hash"])
+def test_the_append_only_trigger_survives_every_migration_of_the_event_table(
+    battle: Battle, column: str
+) -> None:
+    # SQLite drops a table's triggers when a migration rebuilds it (new event kinds, the hash
+    # chain's column): the last such migration must put the trigger back, prev_hash included.
+    event = BattleEvent.objects.create(battle=battle, seq=1, check_name="action", outcome="acts")
+    value = {"outcome": "routs", "kind": "VOID", "prev_hash": "0" * 64}[column]
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        BattleEvent.objects.filter(pk=event.pk).update(**{column: value})
