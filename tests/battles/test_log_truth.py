@@ -19,7 +19,7 @@ from battles import services
 from battles.models import Battle, BattleFigure
 from battles.services import SideChoice
 from battles.services.table import KILLED
-from pages.after import battle_report
+from pages.after import HEALED, battle_report, is_wound_roll
 from pages.schema_forms import opening_values
 from rules.checks import Check, Resolution
 from rules.dice import SeededDice
@@ -263,6 +263,10 @@ def test_a_hit_is_not_told_as_unhurt_on_the_after_page_or_the_career(
     report = battle_report(battle, system, list(battle.ledger.all()))
     lines = [line.text for side in report for line in side.wounds]
     assert any(text.startswith("1 ") for text in lines), lines
+    if system.harm == "wounds":  # a wound heals or leaves a mark: the page says which
+        (said,) = [line.sentences for side in report for line in side.wounds]
+        rolled = [r for r in battle.ledger.all() if is_wound_roll(r)]
+        assert said == ((HEALED,) if not rolled else said) and said, said
     client.force_login(red.character.force.owner)
     page = client.get(f"/characters/{red.character_id}/").content.decode()
     assert "Ended the battle wounded" in page

@@ -96,9 +96,9 @@ def test_the_campaign_page_costs_the_same_queries_at_any_size(
 
 
 #: session, user, campaign, manages?, members, forces, battles (no sides to prefetch here),
-#: league settings, players, pairings, adjustments, current round, its pairings, club ratings,
-#: the league's rating column setting.
-CAMPAIGN_QUERIES = 15
+#: league settings, players, pairings, adjustments, current round, its pairings, the player's
+#: games in every open round, club ratings, the league's rating column setting.
+CAMPAIGN_QUERIES = 16
 
 
 def campaign_queries(campaign) -> int:  # type: ignore[no-untyped-def]
