@@ -17,7 +17,7 @@ from battles.services import battle_confirm, battle_finish, battle_record_result
 from battles.services.results import allowed_skills, allowed_statuses
 from battles.services.setup import SideChoice
 from campaigns.models import Campaign
-from rosters.models import Force
+from rosters.models import CharacterStatus, Force
 
 DEMO_SCENARIO = "Demo: the fight at the ford"
 WAITING_SCENARIO = "Demo: the skirmish at the mill (waiting for confirmation)"
@@ -65,7 +65,8 @@ def demo_waiting_battle_seed(*, campaign: Campaign) -> Battle | None:
         return done
     with transaction.atomic():
         battle = battle_start(
-            sides=[SideChoice(force=force) for force in forces],
+            # The first battle's wounded are still recovering: the fit take the field.
+            sides=[SideChoice(force=force, characters=_fit(force)) for force in forces],
             campaign=campaign,
             scenario=WAITING_SCENARIO,
             user=forces[0].owner,
@@ -77,6 +78,10 @@ def demo_waiting_battle_seed(*, campaign: Campaign) -> Battle | None:
             user=forces[0].owner,
         )
         return battle_finish(battle=battle, user=forces[0].owner)
+
+
+def _fit(force: Force) -> tuple[Any, ...]:
+    return tuple(force.characters.filter(status=CharacterStatus.ACTIVE).order_by("pk"))
 
 
 def demo_figure_results(battle: Battle) -> list[dict[str, Any]]:
