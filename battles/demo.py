@@ -17,9 +17,10 @@ from battles.services import battle_confirm, battle_finish, battle_record_result
 from battles.services.results import allowed_skills, allowed_statuses
 from battles.services.setup import SideChoice
 from campaigns.models import Campaign
-from rosters.models import Force
+from rosters.models import CharacterStatus, Force
 
 DEMO_SCENARIO = "Demo: the fight at the ford"
+WAITING_SCENARIO = "Demo: the skirmish at the mill (waiting for confirmation)"
 
 
 def demo_battles_seed(*, campaigns: list[Campaign]) -> int:
@@ -53,6 +54,34 @@ def _demo_battle(campaign: Campaign, forces: list[Force]) -> None:
         # task on commit (inline with the embedded defaults, a worker otherwise).
         battle_finish(battle=battle, user=forces[0].owner)
         battle_confirm(battle=battle, user=forces[1].owner)
+
+
+def demo_waiting_battle_seed(*, campaign: Campaign) -> Battle | None:
+    """Report a second battle in the campaign that its other player has not confirmed yet, so
+    the demo shows consent: "waiting for … to confirm", with Confirm and Dispute for him."""
+    forces = list(Force.objects.filter(campaign=campaign).order_by("pk")[:2])
+    done = Battle.objects.filter(campaign=campaign, scenario=WAITING_SCENARIO).first()
+    if len(forces) < 2 or done is not None:
+        return done
+    with transaction.atomic():
+        battle = battle_start(
+            # The first battle's wounded are still recovering: the fit take the field.
+            sides=[SideChoice(force=force, characters=_fit(force)) for force in forces],
+            campaign=campaign,
+            scenario=WAITING_SCENARIO,
+            user=forces[0].owner,
+        )
+        battle = battle_record_result(
+            battle=battle,
+            figures=demo_figure_results(battle),
+            sides=_side_results(battle),
+            user=forces[0].owner,
+        )
+        return battle_finish(battle=battle, user=forces[0].owner)
+
+
+def _fit(force: Force) -> tuple[Any, ...]:
+    return tuple(force.characters.filter(status=CharacterStatus.ACTIVE).order_by("pk"))
 
 
 def demo_figure_results(battle: Battle) -> list[dict[str, Any]]:

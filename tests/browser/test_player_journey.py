@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from battles.models import Battle, BattleEvent, BattleStatus
-from battles.services import pipeline
+from battles.services import battle_confirm, pipeline
 from tests.pages.conftest import make_muster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -101,6 +101,12 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     page.get_by_label("Loss").nth(1).check()
     page.get_by_role("button", name="Save the result").click()
     page.get_by_test_id("finish").click()
+    page.get_by_test_id("consent").wait_for()  # consent: bob has still to confirm
+    assert "Waiting for bob (Blue) to confirm" in page.get_by_test_id("consent").inner_text()
+    screens("after-reported")
+    assert held_worker == []
+    battle_confirm(battle=battle, user=muster.bob)  # bob confirms on his own phone
+    page.reload()
     page.get_by_role("progressbar").wait_for()
     screens("after-waiting")
     assert held_worker == [battle.pk]

@@ -30,11 +30,13 @@ def test_a_battle_finished_while_redis_is_down_is_saved_and_queued_by_the_sweep_
     battle = fought_battle(cast)
     on_own_redis.stop()
 
-    finished = cast.client(cast.alice).post(f"/api/battles/{battle.pk}/finish/")
+    reported = cast.client(cast.alice).post(f"/api/battles/{battle.pk}/finish/")
+    finished = cast.client(cast.bob).post(f"/api/battles/{battle.pk}/confirm/")  # consent
     client.force_login(cast.alice)
     page = client.get(f"/battles/{battle.pk}/after/")
     health = client.get("/healthz")
 
+    assert reported.status_code == 202, reported.content[:300]
     assert finished.status_code == 202, finished.content[:300]
     assert finished.json()["status"] == BattleStatus.FINISHED
     assert page.status_code == 200

@@ -55,7 +55,10 @@ def _assert_changed_exactly_once(battle_id: int) -> None:
 
 
 def _finish_through_the_api(cast: Any, battle: Battle) -> None:
+    """alice reports the result, bob confirms it (consent): the rolls are queued."""
     response = cast.client(cast.alice).post(f"/api/battles/{battle.pk}/finish/")
+    assert response.status_code == 202, response.content
+    response = cast.client(cast.bob).post(f"/api/battles/{battle.pk}/confirm/")
     assert response.status_code == 202, response.content
 
 
@@ -98,6 +101,7 @@ def test_a_battle_played_through_the_api_is_processed_by_a_worker_process(
     assert client.post(f"{url}/result/", {"sides": sides}, format="json").status_code == 200
 
     assert client.post(f"{url}/finish/").status_code == 202
+    assert cast.client(cast.bob).post(f"{url}/confirm/").status_code == 202
     _processed(created["id"])
 
     _assert_changed_exactly_once(created["id"])

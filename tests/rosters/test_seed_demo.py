@@ -71,7 +71,9 @@ def test_seeding_fights_one_processed_battle_per_campaign_once(var_dir):
     seed()
 
     statuses = sorted(Battle.objects.values_list("system", "status"))
-    assert statuses == sorted((s.key, BattleStatus.PROCESSED) for s in all_systems())
+    processed = [(s.key, BattleStatus.PROCESSED) for s in all_systems()]
+    # ... and one Rencounter battle reported by one player, waiting for the other's consent.
+    assert statuses == sorted([*processed, ("rencounter", BattleStatus.REPORTED)])
     assert PostBattleRoll.objects.exists()
 
 

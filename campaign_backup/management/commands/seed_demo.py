@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from battles.demo import demo_battles_seed
+from battles.demo import demo_battles_seed, demo_waiting_battle_seed
 from campaigns.demo_season import demo_season_seed
 from campaigns.models import Campaign
 from campaigns.services import invitation_standing
@@ -21,6 +21,11 @@ class Command(BaseCommand):
         login = demo_seed()
         # Battles come after the rosters commit: finishing one queues its post-battle task.
         fought = demo_battles_seed(campaigns=list(Campaign.objects.filter(club__slug="demo")))
+        # Consent on show: a battle alice reported that her opponent has still to confirm.
+        for campaign in Campaign.objects.filter(club__slug="demo", system="rencounter").order_by(
+            "pk"
+        )[:1]:
+            demo_waiting_battle_seed(campaign=campaign)
         # A league in progress in the Rencounter campaign: round 1 played, round 2 paired.
         demo_season_seed(club_slug="demo", organiser="olivia", password=login.password)
         self.stdout.write(self.style.SUCCESS(f"Demo data is loaded ({fought} new battle(s))."))
