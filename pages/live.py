@@ -22,6 +22,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
 from django.db import InterfaceError, OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -197,18 +198,34 @@ async def event_stream(watched: Watched, after: int) -> AsyncIterator[str]:
         live.unsubscribe(bell)
 
 
-async def battle_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+async def battle_stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
     """Stream the battle's event log as Server-Sent Events (404 to whoever may not see it)."""
     # On the pool, like the log reads: two hundred phones opening their streams at once
     # share its few connections instead of opening one each.
     watched = await sync_to_async(_visible, thread_sensitive=False)(request, pk)
     if watched is None:
         raise Http404("No such battle.")
+    if not isinstance(request, ASGIRequest):
+        return await _one_poll(watched, _after(request))
     response = StreamingHttpResponse(
         event_stream(watched, _after(request)), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+async def _one_poll(watched: Watched, after: int) -> HttpResponse:
+    """Under WSGI (runserver, Django's test server) answer what is new and end the stream.
+
+    A WSGI thread cannot wait on the doorbell, and an endless stream would hold it forever;
+    the browser asks again after `retry` ms, from its last event. The closing `poll` event
+    tells the page the end was meant, so it does not say it is reconnecting.
+    """
+    messages = await read_log(watched, after)
+    body = "retry: 2000\n\n" + "".join(text for _, text in messages)
+    response = HttpResponse(body + "event: poll\ndata: {}\n\n", content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
     return response
 
 

@@ -68,11 +68,17 @@
     document.dispatchEvent(new CustomEvent("muster:live", { detail: data }));
   }
 
+  // A server without ASGI (runserver) ends each stream on purpose with a `poll` event; the
+  // browser then asks again by itself, and that is no reason to say "reconnecting".
+  let polled = false;
+
   function connect() {
     source = new EventSource(`${url}?after=${last}`);
     source.addEventListener("open", () => reconnecting(false));
     source.addEventListener("battle-event", onEvent);
+    source.addEventListener("poll", () => { polled = true; });
     source.addEventListener("error", () => {
+      if (polled && source.readyState === EventSource.CONNECTING) { polled = false; return; }
       reconnecting(true);
       // The browser retries by itself while the stream is CONNECTING; a CLOSED one (an error
       // answer during an outage) is opened again here, from the last event seen.

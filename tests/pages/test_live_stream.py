@@ -44,7 +44,7 @@ def _parse(text: str) -> list[dict[str, Any]]:
     messages = []
     for block in text.split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        if "data" in fields:
+        if "data" in fields and "id" in fields:
             messages.append(
                 {
                     "id": int(fields["id"]),
@@ -195,3 +195,19 @@ def test_the_battle_page_offers_the_watch_link_and_its_qr_code(client, cast: Cas
     assert f'href="/battles/{battle.pk}/watch/"' in html
     assert f'href="/battles/{battle.pk}/screen/"' in html
     assert "<svg" in html and 'data-live-after="0"' in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_wsgi_the_stream_answers_what_is_new_and_ends(client) -> None:
+    # runserver and Django's test server cannot hold a stream open: one poll, then the
+    # browser asks again from its last event.
+    cast = make_cast()
+    battle = start_battle(cast)
+    _fire(battle, 3)
+    client.force_login(cast.dave)
+
+    response = client.get(f"/battles/{battle.pk}/stream/", headers={"Last-Event-ID": "1"})
+
+    text = response.content.decode()
+    assert [m["id"] for m in _parse(text)] == [2, 3]
+    assert text.startswith("retry: 2000") and text.endswith("event: poll\ndata: {}\n\n")
