@@ -46,6 +46,7 @@ from campaigns.models import (
     LeagueAdjustment,
     Membership,
     Pairing,
+    PairingReport,
     Round,
 )
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
@@ -221,6 +222,7 @@ def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
         .select_related("round", "home__user", "away__user", "confirmed_by")
         .order_by("round__number", "pk")
     )
+    written = _written_reports(campaign)
     return {
         "settings": _plain(league) if league else None,
         "rounds": [_plain(r) for r in rounds],
@@ -232,6 +234,7 @@ def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
                 "away": _username(p.away.user) if p.away_id else None,
                 "battle": refs.battle.get(p.battle_id) if p.battle_id else None,
                 "confirmed_by": _username(p.confirmed_by),
+                "reports": written.get(p.pk, []),
             }
             for p in pairings
         ],
@@ -242,6 +245,18 @@ def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
             )
         ],
     }
+
+
+def _written_reports(campaign: Campaign) -> dict[int, list[dict[str, Any]]]:
+    """What the players wrote beside their results, by pairing (one query)."""
+    rows = PairingReport.objects.filter(pairing__round__campaign=campaign).select_related(
+        "reporter"
+    )
+    written: dict[int, list[dict[str, Any]]] = {}
+    for r in rows.order_by("pairing_id", "side"):
+        entry = {"side": r.side, "reporter": _username(r.reporter), "link": r.link, "text": r.text}
+        written.setdefault(r.pairing_id, []).append(entry)
+    return written
 
 
 def _house_rules(campaign: Campaign) -> list[HouseRules]:
@@ -347,6 +362,7 @@ def _usernames(doc: Mapping[str, Any]) -> Iterator[str]:
         yield from (e["created_by"] for e in battle["events"])
     league = doc["league"]
     yield from (p["confirmed_by"] for p in league["pairings"])
+    yield from (r.get("reporter") for p in league["pairings"] for r in p.get("reports", ()))
     yield from (a["created_by"] for a in league["adjustments"])
 
 
@@ -528,7 +544,7 @@ class _Importer:
             Round(campaign=self.campaign, **_values(Round, r)) for r in data["rounds"]
         )
         by_number = {r.number: r for r in rounds}
-        Pairing.objects.bulk_create(
+        pairings = Pairing.objects.bulk_create(
             Pairing(
                 round=by_number[p["round"]],
                 home=self.members[p["home"]],
@@ -538,6 +554,15 @@ class _Importer:
                 **_values(Pairing, p),
             )
             for p in data["pairings"]
+        )
+        PairingReport.objects.bulk_create(
+            PairingReport(
+                pairing=pairing,
+                reporter=self.user(r.get("reporter")),
+                **_values(PairingReport, r),
+            )
+            for pairing, p in zip(pairings, data["pairings"], strict=True)
+            for r in p.get("reports", ())
         )
         LeagueAdjustment.objects.bulk_create(
             LeagueAdjustment(
@@ -550,13 +575,28 @@ class _Importer:
         )
 
 
+def as_copy(document: Any, *, name: str, slug: str) -> Any:
+    """Return the document restored as a copy under a new name and slug (no JSON to edit by
+    hand); the copy remembers the original's slug, so its games are not rated twice."""
+    if not isinstance(document, dict) or not isinstance(document.get("campaign"), dict):
+        return document  # the import's own check names what is wrong with it
+    original = document["campaign"]
+    copy_of = original.get("copy_of") or original.get("slug", "")
+    return {**document, "campaign": {**original, "name": name, "slug": slug, "copy_of": copy_of}}
+
+
 @transaction.atomic
-def campaign_import(*, document: Any, club_slug: str | None = None) -> Campaign:
-    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`).
+def campaign_import(
+    *, document: Any, club_slug: str | None = None, name: str = "", slug: str = ""
+) -> Campaign:
+    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`);
+    with `name` and `slug`, as a copy (`as_copy`), into the same club or another.
 
     The whole document is checked first (`campaign_schema`): a bad one is refused with one line
     naming the bad path, and nothing is written.
     """
+    if slug:
+        document = as_copy(document, name=name or slug, slug=slug)
     problem = document_problem(
         document, fmt=FORMAT, versions=READABLE_VERSIONS, club_slug=club_slug
     )

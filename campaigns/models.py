@@ -61,6 +61,16 @@ class Campaign(models.Model):
         default=False,
         help_text="A player who opens an invitation link waits for an organiser's approval.",
     )
+    # A copy restored from a backup under a new slug: its games were rated with the original,
+    # so the club rating leaves them out (they would count twice). Nullable so that SQLite adds
+    # the column in place: rebuilding the table breaks the rosters' triggers that read it.
+    copy_of = models.CharField(
+        max_length=120,
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The slug of the campaign this one was restored from as a copy.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -37,6 +37,8 @@ def game_score(pairing: Pairing) -> float | None:
         return None
     if pairing.battle_id is not None and pairing.battle.auto_resolved:
         return None
+    if pairing.round.campaign.copy_of:  # a restored copy: the original's games already count
+        return None
     return SCORES.get(pairing.winner)
 
 
@@ -164,7 +166,7 @@ def _settled_unrated(club: Club, rated: set[int]) -> Iterable[Pairing]:
     return (
         Pairing.objects.filter(round__campaign__club=club, away__isnull=False)
         .exclude(pk__in=rated)
-        .select_related("round", "home", "away")
+        .select_related("round__campaign", "home", "away", "battle")
         .order_by("round__campaign_id", "round__number", "table", "pk")
     )
 

@@ -29,7 +29,8 @@ def test_a_rounds_player_selects_have_short_labels_and_no_related_widgets(client
     page = client.get(f"/admin/campaigns/round/{season.round_two.pk}/change/").content.decode()
 
     first = season.round_two.pairings.order_by("table").first()
-    assert f">{first.home.player_name}</option>" in page
+    # the player and their forces ("alice — Gridley's Own"), not the membership's long name
+    assert f">{first.home.player_name} — " in page
     assert "in Winter League" not in page
     assert "delete_id_pairings" not in page
     assert "change_id_pairings" not in page
