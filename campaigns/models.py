@@ -64,7 +64,7 @@ class Campaign(models.Model):
     # A copy restored from a backup under a new slug: its games were rated with the original,
     # so the club rating leaves them out (they would count twice). Nullable so that SQLite adds
     # the column in place: rebuilding the table breaks the rosters' triggers that read it.
-    copy_of = models.CharField(
+    copy_of = models.CharField(  # noqa: DJ001 (nullable on purpose, see above)
         max_length=120,
         null=True,
         blank=True,
