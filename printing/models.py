@@ -63,7 +63,7 @@ class LabelPreset(models.Model):
             key=self.key,
             name=self.name,
             page=self.page,
-            shape=self.shape,  # type: ignore[arg-type]
+            shape=self.shape,  # type: ignore[arg-type]  # the field's choices are the Literal's
             width=self.width,
             height=self.height,
             columns=self.columns,

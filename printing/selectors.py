@@ -230,8 +230,8 @@ def post_battle_outcomes(battles: list[Battle]) -> dict[int, list[tuple[str, str
         .order_by("battle_id", "character__name", "character_id", "procedure", "index")
     )
     outcomes: dict[int, list[tuple[str, str, str, str]]] = {}
-    for battle_id, *row in rows:
-        outcomes.setdefault(battle_id, []).append(tuple(row))  # type: ignore[arg-type]
+    for battle_id, character, procedure, subject, outcome in rows:
+        outcomes.setdefault(battle_id, []).append((character, procedure, subject, outcome))
     return outcomes
 
 

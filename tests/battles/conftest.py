@@ -1,6 +1,6 @@
 """Battle fixtures: a Rencounter campaign in the club, and its cast.
 
-alice and bob each own a force in the campaign; olive organises it; dave is another player in
+alice and bob each own a force in the campaign; olivia organises it; dave is another player in
 it whose force does not fight; eve is a stranger to the campaign.
 """
 
@@ -42,7 +42,7 @@ class Cast:
     campaign: Campaign
     alice: Any
     bob: Any
-    olive: Any
+    olivia: Any
     dave: Any
     eve: Any
     red: Force
@@ -69,10 +69,10 @@ def _stats(values: dict[str, Any]) -> dict[str, Any]:
 
 def make_cast(size: int = 3) -> Cast:
     campaign = CampaignFactory(name="Brandywine", calendar_date=date(1777, 9, 11))
-    users = {n: UserFactory(username=n) for n in ("alice", "bob", "olive", "dave", "eve")}
+    users = {n: UserFactory(username=n) for n in ("alice", "bob", "olivia", "dave", "eve")}
     for name in ("alice", "bob", "dave"):
         MembershipFactory(user=users[name], campaign=campaign, role=Role.PLAYER)
-    MembershipFactory(user=users["olive"], campaign=campaign, role=Role.ORGANISER)
+    MembershipFactory(user=users["olivia"], campaign=campaign, role=Role.ORGANISER)
     red = make_force(campaign, users["alice"], "Red", size)
     blue = make_force(campaign, users["bob"], "Blue", size)
     make_force(campaign, users["dave"], "Grey", 1)

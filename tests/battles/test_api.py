@@ -1,6 +1,6 @@
 """The battle API: bad input answers 400/409 with a clear message and changes nothing;
 permissions for the owner (alice), the other player (bob's opponent dave, who does not fight),
-the organiser (olive) and a stranger (eve)."""
+the organiser (olivia) and a stranger (eve)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_a_result_with_an_unknown_status_or_skill_is_a_400(cast: Cast, battle: B
     ("who", "read", "write"),
     [
         ("alice", 200, 201),  # owns a force in the battle
-        ("olive", 200, 201),  # organises the campaign
+        ("olivia", 200, 201),  # organises the campaign
         ("dave", 200, 403),  # plays in the campaign, not in this battle
         ("eve", 404, 404),  # a stranger
     ],
@@ -168,7 +168,7 @@ def test_only_an_organiser_may_requeue_processing(cast: Cast) -> None:
     battle = finished(cast)
 
     assert cast.client(cast.dave).post(_url(battle, "requeue")).status_code == 403
-    assert cast.client(cast.olive).post(_url(battle, "requeue")).status_code == 202
+    assert cast.client(cast.olivia).post(_url(battle, "requeue")).status_code == 202
 
 
 def test_a_battle_detail_loads_the_battle_once(cast: Cast, django_assert_num_queries: Any) -> None:

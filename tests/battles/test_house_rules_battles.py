@@ -1,6 +1,6 @@
 """A battle is played, priced and audited under the house-rules version it was set up under.
 
-olive organises a Game the 90% campaign whose club edits its missiles (the test house spec in
+olivia organises a Game the 90% campaign whose club edits its missiles (the test house spec in
 tests/house_rules_system.py); alice's bowmen loose volleys at bob's serjeants. Version 1 adds
 a longbow that hits on 3+; version 2 drops it and makes bows hit only on a 6.
 """
@@ -41,7 +41,7 @@ SERJEANTS = {"type": "serjeants", "missiles": "none", "hits": 0, "out_of_missile
 @dataclass
 class Club:
     campaign: Campaign
-    olive: Any
+    olivia: Any
     alice: Any
     bob: Any
     red: Force
@@ -51,24 +51,24 @@ class Club:
 @pytest.fixture
 def club(house_rules_system: Any) -> Club:
     campaign = CampaignFactory(name="Hastings", system="game_the_90", options={"die": "d6"})
-    olive, alice, bob = (UserFactory(username=n) for n in ("olive", "alice", "bob"))
-    MembershipFactory(user=olive, campaign=campaign, role=Role.ORGANISER)
+    olivia, alice, bob = (UserFactory(username=n) for n in ("olivia", "alice", "bob"))
+    MembershipFactory(user=olivia, campaign=campaign, role=Role.ORGANISER)
     red = ForceFactory(campaign=campaign, owner=alice, name="Red")
     blue = ForceFactory(campaign=campaign, owner=bob, name="Blue")
     for n in range(2):
         CharacterFactory(force=red, name=f"Bowmen {n + 1}", stats=BOWMEN)
         CharacterFactory(force=blue, name=f"Serjeants {n + 1}", stats=SERJEANTS)
-    return Club(campaign, olive, alice, bob, red, blue)
+    return Club(campaign, olivia, alice, bob, red, blue)
 
 
 def _v1(club: Club) -> HouseRules:
     longbows = pack(longbow={"range": 24, "volley": 3})
-    return house_rules_save(campaign=club.campaign, document=longbows, user=club.olive)
+    return house_rules_save(campaign=club.campaign, document=longbows, user=club.olivia)
 
 
 def _v2(club: Club) -> HouseRules:
     return house_rules_save(
-        campaign=club.campaign, document=pack(bows={"volley": 6}), user=club.olive
+        campaign=club.campaign, document=pack(bows={"volley": 6}), user=club.olivia
     )
 
 
@@ -235,13 +235,13 @@ def test_a_game_the_90_battle_shoots_by_the_unit_table_it_was_set_up_under(db: A
     from rules.system import get_system
 
     campaign = CampaignFactory(name="Maldon", system="game_the_90", options={"die": "d6"})
-    olive, alice, bob = (UserFactory(username=n) for n in ("olive", "alice", "bob"))
+    olivia, alice, bob = (UserFactory(username=n) for n in ("olivia", "alice", "bob"))
     red = ForceFactory(campaign=campaign, owner=alice, name="Red")
     blue = ForceFactory(campaign=campaign, owner=bob, name="Blue")
     CharacterFactory(force=red, name="Bowmen", stats=BOWMEN)
     CharacterFactory(force=blue, name="Serjeants", stats=SERJEANTS)
-    club = Club(campaign, olive, alice, bob, red, blue)
-    v1 = house_rules_save(campaign=campaign, document=_blunter_bowmen(-2), user=olive)
+    club = Club(campaign, olivia, alice, bob, red, blue)
+    v1 = house_rules_save(campaign=campaign, document=_blunter_bowmen(-2), user=olivia)
     battle = _start(club)
     shooter, target = (battle.figures.get(side__index=i) for i in (0, 1))
     shot = {"shooter": "bowmen", "target": "serjeants", "die": "d6"}
@@ -249,7 +249,7 @@ def test_a_game_the_90_battle_shoots_by_the_unit_table_it_was_set_up_under(db: A
         services.battle_resolve(
             battle=battle, check="shoot", actor=shooter.pk, target=target.pk, params=shot
         )
-    house_rules_save(campaign=campaign, document=_blunter_bowmen(-1), user=olive)
+    house_rules_save(campaign=campaign, document=_blunter_bowmen(-1), user=olivia)
 
     report = services.battle_audit(battle=_processed(battle))
     odds = rules_for_battle(battle).check("shoot").odds(shot).probabilities

@@ -61,24 +61,7 @@ def pdf_renders_capped(monkeypatch):
 
 
 @pytest.fixture
-def fixed_seeds(monkeypatch):
-    """Give the n-th battle the same seed every run: the same draws and rolls, the same crawl."""
-    import hashlib
-    from itertools import count
-
-    from battles.services import setup
-
-    numbers = count(1)
-
-    def new_seed() -> tuple[str, str]:
-        seed = f"crawl-{next(numbers)}"
-        return seed, hashlib.sha256(seed.encode()).hexdigest()
-
-    monkeypatch.setattr(setup, "new_seed", new_seed)
-
-
-@pytest.fixture
-def crawled(db, settings, tmp_path, pdf_renders_capped, fixed_seeds) -> Callable[[str], str]:
+def crawled(db, settings, tmp_path, pdf_renders_capped) -> Callable[[str], str]:
     """Build the world of a system and crawl it as every actor; return the report."""
     settings.MEDIA_ROOT = tmp_path
 
@@ -89,7 +72,7 @@ def crawled(db, settings, tmp_path, pdf_renders_capped, fixed_seeds) -> Callable
 
 
 @pytest.fixture
-def crawled_worlds(db, settings, tmp_path, pdf_renders_capped, fixed_seeds):
+def crawled_worlds(db, settings, tmp_path, pdf_renders_capped):
     """Return the worlds given, with media kept in a temporary folder."""
     settings.MEDIA_ROOT = tmp_path
     return lambda worlds: worlds

@@ -1,6 +1,6 @@
 """A campaign backup carries its house-rules versions and the version each battle played under.
 
-olive organises a Game the 90% campaign whose club edits its missiles (the test house spec in
+olivia organises a Game the 90% campaign whose club edits its missiles (the test house spec in
 tests/house_rules_system.py): version 1 adds a longbow, version 2 drops it. A battle fought
 under version 1 must still audit after the campaign moves to another server.
 """
@@ -39,17 +39,17 @@ LONGBOWS = pack(longbow={"range": 24, "volley": 3})
 
 def _campaign(versions: int = 2, battles: int = 1) -> Campaign:
     campaign = CampaignFactory(system="game_the_90", options={"die": "d6"})
-    olive, alice, bob = (UserFactory() for _ in range(3))
-    MembershipFactory(user=olive, campaign=campaign, role=Role.ORGANISER)
+    olivia, alice, bob = (UserFactory() for _ in range(3))
+    MembershipFactory(user=olivia, campaign=campaign, role=Role.ORGANISER)
     red = ForceFactory(campaign=campaign, owner=alice, name="Red")
     blue = ForceFactory(campaign=campaign, owner=bob, name="Blue")
     for force in (red, blue):
         CharacterFactory(force=force, name=f"{force.name} bowmen", stats=BOWMEN)
-    house_rules_save(campaign=campaign, document=LONGBOWS, user=olive, note="longbows")
+    house_rules_save(campaign=campaign, document=LONGBOWS, user=olivia, note="longbows")
     for _ in range(battles):
         _fight(campaign, red, blue, alice)
     for volley in range(4, 4 + versions - 1):
-        house_rules_save(campaign=campaign, document=pack(bows={"volley": volley}), user=olive)
+        house_rules_save(campaign=campaign, document=pack(bows={"volley": volley}), user=olivia)
     return campaign
 
 

@@ -44,7 +44,7 @@ def campaign(django_capture_on_commit_callbacks):
         home_vp=3,
         reported_by_home=True,
         confirmed_by_organiser=True,
-        confirmed_by=cast.olive,
+        confirmed_by=cast.olivia,
         version=2,
     )
     Pairing.objects.create(round=round_, home=members["dave"], away=None, table=2)
@@ -53,7 +53,7 @@ def campaign(django_capture_on_commit_callbacks):
         player=members["bob"],
         points=-1,
         reason="late list",
-        created_by=cast.olive,
+        created_by=cast.olivia,
     )
     return cast.campaign
 

@@ -66,7 +66,7 @@ def test_the_report_lists_each_characters_post_battle_outcomes(league):
     cast, battle = league
     rolls = list(battle.ledger.select_related("character"))
 
-    text = _text(cast.client(cast.olive).get(f"/api/campaigns/{cast.campaign.pk}/report.pdf"))
+    text = _text(cast.client(cast.olivia).get(f"/api/campaigns/{cast.campaign.pk}/report.pdf"))
 
     assert rolls, "the processed battle has post-battle rolls"
     for roll in rolls:
@@ -85,7 +85,7 @@ def test_a_report_of_every_battle_of_a_long_campaign_is_a_print_job(league, monk
     monkeypatch.setattr("printing.apis.REPORT_BATTLES_IN_REQUEST", 0)
     cast, _ = league
 
-    response = cast.client(cast.olive).get(f"/api/campaigns/{cast.campaign.pk}/report.pdf?all=1")
+    response = cast.client(cast.olivia).get(f"/api/campaigns/{cast.campaign.pk}/report.pdf?all=1")
 
     assert response.status_code == 202
     assert PrintJob.objects.get(pk=response.json()["id"]).kind == PrintJob.Kind.REPORT
@@ -97,7 +97,7 @@ def test_the_report_reads_the_same_number_of_queries_for_one_battle_or_three(lea
     cast, _ = league
     params = {"campaign": cast.campaign.pk}
     with CaptureQueriesContext(connection) as one:
-        build_document(PrintJob.Kind.REPORT, params, cast.olive)
+        build_document(PrintJob.Kind.REPORT, params, cast.olivia)
     for n in range(2):
         more = Battle.objects.create(
             campaign=cast.campaign,
@@ -109,6 +109,6 @@ def test_the_report_reads_the_same_number_of_queries_for_one_battle_or_three(lea
             BattleSide.objects.create(battle=more, index=index, force=force)
         BattleEvent.objects.create(battle=more, seq=1, check_name="melee", outcome="win")
     with CaptureQueriesContext(connection) as three:
-        build_document(PrintJob.Kind.REPORT, params, cast.olive)
+        build_document(PrintJob.Kind.REPORT, params, cast.olivia)
 
     assert len(three) == len(one)
