@@ -63,7 +63,9 @@ def _fuzzer(operation, headers: dict[str, str]) -> Callable[[], None]:
 
 
 def test_every_api_operation_answers_as_documented_and_never_with_a_5xx(live_server, fuzz_token):
-    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/")
+    # The schema is built on its first request (drf-spectacular walks every view): on a busy
+    # 2-core machine that took longer than the loader's 10 s default.
+    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/", timeout=120)
     headers = {"Authorization": f"Token {fuzz_token}"}
     failures: dict[str, str] = {}
     operations = [result.ok() for result in schema.get_all_operations()]
