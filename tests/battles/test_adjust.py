@@ -11,11 +11,14 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.test import TestCase
 
 from battles import services
-from battles.models import Battle, EventKind
+from battles.chain import chain_breaks
+from battles.models import Battle, BattleEvent, EventKind
 from battles.words import event_sentence
+from tests.consent import finish_agreed
 
 
 def _red(battle: Battle) -> Any:
@@ -65,13 +68,74 @@ def test_the_audit_lists_an_adjustment_as_made_by_hand(battle: Battle, cast: Any
     ]
     services.battle_record_result(battle=battle, sides=sides)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.battle_finish(battle=battle)
+        finish_agreed(battle)
 
     audit = services.battle_audit(battle=Battle.objects.get(pk=battle.pk))
 
     (row,) = audit["events"]
     assert row["matches"] is None
     assert row["note"] == "adjusted by hand by alice: no dice"
+
+
+def test_an_adjustment_and_its_void_are_links_of_the_chain_the_audit_checks(
+    battle: Battle, cast: Any
+) -> None:
+    red = _red(battle)
+    blue = battle.figures.filter(side__index=1).order_by("pk").first()
+    services.battle_adjust(
+        battle=battle, figure=red.pk, state_key="wounds", change="add", user=cast.alice
+    )
+    services.battle_void_last(battle=battle, user=cast.alice)
+    services.battle_adjust(
+        battle=battle, figure=red.pk, state_key="down", change="add", reason="tripped"
+    )
+    services.battle_resolve(
+        battle=battle, check="fire", actor=red.pk, target=blue.pk, params={"skill": 9}
+    )
+    sides = [
+        {"side": s.pk, "result": r}
+        for s, r in zip(battle.sides.order_by("index"), ("WIN", "LOSS"), strict=True)
+    ]
+    services.battle_record_result(battle=battle, sides=sides)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        finish_agreed(battle)
+    battle = Battle.objects.get(pk=battle.pk)
+
+    audit = services.battle_audit(battle=battle)
+
+    kinds = list(battle.events.order_by("seq").values_list("kind", flat=True))
+    assert kinds == [EventKind.ADJUSTMENT, EventKind.VOID, EventKind.ADJUSTMENT, EventKind.CHECK]
+    assert audit["chain"]["intact"] and audit["chain"]["events"] == 4
+    assert audit["chain"]["head"] == battle.log_head
+    assert audit["all_match"]
+    notes = [row.get("note") for row in audit["events"]]
+    assert notes[:3] == [
+        "adjusted by hand by alice: no dice",
+        "voids event #1",
+        "adjusted by hand by nobody signed in: no dice",
+    ]
+    assert audit["events"][0]["voided"] and audit["events"][3]["matches"] is True
+
+
+def test_an_adjustment_rewritten_afterwards_breaks_the_chain(battle: Battle) -> None:
+    red = _red(battle)
+    for reason in ("the grenade we forgot", "and another"):
+        services.battle_adjust(
+            battle=battle, figure=red.pk, state_key="wounds", change="add", reason=reason
+        )
+    first = battle.events.get(seq=1)
+    with connection.cursor() as cursor:  # as someone with the database in hand could
+        cursor.execute(
+            "DROP TRIGGER battle_event_append_only ON battles_battleevent"
+            if connection.vendor == "postgresql"
+            else "DROP TRIGGER battle_event_append_only"
+        )
+    BattleEvent.objects.filter(pk=first.pk).update(details={**first.details, "reason": "none"})
+
+    battle.refresh_from_db()
+    log = list(battle.events.select_related("actor", "target").order_by("seq"))
+    breaks = chain_breaks(log, battle.log_head)
+    assert breaks[0] == {"seq": 1, "problem": "changed after it was logged"}
 
 
 def test_the_same_tap_twice_adjusts_once(battle: Battle) -> None:

@@ -1,7 +1,7 @@
 """The live table's log: each player acts for their own figures, the log is one hash chain,
 a tampered event is named by the audit, and two phones acting at once keep one order.
 
-alice plays Red, bob plays Blue, olive organises the campaign (see conftest).
+alice plays Red, bob plays Blue, olivia organises the campaign (see conftest).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from battles import services
 from battles.chain import GENESIS, chain_breaks, chain_head, event_hash
 from battles.models import Battle, BattleEvent
 from tests.battles.conftest import Cast, make_cast, start_battle
+from tests.consent import finish_agreed
 
 
 def _figures(battle: Battle) -> tuple[Any, Any]:
@@ -55,7 +56,7 @@ def test_on_their_own_phones_each_acts_for_their_own_and_the_organiser_for_anyon
 
     _fire(battle, red, blue, user=cast.alice)
     _fire(battle, blue, red, user=cast.bob)
-    _fire(battle, red, blue, user=cast.olive)
+    _fire(battle, red, blue, user=cast.olivia)
 
     assert battle.events.count() == 3
 
@@ -129,7 +130,7 @@ def _processed_with_events(cast: Cast) -> Battle:
         for s, r in zip(battle.sides.order_by("index"), ("WIN", "LOSS"), strict=True)
     ]
     services.battle_record_result(battle=battle, sides=sides)
-    services.battle_finish(battle=battle)
+    finish_agreed(battle)
     services.battle_process(battle_id=battle.pk)
     return Battle.objects.get(pk=battle.pk)
 

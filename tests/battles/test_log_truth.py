@@ -25,6 +25,7 @@ from rules.checks import Check, Resolution
 from rules.dice import SeededDice
 from rules.errors import RulesError
 from rules.system import RuleSystem, all_systems, get_system
+from tests.consent import finish_agreed
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -91,8 +92,8 @@ def _variants(check: Check) -> list[dict[str, Any]]:
 def _actor_falls(system: RuleSystem, state: dict[str, Any]) -> tuple[str, dict, list] | None:
     """Find a check and its dice in which the acting figure is brought down by its target."""
     for check in system.checks.values():
-        if check.aims_at != "foe" or check.friendly_fire:
-            continue
+        if check.aims_at != "foe" or check.friendly_fire or not check.takes_target:
+            continue  # the actor must fight a foe: a check taking no target has no one to kill
         for params in _variants(check):
             for seed in range(SEARCH):
                 try:
@@ -218,7 +219,7 @@ def _finish(battle: Battle) -> Battle:
     ]
     services.battle_record_result(battle=battle, sides=sides)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.battle_finish(battle=battle)
+        finish_agreed(battle)
     return Battle.objects.get(pk=battle.pk)
 
 

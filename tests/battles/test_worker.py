@@ -22,8 +22,13 @@ WAIT_SECONDS = 30
 @pytest.fixture
 def worker(settings: Any) -> Iterator[threading.Event]:
     """Run a real worker thread; the event is set each time it finishes a battle task."""
+    # Celery reads the Django setting live; an override set on app.conf outlives the test, so
+    # it is taken off afterwards (never pinned: pinning False left every later test of this
+    # process queueing to a broker nobody reads, and their battles waiting unprocessed).
+    had_override = "task_always_eager" in app.conf.changes
+    was_eager = app.conf.changes.get("task_always_eager")
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    was_eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    app.conf.task_always_eager = False
     done = threading.Event()
 
     def finished(sender: Any = None, **kwargs: Any) -> None:
@@ -38,7 +43,10 @@ def worker(settings: Any) -> Iterator[threading.Event]:
             yield done
     finally:
         task_postrun.disconnect(finished)
-        app.conf.task_always_eager = was_eager
+        if had_override:
+            app.conf.task_always_eager = was_eager
+        else:
+            app.conf.changes.pop("task_always_eager", None)
 
 
 def _play(client: Any, battle: dict[str, Any]) -> int:

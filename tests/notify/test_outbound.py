@@ -202,9 +202,13 @@ def test_an_internal_host_named_in_the_setting_may_be_saved(settings):
 @pytest.fixture
 def battle_worker(settings: Any):
     """A real worker on the default queue only, as docker-compose runs it."""
+    # An override on app.conf outlives the test: take it off afterwards, never pin the value
+    # read after the setting was switched off (False) for the rest of the process.
+    had_override = "task_always_eager" in app.conf.changes
+    was_eager = app.conf.changes.get("task_always_eager")
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.NOTIFY_TIMEOUT_SECONDS = 60.0  # the queue, not the deadline, is what is tested
-    was_eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    app.conf.task_always_eager = False
     done: dict[int, float] = {}
 
     def finished(sender: Any = None, kwargs: Any = None, **rest: Any) -> None:
@@ -224,7 +228,10 @@ def battle_worker(settings: Any):
             yield done
     finally:
         task_postrun.disconnect(finished)
-        app.conf.task_always_eager = was_eager
+        if had_override:
+            app.conf.task_always_eager = was_eager
+        else:
+            app.conf.changes.pop("task_always_eager", None)
 
 
 def quiet_battle(cast: Any) -> Battle:
