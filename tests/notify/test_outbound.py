@@ -21,6 +21,7 @@ from notices import delivery as sending
 from notices import outbound
 from notices.models import Delivery, HookFormat, Webhook
 from tests.battles.conftest import make_cast, start_battle
+from tests.consent import finish_agreed
 from tests.notify.receiver import DripServer
 from tests.notify.test_webhook_delivery import confirmed_game
 
@@ -259,14 +260,14 @@ def test_a_battle_finished_while_a_receiver_drips_is_processed_in_under_two_seco
     Webhook.objects.create(
         campaign=cast.campaign, name="Slow bot", url=drip.url, events=["battle_processed"]
     )
-    first = battles.battle_finish(battle=quiet_battle(cast))
+    first = finish_agreed(quiet_battle(cast))
     assert _wait_for(battle_worker, first.pk, 20) is not None
     assert Delivery.objects.filter(event__data__battle=first.pk).exists()
     time.sleep(0.5)  # time enough for a worker sharing the queue to be stuck in the delivery
 
     second = quiet_battle(cast)
     finished_at = time.monotonic()
-    battles.battle_finish(battle=second)
+    finish_agreed(second)
     processed_at = _wait_for(battle_worker, second.pk, 10)
 
     assert processed_at is not None, "the second battle waited behind the webhook"

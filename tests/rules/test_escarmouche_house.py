@@ -208,7 +208,7 @@ def test_a_clubs_melee_weapon_may_fight_as_a_pike_or_leave_a_figure_weaponless()
     housed = SYSTEM.with_house(document)
     tables = housed.tables({})
 
-    assert housed.label_text("Hans", {"rating": 3, "melee": "halberd"})[-1] == "halberd"
+    assert housed.label_text("Hans", {"rating": 3, "melee": "halberd"})[-1] == "Halberd"
     assert housed.initial_state(housed.stats.validate({"melee": "bare"}))["disarmed"] is True
     assert reference.card_notes({"melee": "halberd"}, tables) == (
         "Halberd: in the first round against cavalry only the pike's win counts.",

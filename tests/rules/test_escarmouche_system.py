@@ -99,7 +99,7 @@ def test_the_label_is_short_and_names_rating_skills_and_arms():
 
     lines = SYSTEM.label_text("Capt. Vasse", stats)
 
-    assert lines == ("Capt. Vasse", "R4 W4", "Sh2", "musket horse")
+    assert lines == ("Capt. Vasse", "R4 W4", "Sh2", "Musket, Horse")  # names, never keys
     assert all(len(line) <= 20 for line in lines)
 
 

@@ -44,6 +44,12 @@ READERS = {
     "print-jobs": frozenset({"owner"}),
     "systems": SIGNED_IN,
 }
+#: Reads nested under a resource whose readers are not the resource's own (by operationId).
+NESTED_READERS = {
+    "campaigns_ratings_list": MEMBERS,  # the club rating of the campaign's players
+    "campaigns_webhooks_list": ORGANISER,  # a hook's secret is the organisers' alone
+    "campaigns_webhooks_retrieve": ORGANISER,
+}
 PRIVATE_NAMES = (b"Gridley", b"Thirty Years")
 REFUSED = {400, 401, 403, 404}
 DENIED = {401, 403, 404}
@@ -72,6 +78,9 @@ def _csv(w: World) -> dict[str, Any]:
     upload = io.BytesIO(b"name,rank\nPte. Newcome,Private\n")
     upload.name = "characters.csv"
     return {"file": upload}
+
+
+HOOK = {"name": "Club Discord", "url": "https://chat.example.org/hook", "format": "discord"}
 
 
 def _house_rules(w: World) -> dict[str, Any]:
@@ -121,6 +130,9 @@ WRITES: dict[str, tuple[frozenset[str], Body]] = {
     "campaigns_house_rules_create": (ORGANISER, _house_rules),
     "campaigns_house_rules_update": (ORGANISER, _house_rules),
     "campaigns_house_rules_preview_create": (ORGANISER, _house_rules),
+    "campaigns_webhooks_create": (ORGANISER, lambda w: HOOK),
+    "campaigns_webhooks_partial_update": (ORGANISER, lambda w: {"active": False}),
+    "campaigns_webhooks_destroy": (ORGANISER, None),
     "characters_create": (OWNER_OR_ORGANISER, lambda w: {"force": w.force.pk, "name": "Newcome"}),
     "characters_partial_update": (OWNER_OR_ORGANISER, lambda w: {"rank": "Captain"}),
     "characters_move_create": (OWNER_OR_ORGANISER, lambda w: {"unit": None}),
@@ -199,6 +211,7 @@ def _url(path: str, w: World) -> str:
     resource = _resource(path)
     assert resource in objects, f"add an object of /api/{resource}/ to the permission world"
     path = path.replace("{number}", "1")  # the campaign's house-rules version 1
+    path = path.replace("/webhooks/{id}/", f"/webhooks/{w.webhook.pk}/")  # the campaign's hook
     start, end = path.index("{"), path.index("}")
     return path[:start] + str(objects[resource]) + path[end + 1 :]
 
@@ -208,6 +221,8 @@ def _public(operation: dict[str, Any]) -> bool:
 
 
 def _allowed(path: str, method: str, operation: dict[str, Any], actor: str) -> bool:
+    if method == "GET" and operation["operationId"] in NESTED_READERS:
+        return actor in NESTED_READERS[operation["operationId"]]
     if method == "GET":
         readers = READERS.get(_resource(path))
         assert readers is not None, f"say who may read /api/{_resource(path)}/ in READERS"
@@ -221,7 +236,7 @@ def _allowed(path: str, method: str, operation: dict[str, Any], actor: str) -> b
 
 def _fingerprint() -> dict[str, list[dict[str, Any]]]:
     """Every row of Muster's own tables: a refused request must not change one of them."""
-    labels = ("rosters", "campaigns", "battles", "printing")
+    labels = ("rosters", "campaigns", "battles", "printing", "notices", "ratings")
     return {
         model._meta.label: list(model.objects.order_by("pk").values())
         for label in labels

@@ -4,6 +4,7 @@ alice owns the force (and a second one, so her battle needs nobody else); bob is
 player of the same campaign; olivia organises it; oscar organises another campaign (a
 stranger here, but a real organiser elsewhere, with admin rights there); anonymous is nobody.
 dave is alice's opponent in the league pairing, so bob is in neither the battle nor the game.
+The campaign has one webhook, olivia's to manage.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from battles.services import SideChoice, battle_start
 from campaigns.models import HouseRules, Membership, Pairing, Role, Round
 from campaigns.services.house_rules import house_rules_save
+from notices.models import Webhook
 from printing.models import PrintJob
 from rules import house
 from rules.system import get_system
@@ -43,6 +45,7 @@ class World:
     pairing: Any
     print_job: Any
     other_campaign: Any
+    webhook: Any
 
     def user(self, actor: str) -> Any:
         return self.users.get(actor)
@@ -98,6 +101,9 @@ def build_world() -> World:
         idempotency_key="world-job",
         created_by=alice,
     )
+    webhook = Webhook.objects.create(
+        campaign=campaign, name="Gridley's hook", url="https://chat.example.org/hook"
+    )
     users = {
         "owner": alice,
         "player": bob,
@@ -118,4 +124,5 @@ def build_world() -> World:
         pairing,
         job,
         other,
+        webhook,
     )

@@ -145,9 +145,10 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     if skills:
         lines.append(skills)
     melee = melee_weapon(stats)
-    # Names from the club's tables, never keys; a pike (or a weapon the club's table treats
+    # Names from the club's tables, never keys, and short: a class's first weapon stands for
+    # it ("Musket" for "Musket, heavy crossbow"). A pike (or a weapon the club's table treats
     # as one) is worth a note: it strikes first.
-    names = {row.key: row.label for row in t.WEAPONS}
+    names = {row.key: row.label.split(",")[0].strip() for row in t.WEAPONS}
     arms = [names.get(key, str(key)) for key in stats.get("weapons", ())]
     arms += [melee.label] if melee and melee.pike else []
     if stats.get("mounted"):
