@@ -83,7 +83,7 @@ def test_a_member_and_the_organiser_see_a_battle_set_up_without_naming_the_campa
         sides=[SideChoice(force=cast.red), SideChoice(force=cast.blue)], user=cast.bob
     )
 
-    for user in (cast.dave, cast.olive):
+    for user in (cast.dave, cast.olivia):
         assert _page_client(user).get(f"/battles/{battle.pk}/").status_code == 200
     assert _page_client(cast.eve).get(f"/battles/{battle.pk}/").status_code == 404
     assert battle in cast.campaign.battles.all()
@@ -183,7 +183,7 @@ def test_a_finish_with_an_undecided_side_is_refused(cast: Cast) -> None:
     )
 
     with pytest.raises(ValidationError, match="enter a result for Blue"):
-        services.battle_finish(battle=battle, user=cast.olive)
+        services.battle_finish(battle=battle, user=cast.olivia)
 
 
 def _grits_battle() -> tuple[Battle, Any]:

@@ -192,7 +192,7 @@ def test_a_battle_one_player_owns_both_sides_of_needs_only_him(cast: Cast) -> No
 
 
 def test_an_organisers_report_is_agreed_for_the_sides_of_her_campaign(cast: Cast) -> None:
-    battle = services.battle_finish(battle=_bobs_result(cast), user=cast.olive)
+    battle = services.battle_finish(battle=_bobs_result(cast), user=cast.olivia)
 
     assert battle.status == BattleStatus.FINISHED
 
@@ -206,10 +206,10 @@ def test_a_dispute_goes_to_the_organiser_who_settles_it(cast: Cast) -> None:
     battle = services.battle_dispute(battle=battle, user=cast.alice, note="Ned was only hit")
     with pytest.raises(ValidationError, match="only an organiser"):
         services.battle_settle(battle=battle, user=cast.bob)
-    settled = services.battle_settle(battle=battle, user=cast.olive)
+    settled = services.battle_settle(battle=battle, user=cast.olivia)
 
     assert settled.status == BattleStatus.FINISHED
-    assert settled.sides.get(index=0).agreed_by == cast.olive
+    assert settled.sides.get(index=0).agreed_by == cast.olivia
 
 
 def test_a_dispute_tells_the_organiser(cast: Cast) -> None:
@@ -217,7 +217,7 @@ def test_a_dispute_tells_the_organiser(cast: Cast) -> None:
 
     services.battle_dispute(battle=battle, user=cast.alice, note="Ned was only hit")
 
-    assert cast.olive.notices.filter(text__contains="Ned was only hit").exists()
+    assert cast.olivia.notices.filter(text__contains="Ned was only hit").exists()
     assert cast.alice.notices.filter(text__contains="until you confirm it").exists()
 
 
@@ -225,10 +225,10 @@ def test_an_unanswered_report_is_settled_only_after_the_time_to_answer(cast: Cas
     battle = services.battle_finish(battle=_bobs_result(cast), user=cast.bob)
 
     with pytest.raises(ValidationError, match="may answer until"):
-        services.battle_settle(battle=battle, user=cast.olive)
+        services.battle_settle(battle=battle, user=cast.olivia)
     _age_report(battle, 8)
 
-    assert services.battle_settle(battle=battle, user=cast.olive).status == BattleStatus.FINISHED
+    assert services.battle_settle(battle=battle, user=cast.olivia).status == BattleStatus.FINISHED
 
 
 def test_a_league_games_time_to_answer_is_its_rounds_deadline(cast: Cast) -> None:
@@ -238,7 +238,7 @@ def test_a_league_games_time_to_answer_is_its_rounds_deadline(cast: Cast) -> Non
     Pairing.objects.create(round=round_, home=home, away=away, battle=battle)
 
     assert services.battle_answer_by(battle) == date(2000, 1, 1)
-    assert services.battle_settle(battle=battle, user=cast.olive).status == BattleStatus.FINISHED
+    assert services.battle_settle(battle=battle, user=cast.olivia).status == BattleStatus.FINISHED
 
 
 def test_reopening_withdraws_every_agreement(cast: Cast) -> None:
@@ -253,7 +253,7 @@ def test_reopening_withdraws_every_agreement(cast: Cast) -> None:
 
 
 def test_a_settled_battle_cannot_be_reopened(cast: Cast) -> None:
-    battle = services.battle_finish(battle=_bobs_result(cast), user=cast.olive)
+    battle = services.battle_finish(battle=_bobs_result(cast), user=cast.olivia)
 
     with pytest.raises(BattleConflict):
         services.battle_reopen(battle=battle, user=cast.alice)
@@ -308,7 +308,7 @@ def test_the_organiser_settles_a_dispute_through_the_api_and_the_admin(cast: Cas
     client = Client()
     client.force_login(root)
 
-    answer = cast.client(cast.olive).post(f"/api/battles/{api_battle.pk}/settle/")
+    answer = cast.client(cast.olivia).post(f"/api/battles/{api_battle.pk}/settle/")
     client.post(
         "/admin/battles/battle/",
         {"action": "settle_results", "_selected_action": [admin_battle.pk]},
@@ -332,9 +332,9 @@ def test_the_api_shows_each_sides_agreement_and_the_day_to_answer_by(cast: Cast)
 def test_the_organisers_desk_lists_a_disputed_battle_to_settle(cast: Cast) -> None:
     battle = services.battle_finish(battle=_bobs_result(cast), user=cast.bob)
     services.battle_dispute(battle=battle, user=cast.alice, note="Ned was only hit")
-    type(cast.olive).objects.filter(pk=cast.olive.pk).update(is_staff=True)
+    type(cast.olivia).objects.filter(pk=cast.olivia.pk).update(is_staff=True)
     client = Client()
-    client.force_login(cast.olive)
+    client.force_login(cast.olivia)
 
     desk = client.get("/admin/campaigns/campaign/dashboard/").content.decode()
 

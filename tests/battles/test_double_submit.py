@@ -65,8 +65,8 @@ def test_an_activation_draw_sent_twice_draws_one_card(battle: Battle) -> None:
 def test_a_finish_sent_twice_is_finished_once(cast: Cast) -> None:
     battle = fought_battle(cast)
 
-    services.battle_finish(battle=battle, user=cast.olive, key="finish-1")
-    again = services.battle_finish(battle=battle, user=cast.olive, key="finish-1")
+    services.battle_finish(battle=battle, user=cast.olivia, key="finish-1")
+    again = services.battle_finish(battle=battle, user=cast.olivia, key="finish-1")
 
     assert again.status == BattleStatus.FINISHED
 

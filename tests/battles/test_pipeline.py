@@ -158,7 +158,7 @@ def test_finishing_twice_is_a_conflict(cast: Cast) -> None:
     battle = finished(cast)
 
     with pytest.raises(BattleConflict, match="already finished"):
-        services.battle_finish(battle=battle, user=cast.olive)
+        services.battle_finish(battle=battle, user=cast.olivia)
 
 
 def test_career_changes_are_folded_from_earlier_ledger_rows(cast: Cast) -> None:
