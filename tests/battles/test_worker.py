@@ -23,7 +23,7 @@ WAIT_SECONDS = 30
 def worker(settings: Any) -> Iterator[threading.Event]:
     """Run a real worker thread; the event is set each time it finishes a battle task."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    was_eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    app.conf.task_always_eager = False
     done = threading.Event()
 
     def finished(sender: Any = None, **kwargs: Any) -> None:
@@ -38,7 +38,10 @@ def worker(settings: Any) -> Iterator[threading.Event]:
             yield done
     finally:
         task_postrun.disconnect(finished)
-        app.conf.task_always_eager = was_eager
+        # Drop the override rather than "restore" a value: app.conf reads the Django setting
+        # live, so a value read after the line above is already False and would pin every later
+        # test in this process to the broker (their battles would wait FINISHED forever).
+        app.conf.changes.pop("task_always_eager", None)
 
 
 def _play(client: Any, battle: dict[str, Any]) -> int:

@@ -204,7 +204,7 @@ def battle_worker(settings: Any):
     """A real worker on the default queue only, as docker-compose runs it."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.NOTIFY_TIMEOUT_SECONDS = 60.0  # the queue, not the deadline, is what is tested
-    was_eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    app.conf.task_always_eager = False
     done: dict[int, float] = {}
 
     def finished(sender: Any = None, kwargs: Any = None, **rest: Any) -> None:
@@ -224,7 +224,10 @@ def battle_worker(settings: Any):
             yield done
     finally:
         task_postrun.disconnect(finished)
-        app.conf.task_always_eager = was_eager
+        # Drop the override rather than "restore" a value: app.conf reads the Django setting
+        # live, so a value read after the line above is already False and would pin every later
+        # test in this process to the broker (their battles would wait FINISHED forever).
+        app.conf.changes.pop("task_always_eager", None)
 
 
 def quiet_battle(cast: Any) -> Battle:
