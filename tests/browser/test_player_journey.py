@@ -84,7 +84,10 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     page.get_by_label("I rolled these").check()
     page.get_by_label("Dice rolled at the table").fill("12")
     _resolve(page, 2)
-    assert page.get_by_test_id("outcome").inner_text() == "Red man 2 fires at Blue man 1: miss."
+    assert (
+        page.get_by_test_id("outcome").inner_text()
+        == "Red man 2 fires at Blue man 1: miss — Red man 2: unloaded (fired)."
+    )
     screens("table")
 
     # 3: a melee, then voided as a mistake.
