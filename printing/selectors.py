@@ -25,8 +25,8 @@ from printing.figures import FigureData
 from printing.models import LabelPreset, LabelPrint
 from printing.sheets import SheetError, SheetPreset, get_preset
 from rosters.models import Character, Force
-from rosters.selectors import force_roster
-from rules.system import RuleSystem
+from rosters.selectors import force_roster, piece_stats
+from rules.system import RuleSystem, get_system
 
 # --- house rules ------------------------------------------------------------------------------
 
@@ -121,10 +121,11 @@ def force_figures(force: Force, *, site: str = "") -> list[FigureData]:
     ids = [c.pk for c in characters]
     healing = recovery_dates([c.pk for c in characters if c.status == "RECOVERING"])
     fought = careers(ids)
+    piece = get_system(force.system).piece  # a unit-piece figure prints its unit's stats
     return [
         FigureData(
             name=c.name,
-            stats=c.stats,
+            stats=piece_stats(c, piece),
             rank=c.rank,
             unit=c.unit.name if c.unit else "",
             status=c.get_status_display(),

@@ -137,17 +137,23 @@ def test_an_organisers_new_weapon_reaches_the_odds_the_table_the_card_and_the_sh
     page.get_by_role("button", name=re.compile("^Sign out")).click()
     sign_in("alice")
 
-    # alice gives her sheriff the club's new gun, then prints his card and the sheet.
+    # alice gives her sheriff the club's new gun, then prints his card and the sheet. In
+    # Grits & Glory the unit is the playing piece: his form shows the posse's stats read-only,
+    # so the gun goes on the posse (its edit page) and he plays with it.
     red = forces[0]
     sheriff = red.characters.get()
+    posse = sheriff.unit
     page.goto(f"{live_server.url}/characters/{sheriff.pk}/edit/")
+    assert page.get_by_label("Gatling gun", exact=False).is_disabled()
+    page.goto(f"{live_server.url}/units/{posse.pk}/edit/")
     page.get_by_label("Gatling gun", exact=False).check()
-    screens("house-rules-figure-edit")
+    screens("house-rules-unit-edit")
     page.get_by_role("button", name=re.compile("^Save")).first.click()
-    page.wait_for_url(f"{live_server.url}/characters/{sheriff.pk}/")
+    page.wait_for_url(f"{live_server.url}/forces/{red.pk}/edit/#units")
+    posse.refresh_from_db()
+    assert "gatling" in posse.stats["weapons"]
+    page.goto(f"{live_server.url}/characters/{sheriff.pk}/")
     assert "Gatling gun" in page.locator("main").inner_text()
-    sheriff.refresh_from_db()
-    assert "gatling" in sheriff.stats["weapons"]
     page.goto(f"{live_server.url}/forces/{red.pk}/")
     with page.expect_response(lambda r: "/cards.pdf" in r.url) as answer:
         page.get_by_role("button", name="Cards (PDF)").click()

@@ -84,7 +84,10 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     page.get_by_label("I rolled these").check()
     page.get_by_label("Dice rolled at the table").fill("12")
     _resolve(page, 2)
-    assert page.get_by_test_id("outcome").inner_text() == "Red man 2 fires at Blue man 1: miss."
+    assert (
+        page.get_by_test_id("outcome").inner_text()
+        == "Red man 2 fires at Blue man 1: miss — Red man 2: unloaded (fired)."
+    )
     screens("table")
 
     # 3: a melee, then voided as a mistake.
@@ -93,7 +96,10 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     _resolve(page, 3)
     page.get_by_test_id("void").click()
     page.locator('.event.is-voided[data-seq="3"]').wait_for()
-    assert [e.voided for e in BattleEvent.objects.order_by("seq")] == [False, False, True]
+    # The void is an event of its own (#4, logged and chained), marking #3 voided.
+    log = [(e.kind, e.voided) for e in BattleEvent.objects.order_by("seq")]
+    assert [voided for _, voided in log] == [False, False, True, False]
+    assert log[-1][0] == "VOID"
 
     # Finish: Red wins; the worker is held back, so the page shows its progress and polls.
     page.locator("#finish > summary").click()  # folded away on a phone
