@@ -22,7 +22,8 @@ class KeepsHistory:
     """Admin mixin: `kept_because(obj)` names why a row is history ("" when it may go)."""
 
     def kept_because(self, obj: Any) -> str:
-        raise NotImplementedError
+        """Say why `obj` is history; each admin names its own reasons (none by default)."""
+        return ""
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and self.kept_because(obj):
@@ -34,7 +35,8 @@ class KeptRowsFormSet(BaseInlineFormSet):
     """An inline formset whose history rows show their Delete box switched off, with why."""
 
     def kept_because(self, instance: Any) -> str:
-        raise NotImplementedError
+        """Say why `instance` is history; each formset names its own reasons (none by default)."""
+        return ""
 
     def add_fields(self, form: Any, index: int | None) -> None:
         super().add_fields(form, index)
