@@ -105,7 +105,8 @@ class SchemaFormMixin(_Form):
         cleaned: dict[str, Any] = super().clean() or self.cleaned_data
         if self.schema is None:
             return cleaned
-        if not any(name in self.data for name in self.schema_names()):
+        # An inline's fields are sent prefixed ("characters-0-stat_fire"): look for them so.
+        if not any(self.add_prefix(name) in self.data for name in self.schema_names()):
             self.schema_values = starting_stats(self.schema)  # typed fields not shown yet
             return cleaned
         raw = {

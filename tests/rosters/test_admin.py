@@ -11,6 +11,7 @@ from django import forms
 
 from rosters import interchange
 from rosters.models import Character, EntryCause, Force
+from rules.errors import ValidationError as RulesValidationError
 from rules.system import all_systems, get_system
 from tests.factories import CampaignFactory, CharacterFactory, ForceFactory, UserFactory
 
@@ -29,6 +30,22 @@ def bounded_int(system_key: str):
         for f in get_system(system_key).stats.fields
         if f.kind == "int" and f.max is not None and not f.choices
     )
+
+
+def changed_stats(system_key: str, stats: dict) -> dict:
+    """`stats` with one bounded number moved to another value the schema accepts."""
+    schema = get_system(system_key).stats
+    for field in schema.fields:
+        if field.kind != "int" or field.min is None or field.max is None:
+            continue
+        for value in range(field.max, field.min - 1, -1):
+            if value == stats[field.name]:
+                continue
+            try:
+                return schema.validate({**stats, field.name: value})
+            except RulesValidationError:
+                continue
+    raise AssertionError(f"{system_key}: no stat can change")
 
 
 def form_data(response) -> dict:
@@ -261,6 +278,27 @@ def test_inline_character_edits_on_the_force_page_go_on_the_record(admin_client)
     entry = character.service_record.get()
     assert entry.cause == EntryCause.HAND_EDIT
     assert entry.after["rank"] == "Corporal"
+
+
+@pytest.mark.parametrize("system", [s.key for s in all_systems()])
+def test_renaming_a_figure_inline_keeps_every_stat(admin_client, system):
+    """The inline's stat fields are sent prefixed ("characters-0-stat_fire"); a form that did
+    not find them took the system's starting stats, so a rename put an improved figure back to
+    its defaults."""
+    force = ForceFactory(system=system)
+    character = CharacterFactory(force=force, name="Ezra Vane")
+    raised = changed_stats(system, character.stats)
+    Character.objects.filter(pk=character.pk).update(stats=raised)
+    url = f"/admin/rosters/force/{force.pk}/change/"
+    data = page_data(admin_client.get(url))
+    data["characters-0-name"] = "Ezra Vane the Elder"
+
+    response = admin_client.post(url, data)
+
+    assert response.status_code == 302, response.context and response.context["errors"]
+    character.refresh_from_db()
+    assert character.name == "Ezra Vane the Elder"
+    assert character.stats == raised
 
 
 def test_a_unit_added_inline_on_the_force_page_is_created(admin_client):
