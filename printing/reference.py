@@ -92,10 +92,11 @@ def _item(item: Mapping[str, Any]) -> RefItem:
 def sheet_sections(system: RuleSystem, options: Mapping[str, Any]) -> list[RefSection]:
     """Return the sheet's sections for the campaign's options."""
     module = system_reference(system)
-    # The reference module reads the tables too (and marks what the pack edited): under the
-    # house rules the system runs under, as the checks do.
+    # The reference module reads the tables the system hands it and marks the sections whose
+    # tables the club's pack changed (a system not yet on a tables snapshot still reads them
+    # under the applied pack).
     with house.applied(system.pack):
-        sheet = module.sheet(system.tables(options), options)
+        sheet = module.sheet(system.tables(options), options, system.changed_tables())
     return [
         RefSection(
             title=section["title"],

@@ -7,11 +7,12 @@ healed. More than five permanent points from one fight kill. A hazardous afterma
 or 2 from each roll (a result of 1 or less reads as a 1: sepsis); prompt care rerolls once each
 die that would not heal (as written a 1 or 2), and the reroll stands. Both at once is an error.
 
-The bands are a house-rules table (`AFTERMATH_BANDS`, served like a system's editable tables:
-read it when it is used). Odds of the aftermath are not rational (sepsis branches without
-bound; the chance that one point ends with no permanent damage is the root of a quadratic), so
-they are floats with a stated error bound, computed in closed form rather than by simulation,
-for any bands a club may set (`chain_ends` says which those are).
+The bands are a house-rules table: `AFTERMATH_BANDS` holds them as written, and a system that
+lets a club edit them keeps them in its tables snapshot and passes them in (`bands=`). Odds of
+the aftermath are not rational (sepsis branches without bound; the chance that one point ends
+with no permanent damage is the root of a quadratic), so they are floats with a stated error
+bound, computed in closed form rather than by simulation, for any bands a club may set
+(`chain_ends` says which those are).
 """
 
 from __future__ import annotations
@@ -20,9 +21,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
-from rules import house_context as house
 from rules.dice import D6, Dice
 from rules.errors import DiceError, ValidationError
 
@@ -46,14 +45,10 @@ AFTERMATH_OUTCOMES: tuple[str, ...] = (
 AFTERMATH_ERROR_BOUND = 1e-12
 CARE_CHOICES = (("none", "No special care"), ("prompt", "Prompt, high-quality care"))
 
-#: The editable campaign tables' values as written (a house-rules pack may replace them).
-_EDITABLE: dict[str, Any] = {
-    #: The d6 (after any hazard) -> a point's fate: (highest face, result), lowest band first.
-    "AFTERMATH_BANDS": ((1, SEPSIS), (2, PERMANENT), (6, HEALED)),
-}
-if TYPE_CHECKING:  # what `__getattr__` serves, for the type checker
-    AFTERMATH_BANDS: tuple[tuple[int, str], ...]
 Bands = tuple[tuple[int, str], ...]
+#: The d6 (after any hazard) -> a point's fate: (highest face, result), lowest band first, as
+#: written (a club's house rules may set others: a system's tables snapshot carries them).
+AFTERMATH_BANDS: Bands = ((1, SEPSIS), (2, PERMANENT), (6, HEALED))
 
 
 @dataclass(frozen=True)
@@ -112,12 +107,6 @@ def faces(bands: Bands) -> tuple[str, ...]:
     return (results[0], *results)
 
 
-@house.house_cache(maxsize=64)
-def _fates_in_force() -> tuple[str, ...]:
-    """Each face's result on the bands in force (a pack's, if applied): read once per pack."""
-    return faces(__getattr__("AFTERMATH_BANDS"))
-
-
 def _point_result(dice: Dice, fates: tuple[str, ...], *, care: str, hazard: int, label: str) -> str:
     roll = dice.roll(D6, label)
     if care == "prompt" and fates[roll] != HEALED:
@@ -125,15 +114,22 @@ def _point_result(dice: Dice, fates: tuple[str, ...], *, care: str, hazard: int,
     return fates[max(roll - hazard, 1)]
 
 
-def wound_aftermath(dice: Dice, *, wounds: int, care: str = "none", hazard: int = 0) -> Aftermath:
-    """Roll the aftermath of `wounds` wound points.
+def wound_aftermath(
+    dice: Dice,
+    *,
+    wounds: int,
+    care: str = "none",
+    hazard: int = 0,
+    bands: Bands = AFTERMATH_BANDS,
+) -> Aftermath:
+    """Roll the aftermath of `wounds` wound points on `bands` (the text's unless a club's).
 
     Given dice are consumed point by point, first the original points in order, then the two
     dice of each sepsis point, in the order they arose, each followed by its prompt-care
     reroll when one is due. Rolling stops as soon as the figure has died.
     """
     check_care(care, hazard)
-    fates = _fates_in_force()  # the bands are read once per pack, never per die
+    fates = faces(bands)  # cached per bands: read once, never per die
     pending, permanent, healed, sepsis, rolled = wounds, 0, 0, 0, 0
     # Rolling stops once more than five points are permanent: the figure is dead either way.
     while pending and permanent <= MAX_PERMANENT_SURVIVABLE:
@@ -216,13 +212,12 @@ def _one_point_distribution(bands: Bands, care: str, hazard: int) -> list[float]
     return f
 
 
-def aftermath_odds(*, wounds: int, care: str = "none", hazard: int = 0) -> dict[str, float]:
-    """The distribution over `dies` and `permanent_0..5` for `wounds` wound points.
-
-    Reads the aftermath bands in force (a house-rules pack's, if one is applied).
-    """
+def aftermath_odds(
+    *, wounds: int, care: str = "none", hazard: int = 0, bands: Bands = AFTERMATH_BANDS
+) -> dict[str, float]:
+    """The distribution over `dies` and `permanent_0..5` for `wounds` wound points on `bands`."""
     check_care(care, hazard)
-    point = _one_point_distribution(__getattr__("AFTERMATH_BANDS"), care, hazard)
+    point = _one_point_distribution(bands, care, hazard)
     total = [1.0] + [0.0] * MAX_PERMANENT_SURVIVABLE
     for _ in range(wounds):
         total = [
@@ -232,6 +227,3 @@ def aftermath_odds(*, wounds: int, care: str = "none", hazard: int = 0) -> dict[
     odds = {f"permanent_{k}": total[k] for k in range(MAX_PERMANENT_SURVIVABLE + 1)}
     odds["dies"] = max(0.0, 1.0 - sum(total))
     return odds
-
-
-__getattr__ = house.module_getattr(__name__, _EDITABLE)

@@ -273,6 +273,11 @@ class HouseSpec:
     module: str
     tables: tuple[EditableTable, ...]
     rebuild: Callable[[], dict[str, Any]] | None = None
+    #: For a system whose tables are a snapshot (`RuleSystem.snapshot`): the RuleSystem fields
+    #: that read the tables (checks, stats, reference tables, procedures, simulation), built
+    #: from a snapshot. A table's `build` then returns snapshot field names, and `module` only
+    #: groups them in the pack.
+    built_from: Callable[[Any], dict[str, Any]] | None = None
 
     def table(self, name: str) -> EditableTable:
         for table in self.tables:

@@ -106,6 +106,12 @@ class RuleSystem:
     #: The house-rules pack this system runs under (None: the rules as written); set only by
     #: `with_house`, which makes every check, table and procedure read the pack's tables.
     pack: Pack | None = None
+    #: The system's editable tables as one frozen snapshot (a frozen dataclass, compared and
+    #: hashed by identity): the text's, or under `with_house` a pack's, built with
+    #: `dataclasses.replace` once per pack. The checks, reference tables, procedures and
+    #: simulation of this system object were built from it (`HouseSpec.built_from`) and read
+    #: nothing else: a table is a value handed down, never a module attribute looked up.
+    snapshot: Any = None
 
     @property
     def house(self) -> HouseSpec | None:
@@ -133,6 +139,11 @@ class RuleSystem:
                 _HOUSED.pop(next(iter(_HOUSED)))  # the oldest: a club's packs are few
             cached = _HOUSED[(base.key, loaded.digest)] = _housed(base, loaded)
         return cached
+
+    def changed_tables(self) -> tuple[str, ...]:
+        """The editable tables this system's pack changes (none under the rules as written):
+        what a sheet marks as house rules."""
+        return self.pack.changed_tables() if self.pack is not None else ()
 
     @property
     def words(self) -> Words:
@@ -196,6 +207,23 @@ _HOUSED_MAX = 64
 
 def _housed(system: RuleSystem, pack: Pack) -> RuleSystem:
     """Build `system` under `pack` (cached: the same pack object is one built system)."""
+    if system.snapshot is not None:
+        return _built_from_snapshot(system, pack)
+    return _housed_in_context(system, pack)
+
+
+def _built_from_snapshot(system: RuleSystem, pack: Pack) -> RuleSystem:
+    """The system rebuilt from its snapshot with the pack's tables replaced in it."""
+    from dataclasses import replace
+
+    spec = system.house
+    assert spec is not None and spec.built_from is not None  # a snapshot comes with its spec
+    snapshot = replace(system.snapshot, **pack.by_module.get(spec.module, {}))
+    return replace(system, **spec.built_from(snapshot), snapshot=snapshot, pack=pack)
+
+
+def _housed_in_context(system: RuleSystem, pack: Pack) -> RuleSystem:
+    """The older way, for systems whose tables are not yet a snapshot: run under the pack."""
     from dataclasses import replace
 
     from rules.house import applied, under, under_odds, under_resolver

@@ -120,10 +120,11 @@ def marked_sheet(sheet: Any) -> Any:
     """The reference module's `sheet`, marking its shooting section when the pack edits missiles
     (what the systems' own reference modules do for their tables)."""
 
-    def marked(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
-        sections = sheet(tables, options)
-        pack = house.active()
-        if pack is None or "missiles" not in pack.changed_tables():
+    def marked(
+        tables: Mapping[str, Any], options: Mapping[str, Any], changed: Any = ()
+    ) -> list[dict[str, Any]]:
+        sections = sheet(tables, options, changed)
+        if "missiles" not in changed:
             return sections
         return [
             {**s, "house": True} if s["title"].lower().startswith("shooting") else s

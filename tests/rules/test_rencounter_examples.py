@@ -5,6 +5,7 @@ from fractions import Fraction
 import pytest
 
 from rules.dice import GivenDice
+from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.checks import CHECKS
 from rules.systems.rencounter.combat import breakage
 from rules.systems.rencounter.melee import PARAMS as MELEE_PARAMS
@@ -60,7 +61,7 @@ def _musketeer(attackers, master=False):
     params = MELEE_PARAMS.validate(
         {"attack_skill": 8, "parry_skill": 8, "attackers": attackers, "defender_master": master}
     )
-    return melee_plan(tuple(params[name] for name in MELEE_PARAMS.names))
+    return melee_plan(t.BASE, tuple(params[name] for name in MELEE_PARAMS.names))
 
 
 def test_guards_rolling_3_5_1_give_two_active_attackers():

@@ -379,8 +379,7 @@ def test_a_lowered_cap_stops_improvement_but_a_man_past_it_may_still_roll():
 
 def _sheet(system: Any, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     options = OPTIONS.validate(options or {})
-    with house.applied(system.pack):
-        return reference.sheet(system.tables(options), options)
+    return reference.sheet(system.tables(options), options, system.changed_tables())
 
 
 def test_sections_drawing_on_a_changed_table_are_marked_as_house_rules():

@@ -30,7 +30,7 @@ def test_weapons_come_from_both_weapon_tables():
 
     assert stats["weapons"] == ["flintlock_musket", "spear"]
     choices = set(STATS["weapons"].choice_values())
-    assert set(t.MISSILE_WEAPONS) | set(t.MELEE_WEAPONS) == choices
+    assert set(t.BASE.missile_weapons) | set(t.BASE.melee_weapons) == choices
 
 
 def test_a_shield_with_only_two_handed_melee_weapons_is_refused():
@@ -71,9 +71,9 @@ def test_prompt_care_and_a_hazardous_default_exclude_each_other():
 
 
 def test_the_missile_table_holds_every_row_of_the_text():
-    assert len(t.MISSILE_WEAPONS) == 27
-    assert t.MISSILE_WEAPONS["heavy_crossbow"].ranges == (15, 30, 40, 60)
-    assert t.MISSILE_WEAPONS["submachinegun"].repeat == "Fx3"
+    assert len(t.BASE.missile_weapons) == 27
+    assert t.BASE.missile_weapons["heavy_crossbow"].ranges == (15, 30, 40, 60)
+    assert t.BASE.missile_weapons["submachinegun"].repeat == "Fx3"
 
 
 def test_hit_locations_appear_on_the_sheet_only_when_the_option_is_on():

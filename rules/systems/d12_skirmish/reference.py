@@ -5,7 +5,7 @@ house-rules pack shows on both; a section drawing on a table the pack changes is
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules import house
@@ -234,7 +234,11 @@ def _mark_house_rules(sections: list[dict[str, Any]], changed: frozenset[str]) -
             section["house"] = True
 
 
-def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def sheet(
+    tables: Mapping[str, Any],
+    options: Mapping[str, Any],
+    changed: Iterable[str] | None = None,
+) -> list[dict[str, Any]]:
     """Return the quick-reference sheet's sections, in reading order."""
     movement = tables["movement"]
     wounds = tables["wounds"]
@@ -409,7 +413,9 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             ],
         },
     ]
-    _mark_house_rules(sections, changed_tables(tables))
+    _mark_house_rules(
+        sections, frozenset(changed) if changed is not None else changed_tables(tables)
+    )
     campaign = tables.get("campaign", {})
     if campaign.get("house_rules"):
         care = "; prompt care rerolls each 1 or 2 once" if campaign.get("care") == "prompt" else ""

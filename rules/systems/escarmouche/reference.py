@@ -8,7 +8,7 @@ house rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules import house
@@ -102,7 +102,11 @@ def _outcome_table(rows: Any, caption: str) -> dict[str, Any]:
     }
 
 
-def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def sheet(
+    tables: Mapping[str, Any],
+    options: Mapping[str, Any],
+    changed: Iterable[str] | None = None,
+) -> list[dict[str, Any]]:
     """Return the quick-reference sheet's sections, in reading order."""
     sections: list[dict[str, Any]] = [
         {
@@ -250,9 +254,9 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             ],
         },
     ]
-    changed = _changed_tables()
+    marked = set(changed) if changed is not None else _changed_tables()
     for section in sections:
-        if changed & set(SECTION_TABLES.get(section["title"], ())):
+        if marked & set(SECTION_TABLES.get(section["title"], ())):
             section["house"] = True
     campaign = tables.get("house_rules")
     if campaign:

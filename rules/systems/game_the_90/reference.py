@@ -5,7 +5,7 @@ section drawing on a table the applied pack changes is marked as house rules."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules import house
@@ -85,10 +85,14 @@ SECTION_TABLES = {
 }
 
 
-def _marked(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Mark as house rules each section drawing on a table the applied pack changes."""
+def _marked(sections: list[dict[str, Any]], given: Iterable[str] | None) -> list[dict[str, Any]]:
+    """Mark as house rules each section drawing on a table the pack changes (`given`, else
+    the applied pack's)."""
     pack = house.active()
-    changed = set(pack.changed_tables()) if pack is not None else set()
+    if given is not None:
+        changed = set(given)
+    else:
+        changed = set(pack.changed_tables()) if pack is not None else set()
     for section in sections:
         if changed.intersection(SECTION_TABLES.get(section["title"], ())):
             section["house"] = True
@@ -101,7 +105,11 @@ def _out_of_missiles_text(faces: list[int]) -> str:
     return f"A natural {t.faces_text(frozenset(faces))} runs the unit out of missiles."
 
 
-def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def sheet(
+    tables: Mapping[str, Any],
+    options: Mapping[str, Any],
+    changed: Iterable[str] | None = None,
+) -> list[dict[str, Any]]:
     """Return the quick-reference sheet's sections, in reading order."""
     die = tables["die"]
     shooting, melee, rally = tables["shooting"], tables["melee"], tables["rally"]
@@ -253,4 +261,4 @@ def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[st
             ],
         },
     ]
-    return _marked(sections)
+    return _marked(sections, changed)

@@ -9,7 +9,7 @@ drawing on a table the applied pack changed is marked `"house": True`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules import house
@@ -228,9 +228,12 @@ def _house_changed() -> frozenset[str]:
     return frozenset(pack.changed_tables()) if pack is not None else frozenset()
 
 
-def _mark_house(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Mark each section that draws on a table the applied pack changed as a house rule."""
-    changed = _house_changed()
+def _mark_house(
+    sections: list[dict[str, Any]], given: Iterable[str] | None
+) -> list[dict[str, Any]]:
+    """Mark each section that draws on a table the pack changed (`given`, else the applied
+    pack's) as a house rule."""
+    changed = frozenset(given) if given is not None else _house_changed()
     if changed:
         for section in sections:
             if changed.intersection(DRAWS_ON.get(section["title"], ())):
@@ -238,13 +241,17 @@ def _mark_house(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sections
 
 
-def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def sheet(
+    tables: Mapping[str, Any],
+    options: Mapping[str, Any],
+    changed: Iterable[str] | None = None,
+) -> list[dict[str, Any]]:
     """Return the quick-reference sheet's sections, in reading order.
 
     `tables` are the system's tables under the campaign's options (and house rules); call it
     with the campaign's pack applied (`rules.house.applied`) to mark the sections it changes.
     """
-    return _mark_house(_sections(tables, options))
+    return _mark_house(_sections(tables, options), changed)
 
 
 def _sections(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -20,24 +20,24 @@ from rules.systems.rencounter.stats import (
 )
 
 
-def _combat_tables() -> dict[str, Any]:
+def _combat_tables(tables: t.RencounterTables) -> dict[str, Any]:
     return {
         "experience": t.EXPERIENCE_NAMES,
         "armour": t.ARMOUR,
-        "shields": t.SHIELDS,
+        "shields": tables.shields,
         "shield_makes": t.SHIELD_MAKES,
-        "damage": t.DAMAGE_TABLE,
+        "damage": tables.damage_table,
         "confirmation": t.CONFIRMATION,
-        "range_to_hit": t.RANGE_TO_HIT,
-        "cover": t.COVER,
-        "fire_modifiers": t.FIRE_MODIFIERS,
-        "missile_weapons": t.MISSILE_WEAPONS,
+        "range_to_hit": tables.range_to_hit,
+        "cover": tables.cover,
+        "fire_modifiers": tables.fire_modifiers,
+        "missile_weapons": tables.missile_weapons,
         "repeat": t.REPEAT_NAMES,
         "shotgun_damage": t.SHOTGUN_DAMAGE,
         "shotgun_spread": t.SHOTGUN_SPREAD,
         "reload_notes": t.RELOAD_NOTES,
-        "melee_weapons": t.MELEE_WEAPONS,
-        "melee_modifiers": t.MELEE_MODIFIERS,
+        "melee_weapons": tables.melee_weapons,
+        "melee_modifiers": tables.melee_modifiers,
         "falls": t.FALL_DAMAGE,
         "trample": t.TRAMPLE_DAMAGE,
         "canister": t.CANISTER,
@@ -64,28 +64,32 @@ def _morale_tables(options: Mapping[str, Any]) -> dict[str, Any]:
     return {"action": action, "morale_triggers": t.MORALE_TRIGGERS, "morale_modifiers": modifiers}
 
 
-def _campaign_tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    from rules import aftermath
-
+def _campaign_tables(tables: t.RencounterTables, options: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "breakpoint": options["breakpoint"],
         "squad_leader": t.SQUAD_LEADER,
         "squad_man": t.SQUAD_MAN,
         "squad_variation": t.SQUAD_SKILL_VARIATION,
-        "aftermath_bands": aftermath.AFTERMATH_BANDS,
-        "improvement_caps": t.IMPROVEMENT_CAPS,
+        "aftermath_bands": tables.aftermath_bands,
+        "improvement_caps": tables.improvement_caps,
     }
 
 
-def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Every reference table as JSON, reflecting the campaign's options (and the house-rules
-    pack applied, if any: the tables are read when asked for)."""
-    tables = {**_combat_tables(), **_morale_tables(options), **_campaign_tables(options)}
+def reference_tables(
+    options: Mapping[str, Any], *, tables: t.RencounterTables = t.BASE
+) -> dict[str, Any]:
+    """Every reference table as JSON, reflecting the campaign's options and `tables` (the
+    text's; a club's under its house rules, bound by `RuleSystem.with_house`)."""
+    sheet = {
+        **_combat_tables(tables),
+        **_morale_tables(options),
+        **_campaign_tables(tables, options),
+    }
     if options["hit_locations"]:
-        tables["hit_locations"] = t.HIT_LOCATIONS
+        sheet["hit_locations"] = t.HIT_LOCATIONS
     if options["weapon_breakage"]:
-        tables["breakage_at"] = t.BREAKAGE_AT
-    return {name: t.as_json(value) for name, value in tables.items()}
+        sheet["breakage_at"] = t.BREAKAGE_AT
+    return {name: t.as_json(value) for name, value in sheet.items()}
 
 
 RENCOUNTER = register(
@@ -96,6 +100,7 @@ RENCOUNTER = register(
         scale='1 figure = 1 man, 1" = 4 yards, 1 turn = 5 seconds',
         stats=STATS,
         options=OPTIONS,
+        snapshot=t.BASE,
         checks=CHECKS,
         tables=reference_tables,
         label_text=label_text,

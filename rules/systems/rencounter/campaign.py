@@ -25,24 +25,32 @@ def one_month_later(day: date) -> date:
 
 
 def post_battle(
-    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+    record: FigureRecord,
+    options: Mapping[str, Any],
+    dice_for: DiceFor,
+    *,
+    tables: t.RencounterTables = t.BASE,
 ) -> tuple[PostBattleRoll, ...]:
-    """Aftermath of the wounds, then (if he lives) improvement and the hero step."""
+    """Aftermath of the wounds, then (if he lives) improvement and the hero step, on `tables`
+    (the text's; a club's under its house rules, bound by `RuleSystem.with_house`)."""
     if record.status == "dead":
         return ()
     rolls: list[PostBattleRoll] = []
     if record.wounds:
-        rolls.append(_aftermath(record, options, dice_for))
+        rolls.append(_aftermath(tables, record, options, dice_for))
         if rolls[0].outcome == "dies":
             return tuple(rolls)
-    rolls.extend(_improvements(record, dice_for))
+    rolls.extend(_improvements(tables, record, dice_for))
     if options.get("heroes") and record.extra.get("hero") in ("inspired", "falters"):
         rolls.append(_hero_step(record))
     return tuple(rolls)
 
 
 def _aftermath(
-    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+    tables: t.RencounterTables,
+    record: FigureRecord,
+    options: Mapping[str, Any],
+    dice_for: DiceFor,
 ) -> PostBattleRoll:
     care = record.extra.get("care") or ("prompt" if options.get("prompt_care") else "none")
     hazard = int(record.extra.get("hazard", options.get("hazard", 0)))
@@ -50,7 +58,11 @@ def _aftermath(
         care = "none"  # a hazardous aftermath leaves no room for prompt care
     dice = dice_for("aftermath", 0)
     result = aftermath.wound_aftermath(
-        dice, wounds=min(record.wounds, t.MAX_WOUND_POINTS), care=care, hazard=hazard
+        dice,
+        wounds=min(record.wounds, t.MAX_WOUND_POINTS),
+        care=care,
+        hazard=hazard,
+        bands=tables.aftermath_bands,
     )
     return PostBattleRoll(
         "aftermath",
@@ -96,10 +108,12 @@ def _aftermath_changes(record: FigureRecord, result: aftermath.Aftermath) -> lis
     return changes
 
 
-def _improvements(record: FigureRecord, dice_for: DiceFor) -> Iterable[PostBattleRoll]:
+def _improvements(
+    tables: t.RencounterTables, record: FigureRecord, dice_for: DiceFor
+) -> Iterable[PostBattleRoll]:
     used = [s for s in IMPROVEMENT_ORDER if s in record.skills_used]
     for index, stat in enumerate(used):
-        sides, maximum = improvable(stat)
+        sides, maximum = improvable(tables, stat)
         dice = dice_for("improvement", index)
         value = int(record.stats[stat])
         roll = aftermath.improvement_roll(

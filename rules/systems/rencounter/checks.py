@@ -5,8 +5,8 @@ artillery, misfire)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache, partial
 from typing import Any, Literal
 
 from rules import aftermath
@@ -25,7 +25,6 @@ from rules.checks import (
 )
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
-from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.rencounter import fire, melee, special
 from rules.systems.rencounter import tables as t
@@ -52,9 +51,10 @@ _WOUNDS = Field("wounds", "int", "Wound points", 0, 0, t.MAX_WOUND_POINTS)
 
 
 def _cached(fn: Callable[..., Any]) -> Callable[[Mapping[str, Any]], Any]:
-    """Cache an odds function on its (hashable) params and the house-rules pack applied."""
+    """Cache an odds function on its (hashable) params: one cache per check built, so per
+    tables snapshot (`build_checks`)."""
 
-    @house_cache(maxsize=2048)
+    @lru_cache(maxsize=2048)
     def cached(items: tuple[tuple[str, Any], ...]) -> Any:
         return fn(dict(items))
 
@@ -193,21 +193,20 @@ DAMAGE_PARAMS = Schema(
 )
 
 
-def _resolve_damage(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result = damage_faces(params["modifier"])[dice.roll(D12, "damage") - 1]
+def _resolve_damage(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+    result = damage_faces(tables.damage_table, params["modifier"])[dice.roll(D12, "damage") - 1]
     details: dict[str, Any] = {}
     if params["locations"] and result in ("minor", "serious", "crippling"):
         details["location"] = hit_location(dice)
     return Outcome(result, details, wound_effects("target", result))
 
 
-@house_cache(maxsize=16)
-def improvable(stat: str) -> tuple[int, int]:
+def improvable(tables: t.RencounterTables, stat: str) -> tuple[int, int]:
     """The die an improvement roll of `stat` uses and the highest it raises the stat to.
 
-    The cap is a house-rules table (read here, once per pack); the die is the text's.
+    The cap is a house-rules table (the snapshot's); the die is the text's.
     """
-    return t.IMPROVEMENT_DICE[stat][0], t.IMPROVEMENT_CAPS[stat]
+    return t.IMPROVEMENT_DICE[stat][0], tables.improvement_caps[stat]
 
 
 def _clean_improvement(values: dict[str, Any]) -> dict[str, Any]:
@@ -234,8 +233,10 @@ IMPROVEMENT_PARAMS = Schema(
 )
 
 
-def _resolve_improvement(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    sides, maximum = improvable(params["stat"])
+def _resolve_improvement(
+    tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice
+) -> Outcome:
+    sides, maximum = improvable(tables, params["stat"])
     roll = aftermath.improvement_roll(
         dice, stat=params["stat"], value=params["value"], sides=sides, maximum=maximum
     )
@@ -245,8 +246,8 @@ def _resolve_improvement(params: Mapping[str, Any], dice: Dice) -> Outcome:
     )
 
 
-def _improvement_odds(params: Mapping[str, Any]) -> Dist:
-    sides, maximum = improvable(params["stat"])
+def _improvement_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
+    sides, maximum = improvable(tables, params["stat"])
     return aftermath.improvement_odds(value=params["value"], sides=sides, maximum=maximum)
 
 
@@ -267,9 +268,15 @@ AFTERMATH_PARAMS = Schema(
 )
 
 
-def _resolve_aftermath(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def _resolve_aftermath(
+    tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice
+) -> Outcome:
     result = aftermath.wound_aftermath(
-        dice, wounds=params["wounds"], care=params["care"], hazard=params["hazard"]
+        dice,
+        wounds=params["wounds"],
+        care=params["care"],
+        hazard=params["hazard"],
+        bands=tables.aftermath_bands,
     )
     return Outcome(
         result.outcome,
@@ -277,9 +284,12 @@ def _resolve_aftermath(params: Mapping[str, Any], dice: Dice) -> Outcome:
     )
 
 
-def _aftermath_odds(params: Mapping[str, Any]) -> Odds:
+def _aftermath_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Odds:
     odds = aftermath.aftermath_odds(
-        wounds=params["wounds"], care=params["care"], hazard=params["hazard"]
+        wounds=params["wounds"],
+        care=params["care"],
+        hazard=params["hazard"],
+        bands=tables.aftermath_bands,
     )
     return Odds(odds, exact=False, error_bound=aftermath.AFTERMATH_ERROR_BOUND)
 
@@ -424,9 +434,11 @@ ALONE = frozenset(
     }
 )
 
-_CHECKS: dict[str, Check] = {
-    c.name: c
-    for c in (
+
+def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
+    """Every check, reading `tables`: fire's and melee's parameters list its weapons, shields
+    and cover, and each odds function gets a cache of its own (one per snapshot)."""
+    checks = (
         _check(
             "action",
             "Action roll: d6 + wounds + morale at or under experience",
@@ -440,10 +452,10 @@ _CHECKS: dict[str, Check] = {
         _check(
             "fire",
             "Fire: d12 at or under skill + modifiers, then damage",
-            fire.PARAMS,
+            fire.build_params(tables),
             fire.FIRE_OUTCOMES,
-            fire.resolve,
-            fire.odds,
+            partial(fire.resolve, tables),
+            partial(fire.odds, tables),
             "per shot: d12 to hit, d12 confirm (natural 1 needing 0 to -4 only), d12 damage "
             "(on a hit), d6 location (wounds, with locations)",
             skill="fire",
@@ -452,20 +464,20 @@ _CHECKS: dict[str, Check] = {
         _check(
             "reload",
             "Reload: a turn spent reloading a single-shot weapon",
-            fire.build_reload_params(),
+            fire.build_reload_params(tables),
             fire.RELOAD_OUTCOMES,
-            fire.resolve_reload,
-            fire.reload_odds,
+            partial(fire.resolve_reload, tables),
+            partial(fire.reload_odds, tables),
             "no dice",
             cache=False,
         ),
         _check(
             "melee",
             "Melee: attack d12 against parry d12",
-            melee.PARAMS,
+            melee.build_params(tables),
             melee.MELEE_OUTCOMES,
-            melee.resolve,
-            melee.odds,
+            partial(melee.resolve, tables),
+            partial(melee.odds, tables),
             "d12 attack, d12 parry, d12 damage (hit or riposte), d6 location (with locations)",
             skill="melee",
             cache=False,
@@ -475,8 +487,8 @@ _CHECKS: dict[str, Check] = {
             "Damage: d12 + modifier on the damage table",
             DAMAGE_PARAMS,
             t.DAMAGE_RESULTS,
-            _resolve_damage,
-            lambda p: damage_odds(p["modifier"]),
+            partial(_resolve_damage, tables),
+            lambda p: damage_odds(tables.damage_table, p["modifier"]),
             "d12 damage, d6 location (with locations)",
             # A shot that strikes an interposed friend, or a horse colliding with friendly foot.
             friendly_fire=True,
@@ -486,8 +498,8 @@ _CHECKS: dict[str, Check] = {
             "Improvement: roll over the stat on its own die",
             IMPROVEMENT_PARAMS,
             ("improves", "unchanged"),
-            _resolve_improvement,
-            _improvement_odds,
+            partial(_resolve_improvement, tables),
+            partial(_improvement_odds, tables),
             "one die: d6 for experience and horsemanship, d12 for skills",
         ),
         _check(
@@ -495,8 +507,8 @@ _CHECKS: dict[str, Check] = {
             "Wound aftermath: d6 per wound point",
             AFTERMATH_PARAMS,
             aftermath.AFTERMATH_OUTCOMES,
-            _resolve_aftermath,
-            _aftermath_odds,
+            partial(_resolve_aftermath, tables),
+            partial(_aftermath_odds, tables),
             "a d6 per wound point in order, each followed by its prompt-care reroll if due; "
             "then the two dice of each sepsis point in the order they arose",
         ),
@@ -544,8 +556,8 @@ _CHECKS: dict[str, Check] = {
             "Grenade blast on one man",
             special.GRENADE_PARAMS,
             special.GRENADE_OUTCOMES,
-            special.resolve_grenade,
-            special.grenade_odds,
+            partial(special.resolve_grenade, tables),
+            partial(special.grenade_odds, tables),
             "d12 damage, d6 knock-down action check (minor wound or a roll of 14 or less)",
             friendly_fire=True,  # the blast strikes every man near it, friends included
         ),
@@ -563,8 +575,8 @@ _CHECKS: dict[str, Check] = {
             "Canister or grape against one man in the cone",
             special.ARTILLERY_PARAMS,
             special.ARTILLERY_OUTCOMES,
-            special.resolve_artillery,
-            special.artillery_odds,
+            partial(special.resolve_artillery, tables),
+            partial(special.artillery_odds, tables),
             "d12 to hit, d12 confirm (natural 1 needing 0 to -4), d12 damage",
             skill="fire",
             friendly_fire=True,  # "versus all targets in that cone, friend and foe"
@@ -583,8 +595,8 @@ _CHECKS: dict[str, Check] = {
             "Falling from a horse or vehicle",
             special.FALL_PARAMS,
             t.DAMAGE_RESULTS,
-            special.resolve_fall,
-            special.fall_odds,
+            partial(special.resolve_fall, tables),
+            partial(special.fall_odds, tables),
             "d12 damage",
             aims_at="any",  # a man's own fall: the one hurt may be the roller himself
         ),
@@ -608,25 +620,7 @@ _CHECKS: dict[str, Check] = {
             "d12, then d6 high or low for an early shot",
         ),
     )
-}
-CHECKS: dict[str, Check] = declare(_CHECKS, SOURCES, ALONE)
+    return declare({c.name: c for c in checks}, SOURCES, ALONE)
 
 
-def build_checks() -> dict[str, Check]:
-    """The checks under the house-rules pack applied now: the same checks and odds functions,
-    with fire's and melee's parameters listing the pack's weapons, shields and cover."""
-    return {
-        **CHECKS,
-        "fire": replace(CHECKS["fire"], params=fire.build_params()),
-        "reload": replace(CHECKS["reload"], params=fire.build_reload_params()),
-        "melee": replace(CHECKS["melee"], params=melee.build_params()),
-    }
-
-
-def current_checks() -> Mapping[str, Check]:
-    """The checks of the house-rules pack applied in this context (the text's without one)."""
-    from rules import house_context as house
-    from rules.system import get_system
-
-    pack = house.active()
-    return CHECKS if pack is None else get_system("rencounter").with_house(pack).checks
+CHECKS: dict[str, Check] = build_checks(t.BASE)

@@ -1,22 +1,21 @@
 """Rencounter's dice mechanics as small pure functions, shared by checks, odds and simulation.
 
 Hot paths (fire, melee) avoid allocation: targets are plain ints, results plain strings. The
-damage table is a house-rules table, and reading one (`t.DAMAGE_TABLE`, through the tables
-module's `__getattr__`) costs more than a whole cheap check's dice: a check reads it once per
-parameters and pack (`damage_faces`, or the table kept in a cached fire or melee plan), never
-per die or per resolution.
+damage table is a house-rules table: the caller passes the one of its tables snapshot
+(`RencounterTables.damage_table`), and the faces it gives are cached per table and modifier
+(`damage_faces`), never worked out per die or per resolution.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from rules.dice import D6, D12, Dice
-from rules.house_context import house_cache
 from rules.systems.rencounter import tables as t
 
 Dist = dict[str, Fraction]
-#: The damage table as `t.DAMAGE_TABLE` holds it: (highest modified roll, result), in order.
+#: A damage table as a tables snapshot holds it: (highest modified roll, result), in order.
 DamageTable = tuple[tuple[int, str], ...]
 TWELFTH = Fraction(1, 12)
 SIXTH = Fraction(1, 6)
@@ -27,24 +26,23 @@ CONFIRM_FLOOR = min(t.CONFIRMATION)
 
 
 def damage_result(total: int, table: DamageTable) -> str:
-    """Read a modified d12 damage roll on the damage table (`t.DAMAGE_TABLE`, the caller's)."""
+    """Read a modified d12 damage roll on the damage table (the caller's snapshot's)."""
     for highest, result in table:
         if total <= highest:
             return result
     return "no_effect"
 
 
-@house_cache(maxsize=512)
-def damage_faces(modifier: int) -> tuple[str, ...]:
-    """The damage result of each d12 face with `modifier` (face 1 first), on the table in force."""
-    table = t.DAMAGE_TABLE
+@lru_cache(maxsize=512)
+def damage_faces(table: DamageTable, modifier: int) -> tuple[str, ...]:
+    """The damage result of each d12 face with `modifier` (face 1 first), on `table`."""
     return tuple(damage_result(face + modifier, table) for face in range(1, 13))
 
 
-def damage_odds(modifier: int) -> Dist:
-    """Exact distribution of a damage roll with `modifier`."""
+def damage_odds(table: DamageTable, modifier: int) -> Dist:
+    """Exact distribution of a damage roll with `modifier` on `table`."""
     odds: Dist = dict.fromkeys(t.DAMAGE_RESULTS, Fraction(0))
-    for result in damage_faces(modifier):
+    for result in damage_faces(table, modifier):
         odds[result] += TWELFTH
     return odds
 

@@ -1,9 +1,10 @@
 """The fire check: to hit with range, armour, cover and repeats, then damage per hit.
 
 The weapons, shields, cover, range and damage tables, and the sheet's extra-shot penalty, are
-house-rules tables: a plan reads them
-once for its parameters (cached per pack, `house_cache`), and the parameters' choices are built
-from them (`build_params`, again for each pack by the system's `HouseSpec.rebuild`).
+house-rules tables: every function here that reads one takes the tables snapshot
+(`RencounterTables`) as its first argument. A plan reads them once for its parameters (cached
+per snapshot and parameters), and the parameters' choices are built from them (`build_params`,
+for each pack by the system's `HouseSpec.built_from`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import Any
 from rules.checks import Effect, Outcome
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
-from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (
@@ -56,13 +56,13 @@ def _shots_rule(
     return clean
 
 
-def build_params() -> Schema:
-    """The fire check's parameters, offering the weapons, shields and cover in force now."""
-    weapons = t.MISSILE_WEAPONS
-    return Schema(_fields(weapons), clean=_shots_rule(weapons))
+def build_params(tables: t.RencounterTables) -> Schema:
+    """The fire check's parameters, offering the snapshot's weapons, shields and cover."""
+    weapons = tables.missile_weapons
+    return Schema(_fields(tables), clean=_shots_rule(weapons))
 
 
-def _fields(weapons: Mapping[str, t.MissileWeapon]) -> tuple[Field, ...]:
+def _fields(tables: t.RencounterTables) -> tuple[Field, ...]:
     return (
         Field("skill", "int", "Fire skill", required=True, min=2, max=12),
         Field(
@@ -90,7 +90,7 @@ def _fields(weapons: Mapping[str, t.MissileWeapon]) -> tuple[Field, ...]:
             NO_WEAPON,
             choices=(
                 (NO_WEAPON, "No weapon modifiers"),
-                *((k, w.name) for k, w in weapons.items()),
+                *((k, w.name) for k, w in tables.missile_weapons.items()),
             ),
         ),
         Field(
@@ -115,20 +115,20 @@ def _fields(weapons: Mapping[str, t.MissileWeapon]) -> tuple[Field, ...]:
             "choice",
             "Target shield",
             "none",
-            choices=tuple((k, label) for k, (label, _) in t.SHIELDS.items()),
+            choices=tuple((k, label) for k, (label, _) in tables.shields.items()),
         ),
         Field(
             "cover",
             "choice",
             "Target cover",
             "none",
-            choices=tuple((k, label) for k, (_, _, label) in t.COVER.items()),
+            choices=tuple((k, label) for k, (_, _, label) in tables.cover.items()),
         ),
         Field("locations", "bool", "Roll hit locations", False),
     )
 
 
-PARAMS = build_params()
+PARAMS = build_params(t.BASE)
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ class FirePlan:
     #: Any cover at all, solid or not: a minor wound there makes the man flinch (l.321 says
     #: "figures in cover"); only a miss needs *solid* cover to cause a duck back.
     in_cover: bool = False
-    #: The damage table in force when the plan was made (read once, not for every hit).
+    #: The snapshot's damage table (read once with the plan, not for every hit).
     damage_table: DamageTable = ()
 
 
@@ -154,16 +154,16 @@ def _params_key(params: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(_KEY(params))
 
 
-@house_cache(maxsize=4096)
-def plan(key: tuple[Any, ...]) -> FirePlan:
+@lru_cache(maxsize=4096)
+def plan(tables: t.RencounterTables, key: tuple[Any, ...]) -> FirePlan:
     """Work out the need per shot, the damage modifier and the cover for these params."""
     p = dict(zip(PARAMS.names, key, strict=True))
-    weapon = t.MISSILE_WEAPONS.get(p["weapon"])
-    cover, solid, _ = t.COVER[p["cover"]]
-    base = p["skill"] + p["modifier"] + t.RANGE_TO_HIT[p["range"]] + cover
-    base += _weapon_to_hit(weapon, p)
+    weapon = tables.missile_weapons.get(p["weapon"])
+    cover, solid, _ = tables.cover[p["cover"]]
+    base = p["skill"] + p["modifier"] + tables.range_to_hit[p["range"]] + cover
+    base += _weapon_to_hit(tables, weapon, p)
     # Each shot after the first in a turn: the sheet's row (a club may change it).
-    extra_shot = t.rule_modifier(t.FIRE_MODIFIERS, t.FIRE_RULES, "extra_shot")
+    extra_shot = t.rule_modifier(tables.fire_modifiers, t.FIRE_RULES, "extra_shot")
     needs = tuple(base + shot * extra_shot for shot in range(p["shots"]))
     return FirePlan(
         needs,
@@ -171,16 +171,18 @@ def plan(key: tuple[Any, ...]) -> FirePlan:
         cover if solid else 0,
         p["locations"],
         in_cover=p["cover"] != "none",
-        damage_table=t.DAMAGE_TABLE,
+        damage_table=tables.damage_table,
     )
 
 
-def _weapon_to_hit(weapon: t.MissileWeapon | None, p: Mapping[str, Any]) -> int:
+def _weapon_to_hit(
+    tables: t.RencounterTables, weapon: t.MissileWeapon | None, p: Mapping[str, Any]
+) -> int:
     if weapon is None:
         return 0
     modifier = t.SHOTGUN_TO_HIT.get(p["range"], 0) if weapon.damage is None else 0
     if weapon.kind in t.ARMOUR_KINDS:
-        modifier += -p["target_armour"] + t.SHIELDS[p["target_shield"]][1]
+        modifier += -p["target_armour"] + tables.shields[p["target_shield"]][1]
     elif weapon.kind == "low_velocity" and p["target_armour"] >= t.HEAVY_ARMOUR_FROM:
         modifier += t.LOW_VELOCITY_HEAVY_ARMOUR
     return modifier
@@ -196,9 +198,9 @@ def _damage_modifier(weapon: t.MissileWeapon | None, p: Mapping[str, Any]) -> in
     return modifier + weapon.damage + extreme
 
 
-def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Fire each shot in turn; add up the wound points of every hit."""
-    fire = plan(_params_key(params))
+    fire = plan(tables, _params_key(params))
     points, hits, dead, flinch = 0, 0, False, False
     shots: list[dict[str, Any]] = []
     for need in fire.needs:
@@ -212,7 +214,7 @@ def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
     return Outcome(
         key,
         {"shots": shots, "wound_points": points, "duck_back_due": flinch},
-        _effects(key, points) + fired(params["weapon"]),
+        _effects(key, points) + fired(tables, params["weapon"]),
     )
 
 
@@ -223,10 +225,10 @@ _UNLOADED = (
 )
 
 
-def fired(weapon_key: str) -> tuple[Effect, ...]:
+def fired(tables: t.RencounterTables, weapon_key: str) -> tuple[Effect, ...]:
     """The firer's state after the shot: a weapon holding one shot is empty (a magazine, or
     no weapon named, says nothing of what is left)."""
-    weapon = t.MISSILE_WEAPONS.get(weapon_key)
+    weapon = tables.missile_weapons.get(weapon_key)
     return _UNLOADED if weapon is not None and weapon.shots == "1" else ()
 
 
@@ -264,14 +266,14 @@ def _effects(key: str, points: int) -> tuple[Effect, ...]:
     return tuple(effects)
 
 
-def odds(params: Mapping[str, Any]) -> Dist:
+def odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
     """Exact distribution over the fire outcomes."""
-    return dict(_odds(_params_key(params)))
+    return dict(_odds(tables, _params_key(params)))
 
 
-@house_cache(maxsize=4096)
-def _odds(key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
-    fire = plan(key)
+@lru_cache(maxsize=4096)
+def _odds(tables: t.RencounterTables, key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
+    fire = plan(tables, key)
     # State: (any hit, wound points so far) with "dead" absorbing; points cap at death.
     states: dict[tuple[bool, int], Fraction] = {(False, 0): Fraction(1)}
     for need in fire.needs:
@@ -311,9 +313,9 @@ def _next_states(
 RELOAD_OUTCOMES = ("reloading", "loaded")
 
 
-def build_reload_params() -> Schema:
-    """The reload check's parameters, offering the single-shot weapons in force now."""
-    single = [(k, w.name) for k, w in t.MISSILE_WEAPONS.items() if w.shots == "1"]
+def build_reload_params(tables: t.RencounterTables) -> Schema:
+    """The reload check's parameters, offering the snapshot's single-shot weapons."""
+    single = [(k, w.name) for k, w in tables.missile_weapons.items() if w.shots == "1"]
     return Schema(
         (
             Field("weapon", "choice", "Weapon", single[0][0], choices=tuple(single)),
@@ -330,16 +332,16 @@ def build_reload_params() -> Schema:
     )
 
 
-def reload_turns(weapon_key: str) -> int:
+def reload_turns(tables: t.RencounterTables, weapon_key: str) -> int:
     """Whole turns of reloading the weapon takes (half turns round up: one action each)."""
-    reload = t.MISSILE_WEAPONS[weapon_key].reload
+    reload = tables.missile_weapons[weapon_key].reload
     return max(1, int(-(-reload // 1)))
 
 
-def resolve_reload(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve_reload(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Spend a turn reloading: loaded once the weapon's reload time is spent, else say how
     many turns are left. No dice."""
-    turns, spent = reload_turns(params["weapon"]), params["progress"] + 1
+    turns, spent = reload_turns(tables, params["weapon"]), params["progress"] + 1
     if spent >= turns:
         effects = (
             Effect("actor", "loaded", "set", True, "reloaded"),
@@ -356,6 +358,6 @@ def resolve_reload(params: Mapping[str, Any], dice: Dice) -> Outcome:
     return Outcome("reloading", {"turns": turns, "turns_left": left}, effects)
 
 
-def reload_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-    done = params["progress"] + 1 >= reload_turns(params["weapon"])
+def reload_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> dict[str, Fraction]:
+    done = params["progress"] + 1 >= reload_turns(tables, params["weapon"])
     return {"loaded" if done else "reloading": Fraction(1)}

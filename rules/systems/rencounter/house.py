@@ -54,7 +54,7 @@ def _missile_rows() -> list[Row]:
             "repeat": w.repeat,
             "kind": w.kind,
         }
-        for w in t.MISSILE_WEAPONS.values()
+        for w in t.BASE.missile_weapons.values()
     ]
 
 
@@ -72,7 +72,7 @@ def _missile_build(rows: list[Row]) -> dict[str, Any]:
         )
         for row in rows
     }
-    return {"MISSILE_WEAPONS": weapons}
+    return {"missile_weapons": weapons}
 
 
 def _not_the_no_weapon_key(table: str, rows: list[Row]) -> None:
@@ -202,7 +202,7 @@ def _melee_rows() -> list[Row]:
             "ranks": w.ranks,
             "shield": w.shield,
         }
-        for w in t.MELEE_WEAPONS.values()
+        for w in t.BASE.melee_weapons.values()
     ]
 
 
@@ -213,7 +213,7 @@ def _melee_build(rows: list[Row]) -> dict[str, Any]:
         )
         for row in rows
     }
-    return {"MELEE_WEAPONS": weapons}
+    return {"melee_weapons": weapons}
 
 
 def _melee_probes(row: Row) -> list[Probe]:
@@ -289,8 +289,8 @@ SHIELDS = EditableTable(
         Column("label", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
         Column("modifier", "int", "To hit the bearer", min=_LEAST, max=_MOST),
     ),
-    lambda: [{"key": k, "label": label, "modifier": m} for k, (label, m) in t.SHIELDS.items()],
-    lambda rows: {"SHIELDS": {row["key"]: (row["label"], row["modifier"]) for row in rows}},
+    lambda: [{"key": k, "label": label, "modifier": m} for k, (label, m) in t.BASE.shields.items()],
+    lambda rows: {"shields": {row["key"]: (row["label"], row["modifier"]) for row in rows}},
     fixed_rows=True,
     probes=_shield_probes,
     help="Missiles that armour stops (thrown, bows, crossbows) and melee attacks add these; "
@@ -315,10 +315,10 @@ COVER = EditableTable(
     ),
     lambda: [
         {"key": k, "label": label, "modifier": m, "solid": solid}
-        for k, (m, solid, label) in t.COVER.items()
+        for k, (m, solid, label) in t.BASE.cover.items()
     ],
     lambda rows: {
-        "COVER": {row["key"]: (row["modifier"], row["solid"], row["label"]) for row in rows}
+        "cover": {row["key"]: (row["modifier"], row["solid"], row["label"]) for row in rows}
     },
     fixed_rows=True,
     sheet_only_cells=_open_ground,
@@ -339,8 +339,8 @@ RANGE_TO_HIT = EditableTable(
         Column("band", "text", "Range band", max=20),
         Column("modifier", "int", "To hit", min=-12, max=6),
     ),
-    lambda: [{"band": band, "modifier": m} for band, m in t.RANGE_TO_HIT.items()],
-    lambda rows: {"RANGE_TO_HIT": {row["band"]: row["modifier"] for row in rows}},
+    lambda: [{"band": band, "modifier": m} for band, m in t.BASE.range_to_hit.items()],
+    lambda rows: {"range_to_hit": {row["band"]: row["modifier"] for row in rows}},
     key="band",
     fixed_rows=True,
     probes=lambda row: [
@@ -384,8 +384,8 @@ DAMAGE = EditableTable(
             "above the last row, no effect",
         ),
     ),
-    lambda: [{"result": result, "up_to": top} for top, result in t.DAMAGE_TABLE],
-    lambda rows: {"DAMAGE_TABLE": tuple((row["up_to"], row["result"]) for row in rows)},
+    lambda: [{"result": result, "up_to": top} for top, result in t.BASE.damage_table],
+    lambda rows: {"damage_table": tuple((row["up_to"], row["result"]) for row in rows)},
     key="result",
     fixed_rows=True,
     validate=lambda rows: _in_order("damage", rows, "up_to", strictly=True),
@@ -423,7 +423,8 @@ def _modifier_list(
             ),
         ),
         lambda: [
-            {"situation": s, "modifier": m, "rule": rule} for s, m, rule in getattr(t, constant)
+            {"situation": s, "modifier": m, "rule": rule}
+            for s, m, rule in getattr(t.BASE, constant)
         ],
         lambda rows: {
             constant: tuple((row["situation"], row["modifier"], row["rule"]) for row in rows)
@@ -485,7 +486,7 @@ def _rule_probes(row: Row) -> list[Probe]:
 FIRE_MODIFIERS = _modifier_list(
     "fire_modifiers",
     "Other fire modifiers (sheet)",
-    "FIRE_MODIFIERS",
+    "fire_modifiers",
     (("extra_shot", "Each shot after the first in a turn"),),
     "Printed on the quick-reference sheet. The fire check applies the row naming its rule "
     "(each shot after the first); the player adds the others into the check's modifier.",
@@ -493,7 +494,7 @@ FIRE_MODIFIERS = _modifier_list(
 MELEE_MODIFIERS = _modifier_list(
     "melee_modifiers",
     "Melee modifiers (sheet)",
-    "MELEE_MODIFIERS",
+    "melee_modifiers",
     (
         ("gang_up_attack", "Each attacker after the first: to the attack"),
         ("gang_up_parry", "Each attacker after the first: to the parry"),
@@ -547,10 +548,8 @@ AFTERMATH = EditableTable(
             "before: never); prompt care rerolls each face that would not heal",
         ),
     ),
-    lambda: [{"result": result, "up_to": top} for top, result in aftermath.AFTERMATH_BANDS],
-    lambda rows: {
-        "rules.aftermath:AFTERMATH_BANDS": tuple((row["up_to"], row["result"]) for row in rows)
-    },
+    lambda: [{"result": result, "up_to": top} for top, result in t.BASE.aftermath_bands],
+    lambda rows: {"aftermath_bands": tuple((row["up_to"], row["result"]) for row in rows)},
     key="result",
     fixed_rows=True,
     validate=_aftermath_validate,
@@ -585,8 +584,8 @@ IMPROVEMENT = EditableTable(
             help="An improvement roll never raises the stat past this",
         ),
     ),
-    lambda: [{"stat": stat, "maximum": cap} for stat, cap in t.IMPROVEMENT_CAPS.items()],
-    lambda rows: {"IMPROVEMENT_CAPS": {row["stat"]: row["maximum"] for row in rows}},
+    lambda: [{"stat": stat, "maximum": cap} for stat, cap in t.BASE.improvement_caps.items()],
+    lambda rows: {"improvement_caps": {row["stat"]: row["maximum"] for row in rows}},
     key="stat",
     fixed_rows=True,
     validate=_improvement_validate,
@@ -600,13 +599,26 @@ IMPROVEMENT = EditableTable(
 )
 
 
-def _rebuild() -> dict[str, Any]:
-    """The system's parts built from the tables: check parameters and stats offer the pack's
-    weapons, shields and cover."""
+def _built_from(tables: t.RencounterTables) -> dict[str, Any]:
+    """The system's parts that read the tables, built from a snapshot: the checks (whose
+    parameters and the stats offer its weapons, shields and cover), the reference tables, the
+    campaign procedure and the auto-resolve."""
+    from functools import partial
+
+    from rules.systems.rencounter import reference_tables
+    from rules.systems.rencounter.campaign import post_battle
     from rules.systems.rencounter.checks import build_checks
+    from rules.systems.rencounter.simulate import simulate
     from rules.systems.rencounter.stats import build_stats
 
-    return {"checks": build_checks(), "stats": build_stats()}
+    checks = build_checks(tables)
+    return {
+        "checks": checks,
+        "stats": build_stats(tables),
+        "tables": partial(reference_tables, tables=tables),
+        "post_battle": partial(post_battle, tables=tables),
+        "simulate": partial(simulate, tables=tables, checks=checks),
+    }
 
 
 HOUSE = HouseSpec(
@@ -623,5 +635,5 @@ HOUSE = HouseSpec(
         AFTERMATH,
         IMPROVEMENT,
     ),
-    rebuild=_rebuild,
+    built_from=_built_from,
 )

@@ -1,9 +1,10 @@
 """The melee check: attacker's stroke against the defender's parry, riposte and breakage.
 
 The melee weapons, shields and damage table, and the sheet's gang-up and armour modifiers, are
-house-rules tables: a plan reads them once for
-its parameters (cached per pack), and the parameters' choices are built from them
-(`build_params`, again for each pack by the system's `HouseSpec.rebuild`).
+house-rules tables: every function here that reads one takes the tables snapshot
+(`RencounterTables`) as its first argument. A plan reads them once for its parameters (cached
+per snapshot and parameters), and the parameters' choices are built from them (`build_params`,
+for each pack by the system's `HouseSpec.built_from`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import Any
 from rules.checks import Effect, Outcome, Who
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
-from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (
@@ -48,13 +48,13 @@ def _clean(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def build_params() -> Schema:
-    """The melee check's parameters, offering the weapons and shields in force now."""
+def build_params(tables: t.RencounterTables) -> Schema:
+    """The melee check's parameters, offering the snapshot's weapons and shields."""
     weapons = (
         (NO_WEAPON, "No weapon modifiers"),
-        *((k, w.name) for k, w in t.MELEE_WEAPONS.items()),
+        *((k, w.name) for k, w in tables.melee_weapons.items()),
     )
-    shields = tuple((k, label) for k, (label, _) in t.SHIELDS.items())
+    shields = tuple((k, label) for k, (label, _) in tables.shields.items())
     return Schema(_fields(weapons, shields), clean=_clean)
 
 
@@ -124,7 +124,7 @@ def _fields(weapons: Choices, shields: Choices) -> tuple[Field, ...]:
     )
 
 
-PARAMS = build_params()
+PARAMS = build_params(t.BASE)
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ class MeleePlan:
     attack_item: int
     parry_item: int
     parry_item_name: str
-    #: The damage table in force when the plan was made (read once, not for every blow).
+    #: The snapshot's damage table (read once with the plan, not for every blow).
     damage_table: DamageTable = ()
 
 
@@ -151,20 +151,20 @@ def _params_key(params: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(_KEY(params))
 
 
-@house_cache(maxsize=4096)
-def plan(key: tuple[Any, ...]) -> MeleePlan:
+@lru_cache(maxsize=4096)
+def plan(tables: t.RencounterTables, key: tuple[Any, ...]) -> MeleePlan:
     """Work out targets and damage modifiers for these params."""
     p = dict(zip(PARAMS.names, key, strict=True))
-    attacker = t.MELEE_WEAPONS.get(p["weapon"])
-    defender = t.MELEE_WEAPONS.get(p["defender_weapon"])
-    rules = _sheet_rules()
+    attacker = tables.melee_weapons.get(p["weapon"])
+    defender = tables.melee_weapons.get(p["defender_weapon"])
+    rules = _sheet_rules(tables)
     gang = 0 if p["defender_master"] else p["attackers"] - 1
     attack = (
         p["attack_skill"]
         + p["attack_modifier"]
         + (attacker.to_hit if attacker else 0)
         + p["defender_armour"] * rules["armour"]
-        + _shield(p["defender_shield"], defender)
+        + _shield(tables, p["defender_shield"], defender)
         + gang * rules["gang_up_attack"]
         - p["aggressive"]
     )
@@ -176,7 +176,9 @@ def plan(key: tuple[Any, ...]) -> MeleePlan:
         - p["aggressive"]
     )
     riposte = (
-        parry + p["attacker_armour"] * rules["armour"] + _shield(p["attacker_shield"], attacker)
+        parry
+        + p["attacker_armour"] * rules["armour"]
+        + _shield(tables, p["attacker_shield"], attacker)
         if p["riposte"]
         else None
     )
@@ -191,18 +193,19 @@ def plan(key: tuple[Any, ...]) -> MeleePlan:
         attack_item,
         parry_item,
         parry_name,
-        t.DAMAGE_TABLE,
+        tables.damage_table,
     )
 
 
-def _sheet_rules() -> dict[str, int]:
+def _sheet_rules(tables: t.RencounterTables) -> dict[str, int]:
     """The gang-up and armour modifiers as the sheet's melee list (or a club's pack) has them."""
-    return {rule: t.rule_modifier(t.MELEE_MODIFIERS, t.MELEE_RULES, rule) for rule in t.MELEE_RULES}
+    rows = tables.melee_modifiers
+    return {rule: t.rule_modifier(rows, t.MELEE_RULES, rule) for rule in t.MELEE_RULES}
 
 
-def _shield(shield: str, weapon: t.MeleeWeapon | None) -> int:
+def _shield(tables: t.RencounterTables, shield: str, weapon: t.MeleeWeapon | None) -> int:
     # A shield only counts when the bearer's weapon can be used with one.
-    return t.SHIELDS[shield][1] if weapon is None or weapon.shield else 0
+    return tables.shields[shield][1] if weapon is None or weapon.shield else 0
 
 
 def _hit_damage(weapon_damage: int, armour: int) -> int:
@@ -217,9 +220,9 @@ def _parry_item(p: Mapping[str, Any], defender: t.MeleeWeapon | None) -> tuple[i
     return (defender.damage if defender else 0), "weapon"
 
 
-def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Roll the attack and the parry; on a hit or riposte roll damage (and location)."""
-    melee = plan(_params_key(params))
+    melee = plan(tables, _params_key(params))
     attack = dice.roll(D12, "attack")
     parry = dice.roll(D12, "parry")
     key = melee_result(attack, parry, melee.attack_target, melee.parry_target, melee.riposte_target)
@@ -295,14 +298,14 @@ def _breakage(
     return tuple(effects)
 
 
-def odds(params: Mapping[str, Any]) -> Dist:
+def odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
     """Exact distribution over hit / riposte / no_hit."""
-    return dict(_odds(_params_key(params)))
+    return dict(_odds(tables, _params_key(params)))
 
 
-@house_cache(maxsize=4096)
-def _odds(key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
-    melee = plan(key)
+@lru_cache(maxsize=4096)
+def _odds(tables: t.RencounterTables, key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
+    melee = plan(tables, key)
     result: Dist = dict.fromkeys(MELEE_OUTCOMES, Fraction(0))
     for attack in range(1, 13):
         for parry in range(1, 13):

@@ -3,8 +3,8 @@ quick-reference sheet's sections, all built from the system's own tables (`table
 
 Sections are plain data for any printer: {"title", "house", "items"}, each item one of
 {"steps": [...]}, {"text": "..."} or {"table": {"caption", "header", "rows"}}. A section that
-prints a table the applied house-rules pack changed says so ("house": True); weapon profiles
-and every table come from `tables`, read under that pack.
+prints a table the club's house-rules pack changed says so ("house": True, from `changed`);
+weapon profiles and every table come from `tables`, the system's own (`RuleSystem.tables`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules import house
 from rules.systems.rencounter import tables as t
 
 # Wound stickers for the bases: minor, serious and crippling wounds (1, 2, 3 wound points).
@@ -538,12 +537,6 @@ def _options_section(options: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _changed_tables() -> frozenset[str]:
-    """The editable tables the house-rules pack applied now changes (none without a pack)."""
-    pack = house.active()
-    return frozenset(pack.changed_tables()) if pack is not None else frozenset()
-
-
 def _as_house(
     section: dict[str, Any], drawn_on: tuple[str, ...], changed: frozenset[str]
 ) -> dict[str, Any]:
@@ -553,25 +546,28 @@ def _as_house(
     return section
 
 
-def sheet(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Return the quick-reference sheet's sections, in reading order."""
-    changed = _changed_tables()
+def sheet(
+    tables: Mapping[str, Any], options: Mapping[str, Any], changed: Iterable[str] = ()
+) -> list[dict[str, Any]]:
+    """Return the quick-reference sheet's sections, in reading order; a section drawing on
+    an editable table `changed` names (`RuleSystem.changed_tables()`) is marked as house rules."""
+    edited = frozenset(changed)
     # Shields and caps are on the cards and in the campaign procedure; the sheet prints them
     # only when the club changed them, so the table sees the house rule.
     weapons = _weapons_section(tables)
-    if "shields" in changed:
+    if "shields" in edited:
         weapons["items"].insert(-1, _shields_table(tables))
     aftermath = _aftermath_section(tables, options)
-    if "improvement" in changed:
+    if "improvement" in edited:
         aftermath["items"].append(_caps_text(tables))
     return [
         _turn_section(options),
         _action_section(tables, options),
-        _as_house(_fire_section(tables), ("range_to_hit", "cover", "fire_modifiers"), changed),
-        _as_house(_melee_section(tables), ("melee_modifiers", "shields"), changed),
-        _as_house(_damage_section(tables), ("damage",), changed),
+        _as_house(_fire_section(tables), ("range_to_hit", "cover", "fire_modifiers"), edited),
+        _as_house(_melee_section(tables), ("melee_modifiers", "shields"), edited),
+        _as_house(_damage_section(tables), ("damage",), edited),
         _morale_section(tables),
-        _as_house(weapons, ("missile_weapons", "melee_weapons", "shields"), changed),
-        _as_house(aftermath, ("aftermath", "improvement"), changed),
+        _as_house(weapons, ("missile_weapons", "melee_weapons", "shields"), edited),
+        _as_house(aftermath, ("aftermath", "improvement"), edited),
         _options_section(options),
     ]

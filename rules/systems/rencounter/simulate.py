@@ -18,7 +18,7 @@ from rules.dice import Dice
 from rules.simulate import SimEvent, SimFigure, SimResult
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.campaign import side_broken
-from rules.systems.rencounter.checks import current_checks
+from rules.systems.rencounter.checks import CHECKS
 from rules.systems.rencounter.stats import initial_state
 
 MAX_TURNS = 60
@@ -29,7 +29,12 @@ class _Battle:
     """The mutable bookkeeping of one simulated battle."""
 
     def __init__(
-        self, sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+        self,
+        sides: Sequence[Sequence[SimFigure]],
+        options: Mapping[str, Any],
+        dice: Dice,
+        tables: t.RencounterTables,
+        checks: Mapping[str, Check],
     ) -> None:
         self.sides, self.options, self.dice = sides, options, dice
         self.states = {f.ref: initial_state(f.stats) for side in sides for f in side}
@@ -37,8 +42,8 @@ class _Battle:
         self.used: dict[str, set[str]] = {f.ref: set() for side in sides for f in side}
         self.lost_seen: dict[tuple[int, str], int] = {}
         self.turn = 0
-        # The checks of the house-rules pack the battle runs under (a weapon a club added).
-        self.checks = current_checks()
+        # The tables and checks of the rules the battle runs under (a weapon a club added).
+        self.tables, self.checks = tables, checks
 
     def units(self, side: int) -> dict[str, list[SimFigure]]:
         grouped: dict[str, list[SimFigure]] = {}
@@ -113,12 +118,11 @@ def _attack(battle: _Battle, side: int, figure: SimFigure) -> None:
     if state.get("down"):
         state["down"] = False  # a knocked-down man spends his action recovering
         return
-    missile = next((w for w in figure.stats.get("weapons", ()) if w in t.MISSILE_WEAPONS), None)
+    weapons = battle.tables.missile_weapons
+    missile = next((w for w in figure.stats.get("weapons", ()) if w in weapons), None)
     if missile and state.get("loaded", True):
         _shoot(battle, figure, target, missile)
-    elif missile and state.get("reload_progress", 0) + 1 < math.ceil(
-        t.MISSILE_WEAPONS[missile].reload
-    ):
+    elif missile and state.get("reload_progress", 0) + 1 < math.ceil(weapons[missile].reload):
         state["reload_progress"] = state.get("reload_progress", 0) + 1
     elif missile:
         state.update(loaded=True, reload_progress=0)
@@ -160,10 +164,16 @@ def _fight(battle: _Battle, figure: SimFigure, target: SimFigure) -> None:
 
 
 def simulate(
-    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+    sides: Sequence[Sequence[SimFigure]],
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    tables: t.RencounterTables = t.BASE,
+    checks: Mapping[str, Check] = CHECKS,
 ) -> SimResult:
-    """Fight an abstract battle between two sides until one breaks (or a turn limit)."""
-    battle = _Battle(sides, options, dice)
+    """Fight an abstract battle between two sides until one breaks (or a turn limit), with
+    `tables` and the `checks` built from them (a club's, bound by `RuleSystem.with_house`)."""
+    battle = _Battle(sides, options, dice, tables, checks)
     order = [(side, name) for side in range(len(sides)) for name in battle.units(side)]
     winner = None
     while winner is None and battle.turn < MAX_TURNS:

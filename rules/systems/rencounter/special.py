@@ -156,12 +156,12 @@ def _stands(params: Mapping[str, Any], natural: int, new_points: int) -> bool:
     return action_from_total(params["experience"], wounds, natural, natural + wounds) == "acts"
 
 
-def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve_grenade(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Roll the blast damage for one man; light blasts knock down on a failed action check."""
     face = dice.roll(D12, "grenade damage")
     modifier = t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
     total = face + modifier
-    result = damage_faces(modifier)[face - 1]
+    result = damage_faces(tables.damage_table, modifier)[face - 1]
     if result in ("serious", "crippling", "dead"):
         return Outcome(result, {"total": total}, wound_effects("target", result))
     if result == "no_effect" and total > t.GRENADE_KNOCKDOWN_UP_TO:
@@ -175,11 +175,11 @@ def resolve_grenade(params: Mapping[str, Any], dice: Dice) -> Outcome:
     return Outcome(key, {"total": total, "knocked_down": down}, effects)
 
 
-def grenade_odds(params: Mapping[str, Any]) -> Dist:
+def grenade_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
     """Exact distribution of a grenade blast on one man."""
     odds: Dist = dict.fromkeys(GRENADE_OUTCOMES, Fraction(0))
     modifier = t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
-    for face, result in enumerate(damage_faces(modifier), start=1):
+    for face, result in enumerate(damage_faces(tables.damage_table, modifier), start=1):
         total = face + modifier
         if result != "no_effect" or total > t.GRENADE_KNOCKDOWN_UP_TO:
             odds[result] += TWELFTH
@@ -255,7 +255,7 @@ def _artillery_need(params: Mapping[str, Any]) -> tuple[int, int]:
     return need, damage + params["damage_modifier"]
 
 
-def resolve_artillery(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve_artillery(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Roll canister or grape against one man in the cone (the first roll of the shot)."""
     need, damage = _artillery_need(params)
     before = len(dice.rolls)
@@ -266,11 +266,11 @@ def resolve_artillery(params: Mapping[str, Any], dice: Dice) -> Outcome:
     if not hit:
         return Outcome("miss", {"need": need})
     good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
-    result = damage_faces(damage + good)[dice.roll(D12, "damage") - 1]
+    result = damage_faces(tables.damage_table, damage + good)[dice.roll(D12, "damage") - 1]
     return Outcome(result, {"need": need}, wound_effects("target", result))
 
 
-def artillery_odds(params: Mapping[str, Any]) -> Dist:
+def artillery_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
     """Exact distribution of one canister or grape roll."""
     need, damage = _artillery_need(params)
     plain, good = shot_hit_odds(need)
@@ -279,7 +279,7 @@ def artillery_odds(params: Mapping[str, Any]) -> Dist:
     odds["misfire"] = misfire
     odds["miss"] = 1 - plain - good - misfire
     for chance, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
-        for result in damage_faces(modifier):
+        for result in damage_faces(tables.damage_table, modifier):
             odds[result] += chance * TWELFTH
     return odds
 
@@ -359,16 +359,16 @@ def fall_modifier(speed: int) -> int:
     return (fastest_top - speed) // t.FALL_SPEED_STEP  # -1 per 6" or part of 6"
 
 
-def resolve_fall(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve_fall(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     """Roll damage for a fall at the given speed."""
     modifier = fall_modifier(params["speed"]) + params["modifier"]
-    result = damage_faces(modifier)[dice.roll(D12, "fall damage") - 1]
+    result = damage_faces(tables.damage_table, modifier)[dice.roll(D12, "fall damage") - 1]
     return Outcome(result, {"modifier": modifier}, wound_effects("target", result))
 
 
-def fall_odds(params: Mapping[str, Any]) -> Dist:
+def fall_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
     """Exact distribution of a fall's damage."""
-    return damage_odds(fall_modifier(params["speed"]) + params["modifier"])
+    return damage_odds(tables.damage_table, fall_modifier(params["speed"]) + params["modifier"])
 
 
 ORDER_PARAMS = Schema((Field("wounds", "int", "The man's wound points", 0, 0, t.MAX_WOUND_POINTS),))

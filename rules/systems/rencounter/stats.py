@@ -57,16 +57,18 @@ def _weapon_choices(
     return (*both, *missile, *melee)
 
 
-def build_stats() -> Schema:
-    """A figure's stats, offering the weapons and shields in force now (a club's pack's)."""
-    missile_weapons, melee_weapons = t.MISSILE_WEAPONS, t.MELEE_WEAPONS
+def build_stats(tables: t.RencounterTables) -> Schema:
+    """A figure's stats, offering the snapshot's weapons and shields (a club's pack's)."""
+    missile_weapons, melee_weapons = tables.missile_weapons, tables.melee_weapons
     return Schema(
-        _fields(_weapon_choices(missile_weapons, melee_weapons)),
+        _fields(tables, _weapon_choices(missile_weapons, melee_weapons)),
         clean=_stats_rule(melee_weapons),
     )
 
 
-def _fields(weapon_choices: tuple[tuple[str, str], ...]) -> tuple[Field, ...]:
+def _fields(
+    tables: t.RencounterTables, weapon_choices: tuple[tuple[str, str], ...]
+) -> tuple[Field, ...]:
     return (
         Field(
             "experience",
@@ -102,7 +104,7 @@ def _fields(weapon_choices: tuple[tuple[str, str], ...]) -> tuple[Field, ...]:
             "choice",
             "Shield",
             "none",
-            choices=tuple((k, label) for k, (label, _) in t.SHIELDS.items()),
+            choices=tuple((k, label) for k, (label, _) in tables.shields.items()),
         ),
         Field(
             "shield_make",
@@ -135,7 +137,7 @@ def _fields(weapon_choices: tuple[tuple[str, str], ...]) -> tuple[Field, ...]:
     )
 
 
-STATS = build_stats()
+STATS = build_stats(t.BASE)
 
 _OPTION_FIELDS = (
     Field(

@@ -3,18 +3,18 @@
 Every number here comes from the rule text; nothing else in the package repeats one.
 
 A club may edit some of these tables (rules/systems/rencounter/house.py says which and within
-what limits). Those are not plain module attributes: their values as written sit in `_EDITABLE`
-and the module's `__getattr__` serves them through `rules.house`, so `t.MISSILE_WEAPONS` answers
-with the house-rules pack applied in the current context, if any. Read them as `t.NAME` when
-they are used, never `from ... import NAME` (that would keep the values as written for good).
+what limits). Those are not module attributes: they are the fields of one frozen snapshot,
+`RencounterTables`, whose values as written are `BASE`. A check, sheet or procedure is built
+from a snapshot and reads its tables there (`RuleSystem.with_house` builds a club's snapshot
+with `dataclasses.replace`), so no import can freeze the wrong value.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rules import house_context as house
+from rules.aftermath import AFTERMATH_BANDS, Bands
 
 #: Experience ratings: value -> name (the text's alternates in brackets on the sheet).
 EXPERIENCE_NAMES: dict[int, str] = {
@@ -509,29 +509,40 @@ _IMPROVEMENT_CAPS: dict[str, int] = {
 
 # --- what a club may edit ----------------------------------------------------------------------
 
-#: The editable tables' values as written, served by `__getattr__` under a house-rules pack.
-_EDITABLE: dict[str, Any] = {
-    "SHIELDS": _SHIELDS,
-    "DAMAGE_TABLE": _DAMAGE_TABLE,
-    "RANGE_TO_HIT": _RANGE_TO_HIT,
-    "COVER": _COVER,
-    "FIRE_MODIFIERS": _FIRE_MODIFIERS,
-    "MISSILE_WEAPONS": _MISSILE_WEAPONS,
-    "MELEE_WEAPONS": _MELEE_WEAPONS,
-    "MELEE_MODIFIERS": _MELEE_MODIFIERS,
-    "IMPROVEMENT_CAPS": _IMPROVEMENT_CAPS,
-}
+Modifiers = tuple[tuple[str, int, str | None], ...]
 
-if TYPE_CHECKING:  # what `__getattr__` serves, for the type checker
-    SHIELDS: dict[str, tuple[str, int]]
-    DAMAGE_TABLE: tuple[tuple[int, str], ...]
-    RANGE_TO_HIT: dict[str, int]
-    COVER: dict[str, tuple[int, bool, str]]
-    FIRE_MODIFIERS: tuple[tuple[str, int, str | None], ...]
-    MISSILE_WEAPONS: dict[str, MissileWeapon]
-    MELEE_WEAPONS: dict[str, MeleeWeapon]
-    MELEE_MODIFIERS: tuple[tuple[str, int, str | None], ...]
-    IMPROVEMENT_CAPS: dict[str, int]
+
+@dataclass(frozen=True, eq=False)
+class RencounterTables:
+    """The tables a club may edit, as one snapshot: the checks, the sheet and the campaign
+    procedure read them here. Compared and hashed by identity: a snapshot is built once per
+    pack, so caches of work done with it key on the snapshot itself."""
+
+    shields: dict[str, tuple[str, int]]
+    damage_table: tuple[tuple[int, str], ...]
+    range_to_hit: dict[str, int]
+    cover: dict[str, tuple[int, bool, str]]
+    fire_modifiers: Modifiers
+    missile_weapons: dict[str, MissileWeapon]
+    melee_weapons: dict[str, MeleeWeapon]
+    melee_modifiers: Modifiers
+    improvement_caps: dict[str, int]
+    #: The house campaign rules' wound aftermath bands (rules/aftermath.py).
+    aftermath_bands: Bands = AFTERMATH_BANDS
+
+
+#: The tables as the text has them.
+BASE = RencounterTables(
+    shields=_SHIELDS,
+    damage_table=_DAMAGE_TABLE,
+    range_to_hit=_RANGE_TO_HIT,
+    cover=_COVER,
+    fire_modifiers=_FIRE_MODIFIERS,
+    missile_weapons=_MISSILE_WEAPONS,
+    melee_weapons=_MELEE_WEAPONS,
+    melee_modifiers=_MELEE_MODIFIERS,
+    improvement_caps=_IMPROVEMENT_CAPS,
+)
 
 
 def rule_modifier(
@@ -554,6 +565,3 @@ def as_json(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [as_json(v) for v in value]
     return value
-
-
-__getattr__ = house.module_getattr(__name__, _EDITABLE)
