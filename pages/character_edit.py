@@ -34,7 +34,6 @@ from rosters import services
 from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, Force
 from rosters.recruits import characters_create_many
-from rules import house
 from rules.schema import Field
 from rules.system import RuleSystem
 
@@ -73,8 +72,8 @@ def _rolled_form(request: HttpRequest, force: Force, system: RuleSystem, form_cl
     if chosen is not None:
         try:
             # Under the campaign's house rules: a club's own ability table is the one rolled on.
-            with house.applied(system.pack):
-                rolled = apply_recipe(chosen, current, request.POST.get("dice", ""))
+            dice = request.POST.get("dice", "")
+            rolled = apply_recipe(chosen, current, dice, checks=system.checks)
         except DiceTyped as exc:
             problem = str(exc)
         else:

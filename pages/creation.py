@@ -17,12 +17,15 @@ from typing import Any
 
 from django.core import signing
 
+from rules.checks import Check
 from rules.dice import Dice, GivenDice, SeededDice, parse_given
 from rules.errors import DiceError
 from rules.systems.d12_skirmish.chargen import ABILITY, TROOP_TYPE
 from rules.systems.rencounter.squads import roll_figure
 
-Maker = Callable[[Dice, Mapping[str, Any]], dict[str, Any]]
+#: A recipe's roll: the dice, the form's current stats, and the checks of the rules in force
+#: (a campaign's house rules: a club's own ability table is the one rolled on).
+Maker = Callable[[Dice, Mapping[str, Any], Mapping[str, Check]], dict[str, Any]]
 SIGNING_SALT = "pages.creation.roll"
 
 
@@ -35,19 +38,25 @@ class Recipe:
     rolls: bool = True
 
 
-def _squad_man(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _squad_man(
+    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
+) -> dict[str, Any]:
     stats = roll_figure(dice, leader=False, varied=bool(current.get("varied")))
     return {k: stats[k] for k in ("experience", "fire", "melee")}
 
 
-def _squad_leader(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _squad_leader(
+    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
+) -> dict[str, Any]:
     stats = roll_figure(dice, leader=True, varied=bool(current.get("varied")))
     return {k: stats[k] for k in ("experience", "fire", "melee")}
 
 
-def _d12_troop_and_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
-    troop = TROOP_TYPE.resolve({}, dice)
-    ability = ABILITY.resolve({}, dice).outcome
+def _d12_troop_and_ability(
+    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
+) -> dict[str, Any]:
+    troop = checks.get("troop_type", TROOP_TYPE).resolve({}, dice)
+    ability = checks.get("ability", ABILITY).resolve({}, dice).outcome
     return {
         "troop": troop.outcome,
         "expertise": troop.details["expertise"],
@@ -56,21 +65,27 @@ def _d12_troop_and_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, 
     }
 
 
-def _d12_troop(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
-    troop = TROOP_TYPE.resolve({}, dice)
+def _d12_troop(
+    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
+) -> dict[str, Any]:
+    troop = checks.get("troop_type", TROOP_TYPE).resolve({}, dice)
     return {"troop": troop.outcome, "expertise": troop.details["expertise"]}
 
 
-def _d12_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
-    ability = ABILITY.resolve({}, dice).outcome
+def _d12_ability(
+    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
+) -> dict[str, Any]:
+    ability = checks.get("ability", ABILITY).resolve({}, dice).outcome
     return {"ability": ability, "wounds": None}
 
 
-def _wild_card(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _wild_card(
+    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
+) -> dict[str, Any]:
     return {"wild_card": True, "figures": 1}
 
 
-def _extras(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _extras(dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]) -> dict[str, Any]:
     return {"wild_card": False, "figures": 4}
 
 
@@ -153,11 +168,19 @@ def _dice_words(dice: Dice) -> str:
     return ", ".join(f"{r.label} {r.die} {r.value}" for r in dice.rolls)
 
 
-def apply_recipe(chosen: Recipe, current: Mapping[str, Any], typed_dice: str = "") -> Rolled:
-    """Run a recipe; return the stats it sets, a sentence for the record and a signed token."""
+def apply_recipe(
+    chosen: Recipe,
+    current: Mapping[str, Any],
+    typed_dice: str = "",
+    *,
+    checks: Mapping[str, Check] | None = None,
+) -> Rolled:
+    """Run a recipe with the `checks` of the rules in force (the system's, under a campaign's
+    house rules; none given: the rules as written); return the stats it sets, a sentence for
+    the record and a signed token."""
     dice = dice_for(typed_dice) if chosen.rolls else SeededDice("unused")
     try:
-        values = chosen.make(dice, current)
+        values = chosen.make(dice, current, checks or {})
     except DiceError as exc:
         raise DiceTyped(str(exc)) from None
     if isinstance(dice, GivenDice):

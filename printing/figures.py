@@ -204,13 +204,25 @@ def _weapon_name(label: str) -> str:
     return re.sub(r"\s*\([^()]*\)$", "", label)
 
 
+def _snapshot(fn: Any, system: RuleSystem) -> dict[str, Any]:
+    """The system's tables snapshot for a reference function that reads one (`snapshot=`)."""
+    if system.snapshot is not None and "snapshot" in inspect.signature(fn).parameters:
+        return {"snapshot": system.snapshot}
+    return {}
+
+
 def _weapon_profile(
-    module: ModuleType, key: Any, tables: Mapping[str, Any], stats: Mapping[str, Any]
+    system: RuleSystem,
+    module: ModuleType,
+    key: Any,
+    tables: Mapping[str, Any],
+    stats: Mapping[str, Any],
 ) -> Any:
     profile = module.weapon_profile
+    snapshot = _snapshot(profile, system)
     if "stats" in inspect.signature(profile).parameters:
-        return profile(key, tables, stats=stats)
-    return profile(key, tables)
+        return profile(key, tables, stats=stats, **snapshot)
+    return profile(key, tables, **snapshot)
 
 
 def _weapons(
@@ -229,7 +241,7 @@ def _weapons(
         for key in chosen or ():
             if key in (None, "", "none"):
                 continue
-            profile = _weapon_profile(module, key, tables, stats) or ()
+            profile = _weapon_profile(system, module, key, tables, stats) or ()
             if spec.kind == "choice" and not profile:
                 continue
             cells = tuple(StatCell(head, value) for head, value in profile)
@@ -239,7 +251,8 @@ def _weapons(
 
 def _rules(system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]) -> tuple[str, ...]:
     """Return the card's notes: specials in words, free-text fields, permanent wounds."""
-    lines = list(_reference(system).card_notes(figure.stats, tables))
+    notes = _reference(system).card_notes
+    lines = list(notes(figure.stats, tables, **_snapshot(notes, system)))
     for spec in _listing_fields(system):
         value = figure.stats.get(spec.name)
         if spec.kind == "list" and value:

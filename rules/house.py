@@ -275,9 +275,10 @@ class HouseSpec:
     rebuild: Callable[[], dict[str, Any]] | None = None
     #: For a system whose tables are a snapshot (`RuleSystem.snapshot`): the RuleSystem fields
     #: that read the tables (checks, stats, reference tables, procedures, simulation), built
-    #: from a snapshot. A table's `build` then returns snapshot field names, and `module` only
-    #: groups them in the pack.
-    built_from: Callable[[Any], dict[str, Any]] | None = None
+    #: from a pack's snapshot and the names of the tables it changes (which a system's
+    #: reference tables may list). A table's `build` then returns snapshot field names, and
+    #: `module` only groups them in the pack.
+    built_from: Callable[[Any, tuple[str, ...]], dict[str, Any]] | None = None
 
     def table(self, name: str) -> EditableTable:
         for table in self.tables:

@@ -219,7 +219,8 @@ def _built_from_snapshot(system: RuleSystem, pack: Pack) -> RuleSystem:
     spec = system.house
     assert spec is not None and spec.built_from is not None  # a snapshot comes with its spec
     snapshot = replace(system.snapshot, **pack.by_module.get(spec.module, {}))
-    return replace(system, **spec.built_from(snapshot), snapshot=snapshot, pack=pack)
+    parts = spec.built_from(snapshot, pack.changed_tables())
+    return replace(system, **parts, snapshot=snapshot, pack=pack)
 
 
 def _housed_in_context(system: RuleSystem, pack: Pack) -> RuleSystem:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rosters.models import Character
-from rules.systems.d12_skirmish.tables import ABILITY_NAMES, TROOP_NAMES
+from rules.systems.d12_skirmish.tables import BASE
 from tests.browser.test_build_force import add_unit, create_force, player_in, signed_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,7 +35,7 @@ def test_a_player_rolls_troop_type_and_ability_for_a_d12_figure(page, live_serve
     assert (reed.stats["troop"], reed.stats["ability"]) == (troop, ability)
     assert reed.service_record.get().note.startswith("Roll troop type and ability")
     figure = page.locator(".figure", has_text="Cpl. Reed")
-    assert TROOP_NAMES[troop] in figure.inner_text()
+    assert BASE.TROOP_NAMES[troop] in figure.inner_text()
     if ability != "none":
-        assert ABILITY_NAMES[ability] in figure.inner_text()
+        assert BASE.ABILITY_NAMES[ability] in figure.inner_text()
     screens("d12-force-roster")

@@ -6,7 +6,7 @@ import pytest
 
 from pages.creation import DiceTyped, apply_recipe, creation_note, recipe, recipes_for
 from rules.dice import GivenDice
-from rules.systems.d12_skirmish.tables import ABILITY_BY_ROLL
+from rules.systems.d12_skirmish.tables import BASE
 from rules.systems.rencounter.squads import roll_figure
 
 
@@ -33,7 +33,7 @@ def test_d12_troop_type_and_ability_come_from_the_players_own_dice():
 
     assert rolled.values["troop"] == "elite"
     assert rolled.values["expertise"] == "shooting"
-    assert rolled.values["ability"] == ABILITY_BY_ROLL[5]
+    assert rolled.values["ability"] == BASE.ABILITY_BY_ROLL[5]
     assert "your dice" in rolled.note and "troop type d12 12" in rolled.note
 
 

@@ -19,11 +19,10 @@ def _swapped_abilities() -> house.Pack:
 def test_an_ability_roll_reads_the_campaigns_ability_table():
     ability = recipe("d12_skirmish", "ability")
     assert ability is not None
-    pack = _swapped_abilities()
+    housed = get_system("d12_skirmish").with_house(_swapped_abilities())
     as_written = apply_recipe(ability, {}, "1").values["ability"]
 
-    with house.applied(pack):
-        under_pack = apply_recipe(ability, {}, "1").values["ability"]
+    under_pack = apply_recipe(ability, {}, "1", checks=housed.checks).values["ability"]
 
     assert as_written == "expert_skirmisher"
     assert under_pack == "combat_expert"

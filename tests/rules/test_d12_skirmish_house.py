@@ -3,6 +3,7 @@
 import copy
 import json
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -14,7 +15,6 @@ from rules.house import PackError
 from rules.simulate import SimFigure
 from rules.systems.d12_skirmish import SYSTEM
 from rules.systems.d12_skirmish import reference as ref
-from rules.systems.d12_skirmish import tables as t
 
 SPENCER = {
     "key": "spencer",
@@ -50,8 +50,7 @@ def reaches(system):
 
 
 def system_firearms(system):
-    with house.applied(system.pack):
-        return dict(t.FIREARMS)
+    return dict(system.snapshot.FIREARMS)
 
 
 def test_a_longer_carbine_changes_only_carbine_shots_between_its_old_and_new_medium_range():
@@ -215,9 +214,9 @@ def test_a_club_weapon_reaches_hand_to_hand_the_auto_resolver_and_the_card():
     stats = housed.stats.validate({"weapons": ["spencer", "sabre"]})
 
     assert housed.check("hand_to_hand").odds({"weapon": "sabre"}).exact
-    with house.applied(housed.pack):
-        assert ref.weapon_profile("spencer", {}, stats)[-1] == ("Reload", "every turn")
-        assert ref.weapon_profile("sabre", {}, stats) == (("Hand to hand", "+3"),)
+    profile = partial(ref.weapon_profile, snapshot=housed.snapshot)
+    assert profile("spencer", {}, stats)[-1] == ("Reload", "every turn")
+    assert profile("sabre", {}, stats) == (("Hand to hand", "+3"),)
     sides = [
         [SimFigure(f"a{i}", f"Blue {i}", {"weapons": ["spencer"]}) for i in range(3)],
         [SimFigure(f"b{i}", f"Grey {i}", {"weapons": ["sabre"]}) for i in range(3)],
@@ -233,8 +232,8 @@ def test_a_club_weapon_reaches_hand_to_hand_the_auto_resolver_and_the_card():
 
 def _sheet(system):
     options = system.options.validate({})
-    with house.applied(system.pack):
-        return {s["title"]: s for s in ref.sheet(system.tables(options), options)}
+    sheet = ref.sheet(system.tables(options), options, system.changed_tables())
+    return {s["title"]: s for s in sheet}
 
 
 def test_the_sheet_marks_only_the_sections_a_pack_changes():

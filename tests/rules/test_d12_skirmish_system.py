@@ -11,6 +11,7 @@ from rules.simulate import SimFigure
 from rules.systems.d12_skirmish import SYSTEM
 from rules.systems.d12_skirmish.chargen import roll_character
 from rules.systems.d12_skirmish.stats import troop_modifier
+from rules.systems.d12_skirmish.tables import BASE
 
 
 @pytest.mark.parametrize(
@@ -47,7 +48,11 @@ def test_invalid_stats_name_the_bad_field(data, field):
 def test_an_expert_takes_one_less_outside_their_field():
     stats = SYSTEM.stats.validate({"troop": "elite", "expertise": "combat"})
 
-    assert (troop_modifier(stats, "combat"), troop_modifier(stats, "shooting")) == (2, 1)
+    combat, shooting = (
+        troop_modifier(BASE, stats, "combat"),
+        troop_modifier(BASE, stats, "shooting"),
+    )
+    assert (combat, shooting) == (2, 1)
 
 
 def test_character_generation_reads_the_troop_and_ability_tables():

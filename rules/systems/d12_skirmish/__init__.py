@@ -11,7 +11,7 @@ from rules.system import RuleSystem, register
 from rules.systems.d12_skirmish.chargen import ABILITY, TROOP_TYPE
 from rules.systems.d12_skirmish.checks import CHECKS
 from rules.systems.d12_skirmish.stats import CARD, STATS, initial_state, label_text
-from rules.systems.d12_skirmish.tables import reference_tables
+from rules.systems.d12_skirmish.tables import BASE, reference_tables
 
 
 def _clean_options(values: dict[str, Any]) -> dict[str, Any]:
@@ -55,6 +55,7 @@ SYSTEM = register(
         scale="1 figure = 1 man; unit or individual games",
         stats=STATS,
         options=OPTIONS,
+        snapshot=BASE,
         checks={**CHECKS, "troop_type": TROOP_TYPE, "ability": ABILITY},
         tables=reference_tables,
         label_text=label_text,

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from rules.checks import Check, Outcome
 from rules.dice import D12, Dice
 from rules.schema import Schema
 from rules.systems.d12_skirmish import tables as t
-from rules.systems.d12_skirmish.stats import current_stats, default_wounds
+from rules.systems.d12_skirmish.stats import STATS, build_stats, default_wounds
 from rules.systems.d12_skirmish.tables import EXPERTISE_TABLE, TROOP_TYPE_TABLE, band
 
 TROOP_OUTCOMES = ("elite", "veteran", "regular", "raw")
 #: A club may move abilities between faces and reword them, never add or drop one: the keys
 #: are the outcomes, and the checks and stats read what some of them do.
-ABILITY_OUTCOMES = tuple(key for _, key, _, _ in t.ABILITIES)
+ABILITY_OUTCOMES = tuple(key for _, key, _, _ in t.BASE.ABILITIES)
 
 
 def resolve_troop_type(params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -35,9 +36,9 @@ def troop_type_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
     return {key: Fraction(high - low + 1, 12) for low, high, key in TROOP_TYPE_TABLE}
 
 
-def resolve_ability(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve_ability(tables: t.D12Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     roll = dice.roll(D12, "ability")
-    return Outcome(t.current().ABILITY_BY_ROLL[roll], {"roll": roll})
+    return Outcome(tables.ABILITY_BY_ROLL[roll], {"roll": roll})
 
 
 def ability_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
@@ -56,17 +57,24 @@ TROOP_TYPE = Check(
     "d12 troop type, then d12 expertise",
     takes_target=False,  # a new man's own roll; no parameters to source
 )
-ABILITY = Check(
-    "ability",
-    "Ability (character generation)",
-    Schema(()),
-    ABILITY_OUTCOMES,
-    resolve_ability,
-    ability_odds,
-    "d12 on the ability table",
-    "one d12: ability",
-    takes_target=False,
-)
+
+
+def ability_check(tables: t.D12Tables) -> Check:
+    """The ability roll on `tables`' ability table (a club may move abilities between faces)."""
+    return Check(
+        "ability",
+        "Ability (character generation)",
+        Schema(()),
+        ABILITY_OUTCOMES,
+        partial(resolve_ability, tables),
+        ability_odds,
+        "d12 on the ability table",
+        "one d12: ability",
+        takes_target=False,
+    )
+
+
+ABILITY = ability_check(t.BASE)
 
 
 def roll_character(
@@ -76,14 +84,17 @@ def roll_character(
     game: str = "unit",
     mount: str = "foot",
     weapons: tuple[str, ...] = ("rifled_musket",),
+    tables: t.D12Tables = t.BASE,
 ) -> dict[str, Any]:
-    """Roll troop type, expertise and ability; return validated stats.
+    """Roll troop type, expertise and ability on `tables` (the text's unless a club's); return
+    validated stats.
 
     Dice order: troop type, expertise, ability (three d12s).
     """
     troop = TROOP_TYPE.resolve({}, dice)
-    ability = ABILITY.resolve({}, dice).outcome
-    return current_stats().validate(
+    ability = ability_check(tables).resolve({}, dice).outcome
+    stats = STATS if tables is t.BASE else build_stats(tables)
+    return stats.validate(
         {
             "troop": troop.outcome,
             "expertise": troop.details["expertise"],

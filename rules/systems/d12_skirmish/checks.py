@@ -1,15 +1,18 @@
-"""Checks of the d12 skirmish game: shooting, misfires, wounding, hand to hand, morale."""
+"""Checks of the d12 skirmish game: shooting, misfires, wounding, hand to hand, morale.
+
+Every function that reads an editable table takes the tables snapshot (`D12Tables`) as its
+first argument; `build_checks(tables)` binds it into each check's resolver and odds.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache, partial
 from itertools import product
 from operator import itemgetter
 from typing import Any, Literal
 
-from rules import house_context as house
 from rules.checks import (
     JUDGED,
     Check,
@@ -68,6 +71,7 @@ from rules.systems.d12_skirmish.tables import (
 FACES = D12.faces
 MAX_WOUNDS_TAKEN = 5
 Classify = Callable[[Mapping[str, Any], tuple[int, ...]], str]
+Tables = t.D12Tables
 
 
 def _enumerate(
@@ -85,7 +89,9 @@ def _enumerate(
 def _cached(
     dice_count: int, classify: Classify
 ) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
-    @house.house_cache(maxsize=4096)
+    """Exact odds of `classify` (bound to a snapshot), cached: one cache per check built."""
+
+    @lru_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
         return _enumerate(dict(items), dice_count, classify)
 
@@ -98,8 +104,8 @@ def _cached(
     return odds
 
 
-def _troop_field(name: str = "troop", label: str = "Troop type") -> Field:
-    return Field(name, "choice", label, "regular", choices=t.TROOP_TYPES)
+def _troop_field(tables: Tables, name: str = "troop", label: str = "Troop type") -> Field:
+    return Field(name, "choice", label, "regular", choices=tables.TROOP_TYPES)
 
 
 def _modifier_field(name: str = "modifier", label: str = "Other modifiers") -> Field:
@@ -115,8 +121,8 @@ def _wounds_field(name: str = "wounds", label: str = "Wounds taken") -> Field:
 SHOOT_OUTCOMES = ("hit", "miss", "misfire")
 
 
-def _shoot_params() -> Schema:
-    return Schema((_troop_field(), _modifier_field()))
+def _shoot_params(tables: Tables) -> Schema:
+    return Schema((_troop_field(tables), _modifier_field()))
 
 
 def shot_result(face: int, modifier: int, hit_on: int) -> str:
@@ -126,8 +132,7 @@ def shot_result(face: int, modifier: int, hit_on: int) -> str:
     return "hit" if face + modifier >= hit_on else "miss"
 
 
-def _shoot_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    tables = t.current()
+def _shoot_key(tables: Tables, params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
     modifier = tables.TROOP_MODIFIER[params["troop"]] + params["modifier"]
     return shot_result(faces[0], modifier, tables.HIT_ON)
 
@@ -146,8 +151,7 @@ def resolve_reload(params: Mapping[str, Any], dice: Dice) -> Outcome:
     return Outcome("loaded", {}, _RELOADED)
 
 
-def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    tables = t.current()
+def resolve_shoot(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     face = dice.roll(D12, "to hit")
     modifier = tables.TROOP_MODIFIER[params["troop"]] + params["modifier"]
     return _shot(face, modifier, False, tables.HIT_ON)
@@ -161,49 +165,49 @@ MAX_DISTANCE = 120
 NOT_MEASURED = 0
 
 
-def firearm_range(firearm: str, distance: int) -> str | None:
+def firearm_range(tables: Tables, firearm: str, distance: int) -> str | None:
     """The range band a shot at `distance` inches falls in for `firearm`, None beyond it."""
-    for range_key, reach in zip(("close", "medium", "extreme"), t.FIREARMS[firearm], strict=True):
+    reaches = tables.FIREARMS[firearm]
+    for range_key, reach in zip(("close", "medium", "extreme"), reaches, strict=True):
         if reach is not None and distance <= reach:
             return range_key
     return None
 
 
-def _measured_range(values: dict[str, Any]) -> dict[str, Any]:
+def _measured_range(tables: Tables, values: dict[str, Any]) -> dict[str, Any]:
     """Check a named firearm against its range bands; a distance picks the band."""
     firearm, distance = values["firearm"], values["distance"]
     if firearm == ANY_FIREARM:
         raise ValidationError({"distance": "name the firearm to shoot at a distance"})
-    name = t.FIREARM_NAMES[firearm]
+    name = tables.FIREARM_NAMES[firearm]
     if distance == NOT_MEASURED:
-        bands = dict(zip(("close", "medium", "extreme"), t.FIREARMS[firearm], strict=True))
+        bands = dict(zip(("close", "medium", "extreme"), tables.FIREARMS[firearm], strict=True))
         if bands[values["range"]] is None:
             raise ValidationError({"range": f"the {name} has no {values['range']} range"})
         return values
-    band_key = firearm_range(firearm, distance)
+    band_key = firearm_range(tables, firearm, distance)
     if band_key is None:
-        reach = max(r for r in t.FIREARMS[firearm] if r is not None)
+        reach = max(r for r in tables.FIREARMS[firearm] if r is not None)
         raise ValidationError({"distance": f"out of range: the {name} reaches {reach} inches"})
     return {**values, "range": band_key}
 
 
-def _fire_clean(pack: house.Pack | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """The fire check's cross-field step, reading the firearms of `pack` (None: as written)."""
+def _fire_clean(tables: Tables) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The fire check's cross-field step, reading the firearms of `tables`."""
 
     def clean(values: dict[str, Any]) -> dict[str, Any]:
         if values["firearm"] == ANY_FIREARM and values["distance"] == NOT_MEASURED:
             return values  # the usual shot: a range band given, no table to read
-        with house.applied(pack):
-            return _measured_range(values)
+        return _measured_range(tables, values)
 
     return clean
 
 
-def _fire_params() -> Schema:
-    firearms = tuple(t.FIREARM_NAMES.items())
+def _fire_params(tables: Tables) -> Schema:
+    firearms = tuple(tables.FIREARM_NAMES.items())
     return Schema(
         (
-            _troop_field(),
+            _troop_field(tables),
             Field(
                 "shooting_expert",
                 "choice",
@@ -219,8 +223,8 @@ def _fire_params() -> Schema:
                 choices=(("none", "None"), ("dead_eye", "Dead Eye"), ("twitchy", "Twitchy arm")),
             ),
             _wounds_field("wounds", "Shooter's wounds"),
-            Field("range", "choice", "Range", "close", choices=t.RANGES),
-            Field("cover", "choice", "Target's cover", "none", choices=t.COVER),
+            Field("range", "choice", "Range", "close", choices=tables.RANGES),
+            Field("cover", "choice", "Target's cover", "none", choices=tables.COVER),
             Field("obstacles", "int", "Obstacles shot over", 0, min=0, max=MAX_OBSTACLES),
             Field("crawling", "bool", "Target crawling", False),
             Field("running", "bool", "Target running", False),
@@ -245,13 +249,12 @@ def _fire_params() -> Schema:
             ),
             _modifier_field(),
         ),
-        clean=_fire_clean(house.active()),
+        clean=_fire_clean(tables),
     )
 
 
-def fire_modifier(params: Mapping[str, Any], tables: t.Tables | None = None) -> int:
+def fire_modifier(params: Mapping[str, Any], tables: Tables) -> int:
     """Sum every to-hit modifier of a fully described shot."""
-    tables = tables or t.current()
     off_field = params["shooting_expert"] == "combat"
     return int(
         tables.TROOP_MODIFIER[params["troop"]]
@@ -268,7 +271,7 @@ def fire_modifier(params: Mapping[str, Any], tables: t.Tables | None = None) -> 
     )
 
 
-def _must_reload(params: Mapping[str, Any], tables: t.Tables) -> bool:
+def _must_reload(params: Mapping[str, Any], tables: Tables) -> bool:
     """A muzzle-loader reloads after a shot, unless its firearm fires every turn regardless."""
     if params["loading"] != "muzzle":
         return False
@@ -276,15 +279,13 @@ def _must_reload(params: Mapping[str, Any], tables: t.Tables) -> bool:
     return firearm == ANY_FIREARM or firearm not in tables.FIREARMS_EVERY_TURN
 
 
-def resolve_fire(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    tables = t.current()
+def resolve_fire(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     face = dice.roll(D12, "to hit")
     modifier = fire_modifier(params, tables)
     return _shot(face, modifier, _must_reload(params, tables), tables.HIT_ON)
 
 
-def _fire_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    tables = t.current()
+def _fire_key(tables: Tables, params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
     return shot_result(faces[0], fire_modifier(params, tables), tables.HIT_ON)
 
 
@@ -299,13 +300,13 @@ MISFIRE_EFFECTS = {
 }
 
 
-def _misfire_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    return band(t.current().MISFIRE_TABLE, faces[0])
+def _misfire_key(tables: Tables, params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    return band(tables.MISFIRE_TABLE, faces[0])
 
 
-def resolve_misfire(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve_misfire(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     face = dice.roll(D12, "misfire")
-    key = band(t.current().MISFIRE_TABLE, face)
+    key = band(tables.MISFIRE_TABLE, face)
     return Outcome(key, {"roll": face}, MISFIRE_EFFECTS[key])
 
 
@@ -322,11 +323,8 @@ WOUND_PARAMS = Schema(
 )
 
 
-def wound_result(
-    params: Mapping[str, Any], face: int, tables: t.Tables | None = None
-) -> tuple[str, int, bool]:
+def wound_result(params: Mapping[str, Any], face: int, tables: Tables) -> tuple[str, int, bool]:
     """Return (table result, score, thrown from the horse) for a natural `face`."""
-    tables = tables or t.current()
     modifier = (
         CLOSE_RANGE_WOUND_BONUS * params["close_range"]
         + TOUGH_WOUND_MODIFIER * params["tough"]
@@ -339,16 +337,15 @@ def wound_result(
     return band(tables.CAVALRY_WOUNDS, score), score, thrown
 
 
-def thrown_result(result: str, score: int, thrown_face: int, tables: t.Tables | None = None) -> str:
+def thrown_result(result: str, score: int, thrown_face: int, tables: Tables) -> str:
     """Return the result after a thrown rider's d12 (THROWN_ON+: what the table says)."""
     if thrown_face < THROWN_ON:
         return result
-    thrown = (tables or t.current()).THROWN
+    thrown = tables.THROWN
     return next(v for (low, high), v in thrown.items() if low <= score <= high)
 
 
-def _wound_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    tables = t.current()
+def _wound_key(tables: Tables, params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
     result, score, thrown = wound_result(params, faces[0], tables)
     return thrown_result(result, score, faces[1], tables) if thrown else result
 
@@ -364,8 +361,7 @@ def _wound_effects(key: str, thrown: bool) -> tuple[Effect, ...]:
     return tuple(effects)
 
 
-def resolve_wound(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    tables = t.current()
+def resolve_wound(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     face = dice.roll(D12, "wound")
     result, score, thrown = wound_result(params, face, tables)
     details: dict[str, Any] = {"roll": face, "score": score, "thrown": thrown}
@@ -390,10 +386,10 @@ H2H_OUTCOMES = (
 )
 
 
-def _side_fields(prefix: str, whose: str) -> tuple[Field, ...]:
-    weapons = (("none", "None"), *t.MELEE_NAMES.items())
+def _side_fields(tables: Tables, prefix: str, whose: str) -> tuple[Field, ...]:
+    weapons = (("none", "None"), *tables.MELEE_NAMES.items())
     return (
-        _troop_field(f"{prefix}troop", f"{whose} troop type"),
+        _troop_field(tables, f"{prefix}troop", f"{whose} troop type"),
         Field(
             f"{prefix}combat_expertise",
             "choice",
@@ -412,11 +408,11 @@ def _side_fields(prefix: str, whose: str) -> tuple[Field, ...]:
     )
 
 
-def _h2h_params() -> Schema:
+def _h2h_params(tables: Tables) -> Schema:
     return Schema(
         (
-            *_side_fields("", "Our"),
-            *_side_fields("enemy_", "Enemy"),
+            *_side_fields(tables, "", "Our"),
+            *_side_fields(tables, "enemy_", "Enemy"),
             Field("defend_only", "bool", "We only defend (fighting another attacker)", False),
         )
     )
@@ -440,9 +436,8 @@ _SIDE_VALUES = {
 }
 
 
-def h2h_modifier(params: Mapping[str, Any], prefix: str, tables: t.Tables | None = None) -> int:
+def h2h_modifier(params: Mapping[str, Any], prefix: str, tables: Tables) -> int:
     """Sum one side's hand-to-hand modifiers (prefix "" for us, "enemy_" for them)."""
-    tables = tables or t.current()
     troop, expertise, weapon, wounds, charged, cavalry, cover, extra, expert, modifier = (
         _SIDE_VALUES[prefix](params)
     )
@@ -502,9 +497,9 @@ def _h2h_effects(key: str) -> tuple[Effect, ...]:
 H2H_EFFECTS_BY_OUTCOME = {key: _h2h_effects(key) for key in H2H_OUTCOMES}
 
 
-@house.house_cache(maxsize=4096)
-def _h2h_odds_cached(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
-    params, tables = dict(items), t.current()
+@lru_cache(maxsize=4096)
+def _h2h_odds_cached(tables: Tables, items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
+    params = dict(items)
     modifiers = h2h_modifier(params, "", tables) - h2h_modifier(params, "enemy_", tables)
     deadly = Fraction(len([f for f in FACES if f >= H2H_DEADLY_ON]), len(FACES))
     odds: dict[str, Fraction] = {}
@@ -516,12 +511,11 @@ def _h2h_odds_cached(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
     return odds
 
 
-def h2h_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-    return dict(_h2h_odds_cached(tuple(sorted(params.items()))))
+def h2h_odds(tables: Tables, params: Mapping[str, Any]) -> dict[str, Fraction]:
+    return dict(_h2h_odds_cached(tables, tuple(sorted(params.items()))))
 
 
-def resolve_h2h(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    tables = t.current()
+def resolve_h2h(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     ours, theirs = dice.roll(D12, "our hand to hand"), dice.roll(D12, "enemy hand to hand")
     ours_total = ours + h2h_modifier(params, "", tables)
     theirs_total = theirs + h2h_modifier(params, "enemy_", tables)
@@ -546,10 +540,10 @@ def resolve_h2h(params: Mapping[str, Any], dice: Dice) -> Outcome:
 MORALE_OUTCOMES = ("continue", "pinned", "retreat", "panic", "surrender", "removed")
 
 
-def _morale_params() -> Schema:
+def _morale_params(tables: Tables) -> Schema:
     return Schema(
         (
-            _troop_field(),
+            _troop_field(tables),
             _wounds_field(),
             Field(
                 "ability",
@@ -582,10 +576,10 @@ def _morale_params() -> Schema:
     )
 
 
-def morale_modifier(params: Mapping[str, Any]) -> int:
+def morale_modifier(params: Mapping[str, Any], tables: Tables) -> int:
     """Sum every morale modifier."""
     return int(
-        t.current().TROOP_MODIFIER[params["troop"]]
+        tables.TROOP_MODIFIER[params["troop"]]
         + PER_WOUND * params["wounds"]
         + ABILITY_MORALE.get(params["ability"], 0)
         + MORALE_CAVALRY_CHARGE * params["charged_by_cavalry"]
@@ -603,8 +597,8 @@ def needs_cover_reroll(params: Mapping[str, Any], score: int) -> bool:
     return bool(params["in_cover"]) and low <= score <= high
 
 
-def _morale_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
-    score = faces[0] + morale_modifier(params)
+def _morale_key(tables: Tables, params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
+    score = faces[0] + morale_modifier(params, tables)
     if needs_cover_reroll(params, score):
         result = "continue" if faces[1] >= COVER_REROLL_PASS else "pinned"
     else:
@@ -632,11 +626,11 @@ MORALE_EFFECTS = {
 }
 
 
-def resolve_morale(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def resolve_morale(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     face = dice.roll(D12, "morale")
-    score = face + morale_modifier(params)
+    score = face + morale_modifier(params, tables)
     reroll = dice.roll(D12, "in cover re-roll") if needs_cover_reroll(params, score) else 0
-    key = _morale_key(params, (face, reroll))
+    key = _morale_key(tables, params, (face, reroll))
     details = {"roll": face, "score": score, "cover_reroll": reroll or None}
     return Outcome(key, details, MORALE_EFFECTS[key])
 
@@ -733,37 +727,37 @@ SOURCES: dict[str, dict[str, Source]] = {
 ALONE = frozenset({"misfire", "morale", "officer_loss"})
 
 
-def build_checks() -> dict[str, Check]:
-    """Every check with the sources of its parameters declared."""
-    return declare(_built_checks(), SOURCES, ALONE)
+def build_checks(tables: Tables) -> dict[str, Check]:
+    """Every check with the sources of its parameters declared, reading `tables`."""
+    return declare(_built_checks(tables), SOURCES, ALONE)
 
 
-def _built_checks() -> dict[str, Check]:
-    """The checks, their parameter choices read from the tables as they stand.
+def _built_checks(tables: Tables) -> dict[str, Check]:
+    """The checks, their parameter choices and odds read from `tables`.
 
-    Called once as written (`CHECKS`) and once per house-rules pack, with the pack applied
-    (`HOUSE.rebuild`), so the pack's troop names, ranges, cover, firearms and hand-to-hand
-    weapons are the choices its checks accept.
+    Built once as written (`CHECKS`) and once per house-rules pack (`HOUSE.built_from`), so
+    the pack's troop names, ranges, cover, firearms and hand-to-hand weapons are the choices
+    its checks accept, and each odds function gets a cache of its own.
     """
     return {
         "shoot": Check(
             "shoot",
             "Shoot (to hit)",
-            _shoot_params(),
+            _shoot_params(tables),
             SHOOT_OUTCOMES,
-            resolve_shoot,
-            _cached(1, _shoot_key),
-            f"d12 + troop + modifier: {t.HIT_ON}+ hits; a natural 1 misfires",
+            partial(resolve_shoot, tables),
+            _cached(1, partial(_shoot_key, tables)),
+            f"d12 + troop + modifier: {tables.HIT_ON}+ hits; a natural 1 misfires",
             "one d12: to hit",
             skill="troop",
         ),
         "fire": Check(
             "fire",
             "Shoot with every modifier",
-            _fire_params(),
+            _fire_params(tables),
             SHOOT_OUTCOMES,
-            resolve_fire,
-            _cached(1, _fire_key),
+            partial(resolve_fire, tables),
+            _cached(1, partial(_fire_key, tables)),
             "The same roll as shoot, with cover, obstacles, range, movement, wounds and "
             "abilities named",
             "one d12: to hit",
@@ -784,8 +778,8 @@ def _built_checks() -> dict[str, Check]:
             "Misfire",
             Schema(()),
             MISFIRE_OUTCOMES,
-            resolve_misfire,
-            _cached(1, _misfire_key),
+            partial(resolve_misfire, tables),
+            _cached(1, partial(_misfire_key, tables)),
             "d12 on the misfire table (4 read as out of ammo)",
             "one d12: misfire",
         ),
@@ -794,8 +788,8 @@ def _built_checks() -> dict[str, Check]:
             "Wounding",
             WOUND_PARAMS,
             WOUND_OUTCOMES,
-            resolve_wound,
-            _cached(2, _wound_key),
+            partial(resolve_wound, tables),
+            _cached(2, partial(_wound_key, tables)),
             "d12 per hit on the foot or cavalry table; close range +1; 12 kills",
             "d12 wound; then, for a thrown rider, d12 thrown",
             # A misfire that explodes: "Weapon explodes, roll on wound table" for the firer.
@@ -804,10 +798,10 @@ def _built_checks() -> dict[str, Check]:
         "hand_to_hand": Check(
             "hand_to_hand",
             "Hand to hand",
-            _h2h_params(),
+            _h2h_params(tables),
             H2H_OUTCOMES,
-            resolve_h2h,
-            h2h_odds,
+            partial(resolve_h2h, tables),
+            partial(h2h_odds, tables),
             "Both roll d12 + modifiers; the higher wins by the difference",
             "d12 ours, d12 enemy; then, on a difference of exactly 5, d12 6+ dead",
             skill="troop",
@@ -815,10 +809,10 @@ def _built_checks() -> dict[str, Check]:
         "morale": Check(
             "morale",
             "Morale",
-            _morale_params(),
+            _morale_params(tables),
             MORALE_OUTCOMES,
-            resolve_morale,
-            _cached(2, _morale_key),
+            partial(resolve_morale, tables),
+            _cached(2, partial(_morale_key, tables)),
             "d12 + modifiers: 1-4 panic, 5-6 retreat, 7+ continue; in cover a 3-4 "
             "re-rolls (6+ continue, else pinned)",
             "d12 morale; then, in cover on 3-4, d12 re-roll",
@@ -836,15 +830,4 @@ def _built_checks() -> dict[str, Check]:
     }
 
 
-with house.applied(None):  # the rules as written, even if first imported under a pack
-    CHECKS: dict[str, Check] = build_checks()
-
-
-@house.house_cache(maxsize=16)
-def _checks_under_pack() -> dict[str, Check]:
-    return build_checks()
-
-
-def current_checks() -> Mapping[str, Check]:
-    """The checks under the applied pack (built once per pack), else as written."""
-    return CHECKS if house.active() is None else _checks_under_pack()
+CHECKS: dict[str, Check] = build_checks(t.BASE)

@@ -5,7 +5,8 @@ move abilities between the d12's faces and reword them; troop types, range bands
 their rows but take new names and modifiers; the misfire and wound tables keep their bands'
 number but may move them (every face 1-12 in exactly one band) and change what each gives; the
 number to hit is one cell. Checks read all of these through `tables` as they run, and the
-checks' and stats' choices (a new firearm, a renamed ability) are rebuilt under each pack.
+checks' and stats' choices (a new firearm, a renamed ability) are built from each pack's
+tables snapshot (`built_from`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from rules.systems.d12_skirmish.checks import (
     MAX_DISTANCE,
     MISFIRE_OUTCOMES,
     WOUND_OUTCOMES,
-    current_checks,
+    build_checks,
 )
 
 FACES = (1, 12)
@@ -87,12 +88,12 @@ def _firearm_rows() -> list[Row]:
     return [
         {
             "key": key,
-            "name": t.FIREARM_NAMES[key],
+            "name": t.BASE.FIREARM_NAMES[key],
             **dict(zip(BANDS, reaches, strict=True)),
-            "fires_every_turn": key in t.FIREARMS_EVERY_TURN,
-            "bayonet": key in t.BAYONET_ARMS,
+            "fires_every_turn": key in t.BASE.FIREARMS_EVERY_TURN,
+            "bayonet": key in t.BASE.BAYONET_ARMS,
         }
-        for key, reaches in t.FIREARMS.items()
+        for key, reaches in t.BASE.FIREARMS.items()
     ]
 
 
@@ -164,8 +165,8 @@ FIREARMS = EditableTable(
 
 def _melee_rows() -> list[Row]:
     return [
-        {"key": key, "name": t.MELEE_NAMES[key], "bonus": bonus}
-        for key, bonus in t.MELEE_WEAPONS.items()
+        {"key": key, "name": t.BASE.MELEE_NAMES[key], "bonus": bonus}
+        for key, bonus in t.BASE.MELEE_WEAPONS.items()
     ]
 
 
@@ -201,7 +202,7 @@ MELEE_WEAPONS = EditableTable(
 def _ability_rows() -> list[Row]:
     return [
         {"roll": roll, "key": key, "name": name, "effect": effect}
-        for roll, key, name, effect in t.ABILITIES
+        for roll, key, name, effect in t.BASE.ABILITIES
     ]
 
 
@@ -259,7 +260,7 @@ TROOP_TYPES = EditableTable(
     "troop_types",
     "Troop types",
     (KEY, NAME, _modifier(-3, 3, "To hit, hand to hand and morale")),
-    lambda: _choice_rows(t.TROOP_TYPES, t.TROOP_MODIFIER),
+    lambda: _choice_rows(t.BASE.TROOP_TYPES, t.BASE.TROOP_MODIFIER),
     _choice_build("TROOP"),
     fixed_rows=True,
     probes=lambda row: [
@@ -273,7 +274,7 @@ RANGES = EditableTable(
     "ranges",
     "Range modifiers",
     (KEY, NAME, _modifier(-6, 2, "To hit")),
-    lambda: _choice_rows(t.RANGES, t.RANGE_MODIFIER),
+    lambda: _choice_rows(t.BASE.RANGES, t.BASE.RANGE_MODIFIER),
     _choice_build("RANGE"),
     fixed_rows=True,
     help="A firearm's range bands (close, medium, extreme) pick the row.",
@@ -286,7 +287,7 @@ COVER = EditableTable(
     "cover",
     "Cover modifiers",
     (KEY, NAME, _modifier(-6, 2, "To hit a target in this cover")),
-    lambda: _choice_rows(t.COVER, t.COVER_MODIFIER),
+    lambda: _choice_rows(t.BASE.COVER, t.BASE.COVER_MODIFIER),
     _choice_build("COVER"),
     fixed_rows=True,
     probes=lambda row: [
@@ -298,7 +299,7 @@ TO_HIT = EditableTable(
     "to_hit",
     "Number to hit",
     (Column("hit_on", "int", "d12 + modifiers needs", min=2, max=12),),
-    lambda: [{"hit_on": t.HIT_ON}],
+    lambda: [{"hit_on": t.BASE.HIT_ON}],
     lambda rows: {"HIT_ON": rows[0]["hit_on"]},
     key=None,
     fixed_rows=True,
@@ -360,7 +361,7 @@ MISFIRE = EditableTable(
     "misfire",
     "Misfire (d12 after a natural 1)",
     _band_columns(_outcome_choices(MISFIRE_OUTCOMES)),
-    lambda: _band_rows(t.MISFIRE_TABLE),
+    lambda: _band_rows(t.BASE.MISFIRE_TABLE),
     lambda rows: {"MISFIRE_TABLE": _band_table(rows)},
     key=None,
     fixed_rows=True,
@@ -372,7 +373,7 @@ FOOT_WOUNDS = EditableTable(
     "foot_wounds",
     "Wounds: foot (d12 after modifiers)",
     _band_columns(_outcome_choices(WOUND_OUTCOMES)),
-    lambda: _band_rows(t.FOOT_WOUNDS),
+    lambda: _band_rows(t.BASE.FOOT_WOUNDS),
     lambda rows: {"FOOT_WOUNDS": _band_table(rows)},
     key=None,
     fixed_rows=True,
@@ -392,10 +393,10 @@ THROWN_CHOICES = (
 
 
 def _cavalry_rows() -> list[Row]:
-    thrown = t.THROWN
+    thrown = t.BASE.THROWN
     return [
         {**row, "thrown": thrown.get((row["low"], row["high"]), "no")}
-        for row in _band_rows(t.CAVALRY_WOUNDS)
+        for row in _band_rows(t.BASE.CAVALRY_WOUNDS)
     ]
 
 
@@ -435,10 +436,10 @@ CAVALRY_WOUNDS = EditableTable(
 # --- what the checks and stats are rebuilt with ------------------------------------------------
 
 
-def _check_weapon_keys() -> None:
+def _check_weapon_keys(tables: t.D12Tables) -> None:
     """A weapon key names one weapon: a firearm and a hand-to-hand weapon may not share it."""
-    melee = list(t.MELEE_WEAPONS)
-    for key in t.FIREARMS:
+    melee = list(tables.MELEE_WEAPONS)
+    for key in tables.FIREARMS:
         if key in melee:
             raise PackError(
                 f"{key!r} is also a firearm's key",
@@ -448,14 +449,27 @@ def _check_weapon_keys() -> None:
             )
 
 
-def rebuild() -> dict[str, Any]:
-    """The checks and stats under the applied pack: its weapons, abilities, troop types."""
-    from rules.systems.d12_skirmish.chargen import ABILITY, TROOP_TYPE
-    from rules.systems.d12_skirmish.stats import current_stats
+def built_from(tables: t.D12Tables, changed: tuple[str, ...]) -> dict[str, Any]:
+    """The system's parts that read the tables, built from a snapshot: the checks (with the
+    ability roll), the stats (its weapons, abilities, troop types), the base labels, the
+    reference tables (listing the tables the pack `changed`), and the auto-resolve."""
+    from functools import partial
 
-    _check_weapon_keys()
-    checks = {**current_checks(), "troop_type": TROOP_TYPE, "ability": ABILITY}
-    return {"checks": checks, "stats": current_stats()}
+    from rules.systems.d12_skirmish.chargen import TROOP_TYPE, ability_check
+    from rules.systems.d12_skirmish.simulate import simulate
+    from rules.systems.d12_skirmish.stats import build_stats, label_text
+    from rules.systems.d12_skirmish.tables import reference_tables
+
+    _check_weapon_keys(tables)
+    checks = {**build_checks(tables), "troop_type": TROOP_TYPE, "ability": ability_check(tables)}
+    stats = build_stats(tables)
+    return {
+        "checks": checks,
+        "stats": stats,
+        "label_text": partial(label_text, tables=tables),
+        "tables": partial(reference_tables, tables=tables, changed=changed),
+        "simulate": partial(simulate, tables=tables, checks=checks, stats=stats),
+    }
 
 
 HOUSE = HouseSpec(
@@ -472,5 +486,5 @@ HOUSE = HouseSpec(
         FOOT_WOUNDS,
         CAVALRY_WOUNDS,
     ),
-    rebuild=rebuild,
+    built_from=built_from,
 )

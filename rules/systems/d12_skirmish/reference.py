@@ -1,6 +1,7 @@
 """The d12 skirmish game at the table: card abbreviations and weapon profiles, and the
 quick-reference sheet's sections, built from the system's tables (see rencounter/reference.py
-for the shape of a section). Every table is read when a card or sheet is made, so a club's
+for the shape of a section). A card reads the tables snapshot it is handed (`snapshot=`, the
+system's `RuleSystem.snapshot`), the sheet the reference tables built from it, so a club's
 house-rules pack shows on both; a section drawing on a table the pack changes is marked."""
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules import house
 from rules.systems.d12_skirmish import tables as t
 
 # Stickers for the bases: a wound, and a figure pinned by morale.
@@ -57,14 +57,18 @@ def _band(value: int | None) -> str:
 
 
 def weapon_profile(
-    key: str, tables: Mapping[str, Any], stats: Mapping[str, Any] | None = None
+    key: str,
+    tables: Mapping[str, Any],
+    stats: Mapping[str, Any] | None = None,
+    *,
+    snapshot: t.D12Tables = t.BASE,
 ) -> tuple[tuple[str, str], ...] | None:
     """Return a firearm's range bands (inches) and reload, or a melee weapon's bonus."""
     loading = (stats or {}).get("loading") or "muzzle"
-    firearms, melee = t.FIREARMS, t.MELEE_WEAPONS
+    firearms, melee = snapshot.FIREARMS, snapshot.MELEE_WEAPONS
     if key in firearms:
         close, medium, extreme = firearms[key]
-        every_turn = loading in t.FIRES_EVERY_TURN or key in t.FIREARMS_EVERY_TURN
+        every_turn = loading in t.FIRES_EVERY_TURN or key in snapshot.FIREARMS_EVERY_TURN
         values = (
             _band(close),
             _band(medium),
@@ -77,44 +81,47 @@ def weapon_profile(
     return None
 
 
-def weapon_legend() -> str:
+def weapon_legend(*, snapshot: t.D12Tables = t.BASE) -> str:
     """What a card's weapon columns mean, with the number to hit and the range modifiers."""
-    names, modifiers = dict(t.RANGES), t.RANGE_MODIFIER
+    names, modifiers = dict(snapshot.RANGES), snapshot.RANGE_MODIFIER
     ranges = [
         f"{names[key].lower()}{' range' if not index else ''} {_signed(modifiers[key])}"
         for index, key in enumerate(k for k in names if modifiers[k])
     ]
     shown = f"; {', '.join(ranges)}" if ranges else ""
-    return f"Ranges in inches. To hit: d12 + troop + modifiers, {t.HIT_ON} or more{shown}."
+    hit_on = snapshot.HIT_ON
+    return f"Ranges in inches. To hit: d12 + troop + modifiers, {hit_on} or more{shown}."
 
 
-def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str, ...]:
+def card_notes(
+    stats: Mapping[str, Any], tables: Mapping[str, Any], *, snapshot: t.D12Tables = t.BASE
+) -> tuple[str, ...]:
     """Return the ability's effect and the misfire note for a firearm."""
-    notes = [_troop_note(stats)]
+    notes = [_troop_note(snapshot, stats)]
     ability = stats.get("ability") or "none"
-    for _, key, name, effect in t.ABILITIES:
+    for _, key, name, effect in snapshot.ABILITIES:
         if key == ability:
             notes.append(f"{name}: {effect}.")
-    firearms = t.FIREARMS
+    firearms = snapshot.FIREARMS
     if any(w in firearms for w in stats.get("weapons") or ()):
         bands = ", ".join(
             f"{_face_band(low, high)} {result.replace('_', ' ')}"
-            for low, high, result in sorted(t.MISFIRE_TABLE)
+            for low, high, result in sorted(snapshot.MISFIRE_TABLE)
         )
         notes.append(f"Natural 1 to hit: misfire (d12: {bands}).")
     return tuple(notes)
 
 
-def _troop_note(stats: Mapping[str, Any]) -> str:
+def _troop_note(snapshot: t.D12Tables, stats: Mapping[str, Any]) -> str:
     """Return the troop type's modifiers as the figure rolls them: to hit, hand to hand
     (one less in the field it is not expert in) and morale, and the wound's."""
     troop = str(stats.get("troop") or "regular")
-    base = t.TROOP_MODIFIER[troop]
+    base = snapshot.TROOP_MODIFIER[troop]
     expertise = stats.get("expertise") or "all"
     shoot = base - (t.OFF_FIELD_PENALTY if expertise == "combat" else 0)
     melee = base - (t.OFF_FIELD_PENALTY if expertise == "shooting" else 0)
     return (
-        f"{t.TROOP_NAMES[troop]}: {_signed(shoot)} to hit, {_signed(melee)} hand to hand, "
+        f"{snapshot.TROOP_NAMES[troop]}: {_signed(shoot)} to hit, {_signed(melee)} hand to hand, "
         f"{_signed(base)} morale; {_signed(t.PER_WOUND)} on each per wound."
     )
 
@@ -221,10 +228,7 @@ SECTION_TABLES = {
 
 
 def changed_tables(tables: Mapping[str, Any]) -> frozenset[str]:
-    """The editable tables the applied pack changes; else those the tables say a pack changed."""
-    pack = house.active()
-    if pack is not None:
-        return frozenset(pack.changed_tables())
+    """The editable tables the reference tables say the club's pack changed."""
     return frozenset(tables.get("house_tables", ()))
 
 

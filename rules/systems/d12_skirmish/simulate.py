@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.checks import Effect, Resolution
+from rules.checks import Check, Effect, Resolution
 from rules.dice import Dice
+from rules.schema import Schema
 from rules.simulate import SimEvent, SimFigure, SimResult
 from rules.systems.d12_skirmish import tables as t
 from rules.systems.d12_skirmish.activation import roll_initiative
-from rules.systems.d12_skirmish.checks import current_checks
-from rules.systems.d12_skirmish.stats import current_stats, initial_state
+from rules.systems.d12_skirmish.checks import CHECKS
+from rules.systems.d12_skirmish.stats import STATS, initial_state
 from rules.systems.d12_skirmish.tables import FIRES_EVERY_TURN
 
 MAX_TURNS = 20
@@ -28,16 +29,22 @@ LOSS_TEST_FRACTION = 4  # a quarter of the side lost
 
 
 class _Skirmish:
-    def __init__(self, sides: Sequence[Sequence[SimFigure]], dice: Dice) -> None:
+    def __init__(
+        self,
+        sides: Sequence[Sequence[SimFigure]],
+        dice: Dice,
+        tables: t.D12Tables,
+        checks: Mapping[str, Check],
+        schema: Schema,
+    ) -> None:
         self.sides = [[f.ref for f in side] for side in sides]
         self.side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
-        # The checks and stats under the applied house-rules pack, and its arms, read once.
-        self.checks = current_checks()
-        schema = current_stats()
+        # The checks, stats and arms of the rules the battle runs under (a club's, if any).
+        self.checks = checks
         self.stats = {f.ref: schema.validate_snapshot(f.stats) for side in sides for f in side}
-        self.firearms = dict(t.FIREARMS)
-        self.every_turn = t.FIREARMS_EVERY_TURN
-        self.melee = t.MELEE_WEAPONS
+        self.firearms = dict(tables.FIREARMS)
+        self.every_turn = tables.FIREARMS_EVERY_TURN
+        self.melee = tables.MELEE_WEAPONS
         self.states = {ref: initial_state(s) for ref, s in self.stats.items()}
         self.dice, self.turn = dice, 1
         self.events: list[SimEvent] = []
@@ -208,10 +215,17 @@ def _fighter(
 
 
 def simulate(
-    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+    sides: Sequence[Sequence[SimFigure]],
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    tables: t.D12Tables = t.BASE,
+    checks: Mapping[str, Check] = CHECKS,
+    stats: Schema = STATS,
 ) -> SimResult:
-    """Fight an abstract skirmish until one side has no figure standing, or MAX_TURNS."""
-    battle = _Skirmish(sides, dice)
+    """Fight an abstract skirmish until one side has no figure standing, or MAX_TURNS, with
+    `tables` and the checks and stats built from them (a club's, bound by `with_house`)."""
+    battle = _Skirmish(sides, dice, tables, checks, stats)
     while battle.turn <= MAX_TURNS and all(battle.standing(s) for s in (0, 1)):
         battle.play_turn()
         battle.turn += 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules import house_context as house
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.system import CardLayout
@@ -36,35 +35,41 @@ def _a(noun: str) -> str:
     return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
 
 
-def _bayonet_arms() -> str:
+def _bayonet_arms(tables: t.D12Tables) -> str:
     """The firearms that take a bayonet, in words: "a rifled musket or a carbine"."""
-    names = [_a(t.FIREARM_NAMES[k].lower()) for k in t.FIREARMS if k in t.BAYONET_ARMS]
+    names = [
+        _a(tables.FIREARM_NAMES[k].lower()) for k in tables.FIREARMS if k in tables.BAYONET_ARMS
+    ]
     return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
-def _clean(values: dict[str, Any]) -> dict[str, Any]:
+def _clean(tables: t.D12Tables, values: dict[str, Any]) -> dict[str, Any]:
     if values["wounds"] is None:
         values["wounds"] = default_wounds(officer=values["officer"], ability=values["ability"])
     weapons = values["weapons"]
-    if "bayonet" in weapons and not t.BAYONET_ARMS & set(weapons):
-        arms = _bayonet_arms()
+    if "bayonet" in weapons and not tables.BAYONET_ARMS & set(weapons):
+        arms = _bayonet_arms(tables)
         reason = f"a bayonet needs {arms}" if arms else "no firearm takes a bayonet"
         raise ValidationError({"weapons": reason})
-    if values["loading"] != "muzzle" and not set(t.FIREARMS) & set(weapons):
+    if values["loading"] != "muzzle" and not set(tables.FIREARMS) & set(weapons):
         raise ValidationError({"loading": "only a firearm is a breechloader or repeater"})
     return values
 
 
-def _stats_clean(pack: house.Pack | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """The stats' cross-field step, reading the firearms of `pack` (None: as written)."""
-    return house.under(pack, _clean)
+def _stats_clean(tables: t.D12Tables) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The stats' cross-field step, reading the firearms of `tables`."""
+
+    def clean(values: dict[str, Any]) -> dict[str, Any]:
+        return _clean(tables, values)
+
+    return clean
 
 
-def build_stats() -> Schema:
-    """A figure's stats, their choices read from the tables as they stand (see build_checks)."""
+def build_stats(tables: t.D12Tables) -> Schema:
+    """A figure's stats, their choices read from `tables` (see build_checks)."""
     return Schema(
         (
-            Field("troop", "choice", "Troop type", "regular", choices=t.TROOP_TYPES),
+            Field("troop", "choice", "Troop type", "regular", choices=tables.TROOP_TYPES),
             Field(
                 "expertise",
                 "choice",
@@ -78,7 +83,7 @@ def build_stats() -> Schema:
                 "choice",
                 "Ability",
                 "none",
-                choices=t.ABILITY_CHOICES,
+                choices=tables.ABILITY_CHOICES,
                 help="One ability from the d12 table (optional rules)",
             ),
             Field("officer", "bool", "Officer / squad leader", False),
@@ -97,27 +102,16 @@ def build_stats() -> Schema:
                 "multichoice",
                 "Weapons",
                 ["rifled_musket"],
-                choices=weapon_choices(),
+                choices=weapon_choices(tables),
                 max=3,
             ),
             Field("loading", "choice", "Loading", "muzzle", choices=LOADING),
         ),
-        clean=_stats_clean(house.active()),
+        clean=_stats_clean(tables),
     )
 
 
-with house.applied(None):  # the rules as written, even if first imported under a pack
-    STATS = build_stats()
-
-
-@house.house_cache(maxsize=16)
-def _stats_under_pack() -> Schema:
-    return build_stats()
-
-
-def current_stats() -> Schema:
-    """The stats under the applied pack (built once per pack), else as written."""
-    return STATS if house.active() is None else _stats_under_pack()
+STATS = build_stats(t.BASE)
 
 
 CARD = CardLayout(
@@ -133,9 +127,9 @@ CARD = CardLayout(
 )
 
 
-def troop_modifier(stats: Mapping[str, Any], field: str) -> int:
+def troop_modifier(tables: t.D12Tables, stats: Mapping[str, Any], field: str) -> int:
     """Return the troop modifier for `field` ("combat" or "shooting"), with expertise."""
-    modifier = t.TROOP_MODIFIER[stats["troop"]]
+    modifier = tables.TROOP_MODIFIER[stats["troop"]]
     expertise = stats.get("expertise", "all")
     return modifier - OFF_FIELD_PENALTY if expertise not in ("all", field) else modifier
 
@@ -153,14 +147,17 @@ def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
-    """Return a short base label: name, troop type and wounds, arms, ability."""
+def label_text(
+    name: str, stats: Mapping[str, Any], *, tables: t.D12Tables = t.BASE
+) -> tuple[str, ...]:
+    """Return a short base label: name, troop type and wounds, arms, ability (names from
+    `tables`: the text's; a club's under its house rules, bound by `RuleSystem.with_house`)."""
     rank = " Off." if stats.get("officer") else ""
-    lines = [name, f"{t.TROOP_NAMES[stats['troop']]}{rank} W{stats.get('wounds') or 1}"]
-    names = {**t.FIREARM_NAMES, **t.MELEE_NAMES}
+    lines = [name, f"{tables.TROOP_NAMES[stats['troop']]}{rank} W{stats.get('wounds') or 1}"]
+    names = {**tables.FIREARM_NAMES, **tables.MELEE_NAMES}
     arms = [names.get(w, w.capitalize()) for w in stats.get("weapons", [])]
     if arms:
         lines.append(", ".join(arms))
     if stats.get("ability", "none") != "none":
-        lines.append(t.ABILITY_NAMES[stats["ability"]])
+        lines.append(tables.ABILITY_NAMES[stats["ability"]])
     return tuple(lines)

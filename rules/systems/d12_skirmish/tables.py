@@ -1,22 +1,18 @@
 """The d12 skirmish game's tables as data: troop types, weapons, modifiers, results.
 
 The tables a club may edit (`house.py`: firearms, melee weapons, abilities, troop types, range
-and cover modifiers, the misfire and wound tables, the number to hit) are not plain module
-attributes: their values as written sit in `_EDITABLE`, and the module's `__getattr__` serves
-them through the house-rules pack applied in the current context. Read them as `t.NAME` when
-a check runs; `from ...tables import NAME` would freeze the values as written. A check's hot
-path reads `current()` once instead: every editable table under the applied pack as plain
-attributes (on Python 3.11 a module `__getattr__` read costs an exception, about a microsecond).
+and cover modifiers, the misfire and wound tables, the number to hit) are not module
+attributes: they are the fields of one frozen snapshot, `D12Tables`, whose values as written
+are `BASE`. A check, sheet or procedure is built from a snapshot and reads its tables there
+(`RuleSystem.with_house` builds a club's snapshot with `dataclasses.replace`). The fields keep
+the tables' constant names (`tables.HIT_ON`), which are what a pack's tables build.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
-from threading import Lock
-from typing import TYPE_CHECKING, Any
-
-from rules import house_context as house
+from dataclasses import dataclass
+from typing import Any
 
 #: A result band: lowest and highest score (None: open-ended) and the result.
 Band = tuple[int | None, int | None, str]
@@ -24,30 +20,6 @@ Band = tuple[int | None, int | None, str]
 DieBand = tuple[int, int, str]
 #: A firearm's range bands in inches: close, medium, extreme (None: it has no such band).
 Ranges = tuple[int | None, int | None, int | None]
-
-if TYPE_CHECKING:  # served by `__getattr__` at the end of the module; typed here for mypy
-    TROOP_TYPES: tuple[tuple[str, str], ...]
-    TROOP_NAMES: dict[str, str]
-    TROOP_MODIFIER: dict[str, int]
-    ABILITIES: tuple[tuple[int, str, str, str], ...]
-    ABILITY_BY_ROLL: dict[int, str]
-    ABILITY_NAMES: dict[str, str]
-    ABILITY_CHOICES: tuple[tuple[str, str], ...]
-    FIREARMS: dict[str, Ranges]
-    FIREARM_NAMES: dict[str, str]
-    BAYONET_ARMS: frozenset[str]
-    FIREARMS_EVERY_TURN: frozenset[str]
-    MELEE_WEAPONS: dict[str, int]
-    MELEE_NAMES: dict[str, str]
-    HIT_ON: int
-    RANGES: tuple[tuple[str, str], ...]
-    RANGE_MODIFIER: dict[str, int]
-    COVER: tuple[tuple[str, str], ...]
-    COVER_MODIFIER: dict[str, int]
-    MISFIRE_TABLE: tuple[DieBand, ...]
-    FOOT_WOUNDS: tuple[DieBand, ...]
-    CAVALRY_WOUNDS: tuple[DieBand, ...]
-    THROWN: dict[tuple[int, int], str]
 
 
 def choice_constants(prefix: str, rows: Iterable[tuple[str, str, int]]) -> dict[str, Any]:
@@ -193,7 +165,7 @@ WOUNDS_UNIT_GAME = 1
 WOUNDS_OFFICER = 2
 WOUNDS_INDIVIDUAL_GAME = 3
 
-#: The editable tables as written, served through the applied pack by `__getattr__` below.
+#: The editable tables as written: the fields of `BASE`.
 _EDITABLE: dict[str, Any] = {
     **choice_constants("TROOP", _TROOPS),
     **ability_constants(_ABILITIES),
@@ -249,14 +221,13 @@ _EDITABLE: dict[str, Any] = {
     #: THROWN_ON or more makes (10-11 dead; 5-9 one more wound, i.e. two wounds).
     "THROWN": {(10, 11): "dead", (5, 9): "two_wounds"},
 }
-#: This module, whose attribute access (`_t.FIREARMS`) goes through the applied pack.
-_t = sys.modules[__name__]
 
 
-class Tables:
-    """Every editable table as it stands under one pack, as plain attributes (see `current`)."""
-
-    __slots__ = tuple(_EDITABLE)
+@dataclass(frozen=True, eq=False)
+class D12Tables:
+    """Every editable table, as one snapshot: the checks, sheet, stats and auto-resolve read
+    them here. Compared and hashed by identity: a snapshot is built once per pack, so caches
+    of work done with it key on the snapshot itself."""
 
     TROOP_TYPES: tuple[tuple[str, str], ...]
     TROOP_NAMES: dict[str, str]
@@ -281,36 +252,14 @@ class Tables:
     CAVALRY_WOUNDS: tuple[DieBand, ...]
     THROWN: dict[tuple[int, int], str]
 
-    def __init__(self, values: Mapping[str, Any]) -> None:
-        for name in self.__slots__:
-            setattr(self, name, values[name])
+
+#: The tables as the text has them.
+BASE = D12Tables(**_EDITABLE)
 
 
-_AS_WRITTEN = Tables(_EDITABLE)
-#: Each pack's tables by digest, built on first use; a club's packs are few.
-_BY_PACK: dict[str, Tables] = {}
-_BY_PACK_MAX = 64
-_BY_PACK_LOCK = Lock()
-
-
-def current() -> Tables:
-    """Every editable table under the applied pack (as written without one), read in one go."""
-    pack = house.active()
-    if pack is None:
-        return _AS_WRITTEN
-    tables = _BY_PACK.get(pack.digest)
-    if tables is None:
-        tables = Tables({name: getattr(_t, name) for name in _EDITABLE})
-        with _BY_PACK_LOCK:
-            if len(_BY_PACK) >= _BY_PACK_MAX:
-                _BY_PACK.pop(next(iter(_BY_PACK)))
-            _BY_PACK[pack.digest] = tables
-    return tables
-
-
-def weapon_choices() -> tuple[tuple[str, str], ...]:
+def weapon_choices(tables: D12Tables) -> tuple[tuple[str, str], ...]:
     """Every weapon a figure may carry: the firearms, then the hand-to-hand weapons."""
-    return (*_t.FIREARM_NAMES.items(), *_t.MELEE_NAMES.items())
+    return (*tables.FIREARM_NAMES.items(), *tables.MELEE_NAMES.items())
 
 
 def band(table: tuple[tuple[int | None, int | None, str], ...] | Any, value: int) -> str:
@@ -330,30 +279,30 @@ def _named(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
-def _shooting_modifiers() -> dict[str, int]:
-    cover_names = dict(_t.COVER)
+def _shooting_modifiers(tables: D12Tables) -> dict[str, int]:
+    cover_names = dict(tables.COVER)
     cover = [
         (key, modifier)
-        for key, modifier in _t.COVER_MODIFIER.items()
+        for key, modifier in tables.COVER_MODIFIER.items()
         if key != "none" or modifier  # no cover is no modifier unless a club says otherwise
     ]
     return {
-        **{f"troop: {_t.TROOP_NAMES[k]}": v for k, v in _t.TROOP_MODIFIER.items()},
+        **{f"troop: {tables.TROOP_NAMES[k]}": v for k, v in tables.TROOP_MODIFIER.items()},
         **{_named(cover_names[k]): v for k, v in reversed(cover)},
         "each obstacle (up to 3)": OBSTACLE_MODIFIER,
         "target crawling": CRAWLING_MODIFIER,
         "target running": RUNNING_MODIFIER,
         "each wound": PER_WOUND,
-        **{f"{_named(name)} range": _t.RANGE_MODIFIER[k] for k, name in _t.RANGES},
+        **{f"{_named(name)} range": tables.RANGE_MODIFIER[k] for k, name in tables.RANGES},
     }
 
 
-def _hand_to_hand() -> dict[str, Any]:
-    melee_names = _t.MELEE_NAMES
+def _hand_to_hand(tables: D12Tables) -> dict[str, Any]:
+    melee_names = tables.MELEE_NAMES
     return {
         "modifiers": {
-            **{_t.TROOP_NAMES[k]: v for k, v in _t.TROOP_MODIFIER.items()},
-            **{_named(melee_names[k]): v for k, v in _t.MELEE_WEAPONS.items()},
+            **{tables.TROOP_NAMES[k]: v for k, v in tables.TROOP_MODIFIER.items()},
+            **{_named(melee_names[k]): v for k, v in tables.MELEE_WEAPONS.items()},
             "each wound": PER_WOUND,
             "charged": H2H_CHARGED,
             "defending cover": H2H_COVER,
@@ -370,7 +319,7 @@ def _hand_to_hand() -> dict[str, Any]:
     }
 
 
-def _morale() -> dict[str, Any]:
+def _morale(tables: D12Tables) -> dict[str, Any]:
     return {
         "triggers": list(MORALE_TRIGGERS),
         "table": _bands(MORALE_TABLE),
@@ -383,7 +332,7 @@ def _morale() -> dict[str, Any]:
             "per wound": PER_WOUND,
             "charged by cavalry": MORALE_CAVALRY_CHARGE,
             "charged with weapon unloaded": MORALE_CHARGED_UNLOADED,
-            **{_t.TROOP_NAMES[k]: v for k, v in _t.TROOP_MODIFIER.items()},
+            **{tables.TROOP_NAMES[k]: v for k, v in tables.TROOP_MODIFIER.items()},
             "officer/standard killed": MORALE_OFFICER_KILLED,
             "in cover": MORALE_IN_COVER,
             "officer/standard in sight": MORALE_OFFICER_IN_SIGHT,
@@ -417,11 +366,11 @@ def _face_span(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def _thrown() -> dict[str, str]:
+def _thrown(tables: D12Tables) -> dict[str, str]:
     """Which cavalry wound bands throw the rider on THROWN_ON+, and what that makes of it."""
-    cavalry = _t.CAVALRY_WOUNDS
+    cavalry = tables.CAVALRY_WOUNDS
     thrown = {}
-    for (low, high), after in _t.THROWN.items():
+    for (low, high), after in tables.THROWN.items():
         if after == "dead":
             words = "dead"
         elif after == "two_wounds" and band(cavalry, low) == "one_wound":
@@ -432,38 +381,36 @@ def _thrown() -> dict[str, str]:
     return thrown
 
 
-def _natural_12() -> Any:
-    foot, cavalry = band(_t.FOOT_WOUNDS, 12), band(_t.CAVALRY_WOUNDS, 12)
+def _natural_12(tables: D12Tables) -> Any:
+    foot, cavalry = band(tables.FOOT_WOUNDS, 12), band(tables.CAVALRY_WOUNDS, 12)
     return foot if foot == cavalry else {"foot": foot, "cavalry": cavalry}
 
 
-def _wounding() -> dict[str, Any]:
+def _wounding(tables: D12Tables) -> dict[str, Any]:
     return {
-        "foot": _bands(_t.FOOT_WOUNDS),
-        "cavalry": _bands(_t.CAVALRY_WOUNDS),
-        f"cavalry thrown (d12 {THROWN_ON}+)": _thrown(),
+        "foot": _bands(tables.FOOT_WOUNDS),
+        "cavalry": _bands(tables.CAVALRY_WOUNDS),
+        f"cavalry thrown (d12 {THROWN_ON}+)": _thrown(tables),
         "close range": CLOSE_RANGE_WOUND_BONUS,
-        "natural 12": _natural_12(),
+        "natural 12": _natural_12(tables),
     }
 
 
-def _reload() -> dict[str, Any]:
+def _reload(tables: D12Tables) -> dict[str, Any]:
     reload: dict[str, Any] = {"muzzle": "one turn", "breechloader/repeater": "fire every turn"}
-    always = [_t.FIREARM_NAMES[k] for k in _t.FIREARMS if k in _t.FIREARMS_EVERY_TURN]
+    always = [tables.FIREARM_NAMES[k] for k in tables.FIREARMS if k in tables.FIREARMS_EVERY_TURN]
     if always:  # a club's repeating arm: only then, so the tables as written stay as they were
         reload["always every turn"] = always
     return reload
 
 
-def _house_tables() -> list[str]:
-    """The editable tables the applied pack changes (none without a pack)."""
-    pack = house.active()
-    return list(pack.changed_tables()) if pack is not None else []
-
-
-def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Return every reference table as JSON, reflecting the campaign options and house rules."""
-    tables = {
+def reference_tables(
+    options: Mapping[str, Any], *, tables: D12Tables = BASE, changed: Iterable[str] = ()
+) -> dict[str, Any]:
+    """Return every reference table as JSON, reflecting the campaign options and `tables` (the
+    text's; a club's under its house rules, with the tables its pack `changed`, both bound by
+    `RuleSystem.with_house`)."""
+    sheet: dict[str, Any] = {
         "turn": ["initiative (d12 each, high chooses)", "move", "shoot", "hand to hand", "morale"],
         "wounds": _wounds(options),
         "movement": {
@@ -474,34 +421,30 @@ def reference_tables(options: Mapping[str, Any]) -> dict[str, Any]:
             "terrain": dict(TERRAIN_MOVE),
         },
         "weapons": {
-            _t.FIREARM_NAMES[k]: dict(zip(("close", "medium", "extreme"), r, strict=True))
-            for k, r in _t.FIREARMS.items()
+            tables.FIREARM_NAMES[k]: dict(zip(("close", "medium", "extreme"), r, strict=True))
+            for k, r in tables.FIREARMS.items()
         },
-        "reload": _reload(),
+        "reload": _reload(tables),
         "to_hit": {
-            "d12 needs": _t.HIT_ON,
+            "d12 needs": tables.HIT_ON,
             "natural 1": "misfire",
-            "modifiers": _shooting_modifiers(),
+            "modifiers": _shooting_modifiers(tables),
         },
-        "misfire": _bands(_t.MISFIRE_TABLE),
+        "misfire": _bands(tables.MISFIRE_TABLE),
         "readings": list(READINGS),
-        "wounding": _wounding(),
-        "hand_to_hand": _hand_to_hand(),
-        "morale": _morale(),
+        "wounding": _wounding(tables),
+        "hand_to_hand": _hand_to_hand(tables),
+        "morale": _morale(tables),
         "troop_type": {
             "table": _bands(TROOP_TYPE_TABLE),
             "expertise": _bands(EXPERTISE_TABLE),
             "off_field_penalty": OFF_FIELD_PENALTY,
         },
         "abilities": [
-            {"roll": r, "ability": n, "effect": e} for r, _, n, e in sorted(_t.ABILITIES)
+            {"roll": r, "ability": n, "effect": e} for r, _, n, e in sorted(tables.ABILITIES)
         ],
         "campaign": _campaign(options),
     }
-    changed = _house_tables()
     if changed:  # which tables are the club's own, for the sheet to mark (none as written)
-        tables["house_tables"] = changed
-    return tables
-
-
-__getattr__ = house.module_getattr(__name__, _EDITABLE)
+        sheet["house_tables"] = list(changed)
+    return sheet

@@ -599,10 +599,10 @@ IMPROVEMENT = EditableTable(
 )
 
 
-def _built_from(tables: t.RencounterTables) -> dict[str, Any]:
+def _built_from(tables: t.RencounterTables, changed: tuple[str, ...]) -> dict[str, Any]:
     """The system's parts that read the tables, built from a snapshot: the checks (whose
     parameters and the stats offer its weapons, shields and cover), the reference tables, the
-    campaign procedure and the auto-resolve."""
+    campaign procedure and the auto-resolve. (The sheet is told what `changed` when printed.)"""
     from functools import partial
 
     from rules.systems.rencounter import reference_tables
