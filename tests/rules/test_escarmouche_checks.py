@@ -9,7 +9,7 @@ from rules.dice import GivenDice, SeededDice
 from rules.errors import ValidationError
 from rules.system import get_system
 from rules.systems.escarmouche.checks import contest, penalised
-from rules.systems.escarmouche.tables import FIGHTING_EFFECTS, SHOOTING_EFFECTS, hits_for
+from rules.systems.escarmouche.tables import BASE, hits_for
 
 SYSTEM = get_system("escarmouche")
 
@@ -148,7 +148,10 @@ def test_artillery_adds_the_artillerists_skill_in_active_dice():
 def test_the_shooting_effects_table(diff, key, hits):
     from rules.systems.escarmouche.tables import effect_row
 
-    assert (effect_row(SHOOTING_EFFECTS, diff).key, hits_for(SHOOTING_EFFECTS, diff)) == (key, hits)
+    assert (effect_row(BASE.SHOOTING_EFFECTS, diff).key, hits_for(BASE.SHOOTING_EFFECTS, diff)) == (
+        key,
+        hits,
+    )
 
 
 @pytest.mark.parametrize(
@@ -165,7 +168,10 @@ def test_the_shooting_effects_table(diff, key, hits):
 def test_the_fighting_effects_table(diff, key, hits):
     from rules.systems.escarmouche.tables import effect_row
 
-    assert (effect_row(FIGHTING_EFFECTS, diff).key, hits_for(FIGHTING_EFFECTS, diff)) == (key, hits)
+    assert (effect_row(BASE.FIGHTING_EFFECTS, diff).key, hits_for(BASE.FIGHTING_EFFECTS, diff)) == (
+        key,
+        hits,
+    )
 
 
 def test_a_shot_that_wins_by_three_takes_two_wounds_and_shakes():

@@ -235,8 +235,8 @@ def test_a_wider_cowered_band_puts_the_first_hit_at_three():
     row(document, "shooting_effects", "multiple_hits")["diff"] = 4
     housed = SYSTEM.with_house(document)
 
-    with house.applied(housed.pack):
-        bands = [(t.SHOOTING_EFFECTS.row(d).key, t.SHOOTING_EFFECTS.hits(d)) for d in range(6)]
+    effects = housed.snapshot.SHOOTING_EFFECTS
+    bands = [(effects.row(d).key, effects.hits(d)) for d in range(6)]
     shot = housed.check("shoot").resolve(
         {"weapon": "thrown", "target_rating": 1}, GivenDice([5, 4, 2])
     )
@@ -319,8 +319,7 @@ def test_a_maximum_outside_the_stats_range_is_refused():
 def test_the_sheet_marks_the_sections_whose_tables_the_pack_changed():
     housed = SYSTEM.with_house(with_musket_at(1))
 
-    with house.applied(housed.pack):
-        sections = reference.sheet(housed.tables({}), {})
+    sections = reference.sheet(housed.tables({}), {}, housed.changed_tables())
     plain = reference.sheet(SYSTEM.tables({}), {})
 
     assert [s["title"] for s in sections if s.get("house")] == ["Shooting"]

@@ -4,7 +4,7 @@ import pytest
 
 from rules.errors import ValidationError
 from rules.system import get_system
-from rules.systems.escarmouche.tables import WEAPONS
+from rules.systems.escarmouche.tables import BASE
 
 SYSTEM = get_system("escarmouche")
 
@@ -68,7 +68,7 @@ def test_out_of_range_stats_name_the_bad_field(field, value):
 
 
 def test_weapon_choices_come_from_the_weapon_table():
-    assert SYSTEM.stats["weapons"].choice_values() == tuple(row.key for row in WEAPONS)
+    assert SYSTEM.stats["weapons"].choice_values() == tuple(row.key for row in BASE.WEAPONS)
 
 
 def test_tables_carry_every_table_of_the_text():

@@ -20,6 +20,7 @@ from rules.checks import (
 )
 from rules.lazy import MappingImportedLater, imported_later
 from rules.system import RuleSystem, register
+from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (
     DEVELOP,
     POOL,
@@ -172,27 +173,27 @@ SOURCES: dict[str, dict[str, Source]] = {
 ALONE = frozenset({"pool", "move", "marshal", "develop", "reserve"})
 
 
-def build_checks() -> dict[str, Check]:
-    """Every check by name, its parameters listing the tables as they stand.
+def build_checks(tables: t.EscarmoucheTables) -> dict[str, Check]:
+    """Every check by name, its parameters listing `tables`.
 
-    Called once for the rules as written, and by `house.py` under a club's pack, whose weapon
-    classes, terrain and rating and skill limits the checks' parameters then list.
+    Called once for the rules as written, and by `house.py` with a club's snapshot, whose
+    weapon classes, terrain and rating and skill limits the checks' parameters then list.
     """
     checks = (
         POOL,
-        build_opposed(),
-        build_move(),
-        build_marshal(),
+        build_opposed(tables),
+        build_move(tables),
+        build_marshal(tables),
         DEVELOP,
         RESERVE,
-        build_shoot(),
-        build_volley(),
-        build_artillery(),
-        build_fight(),
-        build_pike_vs_cavalry(),
-        build_massed_pike(),
-        build_horse_vs_foot(),
-        build_pike_fencing(),
+        build_shoot(tables),
+        build_volley(tables),
+        build_artillery(tables),
+        build_fight(tables),
+        build_pike_vs_cavalry(tables),
+        build_massed_pike(tables),
+        build_horse_vs_foot(tables),
+        build_pike_fencing(tables),
     )
     return declare({check.name: check for check in checks}, SOURCES, ALONE)
 
@@ -205,7 +206,8 @@ ESCARMOUCHE = register(
         scale="1 figure = 1 man, about six figures a side; movement unmeasured",
         stats=STATS,
         options=OPTIONS,
-        checks=build_checks(),
+        snapshot=t.BASE,
+        checks=build_checks(t.BASE),
         tables=reference_tables,
         label_text=label_text,
         initial_state=initial_state,

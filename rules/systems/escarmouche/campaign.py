@@ -26,9 +26,14 @@ IMPROVEMENT = "improvement"
 
 
 def post_battle(
-    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+    record: FigureRecord,
+    options: Mapping[str, Any],
+    dice_for: DiceFor,
+    *,
+    tables: t.EscarmoucheTables = t.BASE,
 ) -> tuple[PostBattleRoll, ...]:
-    """Roll the house-rule aftermath and improvement for one figure (nothing if switched off)."""
+    """Roll the house-rule aftermath and improvement for one figure (nothing if switched off),
+    on `tables` (the text's; a club's under its house rules, bound by `with_house`)."""
     if not options.get("house_campaign") or record.status == "dead":
         return ()
     rolls: list[PostBattleRoll] = []
@@ -37,7 +42,7 @@ def post_battle(
         rolls.append(aftermath)
         if aftermath.outcome == "dies":
             return tuple(rolls)
-    return (*rolls, *_improvement_rolls(record, options, dice_for))
+    return (*rolls, *_improvement_rolls(tables, record, options, dice_for))
 
 
 def _aftermath_roll(record: FigureRecord, dice_for: DiceFor) -> PostBattleRoll:
@@ -91,13 +96,16 @@ def healed_by(day: date) -> date:
     return date(year, month, min(day.day, last)) + timedelta(days=1)
 
 
-def improvable(record: FigureRecord) -> tuple[tuple[str, int, int, int], ...]:
-    """Return (stat, value, die sides, maximum) for each stat this figure rolls to improve."""
+def improvable(
+    record: FigureRecord, tables: t.EscarmoucheTables = t.BASE
+) -> tuple[tuple[str, int, int, int], ...]:
+    """Return (stat, value, die sides, maximum) for each stat this figure rolls to improve,
+    on `tables` (the text's, or a club's)."""
     stats = record.stats
-    dice: dict[str, int] = t.IMPROVEMENT_DICE
-    rows = [("rating", int(stats["rating"]), dice["rating"], int(t.MAX_RATING))]
+    dice: dict[str, int] = tables.IMPROVEMENT_DICE
+    rows = [("rating", int(stats["rating"]), dice["rating"], int(tables.MAX_RATING))]
     rows.extend(
-        (key, int(stats.get(key, 0)), dice["skill"], int(t.MAX_SKILL))
+        (key, int(stats.get(key, 0)), dice["skill"], int(tables.MAX_SKILL))
         for key, _ in SKILLS
         if key in record.skills_used and int(stats.get(key, 0)) > 0
     )
@@ -118,10 +126,13 @@ def _improvement_changes(
 
 
 def _improvement_rolls(
-    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+    tables: t.EscarmoucheTables,
+    record: FigureRecord,
+    options: Mapping[str, Any],
+    dice_for: DiceFor,
 ) -> tuple[PostBattleRoll, ...]:
     rolls = []
-    for index, (stat, value, sides, maximum) in enumerate(improvable(record)):
+    for index, (stat, value, sides, maximum) in enumerate(improvable(record, tables)):
         dice = dice_for(IMPROVEMENT, index)
         result = improvement_roll(dice, stat=stat, value=value, sides=sides, maximum=maximum)
         changes = _improvement_changes(record, options, stat, result)

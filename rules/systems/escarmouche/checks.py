@@ -5,10 +5,11 @@ opposed, the defender's dice after it. Odds come from `pool.py`'s closed forms, 
 size, so no check enumerates dice.
 
 A check that reads a table a club may edit (terrain, weapon classes, effects, the rating and
-skill limits) is built by a `build_*` function: once for the rules as written, and again under
-each house-rules pack (`house.py`'s rebuild). It reads its tables (`t.NAME`) when it is built
-and keeps them: the pack's system has checks of its own, and a shot or a move, run a hundred
-thousand times a second, does no table lookup through the pack.
+skill limits) is built by a `build_*` function from a tables snapshot (`EscarmoucheTables`):
+once for the rules as written, and again for each house-rules pack (`house.py`'s built_from).
+It reads its tables (`tables.NAME`) when it is built and keeps them: the pack's system has
+checks of its own, and a shot or a move, run a hundred thousand times a second, does no table
+lookup at all.
 """
 
 from __future__ import annotations
@@ -109,14 +110,16 @@ RESERVED = bool_field(
 )
 
 
-def actor_rating() -> Field:
+def actor_rating(tables: t.EscarmoucheTables) -> Field:
     """The acting figure's rating, up to the club's maximum."""
-    return int_field("rating", "Rating", 3, 1, t.MAX_RATING, "The actor's rating (breaks ties).")
+    return int_field(
+        "rating", "Rating", 3, 1, tables.MAX_RATING, "The actor's rating (breaks ties)."
+    )
 
 
-def terrain_field() -> Field:
+def terrain_field(tables: t.EscarmoucheTables) -> Field:
     """The ground moved through: the club's terrain table, with each row's passive dice."""
-    terrain: tuple[t.Row, ...] = t.TERRAIN
+    terrain: tuple[t.Row, ...] = tables.TERRAIN
     return Field(
         "terrain",
         "choice",
@@ -126,21 +129,21 @@ def terrain_field() -> Field:
     )
 
 
-def skill_field(name: str, label: str) -> Field:
+def skill_field(tables: t.EscarmoucheTables, name: str, label: str) -> Field:
     return int_field(
-        name, label, 0, 0, t.MAX_SKILL, f"{label} skill: passive dice rolled as active."
+        name, label, 0, 0, tables.MAX_SKILL, f"{label} skill: passive dice rolled as active."
     )
 
 
-def rating_field(name: str, label: str) -> Field:
+def rating_field(tables: t.EscarmoucheTables, name: str, label: str) -> Field:
     return int_field(
-        name, label, 3, 1, t.MAX_RATING, f"{label}: dice rolled in defence; breaks ties."
+        name, label, 3, 1, tables.MAX_RATING, f"{label}: dice rolled in defence; breaks ties."
     )
 
 
-def weapon_field() -> Field:
+def weapon_field(tables: t.EscarmoucheTables) -> Field:
     """The missile weapon's class: the club's weapon table, with each class's passive dice."""
-    weapons: tuple[t.Row, ...] = t.WEAPONS
+    weapons: tuple[t.Row, ...] = tables.WEAPONS
     return Field(
         "weapon",
         "choice",
@@ -285,13 +288,13 @@ def _opposed_odds(params: Params) -> dict[str, Fraction]:
     return fold(weights, _opposed_key, OPPOSED_OUTCOMES)
 
 
-def build_opposed() -> Check:
+def build_opposed(tables: t.EscarmoucheTables) -> Check:
     """The opposed roll, its ratings limited by the club's maximum."""
     params = Schema(
         (
             int_field("active", "Active dice", 1, 0, MAX_POOL, "The roller's active dice."),
             int_field("passive", "Passive dice", 0, 0, MAX_POOL, "The roller's passive dice."),
-            actor_rating(),
+            actor_rating(tables),
             int_field(
                 "defender_dice",
                 "Defender's dice",
@@ -300,7 +303,7 @@ def build_opposed() -> Check:
                 MAX_POOL,
                 "Dice the defender rolls: its rating, or a better skill, plus any bonus.",
             ),
-            rating_field("defender_rating", "Defender's rating"),
+            rating_field(tables, "defender_rating", "Defender's rating"),
             ONES_BEFORE,
         ),
         clean=_need_dice,
@@ -359,13 +362,13 @@ def _initiative_roll_odds(
     return odds
 
 
-def build_move() -> Check:
+def build_move(tables: t.EscarmoucheTables) -> Check:
     """The move, over the club's terrain."""
-    pool_of = _move_pool(t.TERRAIN_PASSIVE)
+    pool_of = _move_pool(tables.TERRAIN_PASSIVE)
     return Check(
         "move",
         "Move",
-        Schema((ACTIVE, terrain_field(), SHAKEN, ONES_BEFORE)),
+        Schema((ACTIVE, terrain_field(tables), SHAKEN, ONES_BEFORE)),
         INITIATIVE_OUTCOMES,
         _resolve_initiative_roll(pool_of, lambda params: ()),
         _initiative_roll_odds(pool_of),
@@ -416,12 +419,12 @@ def _marshal_odds(pool_of: Callable[[Params], Pool]) -> Callable[[Params], dict[
     return odds
 
 
-def build_marshal() -> Check:
+def build_marshal(tables: t.EscarmoucheTables) -> Check:
     """Marshalling, over the club's terrain, with Leader up to the club's maximum skill."""
     params = Schema(
         (
             ACTIVE,
-            terrain_field(),
+            terrain_field(tables),
             int_field(
                 "followers",
                 "Figures marshalled",
@@ -430,12 +433,12 @@ def build_marshal() -> Check:
                 MAX_FIGURES,
                 "Other figures in sight moved with the marshal: one passive die each.",
             ),
-            skill_field("leader", "Leader"),
+            skill_field(tables, "leader", "Leader"),
             SHAKEN,
             ONES_BEFORE,
         )
     )
-    pool_of = _marshal_pool(t.TERRAIN_PASSIVE)
+    pool_of = _marshal_pool(tables.TERRAIN_PASSIVE)
     return Check(
         "marshal",
         "Marshal",

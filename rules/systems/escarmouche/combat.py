@@ -2,21 +2,20 @@
 
 The actor (shooter or attacker) rolls its pool, then the defender rolls its dice. Effects of a
 win come from the effects tables; the actor's 1s decide its initiative (in `details`). Each
-check is built (`build_*`) with the tables as they stand, the club's under a house-rules pack,
-and keeps them: its verdicts and pools read no table through the pack on every shot.
+check is built (`build_*`) with a tables snapshot, the club's under a house-rules pack, and
+keeps it: its verdicts and pools are made once from the snapshot, never per shot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from rules.checks import Check, Effect, Outcome, Who
 from rules.dice import Dice
 from rules.errors import ValidationError
-from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (
@@ -58,9 +57,10 @@ FightVerdict = Callable[[str | None, int], tuple[str, int, tuple[Effect, ...], s
 def cached_odds(
     odds: Callable[[Params], dict[str, Fraction]],
 ) -> Callable[[Params], dict[str, Fraction]]:
-    """Memoise an odds function on its (hashable) validated parameters (and the applied pack)."""
+    """Memoise an odds function on its (hashable) validated parameters: one cache per check
+    built, so per tables snapshot."""
 
-    @house_cache(maxsize=4096)
+    @lru_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
         return odds(dict(items))
 
@@ -75,7 +75,7 @@ def cached_odds(
 
 NO_EFFECT = "no_effect"
 #: A pack keeps the effects tables' rows and keys (fixed rows), so the outcomes never change.
-SHOT_OUTCOMES = (NO_EFFECT, *(row.key for row in t.SHOOTING_EFFECTS))
+SHOT_OUTCOMES = (NO_EFFECT, *(row.key for row in t.BASE.SHOOTING_EFFECTS))
 
 
 def shot_verdicts(table: EffectsTable) -> ShotVerdict:
@@ -99,10 +99,17 @@ def shot_verdicts(table: EffectsTable) -> ShotVerdict:
 
 
 def shot_check(
-    name: str, title: str, params: Schema, pool_of: PoolOf, *, description: str, skill: str
+    tables: t.EscarmoucheTables,
+    name: str,
+    title: str,
+    params: Schema,
+    pool_of: PoolOf,
+    *,
+    description: str,
+    skill: str,
 ) -> Check:
     """Build a shooting check from the way it makes up the shooter's pool."""
-    verdict = shot_verdicts(t.SHOOTING_EFFECTS)
+    verdict = shot_verdicts(tables.SHOOTING_EFFECTS)
 
     def resolve(values: Params, dice: Dice) -> Outcome:
         rating = values["target_rating"]
@@ -149,30 +156,31 @@ def _shoot_pool(weapons: WeaponDice) -> PoolOf:
     return pool
 
 
-def _target_rating() -> Field:
-    return rating_field("target_rating", "Target's rating")
+def _target_rating(tables: t.EscarmoucheTables) -> Field:
+    return rating_field(tables, "target_rating", "Target's rating")
 
 
-def build_shoot() -> Check:
+def build_shoot(tables: t.EscarmoucheTables) -> Check:
     """The shot, with the club's weapon classes and rating and skill limits."""
     params = Schema(
         (
             ACTIVE,
-            weapon_field(),
-            skill_field("skill", "Shooter"),
+            weapon_field(tables),
+            skill_field(tables, "skill", "Shooter"),
             SHAKEN,
             COVER,
-            actor_rating(),
-            _target_rating(),
+            actor_rating(tables),
+            _target_rating(tables),
             ONES_BEFORE,
             RESERVED,
         )
     )
     return shot_check(
+        tables,
         "shoot",
         "Shoot",
         params,
-        _shoot_pool(t.WEAPON_PASSIVE),
+        _shoot_pool(tables.WEAPON_PASSIVE),
         skill="shooter",
         description="Pool so far plus one; Shaken and cover swap active for passive dice; the "
         "weapon adds passive dice; Shooter rolls passive dice as active.",
@@ -188,7 +196,7 @@ def _volley_pool(weapons: WeaponDice) -> PoolOf:
     return pool
 
 
-def build_volley() -> Check:
+def build_volley(tables: t.EscarmoucheTables) -> Check:
     """Volley fire, with the club's weapon classes and rating and skill limits."""
     params = Schema(
         (
@@ -201,20 +209,21 @@ def build_volley() -> Check:
                 MAX_FIGURES,
                 "Other shooters in sight of the target: one active die each.",
             ),
-            weapon_field(),
-            skill_field("leader", "Leader"),
+            weapon_field(tables),
+            skill_field(tables, "leader", "Leader"),
             SHAKEN,
             COVER,
-            actor_rating(),
-            _target_rating(),
+            actor_rating(tables),
+            _target_rating(tables),
             ONES_BEFORE,
         )
     )
     return shot_check(
+        tables,
         "volley",
         "Volley fire",
         params,
-        _volley_pool(t.WEAPON_PASSIVE),
+        _volley_pool(tables.WEAPON_PASSIVE),
         skill="leader",
         description="One figure directs a group: an active die per other shooter, the slowest "
         "weapon's passive dice, Leader rolls passive dice as active.",
@@ -231,25 +240,26 @@ def _artillery_pool(cannon: int) -> PoolOf:
     return pool
 
 
-def build_artillery() -> Check:
+def build_artillery(tables: t.EscarmoucheTables) -> Check:
     """The cannon's shot, its passive dice the club's cannon class."""
     params = Schema(
         (
             ACTIVE,
-            skill_field("artillerist", "Artillerist"),
+            skill_field(tables, "artillerist", "Artillerist"),
             SHAKEN,
             COVER,
-            actor_rating(),
-            _target_rating(),
+            actor_rating(tables),
+            _target_rating(tables),
             ONES_BEFORE,
             RESERVED,
         )
     )
     return shot_check(
+        tables,
         "artillery",
         "Artillery",
         params,
-        _artillery_pool(t.WEAPON_PASSIVE[CANNON]),
+        _artillery_pool(tables.WEAPON_PASSIVE[CANNON]),
         skill="artillerist",
         description="A cannon shot: the cannon's passive dice, plus active dice equal to the "
         "Artillerist skill.",
@@ -260,7 +270,7 @@ def build_artillery() -> Check:
 
 STAND_OFF = "stand_off"
 #: Fixed rows: a pack keeps the fighting effects' keys, so the outcomes never change.
-_FIGHT_ROWS = tuple(row.key for row in t.FIGHTING_EFFECTS)
+_FIGHT_ROWS = tuple(row.key for row in t.BASE.FIGHTING_EFFECTS)
 FIGHT_OUTCOMES = (
     STAND_OFF,
     *(f"defender_{k}" for k in _FIGHT_ROWS),
@@ -276,12 +286,14 @@ def one_side_outnumbers(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def fight_fields(skill_label: str, defence_label: str) -> tuple[Field, ...]:
+def fight_fields(
+    tables: t.EscarmoucheTables, skill_label: str, defence_label: str
+) -> tuple[Field, ...]:
     """The parameters every fight shares; skill labels name the skill that fits."""
     return (
         ACTIVE,
-        actor_rating(),
-        skill_field("skill", f"Attacker's {skill_label}"),
+        actor_rating(tables),
+        skill_field(tables, "skill", f"Attacker's {skill_label}"),
         int_field(
             "attackers",
             "Attacking figures",
@@ -302,8 +314,8 @@ def fight_fields(skill_label: str, defence_label: str) -> tuple[Field, ...]:
         bool_field("cover", "Defender in cover", "The defender has cover."),
         bool_field("weaponless", "Attacker weaponless", "The attacker is weaponless or disarmed."),
         SHAKEN,
-        rating_field("defender_rating", "Defender's rating"),
-        skill_field("defender_skill", f"Defender's {defence_label}"),
+        rating_field(tables, "defender_rating", "Defender's rating"),
+        skill_field(tables, "defender_skill", f"Defender's {defence_label}"),
         ONES_BEFORE,
         RESERVED,
     )
@@ -364,6 +376,7 @@ def roll_fight(
 
 
 def fight_check(
+    tables: t.EscarmoucheTables,
     name: str,
     title: str,
     fields: tuple[Field, ...],
@@ -373,7 +386,7 @@ def fight_check(
     after: Callable[[dict[str, Any]], None] | None = None,
 ) -> Check:
     """Build an ordinary fight check; `after` adds the variant's own details to the fight's."""
-    verdict = fight_verdicts(t.FIGHTING_EFFECTS)
+    verdict = fight_verdicts(tables.FIGHTING_EFFECTS)
 
     def resolve(values: Params, dice: Dice) -> Outcome:
         pool, defence = fight_pool(values), defence_dice(values)
@@ -407,12 +420,13 @@ def fight_check(
     )
 
 
-def build_fight() -> Check:
+def build_fight(tables: t.EscarmoucheTables) -> Check:
     """The ordinary fight, with the club's rating and skill limits."""
     return fight_check(
+        tables,
         "fight",
         "Fight",
-        fight_fields("Fighter", "Fighter"),
+        fight_fields(tables, "Fighter", "Fighter"),
         skill="fighter",
         description="Pool so far plus one, plus one per extra attacker; uphill, cover, "
         "weaponless and Shaken swap active for passive dice; the winner applies the table.",
@@ -425,12 +439,13 @@ def _fencing_details(details: dict[str, Any]) -> None:
     details["may_fight_on_without_pikes"] = won and keeps
 
 
-def build_pike_fencing() -> Check:
+def build_pike_fencing(tables: t.EscarmoucheTables) -> Check:
     """Pike against pike, with the club's rating and skill limits."""
     return fight_check(
+        tables,
         "pike_fencing",
         "Pike fencing",
-        fight_fields("Pike trailer", "Pike trailer"),
+        fight_fields(tables, "Pike trailer", "Pike trailer"),
         skill="pike_trailer",
         after=_fencing_details,
         description="Pike against pike is an ordinary fight; a winner who keeps the initiative "

@@ -100,7 +100,7 @@ WEAPONS = EditableTable(
     "weapons",
     "Weapon classes",
     (KEY, LABEL, PASSIVE),
-    rows=lambda: _passive_rows(t.WEAPONS),
+    rows=lambda: _passive_rows(t.BASE.WEAPONS),
     build=lambda rows: t.weapon_constants(_passive_table(rows)),
     help="Each missile weapon class and the passive dice it adds to a shot.",
     validate=_keep_the_cannon,
@@ -110,7 +110,7 @@ TERRAIN = EditableTable(
     "terrain",
     "Terrain",
     (KEY, LABEL, PASSIVE),
-    rows=lambda: _passive_rows(t.TERRAIN),
+    rows=lambda: _passive_rows(t.BASE.TERRAIN),
     build=lambda rows: t.terrain_constants(_passive_table(rows)),
     help="Each kind of ground and the passive dice it adds to a move.",
     probes=_terrain_probes,
@@ -121,7 +121,7 @@ TERRAIN = EditableTable(
 
 
 def _melee_rows() -> list[Cells]:
-    rows: tuple[t.MeleeWeapon, ...] = t.MELEE_WEAPONS
+    rows: tuple[t.MeleeWeapon, ...] = t.BASE.MELEE_WEAPONS
     return [
         {"key": row.key, "label": row.label, "pike": row.pike, "weaponless": row.weaponless}
         for row in rows
@@ -259,7 +259,7 @@ SHOOTING_EFFECTS = EditableTable(
     "shooting_effects",
     "Shooting effects",
     (*EFFECT_COLUMNS, PRONE),
-    rows=lambda: _effect_cells(t.SHOOTING_EFFECTS, "prone"),
+    rows=lambda: _effect_cells(t.BASE.SHOOTING_EFFECTS, "prone"),
     build=lambda rows: {"SHOOTING_EFFECTS": _effects(rows, "prone")},
     fixed_rows=True,
     help="What a shot that beats its target does, by how much it won: each row a band of "
@@ -271,7 +271,7 @@ FIGHTING_EFFECTS = EditableTable(
     "fighting_effects",
     "Fighting effects",
     (*EFFECT_COLUMNS, PUSHED_BACK),
-    rows=lambda: _effect_cells(t.FIGHTING_EFFECTS, "pushed_back"),
+    rows=lambda: _effect_cells(t.BASE.FIGHTING_EFFECTS, "pushed_back"),
     build=lambda rows: {"FIGHTING_EFFECTS": _effects(rows, "pushed_back")},
     fixed_rows=True,
     help="What the winner of a fight does to the loser, by how much it won: each row a band of "
@@ -285,10 +285,10 @@ FIGHTING_EFFECTS = EditableTable(
 
 
 def _improvement_rows() -> list[Cells]:
-    dice: dict[str, int] = t.IMPROVEMENT_DICE
+    dice: dict[str, int] = t.BASE.IMPROVEMENT_DICE
     return [
-        {"stat": "rating", "die": dice["rating"], "maximum": t.MAX_RATING},
-        {"stat": "skill", "die": dice["skill"], "maximum": t.MAX_SKILL},
+        {"stat": "rating", "die": dice["rating"], "maximum": t.BASE.MAX_RATING},
+        {"stat": "skill", "die": dice["skill"], "maximum": t.BASE.MAX_SKILL},
     ]
 
 
@@ -348,16 +348,31 @@ IMPROVEMENT = EditableTable(
 )
 
 
-def _rebuild() -> dict[str, Any]:
-    """The checks and the stat schema under the applied pack: its weapons, terrain and limits."""
-    from rules.systems.escarmouche import build_checks
-    from rules.systems.escarmouche.stats import build_stats
+def _built_from(tables: t.EscarmoucheTables, changed: tuple[str, ...]) -> dict[str, Any]:
+    """The system's parts that read the tables, built from a snapshot: the checks and the stat
+    schema (its weapons, terrain and limits), labels, starting state, reference tables, the
+    campaign procedure and the auto-resolve."""
+    from functools import partial
 
-    return {"checks": build_checks(), "stats": build_stats()}
+    from rules.systems.escarmouche import build_checks
+    from rules.systems.escarmouche.campaign import post_battle
+    from rules.systems.escarmouche.simulate import simulate
+    from rules.systems.escarmouche.stats import build_stats, initial_state, label_text
+
+    checks, stats = build_checks(tables), build_stats(tables)
+    return {
+        "checks": checks,
+        "stats": stats,
+        "label_text": partial(label_text, tables=tables),
+        "initial_state": partial(initial_state, tables=tables),
+        "tables": partial(t.tables, snapshot=tables),
+        "post_battle": partial(post_battle, tables=tables),
+        "simulate": partial(simulate, tables=tables, checks=checks, stats=stats),
+    }
 
 
 HOUSE = HouseSpec(
     module="rules.systems.escarmouche.tables",
     tables=(WEAPONS, MELEE_WEAPONS, TERRAIN, SHOOTING_EFFECTS, FIGHTING_EFFECTS, IMPROVEMENT),
-    rebuild=_rebuild,
+    built_from=_built_from,
 )

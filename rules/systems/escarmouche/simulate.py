@@ -7,8 +7,9 @@ more Shaken markers; otherwise it shoots with its lightest missile weapon (fewes
 since passive dice add risk but no score), or, without one, moves once into contact over clear
 ground and fights a random enemy, with the special fight that fits the arms on each side.
 Escarmouche has no morale or break rule, so a side is beaten when it has no figure left
-standing; after `MAX_TURNS` side-turns the battle is a draw. Checks and stats are the system's
-under the house-rules pack applied, if any, so a club's weapon classes and limits hold here too.
+standing; after `MAX_TURNS` side-turns the battle is a draw. Tables, checks and stats are the
+ones handed in (a club's under its house rules, bound by `RuleSystem.with_house`), so its weapon
+classes and limits hold here too.
 """
 
 from __future__ import annotations
@@ -17,18 +18,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import house
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
 from rules.errors import ValidationError
+from rules.schema import Schema
 from rules.simulate import SimEvent, SimFigure, SimResult
-from rules.system import get_system
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import NOT_AT_STAKE
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
-from rules.systems.escarmouche.stats import initial_state, melee_weapon
+from rules.systems.escarmouche.stats import STATS, initial_state, melee_weapon
 from rules.systems.escarmouche.tables import CANNON
 
 RISK = 3
@@ -45,6 +45,7 @@ class Battle:
     stats: dict[str, dict[str, Any]]
     states: dict[str, dict[str, Any]]
     checks: Mapping[str, Check]
+    tables: t.EscarmoucheTables
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
@@ -60,19 +61,23 @@ class Battle:
         return next((side for side in (0, 1) if not self.standing(side)), None)
 
 
-def _battle(sides: Sequence[Sequence[SimFigure]]) -> Battle:
+def _battle(
+    sides: Sequence[Sequence[SimFigure]],
+    tables: t.EscarmoucheTables,
+    checks: Mapping[str, Check],
+    schema: Schema,
+) -> Battle:
     if len(sides) != 2:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
-    # The system under the pack this battle is fought with: its checks take the club's weapons.
-    system = get_system("escarmouche").with_house(house.active())
     figures = {f.ref: f for side in sides for f in side}
-    stats = {f.ref: system.stats.validate_snapshot(f.stats) for f in figures.values()}
+    stats = {f.ref: schema.validate_snapshot(f.stats) for f in figures.values()}
     return Battle(
         figures,
         {f.ref: i for i, side in enumerate(sides) for f in side},
         stats,
-        {ref: initial_state(s) for ref, s in stats.items()},
-        system.checks,
+        {ref: initial_state(s, tables=tables) for ref, s in stats.items()},
+        checks,
+        tables,
     )
 
 
@@ -85,18 +90,20 @@ def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
     return enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
 
 
-def _develop_purpose(state: Mapping[str, Any], stats: Mapping[str, Any]) -> str | None:
+def _develop_purpose(
+    tables: t.EscarmoucheTables, state: Mapping[str, Any], stats: Mapping[str, Any]
+) -> str | None:
     if state["prone"]:
         return "stand_up"
-    melee = melee_weapon(stats)
+    melee = melee_weapon(stats, tables)
     if state["disarmed"] and not (melee and melee.weaponless):
         return "rearm"
     return "remove_shaken" if state["shaken"] >= 2 else None
 
 
-def _lightest_weapon(stats: Mapping[str, Any]) -> str | None:
+def _lightest_weapon(tables: t.EscarmoucheTables, stats: Mapping[str, Any]) -> str | None:
     weapons: list[str] = list(stats["weapons"])
-    passive: dict[str, int] = t.WEAPON_PASSIVE
+    passive: dict[str, int] = tables.WEAPON_PASSIVE
     return min(weapons, key=passive.__getitem__) if weapons else None
 
 
@@ -123,10 +130,10 @@ def _shot(
     return "shoot", {**params, "weapon": weapon, "skill": stats["shooter"]}
 
 
-def _arms(stats: Mapping[str, Any]) -> str:
+def _arms(tables: t.EscarmoucheTables, stats: Mapping[str, Any]) -> str:
     if stats["mounted"]:
         return "horse"
-    melee = melee_weapon(stats)
+    melee = melee_weapon(stats, tables)
     return "pike" if melee and melee.pike else "foot"
 
 
@@ -144,7 +151,7 @@ _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 def _fight(battle: Battle, ref: str, target: str, act: State) -> tuple[str, dict[str, Any]]:
     stats, state = battle.stats[ref], battle.states[ref]
     enemy = battle.stats[target]
-    mine, theirs = _arms(stats), _arms(enemy)
+    mine, theirs = _arms(battle.tables, stats), _arms(battle.tables, enemy)
     check, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
     return check, {
         **_common(act, state),
@@ -163,10 +170,10 @@ def _choose(
 ) -> tuple[str, dict[str, Any], str | None, str]:
     """Return the check's name, its params, the target and the action kind for the next go."""
     stats, state = battle.stats[ref], battle.states[ref]
-    purpose = _develop_purpose(state, stats)
+    purpose = _develop_purpose(battle.tables, state, stats)
     if purpose:
         return "develop", {**_common(act, state), "purpose": purpose}, None, "develop"
-    weapon = _lightest_weapon(stats)
+    weapon = _lightest_weapon(battle.tables, stats)
     target = _pick_target(battle, ref, dice)
     if weapon:
         return (*_shot(battle, ref, target, act, weapon), target, "shoot")
@@ -175,7 +182,7 @@ def _choose(
             "move",
             {
                 "active": act["pool"],
-                "terrain": t.default_key(t.TERRAIN, t.DEFAULT_TERRAIN),
+                "terrain": t.default_key(battle.tables.TERRAIN, t.DEFAULT_TERRAIN),
                 "shaken": state["shaken"],
                 "ones_before": min(act["side_ones"], 1),
             },
@@ -203,14 +210,14 @@ def _note_skills(
 ) -> None:
     if check.skill and params.get("skill", params.get("artillerist", 0)):
         mine = (
-            _SKILL_FOR_ARMS[_arms(battle.stats[ref])]
+            _SKILL_FOR_ARMS[_arms(battle.tables, battle.stats[ref])]
             if "defender_rating" in params
             else check.skill
         )
         battle.skills_used.setdefault(ref, set()).add(mine)
     if target and params.get("defender_skill", 0) > params.get("defender_rating", 9):
         battle.skills_used.setdefault(target, set()).add(
-            _SKILL_FOR_ARMS[_arms(battle.stats[target])]
+            _SKILL_FOR_ARMS[_arms(battle.tables, battle.stats[target])]
         )
 
 
@@ -249,10 +256,21 @@ def _side_turn(battle: Battle, act: State, dice: Dice) -> State:
 
 
 def simulate(
-    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+    sides: Sequence[Sequence[SimFigure]],
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    tables: t.EscarmoucheTables = t.BASE,
+    checks: Mapping[str, Check] | None = None,
+    stats: Schema = STATS,
 ) -> SimResult:
-    """Fight an abstract battle between two sides until one has no figure standing."""
-    battle = _battle(sides)
+    """Fight an abstract battle between two sides until one has no figure standing, with
+    `tables` and the checks and stats built from them (the system's own without `checks`)."""
+    if checks is None:
+        from rules.systems.escarmouche import ESCARMOUCHE
+
+        checks = ESCARMOUCHE.checks
+    battle = _battle(sides, tables, checks, stats)
     act = activation.start([_unit(battle, ref) for ref in battle.figures], options, dice)
     while battle.beaten() is None and act["turn"] <= MAX_TURNS:
         act = _side_turn(battle, act, dice)

@@ -54,7 +54,7 @@ class FirstStrike:
     @property
     def outcomes(self) -> tuple[str, ...]:
         # A pack keeps the fighting effects' keys (fixed rows): the outcomes never change.
-        rows = tuple(f"{self.other}_{row.key}" for row in t.FIGHTING_EFFECTS)
+        rows = tuple(f"{self.other}_{row.key}" for row in t.BASE.FIGHTING_EFFECTS)
         return (STAND_OFF, *rows, f"{self.other}_win_ignored")
 
     def verdict(
@@ -85,9 +85,11 @@ def pool_and_defence(values: Params, attacks: bool) -> tuple[PoolDice, int]:
     return fight_pool(values), defence_dice(values, support)
 
 
-def _fields(rule: FirstStrike, skill_label: str, defence_label: str) -> tuple[Field, ...]:
+def _fields(
+    tables: t.EscarmoucheTables, rule: FirstStrike, skill_label: str, defence_label: str
+) -> tuple[Field, ...]:
     fields = [
-        *fight_fields(skill_label, defence_label),
+        *fight_fields(tables, skill_label, defence_label),
         bool_field(
             rule.attacks_field,
             f"The {rule.striker} attacks",
@@ -109,6 +111,7 @@ def _fields(rule: FirstStrike, skill_label: str, defence_label: str) -> tuple[Fi
 
 
 def first_strike_check(
+    tables: t.EscarmoucheTables,
     name: str,
     title: str,
     rule: FirstStrike,
@@ -120,7 +123,7 @@ def first_strike_check(
 ) -> Check:
     """Build a first-strike fight check."""
     attacks_field = rule.attacks_field
-    fight = fight_verdicts(t.FIGHTING_EFFECTS)
+    fight = fight_verdicts(tables.FIGHTING_EFFECTS)
     # A verdict depends on who attacked, the winner and the difference alone (the table is
     # fixed when the check is built): built once each.
     verdict = cache(partial(rule.verdict, fight))
@@ -144,7 +147,7 @@ def first_strike_check(
         weights = contest_weights(active, values["rating"], defence, values["defender_rating"])
         return fold(weights, lambda winner, diff: verdict(attacks, winner, diff)[0], rule.outcomes)
 
-    params = Schema(_fields(rule, skill_label, defence_label), clean=one_side_outnumbers)
+    params = Schema(_fields(tables, rule, skill_label, defence_label), clean=one_side_outnumbers)
     return Check(
         name,
         title,
@@ -161,9 +164,10 @@ def first_strike_check(
 PIKE_OR_HORSE = "Pike trailer (pike) or Rider (horse)"
 
 
-def build_pike_vs_cavalry() -> Check:
+def build_pike_vs_cavalry(tables: t.EscarmoucheTables) -> Check:
     """Pike against horse, with the club's rating and skill limits."""
     return first_strike_check(
+        tables,
         "pike_vs_cavalry",
         "Pike vs cavalry",
         FirstStrike("pike", "horse"),
@@ -175,9 +179,10 @@ def build_pike_vs_cavalry() -> Check:
     )
 
 
-def build_massed_pike() -> Check:
+def build_massed_pike(tables: t.EscarmoucheTables) -> Check:
     """Massed pike against horse, with the club's rating and skill limits."""
     return first_strike_check(
+        tables,
         "massed_pike",
         "Massed pike vs cavalry",
         FirstStrike("pike", "horse", supported=True),
@@ -189,9 +194,10 @@ def build_massed_pike() -> Check:
     )
 
 
-def build_horse_vs_foot() -> Check:
+def build_horse_vs_foot(tables: t.EscarmoucheTables) -> Check:
     """Horse against foot, with the club's rating and skill limits."""
     return first_strike_check(
+        tables,
         "horse_vs_foot",
         "Horse vs foot",
         FirstStrike("horse", "foot"),

@@ -1,7 +1,7 @@
 """Escarmouche's figure stats and campaign options, with the label and card built from them.
 
 The stat schema lists the club's weapon classes and melee weapons and its rating and skill
-limits, so it is built by `build_stats()`: for the base rules here, and again under each
+limits, so it is built by `build_stats(tables)`: for the base rules here, and again under each
 house-rules pack (`house.py`).
 """
 
@@ -17,14 +17,14 @@ from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.tables import RATINGS, SKILLS
 
 
-def skill_stat(key: str, label: str) -> Field:
+def skill_stat(tables: t.EscarmoucheTables, key: str, label: str) -> Field:
     return Field(
         key,
         "int",
         label.split(":")[0],
         default=0,
         min=0,
-        max=t.MAX_SKILL,
+        max=tables.MAX_SKILL,
         help=f"{label}. Each point lets one passive die in a roll be rolled as active.",
     )
 
@@ -38,11 +38,11 @@ def _clean_stats(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def build_stats() -> Schema:
+def build_stats(tables: t.EscarmoucheTables) -> Schema:
     """A figure's stats, with the club's weapons and its rating and skill limits."""
-    max_rating, max_skill = t.MAX_RATING, t.MAX_SKILL
-    weapons: tuple[t.Row, ...] = t.WEAPONS
-    melee: tuple[t.MeleeWeapon, ...] = t.MELEE_WEAPONS
+    max_rating, max_skill = tables.MAX_RATING, tables.MAX_SKILL
+    weapons: tuple[t.Row, ...] = tables.WEAPONS
+    melee: tuple[t.MeleeWeapon, ...] = tables.MELEE_WEAPONS
     return Schema(
         (
             Field(
@@ -55,7 +55,7 @@ def build_stats() -> Schema:
                 help="; ".join(f"{r} {label}" for r, label in RATINGS)
                 + ". Defence dice, and breaks tied rolls.",
             ),
-            *(skill_stat(key, label) for key, label in SKILLS),
+            *(skill_stat(tables, key, label) for key, label in SKILLS),
             Field(
                 "wounds",
                 "int",
@@ -95,12 +95,12 @@ def build_stats() -> Schema:
     )
 
 
-STATS = build_stats()
+STATS = build_stats(t.BASE)
 
 
-def melee_weapon(stats: Mapping[str, Any]) -> t.MeleeWeapon | None:
+def melee_weapon(stats: Mapping[str, Any], tables: t.EscarmoucheTables) -> t.MeleeWeapon | None:
     """The figure's melee weapon in the club's table (None for one the table no longer has)."""
-    by_key: dict[str, t.MeleeWeapon] = t.MELEE_BY_KEY
+    by_key: dict[str, t.MeleeWeapon] = tables.MELEE_BY_KEY
     return by_key.get(str(stats.get("melee") or t.DEFAULT_MELEE))
 
 
@@ -136,7 +136,9 @@ _SKILL_ABBREVIATIONS = {
 }
 
 
-def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
+def label_text(
+    name: str, stats: Mapping[str, Any], *, tables: t.EscarmoucheTables = t.BASE
+) -> tuple[str, ...]:
     """Return a base sticker's lines: name, rating and wounds, skills, arms."""
     lines = [name, f"R{stats['rating']} W{stats.get('wounds') or stats['rating']}"]
     skills = " ".join(
@@ -144,11 +146,11 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     )
     if skills:
         lines.append(skills)
-    melee = melee_weapon(stats)
+    melee = melee_weapon(stats, tables)
     # Names from the club's tables, never keys, and short: a class's first weapon stands for
     # it ("Musket" for "Musket, heavy crossbow"). A pike (or a weapon the club's table treats
     # as one) is worth a note: it strikes first.
-    names = {row.key: row.label.split(",")[0].strip() for row in t.WEAPONS}
+    names = {row.key: row.label.split(",")[0].strip() for row in tables.WEAPONS}
     arms = [names.get(key, str(key)) for key in stats.get("weapons", ())]
     arms += [melee.label] if melee and melee.pike else []
     if stats.get("mounted"):
@@ -177,9 +179,11 @@ def settle_state(state: dict[str, Any]) -> None:
         state["status"] = "out"
 
 
-def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
+def initial_state(
+    stats: Mapping[str, Any], *, tables: t.EscarmoucheTables = t.BASE
+) -> dict[str, Any]:
     """Return a figure's battle state at the start: whole, steady, armed as its stats say."""
-    melee = melee_weapon(stats)
+    melee = melee_weapon(stats, tables)
     return {
         "wounds": stats.get("wounds") or stats["rating"],
         "shaken": 0,

@@ -1,10 +1,11 @@
 """Escarmouche's tables as data: ratings, skills, terrain, weapons and the effects tables.
 
 The checks, the stat schema and the quick-reference sheets all read these, so a change here
-changes every one of them. The tables a club may edit as house rules (`house.py`) are served by
-this module's `__getattr__` from the pack applied in the current context, else from their base
-values in `_EDITABLE`: read them as `tables.WEAPONS` where they are used, never with
-`from ... import WEAPONS` (that would freeze the base table at import).
+changes every one of them. The tables a club may edit as house rules (`house.py`) are not module
+attributes: they are the fields of one frozen snapshot, `EscarmoucheTables`, whose values as
+written are `BASE`; checks, stats and sheets are built from a snapshot and read it there
+(`RuleSystem.with_house` builds a club's with `dataclasses.replace`). The fields keep the
+tables' constant names (`tables.WEAPONS`), which are what a pack's tables build.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from rules import house_context as house
 from rules.aftermath import AFTERMATH_OUTCOMES
 
 RATINGS: tuple[tuple[int, str], ...] = (
@@ -200,9 +200,8 @@ READINGS = (
 
 # --- the tables a club may edit (house.py) ---------------------------------------------------
 
-#: Base values of the editable tables, served by `__getattr__` below unless a house-rules pack
-#: applied in the current context replaces them. Derived lookups (by key, passive dice by key)
-#: are built with their table so a pack's lookups always match its rows.
+#: Base values of the editable tables: the fields of `BASE`. Derived lookups (by key, passive
+#: dice by key) are built with their table so a pack's lookups always match its rows.
 _EDITABLE: dict[str, Any] = {
     **terrain_constants(
         (
@@ -266,27 +265,48 @@ _EDITABLE: dict[str, Any] = {
 }
 
 
-#: An editable table as the applied pack sets it (this module's own bare names are gone).
-_now = house.reader(__name__, _EDITABLE)
+@dataclass(frozen=True, eq=False)
+class EscarmoucheTables:
+    """Every editable table, as one snapshot, with the lookups built with it. Compared and
+    hashed by identity: a snapshot is built once per pack."""
+
+    TERRAIN: tuple[Row, ...]
+    TERRAIN_BY_KEY: dict[str, Row]
+    TERRAIN_PASSIVE: dict[str, int]
+    WEAPONS: tuple[Row, ...]
+    WEAPON_BY_KEY: dict[str, Row]
+    WEAPON_PASSIVE: dict[str, int]
+    MELEE_WEAPONS: tuple[MeleeWeapon, ...]
+    MELEE_BY_KEY: dict[str, MeleeWeapon]
+    SHOOTING_EFFECTS: EffectsTable
+    FIGHTING_EFFECTS: EffectsTable
+    IMPROVEMENT_DICE: dict[str, int]
+    MAX_RATING: int
+    MAX_SKILL: int
 
 
-def tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Return every reference table as JSON, including the house rules the options switch on."""
-    shooting, fighting = _now("SHOOTING_EFFECTS"), _now("FIGHTING_EFFECTS")
+#: The tables as the text has them (with Muster's house campaign rules).
+BASE = EscarmoucheTables(**_EDITABLE)
+
+
+def tables(options: Mapping[str, Any], *, snapshot: EscarmoucheTables = BASE) -> dict[str, Any]:
+    """Return every reference table as JSON, including the house rules the options switch on,
+    from `snapshot` (the text's; a club's under its house rules, bound by `with_house`)."""
+    shooting, fighting = snapshot.SHOOTING_EFFECTS, snapshot.FIGHTING_EFFECTS
     data: dict[str, Any] = {
         "ratings": [{"rating": r, "type": label} for r, label in RATINGS],
         "skills": [
-            {"skill": key, "label": label, "range": f"0-{_now('MAX_SKILL')}"}
+            {"skill": key, "label": label, "range": f"0-{snapshot.MAX_SKILL}"}
             for key, label in SKILLS
         ],
         "wounds": _wounds_table(options),
         "initiative": [{"result": key, "meaning": text} for key, text in INITIATIVE],
-        "move_terrain": [_row_json(row) for row in _now("TERRAIN")],
+        "move_terrain": [_row_json(row) for row in snapshot.TERRAIN],
         "marshal": [
             {"ones": n, "result": key, "meaning": text} for n, key, text in MARSHAL_RESULTS
         ],
-        "weapons": [_row_json(row) for row in _now("WEAPONS")],
-        "melee_weapons": [_melee_json(row) for row in _now("MELEE_WEAPONS")],
+        "weapons": [_row_json(row) for row in snapshot.WEAPONS],
+        "melee_weapons": [_melee_json(row) for row in snapshot.MELEE_WEAPONS],
         "shooting_penalties": list(SHOOTING_PENALTIES),
         "shooting_effects": [_effect_json(shooting, row) for row in shooting],
         "fighting_penalties": list(FIGHTING_PENALTIES),
@@ -294,7 +314,7 @@ def tables(options: Mapping[str, Any]) -> dict[str, Any]:
         "readings": list(READINGS),
     }
     if options.get("house_campaign"):
-        data["house_rules"] = _house_rules_table()
+        data["house_rules"] = _house_rules_table(snapshot)
     return data
 
 
@@ -331,8 +351,8 @@ def _hits_text(row: EffectRow) -> str:
     return f"difference - {less}" if less > 0 else f"difference + {-less}"
 
 
-def _house_rules_table() -> dict[str, Any]:
-    dice, max_rating, max_skill = _now("IMPROVEMENT_DICE"), _now("MAX_RATING"), _now("MAX_SKILL")
+def _house_rules_table(snapshot: EscarmoucheTables) -> dict[str, Any]:
+    dice, max_rating, max_skill = snapshot.IMPROVEMENT_DICE, snapshot.MAX_RATING, snapshot.MAX_SKILL
     return {
         "label": "House rules (Muster's campaign rules adapted from Rencounter)",
         "improvement": [
@@ -356,7 +376,3 @@ def _house_rules_table() -> dict[str, Any]:
         ],
         "aftermath_outcomes": list(AFTERMATH_OUTCOMES),
     }
-
-
-#: PEP 562: `tables.WEAPONS` and the other editable names answer from the applied pack.
-__getattr__ = house.module_getattr(__name__, _EDITABLE)
