@@ -2,7 +2,7 @@
 sheet's sections, built from the system's tables (see rencounter/reference.py for the shape).
 
 Cards and the sheet read the tables they are given (`system.tables(options)`, a club's house
-rules included); a sheet section drawing on a table the applied pack changed is marked as a
+rules included); a sheet section drawing on a table the pack `changed` is marked as a
 house rule.
 """
 
@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
-
-from rules import house
 
 # A sticker per wound taken (a figure has as many wounds as its rating, or one).
 STICKERS = (("W", "Wound", "cw"),)
@@ -105,7 +103,7 @@ def _outcome_table(rows: Any, caption: str) -> dict[str, Any]:
 def sheet(
     tables: Mapping[str, Any],
     options: Mapping[str, Any],
-    changed: Iterable[str] | None = None,
+    changed: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
     """Return the quick-reference sheet's sections, in reading order."""
     sections: list[dict[str, Any]] = [
@@ -254,7 +252,7 @@ def sheet(
             ],
         },
     ]
-    marked = set(changed) if changed is not None else _changed_tables()
+    marked = set(changed)  # the tables the club's pack changed (`RuleSystem.changed_tables()`)
     for section in sections:
         if marked & set(SECTION_TABLES.get(section["title"], ())):
             section["house"] = True
@@ -289,9 +287,3 @@ def sheet(
             }
         )
     return sections
-
-
-def _changed_tables() -> set[str]:
-    """The editable tables the applied house-rules pack changes (none without a pack)."""
-    pack = house.active()
-    return set(pack.changed_tables()) if pack is not None else set()
