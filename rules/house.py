@@ -6,13 +6,15 @@ rows back into the values its `tables` module holds. A *pack* is a JSON document
 system and giving, for some of those tables, every row: a table in the pack replaces the base
 table, so adding a row extends it and the template (every table as it stands) changes nothing.
 
-How checks follow a pack: a system's editable constants are not plain module attributes but
-are served by the tables module's `__getattr__` through `lookup`, which answers from the pack
-applied in the current context (a `ContextVar`, so threads and async tasks never see each
-other's pack) and otherwise from the base values. `RuleSystem.with_house(pack)` returns the
-system whose checks, tables, simulation and campaign procedure run under the pack. Caches of
-work that reads tables key on the pack's digest (`house_cache`), so two campaigns with
-different packs never share a cached odds table, and one pack's tables are built once.
+How checks follow a pack: a system's editable tables are one frozen snapshot
+(`RuleSystem.snapshot`, a frozen dataclass whose fields the tables' `build` set), and its
+checks, sheets, procedures and simulation are built from a snapshot (`HouseSpec.built_from`).
+`RuleSystem.with_house(pack)` builds the pack's snapshot with `dataclasses.replace`, once per
+pack digest, and the system from it: the tables are a value handed down, never looked up.
+Two systems are still on the older way (Game the 90%, Grits & Glory): their tables modules
+serve the editable names through `rules.house_context.lookup`, from the pack applied in a
+`ContextVar`, and `with_house` runs their parts under the pack, with caches keyed on its
+digest (`house_cache`).
 """
 
 from __future__ import annotations
