@@ -292,7 +292,7 @@ def _figure_card(
     status = figure.status if figure.state != "ACTIVE" else ""
     parts = (marker, figure.rank, figure.unit, status)
     subtitle = " · ".join(part for part in parts if part)
-    track_label, boxes = module.track(figure.stats)
+    track_label, boxes = module.track(figure.stats, **_snapshot(module.track, system))
     marks = getattr(module, "card_marks", lambda stats: ())(figure.stats)
     weapons = _weapons(system, figure.stats, tables)
     return CardSpec(
@@ -318,7 +318,7 @@ def blank_system_card(system: RuleSystem) -> CardSpec:
     """Return an empty card with the system's headings and boxes, to fill in by hand."""
     with house.applied(system.pack):
         module = _reference(system)
-        track_label, boxes = module.track({})
+        track_label, boxes = module.track({}, **_snapshot(module.track, system))
         marks = getattr(module, "card_marks", lambda stats: ())({})
     return CardSpec(
         title="",

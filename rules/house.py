@@ -11,10 +11,9 @@ How checks follow a pack: a system's editable tables are one frozen snapshot
 checks, sheets, procedures and simulation are built from a snapshot (`HouseSpec.built_from`).
 `RuleSystem.with_house(pack)` builds the pack's snapshot with `dataclasses.replace`, once per
 pack digest, and the system from it: the tables are a value handed down, never looked up.
-Two systems are still on the older way (Game the 90%, Grits & Glory): their tables modules
-serve the editable names through `rules.house_context.lookup`, from the pack applied in a
-`ContextVar`, and `with_house` runs their parts under the pack, with caches keyed on its
-digest (`house_cache`).
+One system is still on the older way (Grits & Glory): its tables module serves the editable
+names through `rules.house_context.lookup`, from the pack applied in a `ContextVar`, and
+`with_house` runs its parts under the pack, with caches keyed on its digest (`house_cache`).
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ missile the club adds is offered by the check's schema, rebuilt per pack.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from rules import house
@@ -22,25 +23,30 @@ from rules.dice import D6, Dice
 from rules.house import Column, EditableTable, HouseSpec, Probe
 from rules.schema import Field, Schema
 from rules.system import RuleSystem
-from rules.systems.game_the_90.checks import CHECKS
+from rules.systems.game_the_90 import tables as g90
+from rules.systems.game_the_90.checks import build_checks
 from rules.systems.game_the_90.tables import reference_tables
 
 KEY = "game_the_90"
 
-_EDITABLE: dict[str, Any] = {
-    "MISSILES": {"bows": {"range": 18, "volley": 4}, "javelins": {"range": 6, "volley": 5}},
-}
-__getattr__ = house.module_getattr(__name__, _EDITABLE)
+Missiles = Mapping[str, Mapping[str, int]]
 
 
-def missiles() -> Mapping[str, Mapping[str, int]]:
-    """The missiles table under the applied pack (else as written)."""
-    table: Mapping[str, Mapping[str, int]] = __getattr__("MISSILES")
-    return table
+@dataclass(frozen=True, eq=False)
+class VolleyTables(g90.G90Tables):
+    """Game the 90%'s tables snapshot with the test's missiles table beside them."""
+
+    MISSILES: Missiles = field(default_factory=dict)
+
+
+BASE = VolleyTables(
+    **{f.name: getattr(g90.BASE, f.name) for f in fields(g90.G90Tables)},
+    MISSILES={"bows": {"range": 18, "volley": 4}, "javelins": {"range": 6, "volley": 5}},
+)
 
 
 def _rows() -> list[dict[str, Any]]:
-    return [{"key": key, **values} for key, values in missiles().items()]
+    return [{"key": key, **values} for key, values in BASE.MISSILES.items()]
 
 
 def _build(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -65,12 +71,12 @@ MISSILES_TABLE = EditableTable(
 )
 
 
-# --- the volley check: reads the table when it resolves -----------------------------------------
+# --- the volley check: reads the snapshot's table when it resolves ------------------------------
 
 
-def _resolve_volley(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def _resolve_volley(tables: VolleyTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
     face = dice.roll(D6, "volley")
-    needed = missiles()[params["missile"]]["volley"]
+    needed = tables.MISSILES[params["missile"]]["volley"]
     if face >= needed:
         return Outcome(
             "hit", {"roll": face, "needed": needed}, (Effect("target", "hits", "add", 1),)
@@ -78,42 +84,46 @@ def _resolve_volley(params: Mapping[str, Any], dice: Dice) -> Outcome:
     return Outcome("miss", {"roll": face, "needed": needed})
 
 
-def _volley_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-    needed = missiles()[params["missile"]]["volley"]
+def _volley_odds(tables: VolleyTables, params: Mapping[str, Any]) -> dict[str, Fraction]:
+    needed = tables.MISSILES[params["missile"]]["volley"]
     return {"hit": Fraction(7 - needed, 6), "miss": Fraction(needed - 1, 6)}
 
 
-def volley_check() -> Check:
-    """The volley check, offering the missiles of the applied pack."""
-    choices = tuple((key, key.capitalize()) for key in missiles())
+def volley_check(tables: VolleyTables) -> Check:
+    """The volley check, offering the snapshot's missiles."""
+    choices = tuple((key, key.capitalize()) for key in tables.MISSILES)
     params = Schema((Field("missile", "choice", "Missile", "bows", choices=choices),))
     return Check(
         "volley",
         "Volley",
         params,
         ("hit", "miss"),
-        _resolve_volley,
-        _volley_odds,
+        partial(_resolve_volley, tables),
+        partial(_volley_odds, tables),
         description="A test check: one D6 against the missile's volley face.",
     )
 
 
-def _checks() -> dict[str, Check]:
-    return {**CHECKS, "volley": volley_check()}
+def _checks(tables: VolleyTables) -> dict[str, Check]:
+    return {**build_checks(tables), "volley": volley_check(tables)}
 
 
-HOUSE = HouseSpec(module=__name__, tables=(MISSILES_TABLE,), rebuild=lambda: {"checks": _checks()})
+def _tables(options: Mapping[str, Any], *, tables: VolleyTables = BASE) -> dict[str, Any]:
+    sheet = reference_tables(options, tables=tables)
+    ranges = {key: row["range"] for key, row in tables.MISSILES.items()}
+    return {**sheet, "shooting": {**sheet["shooting"], "ranges": ranges}}
 
 
-def _tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    tables = reference_tables(options)
-    ranges = {key: row["range"] for key, row in missiles().items()}
-    return {**tables, "shooting": {**tables["shooting"], "ranges": ranges}}
+def _built_from(tables: VolleyTables, changed: tuple[str, ...]) -> dict[str, Any]:
+    return {"checks": _checks(tables), "tables": partial(_tables, tables=tables)}
+
+
+HOUSE = HouseSpec(module=__name__, tables=(MISSILES_TABLE,), built_from=_built_from)
 
 
 def build(base: RuleSystem) -> RuleSystem:
     """Game the 90% with the volley check, its tables quoting the missiles table."""
-    return replace(base, house_from=__name__, checks=_checks(), tables=_tables)
+    return replace(base, house_from=__name__, checks=_checks(BASE), tables=_tables, snapshot=BASE)
 
 
 def marked_sheet(sheet: Any) -> Any:
@@ -136,7 +146,7 @@ def marked_sheet(sheet: Any) -> Any:
 
 def pack(**missiles_by_key: Mapping[str, int]) -> dict[str, Any]:
     """A pack document whose missiles table holds the base missiles with these changes."""
-    rows = {key: dict(values) for key, values in _EDITABLE["MISSILES"].items()}
+    rows = {key: dict(values) for key, values in BASE.MISSILES.items()}
     for key, values in missiles_by_key.items():
         rows[key] = {**rows.get(key, {}), **values}
     return house.pack_document(KEY, {"missiles": [{"key": k, **v} for k, v in rows.items()]})

@@ -166,8 +166,7 @@ def test_the_sheet_marks_only_the_sections_drawing_on_a_changed_table():
     housed = SYSTEM.with_house(_pack(rally_bands=[(0, "hits_off", 0)]))
     options = housed.options.validate({})
 
-    with house.applied(housed.pack):
-        sections = sheet_module.sheet(housed.tables(options), options)
+    sections = sheet_module.sheet(housed.tables(options), options, housed.changed_tables())
     plain = sheet_module.sheet(SYSTEM.tables(options), options)
 
     assert [s["title"] for s in sections if s.get("house")] == ["Rally (Dx)"]
@@ -180,8 +179,7 @@ def test_the_template_applied_unchanged_marks_nothing_and_keeps_the_text():
     housed = SYSTEM.with_house(house.template(SYSTEM))
     options = housed.options.validate({})
 
-    with house.applied(housed.pack):
-        sections = sheet_module.sheet(housed.tables(options), options)
+    sections = sheet_module.sheet(housed.tables(options), options, housed.changed_tables())
 
     assert sections == sheet_module.sheet(SYSTEM.tables(options), options)
     assert {n: c.description for n, c in housed.checks.items()} == {

@@ -7,7 +7,7 @@ from rules.schema import Field, Schema
 from rules.system import RuleSystem, register
 from rules.systems.game_the_90.checks import CHECKS
 from rules.systems.game_the_90.stats import CARD, STATS, initial_state, label_text, settle_state
-from rules.systems.game_the_90.tables import DIE_CHOICES, reference_tables
+from rules.systems.game_the_90.tables import BASE, DIE_CHOICES, reference_tables
 
 OPTIONS = Schema(
     (
@@ -30,6 +30,7 @@ SYSTEM = register(
         scale="1 unit = 160 foot or 80 mounted/Lights; 1 inch = 4 m",
         stats=STATS,
         options=OPTIONS,
+        snapshot=BASE,
         checks=CHECKS,
         tables=reference_tables,
         label_text=label_text,

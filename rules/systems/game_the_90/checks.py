@@ -1,19 +1,19 @@
 """Checks of "Game the 90%": shoot, melee, move, charge, rally.
 
 Each check takes the campaign's die as a `die` parameter (D6 or the average die), so the
-option changes both the dice drawn and the odds. The numbers come from `tables` at call time
-(`in_play()`: once per roll), so a house-rules pack reaches every roll and every odds table;
-what the parameter schemas and descriptions say about those numbers is built per pack by
-`checks_in_play()`.
+option changes both the dice drawn and the odds. The numbers come from a tables snapshot
+(`G90Tables`): `build_checks(tables)` binds it into every check, which reads what it needs
+through `in_play(tables)` (cached per snapshot), so a house-rules pack reaches every roll, every
+odds table, and what the parameter schemas and descriptions say about those numbers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import lru_cache, partial
 from typing import Any
 
-from rules import house_context as house
 from rules.checks import (
     JUDGED,
     Check,
@@ -61,7 +61,7 @@ def _die_field() -> Field:
     )
 
 
-def _target_fields() -> tuple[Field, ...]:
+def _target_fields(tables: t.G90Tables) -> tuple[Field, ...]:
     return (
         Field("target", "choice", "Target type", "serjeants", choices=UNIT_TYPES),
         Field("defending_terrain", "bool", "Target defending terrain", False),
@@ -71,8 +71,8 @@ def _target_fields() -> tuple[Field, ...]:
             "Target's Hits before",
             0,
             min=0,
-            max=t.MAX_HITS,
-            help=f"To mark the target removed at {t.REMOVED_AT}+",
+            max=tables.MAX_HITS,
+            help=f"To mark the target removed at {tables.REMOVED_AT}+",
         ),
     )
 
@@ -93,8 +93,8 @@ def _listed(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
-def _halvers(situations: list[str]) -> str:
-    halvers = [*situations, *t.armoured_names()]
+def _halvers(tables: t.G90Tables, situations: list[str]) -> str:
+    halvers = [*situations, *t.armoured_names(tables)]
     return f"{_listed(halvers)} halve{'s' if len(halvers) == 1 else ''}"
 
 
@@ -114,7 +114,7 @@ SHOOT_OUTCOMES = tuple(
 )
 
 
-def _shoot_params() -> Schema:
+def _shoot_params(tables: t.G90Tables) -> Schema:
     return Schema(
         (
             _die_field(),
@@ -125,15 +125,15 @@ def _shoot_params() -> Schema:
                 "bowmen",
                 choices=tuple(c for c in UNIT_TYPES if c[0] in SHOOTERS),
             ),
-            *_target_fields(),
+            *_target_fields(tables),
             Field("rear", "bool", "Shooting into the rear arc", False),
         )
     )
 
 
-def _shoot_description() -> str:
-    modifiers = _modifiers(t.SHOOTING_MODIFIER, SHOOTERS)
-    faces = t.OUT_OF_MISSILES_FACES
+def _shoot_description(tables: t.G90Tables) -> str:
+    modifiers = _modifiers(tables.SHOOTING_MODIFIER, SHOOTERS)
+    faces = tables.OUT_OF_MISSILES_FACES
     running_out = (
         f"a natural {t.faces_text(faces)} runs out of missiles"
         if faces
@@ -142,7 +142,8 @@ def _shoot_description() -> str:
     return (
         "Dx Hits on the target; "
         + (f"{modifiers}; " if modifiers else "")
-        + f"{_halvers(['terrain'])}, the rear doubles (at most 1/4, rounded up); {running_out}"
+        + _halvers(tables, ["terrain"])
+        + f", the rear doubles (at most 1/4, rounded up); {running_out}"
     )
 
 
@@ -156,8 +157,8 @@ def _shoot_key(hits: int, runs_out: bool) -> str:
     return f"hits_{hits}_out_of_missiles" if runs_out else f"hits_{hits}"
 
 
-def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play()
+def resolve_shoot(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play(tables)
     face = dice.roll(DICE[params["die"]], "hits")
     hits, runs_out = _shoot_result(params, face, now)
     effects = _hit_effects(params, hits, now)
@@ -177,24 +178,25 @@ def resolve_shoot(params: Mapping[str, Any], dice: Dice) -> Outcome:
 MELEE_OUTCOMES = tuple(f"hits_{n}" for n in range(MAX_MELEE_HITS + 1))
 
 
-def _melee_params() -> Schema:
+def _melee_params(tables: t.G90Tables) -> Schema:
     return Schema(
         (
             _die_field(),
             Field("attacker", "choice", "Attacker type", "serjeants", choices=UNIT_TYPES),
-            *_target_fields(),
+            *_target_fields(tables),
             Field("uphill", "bool", "Target uphill of the attacker", False),
             Field("contact", "choice", "Attacker's contact", "front", choices=CONTACTS),
         )
     )
 
 
-def _melee_description() -> str:
-    modifiers = _modifiers(t.MELEE_MODIFIER, t.MELEE_MODIFIER_ORDER)
+def _melee_description(tables: t.G90Tables) -> str:
+    modifiers = _modifiers(tables.MELEE_MODIFIER, t.MELEE_MODIFIER_ORDER)
     return (
         "Dx Hits on the target; "
         + (f"{modifiers}; " if modifiers else "")
-        + f"{_halvers(['uphill', 'terrain'])}, flank or rear doubles (at most 1/4, rounded up)"
+        + _halvers(tables, ["uphill", "terrain"])
+        + ", flank or rear doubles (at most 1/4, rounded up)"
     )
 
 
@@ -207,8 +209,8 @@ def _melee_hits(params: Mapping[str, Any], face: int, now: InPlay) -> int:
     return stacked_hits(raw, halvings, int(params["contact"] in DOUBLING_CONTACTS))
 
 
-def resolve_melee(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play()
+def resolve_melee(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play(tables)
     face = dice.roll(DICE[params["die"]], "hits")
     hits = _melee_hits(params, face, now)
     details = {
@@ -238,13 +240,13 @@ def _move_fields() -> tuple[Field, ...]:
     )
 
 
-def _charge_params() -> Schema:
+def _charge_params(tables: t.G90Tables) -> Schema:
     distance = Field("distance", "int", "Inches to contact", 6, min=0, max=MAX_MOVE + 1)
     return Schema((*_move_fields(), distance))
 
 
-def _move_description() -> str:
-    bonuses = t.FAST_BONUS
+def _move_description(tables: t.G90Tables) -> str:
+    bonuses = tables.FAST_BONUS
     inches = "/".join(str(bonuses[c]) for c in sorted(bonuses))
     classes = "/".join(str(c) for c in sorted(bonuses))
     return f"Dx inches, plus {inches} for a Fast move by class {classes}"
@@ -255,8 +257,8 @@ def move_inches(params: Mapping[str, Any], face: int, now: InPlay) -> int:
     return face + now.fast_bonus[params["unit"]] if params["fast"] else face
 
 
-def resolve_move(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play()
+def resolve_move(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play(tables)
     face = dice.roll(DICE[params["die"]], "move")
     inches = move_inches(params, face, now)
     return Outcome(f"inches_{inches}", {"roll": face, "inches": inches})
@@ -266,8 +268,8 @@ def _charge_key(params: Mapping[str, Any], face: int, now: InPlay) -> str:
     return "reaches" if move_inches(params, face, now) >= params["distance"] else "falls_short"
 
 
-def resolve_charge(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play()
+def resolve_charge(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play(tables)
     face = dice.roll(DICE[params["die"]], "move")
     inches = move_inches(params, face, now)
     details = {"roll": face, "inches": inches, "needed": params["distance"]}
@@ -279,12 +281,12 @@ def resolve_charge(params: Mapping[str, Any], dice: Dice) -> Outcome:
 RALLY_OUTCOMES = tuple(f"hits_off_{n}" for n in range(MAX_RALLY + 1))
 
 
-def _rally_params() -> Schema:
-    past, floor = t.RALLY_FATIGUE_PAST, t.RALLY_FLOOR
+def _rally_params(tables: t.G90Tables) -> Schema:
+    past, floor = tables.RALLY_FATIGUE_PAST, tables.RALLY_FLOOR
     return Schema(
         (
             _die_field(),
-            Field("hits", "int", "Hits now", 3, min=0, max=t.MAX_HITS),
+            Field("hits", "int", "Hits now", 3, min=0, max=tables.MAX_HITS),
             Field(
                 "passed_ten",
                 "bool",
@@ -296,14 +298,16 @@ def _rally_params() -> Schema:
     )
 
 
-def _rally_description() -> str:
-    bands = [f"{t.faces_band(low, high)} {t.number_word(off)}" for low, high, off in t.RALLY_BANDS]
-    first_off = t.RALLY_BANDS[0][2]
+def _rally_description(tables: t.G90Tables) -> str:
+    bands = [
+        f"{t.faces_band(low, high)} {t.number_word(off)}" for low, high, off in tables.RALLY_BANDS
+    ]
+    first_off = tables.RALLY_BANDS[0][2]
     bands[0] += f" Hit{'' if first_off == 1 else 's'} off"
-    floor = t.number_word(t.RALLY_FLOOR)
+    floor = t.number_word(tables.RALLY_FLOOR)
     return (
         f"Dx: {', '.join(bands)}; never below {floor} once past "
-        f"{t.number_word(t.RALLY_FATIGUE_PAST)}"
+        f"{t.number_word(tables.RALLY_FATIGUE_PAST)}"
     )
 
 
@@ -314,8 +318,8 @@ def rallied_off(params: Mapping[str, Any], face: int, now: InPlay) -> int:
     return max(0, min(now.rally_off[face], hits - floor))
 
 
-def resolve_rally(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play()
+def resolve_rally(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+    now = in_play(tables)
     face = dice.roll(DICE[params["die"]], "rally")
     off = rallied_off(params, face, now)
     effects = (Effect("actor", "hits", "add", -off, f"rallied off {off}"),) if off else ()
@@ -336,11 +340,14 @@ def _face_odds(params: Mapping[str, Any], classify: Callable[[int], str]) -> dic
     return odds
 
 
-def _cached(classify: Classify) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
-    # Keyed on the applied pack too: one club's odds never answer for another's rules.
-    @house.house_cache(maxsize=4096)
+def _cached(
+    tables: t.G90Tables, classify: Classify
+) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
+    # One cache per check built, so per tables snapshot: one club's odds never answer for
+    # another's rules.
+    @lru_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
-        params, now = dict(items), in_play()
+        params, now = dict(items), in_play(tables)
         return _face_odds(params, lambda face: classify(params, face, now))
 
     def odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
@@ -350,11 +357,21 @@ def _cached(classify: Classify) -> Callable[[Mapping[str, Any]], dict[str, Fract
     return odds
 
 
-shoot_odds = _cached(lambda p, f, now: _shoot_key(*_shoot_result(p, f, now)))
-melee_odds = _cached(lambda p, f, now: f"hits_{_melee_hits(p, f, now)}")
-move_odds = _cached(lambda p, f, now: f"inches_{move_inches(p, f, now)}")
-charge_odds = _cached(_charge_key)
-rally_odds = _cached(lambda p, f, now: f"hits_off_{rallied_off(p, f, now)}")
+def _shoot_face(params: Mapping[str, Any], face: int, now: InPlay) -> str:
+    return _shoot_key(*_shoot_result(params, face, now))
+
+
+def _melee_face(params: Mapping[str, Any], face: int, now: InPlay) -> str:
+    return f"hits_{_melee_hits(params, face, now)}"
+
+
+def _move_face(params: Mapping[str, Any], face: int, now: InPlay) -> str:
+    return f"inches_{move_inches(params, face, now)}"
+
+
+def _rally_face(params: Mapping[str, Any], face: int, now: InPlay) -> str:
+    return f"hits_off_{rallied_off(params, face, now)}"
+
 
 ONE_DIE = "one die (the campaign's D6 or average die)"
 
@@ -394,31 +411,31 @@ SOURCES: dict[str, dict[str, Source]] = {
 ALONE = frozenset({"move", "charge", "rally"})
 
 
-def build_checks() -> dict[str, Check]:
-    """Return the checks, their parameters and descriptions as the applied pack sets them."""
-    return declare(_built_checks(), SOURCES, ALONE)
+def build_checks(tables: t.G90Tables) -> dict[str, Check]:
+    """Return the checks, their parameters, descriptions, rolls and odds reading `tables`."""
+    return declare(_built_checks(tables), SOURCES, ALONE)
 
 
-def _built_checks() -> dict[str, Check]:
+def _built_checks(tables: t.G90Tables) -> dict[str, Check]:
     return {
         "shoot": Check(
             "shoot",
             "Shooting",
-            _shoot_params(),
+            _shoot_params(tables),
             SHOOT_OUTCOMES,
-            resolve_shoot,
-            shoot_odds,
-            _shoot_description(),
+            partial(resolve_shoot, tables),
+            _cached(tables, _shoot_face),
+            _shoot_description(tables),
             ONE_DIE + ": the Hit roll",
         ),
         "melee": Check(
             "melee",
             "Melee",
-            _melee_params(),
+            _melee_params(tables),
             MELEE_OUTCOMES,
-            resolve_melee,
-            melee_odds,
-            _melee_description(),
+            partial(resolve_melee, tables),
+            _cached(tables, _melee_face),
+            _melee_description(tables),
             ONE_DIE + ": the Hit roll",
         ),
         "move": Check(
@@ -426,39 +443,32 @@ def _built_checks() -> dict[str, Check]:
             "Move",
             Schema(_move_fields()),
             MOVE_OUTCOMES,
-            resolve_move,
-            move_odds,
-            _move_description(),
+            partial(resolve_move, tables),
+            _cached(tables, _move_face),
+            _move_description(tables),
             ONE_DIE,
         ),
         "charge": Check(
             "charge",
             "Charge reach",
-            _charge_params(),
+            _charge_params(tables),
             ("reaches", "falls_short"),
-            resolve_charge,
-            charge_odds,
+            partial(resolve_charge, tables),
+            _cached(tables, _charge_key),
             "Does the move roll cover the distance to contact?",
             ONE_DIE,
         ),
         "rally": Check(
             "rally",
             "Rally",
-            _rally_params(),
+            _rally_params(tables),
             RALLY_OUTCOMES,
-            resolve_rally,
-            rally_odds,
-            _rally_description(),
+            partial(resolve_rally, tables),
+            _cached(tables, _rally_face),
+            _rally_description(tables),
             ONE_DIE,
         ),
     }
 
 
-@house.house_cache(maxsize=64)
-def checks_in_play() -> dict[str, Check]:
-    """The checks under the applied pack, built once per pack (the auto-resolver rolls these)."""
-    return build_checks()
-
-
-with house.applied(None):  # the rules as written, whatever context first imports this module
-    CHECKS: dict[str, Check] = checks_in_play()
+CHECKS: dict[str, Check] = build_checks(t.BASE)

@@ -14,8 +14,8 @@ from typing import Any
 
 from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
 from rules.systems.game_the_90 import tables as t
-from rules.systems.game_the_90.checks import checks_in_play
-from rules.systems.game_the_90.stats import build_card, stats_in_play
+from rules.systems.game_the_90.checks import build_checks
+from rules.systems.game_the_90.stats import build_card, build_stats
 from rules.systems.game_the_90.tables import (
     BEST_MELEE_MODIFIER,
     BEST_SHOOTING_MODIFIER,
@@ -44,11 +44,11 @@ def _unit_rows() -> list[Row]:
     return [
         {
             "key": key,
-            "move_class": t.MOVE_CLASS[key],
-            "melee_modifier": t.MELEE_MODIFIER[key],
-            "shooting_modifier": t.SHOOTING_MODIFIER.get(key),
-            "armoured": key in t.ARMOURED,
-            "turns_per_move": t.TURNS_PER_MOVE[key],
+            "move_class": t.BASE.MOVE_CLASS[key],
+            "melee_modifier": t.BASE.MELEE_MODIFIER[key],
+            "shooting_modifier": t.BASE.SHOOTING_MODIFIER.get(key),
+            "armoured": key in t.BASE.ARMOURED,
+            "turns_per_move": t.BASE.TURNS_PER_MOVE[key],
         }
         for key, _ in UNIT_TYPES
     ]
@@ -153,7 +153,7 @@ UNIT_TYPES_TABLE = EditableTable(
 
 
 def _missile_rows() -> list[Row]:
-    return [{"key": key, "range": inches} for key, inches in t.MISSILE_RANGE.items()]
+    return [{"key": key, "range": inches} for key, inches in t.BASE.MISSILE_RANGE.items()]
 
 
 MISSILES_TABLE = EditableTable(
@@ -178,7 +178,7 @@ MISSILES_TABLE = EditableTable(
 
 
 def _quiver_rows() -> list[Row]:
-    return [{"face": face, "runs_out": face in t.OUT_OF_MISSILES_FACES} for face in DIE_FACES]
+    return [{"face": face, "runs_out": face in t.BASE.OUT_OF_MISSILES_FACES} for face in DIE_FACES]
 
 
 def _quiver_probes(row: Row) -> list[Probe]:
@@ -213,7 +213,7 @@ OUT_OF_MISSILES_TABLE = EditableTable(
 
 
 def _fast_rows() -> list[Row]:
-    return [{"move_class": c, "inches": inches} for c, inches in sorted(t.FAST_BONUS.items())]
+    return [{"move_class": c, "inches": inches} for c, inches in sorted(t.BASE.FAST_BONUS.items())]
 
 
 def _fast_probes(row: Row) -> list[Probe]:
@@ -222,7 +222,7 @@ def _fast_probes(row: Row) -> list[Probe]:
     return [
         Probe("move", {"unit": key, "fast": True}, f"{UNIT_NAMES[key]} Fast move")
         for key, _ in UNIT_TYPES
-        if t.MOVE_CLASS[key] == row["move_class"]
+        if t.BASE.MOVE_CLASS[key] == row["move_class"]
     ]
 
 
@@ -253,7 +253,7 @@ FAST_BONUS_TABLE = EditableTable(
 
 
 def _band_rows() -> list[Row]:
-    return [{"low": low, "high": high, "hits_off": off} for low, high, off in t.RALLY_BANDS]
+    return [{"low": low, "high": high, "hits_off": off} for low, high, off in t.BASE.RALLY_BANDS]
 
 
 def _build_bands(rows: list[Row]) -> dict[str, Any]:
@@ -322,9 +322,9 @@ RALLY_BANDS_TABLE = EditableTable(
 def _removal_rows() -> list[Row]:
     return [
         {
-            "removed_at": t.REMOVED_AT,
-            "rally_fatigue_past": t.RALLY_FATIGUE_PAST,
-            "rally_floor": t.RALLY_FLOOR,
+            "removed_at": t.BASE.REMOVED_AT,
+            "rally_fatigue_past": t.BASE.RALLY_FATIGUE_PAST,
+            "rally_floor": t.BASE.RALLY_FLOOR,
         }
     ]
 
@@ -386,9 +386,26 @@ REMOVAL_TABLE = EditableTable(
 )
 
 
-def rebuild() -> dict[str, Any]:
-    """The checks, stat schema and card under the applied pack (Hits limits, descriptions)."""
-    return {"checks": checks_in_play(), "stats": stats_in_play(), "card": build_card()}
+def built_from(tables: t.G90Tables, changed: tuple[str, ...]) -> dict[str, Any]:
+    """The system's parts that read the tables, built from a snapshot: the checks, stat schema
+    and card (Hits limits, descriptions), labels, battle state, reference tables and the
+    auto-resolve."""
+    from functools import partial
+
+    from rules.systems.game_the_90.simulate import simulate
+    from rules.systems.game_the_90.stats import initial_state, label_text, settle_state
+
+    checks, stats = build_checks(tables), build_stats(tables)
+    return {
+        "checks": checks,
+        "stats": stats,
+        "card": build_card(tables),
+        "label_text": partial(label_text, tables=tables),
+        "initial_state": partial(initial_state, tables=tables),
+        "settle_state": partial(settle_state, tables=tables),
+        "tables": partial(t.reference_tables, tables=tables),
+        "simulate": partial(simulate, tables=tables, checks=checks, stats=stats),
+    }
 
 
 HOUSE = HouseSpec(
@@ -401,5 +418,5 @@ HOUSE = HouseSpec(
         RALLY_BANDS_TABLE,
         REMOVAL_TABLE,
     ),
-    rebuild=rebuild,
+    built_from=built_from,
 )

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules import house
 from rules.systems.game_the_90 import tables as t
 
 # Hit markers for a unit's base: single hits and fives (removed at the track's end).
@@ -38,8 +37,8 @@ def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str]
     return (('Range "', str(ranges[key])), ("Shooting", tables["shooting"]["roll"]))
 
 
-def weapon_legend() -> str:
-    faces = t.OUT_OF_MISSILES_FACES
+def weapon_legend(*, snapshot: t.G90Tables = t.BASE) -> str:
+    faces = snapshot.OUT_OF_MISSILES_FACES
     if not faces:
         return "Missiles never run out."
     return f"A natural {t.faces_text(faces)} on the shooting die: out of missiles."
@@ -53,12 +52,14 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
 
-def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str, ...]:
+def card_notes(
+    stats: Mapping[str, Any], tables: Mapping[str, Any], *, snapshot: t.G90Tables = t.BASE
+) -> tuple[str, ...]:
     """Return what the unit type moves and fights like, in words."""
     unit = _unit_type(tables, str(stats.get("type") or ""))
     if unit is None:
         return ()
-    shooting = t.SHOOTING_MODIFIER.get(unit["type"])
+    shooting = snapshot.SHOOTING_MODIFIER.get(unit["type"])
     shoots = f"; shooting Hits {_signed(shooting)}" if shooting is not None else ""
     notes = [
         f'Moves Dx inches, Fast move +{unit["fast_bonus_inches"]}"; '
@@ -70,8 +71,8 @@ def card_notes(stats: Mapping[str, Any], tables: Mapping[str, Any]) -> tuple[str
     return tuple(notes)
 
 
-def track(stats: Mapping[str, Any]) -> tuple[str, int]:
-    removed_at = t.REMOVED_AT
+def track(stats: Mapping[str, Any], *, snapshot: t.G90Tables = t.BASE) -> tuple[str, int]:
+    removed_at = snapshot.REMOVED_AT
     return f"Hits (removed at {removed_at})", removed_at - 1
 
 
@@ -85,14 +86,9 @@ SECTION_TABLES = {
 }
 
 
-def _marked(sections: list[dict[str, Any]], given: Iterable[str] | None) -> list[dict[str, Any]]:
-    """Mark as house rules each section drawing on a table the pack changes (`given`, else
-    the applied pack's)."""
-    pack = house.active()
-    if given is not None:
-        changed = set(given)
-    else:
-        changed = set(pack.changed_tables()) if pack is not None else set()
+def _marked(sections: list[dict[str, Any]], changed: Iterable[str]) -> list[dict[str, Any]]:
+    """Mark as house rules each section drawing on a table the pack `changed`."""
+    changed = set(changed)
     for section in sections:
         if changed.intersection(SECTION_TABLES.get(section["title"], ())):
             section["house"] = True
@@ -108,7 +104,7 @@ def _out_of_missiles_text(faces: list[int]) -> str:
 def sheet(
     tables: Mapping[str, Any],
     options: Mapping[str, Any],
-    changed: Iterable[str] | None = None,
+    changed: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
     """Return the quick-reference sheet's sections, in reading order."""
     die = tables["die"]

@@ -12,24 +12,33 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.checks import Effect
+from rules.checks import Check, Effect
 from rules.dice import Dice
+from rules.schema import Schema
 from rules.simulate import SimEvent, SimFigure, SimResult
 from rules.systems.game_the_90 import tables as t
-from rules.systems.game_the_90.checks import checks_in_play
-from rules.systems.game_the_90.stats import initial_state, stats_in_play
+from rules.systems.game_the_90.checks import CHECKS
+from rules.systems.game_the_90.stats import STATS, initial_state
 from rules.systems.game_the_90.tables import SHOOTERS
 
 MAX_TURNS = 15
 
 
 class _Battle:
-    def __init__(self, sides: Sequence[Sequence[SimFigure]], die: str, dice: Dice) -> None:
-        # The checks and stat schema of the applied house rules (the text's with none).
-        self.checks, stats = checks_in_play(), stats_in_play()
+    def __init__(
+        self,
+        sides: Sequence[Sequence[SimFigure]],
+        die: str,
+        dice: Dice,
+        tables: t.G90Tables,
+        checks: Mapping[str, Check],
+        stats: Schema,
+    ) -> None:
+        # The tables, checks and stat schema of the rules in force (a club's, if any).
+        self.tables, self.checks = tables, checks
         self.sides = [[f.ref for f in side] for side in sides]
         self.stats = {f.ref: stats.validate_snapshot(f.stats) for side in sides for f in side}
-        self.states = {ref: initial_state(s) for ref, s in self.stats.items()}
+        self.states = {ref: initial_state(s, tables=tables) for ref, s in self.stats.items()}
         self.die, self.dice = die, dice
         self.events: list[SimEvent] = []
         self.turn = 1
@@ -51,7 +60,7 @@ class _Battle:
     def unit_acts(self, ref: str, enemy_side: int) -> None:
         state, kind = self.states[ref], self.stats[ref]["type"]
         enemies = self.standing(enemy_side)
-        if state["hits"] > t.RALLY_FATIGUE_PAST:
+        if state["hits"] > self.tables.RALLY_FATIGUE_PAST:
             self.act("rally", ref, None, {"hits": state["hits"], "passed_ten": True})
             return
         target = (
@@ -81,10 +90,17 @@ class _Battle:
 
 
 def simulate(
-    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+    sides: Sequence[Sequence[SimFigure]],
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    tables: t.G90Tables = t.BASE,
+    checks: Mapping[str, Check] = CHECKS,
+    stats: Schema = STATS,
 ) -> SimResult:
-    """Fight an abstract battle between two sides of units until one is gone or 15 turns."""
-    battle = _Battle(sides, options.get("die", "d6"), dice)
+    """Fight an abstract battle between two sides of units until one is gone or 15 turns, with
+    `tables` and the checks and stats built from them (a club's, bound by `with_house`)."""
+    battle = _Battle(sides, options.get("die", "d6"), dice, tables, checks, stats)
     while battle.turn <= MAX_TURNS and all(battle.standing(s) for s in (0, 1)):
         for side in (0, 1):
             battle.player_turn(side)

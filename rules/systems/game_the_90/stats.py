@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules import house_context as house
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.system import CardLayout
@@ -37,15 +36,15 @@ def _clean(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _out_of_missiles_help() -> str:
-    faces = t.OUT_OF_MISSILES_FACES
+def _out_of_missiles_help(tables: t.G90Tables) -> str:
+    faces = tables.OUT_OF_MISSILES_FACES
     if not faces:
         return "Missiles never run out under these house rules"
     return f"Marked after a natural {t.faces_text(faces)} on a Hit roll"
 
 
-def build_stats() -> Schema:
-    """Return the unit's stat schema under the applied pack (the Hits it may carry)."""
+def build_stats(tables: t.G90Tables) -> Schema:
+    """Return the unit's stat schema from `tables` (the Hits it may carry)."""
     return Schema(
         (
             Field(
@@ -71,20 +70,24 @@ def build_stats() -> Schema:
                 "Hits",
                 0,
                 min=0,
-                max=t.MAX_HITS,
-                help=f"Hits carried into the battle; removed at {t.REMOVED_AT}",
+                max=tables.MAX_HITS,
+                help=f"Hits carried into the battle; removed at {tables.REMOVED_AT}",
             ),
             Field(
-                "out_of_missiles", "bool", "Out of missiles", False, help=_out_of_missiles_help()
+                "out_of_missiles",
+                "bool",
+                "Out of missiles",
+                False,
+                help=_out_of_missiles_help(tables),
             ),
         ),
         clean=_clean,
     )
 
 
-def build_card() -> CardLayout:
-    """Return the unit card under the applied pack: one box for each Hit short of removal."""
-    removed_at = t.REMOVED_AT
+def build_card(tables: t.G90Tables) -> CardLayout:
+    """Return the unit card from `tables`: one box for each Hit short of removal."""
+    removed_at = tables.REMOVED_AT
     return CardLayout(
         sections=(("Unit", ("type", "missiles")), ("Battle", ("hits", "out_of_missiles"))),
         track="hits",
@@ -95,39 +98,36 @@ def build_card() -> CardLayout:
     )
 
 
-@house.house_cache(maxsize=64)
-def stats_in_play() -> Schema:
-    """The stat schema under the applied pack, built once per pack."""
-    return build_stats()
+STATS = build_stats(t.BASE)
+CARD = build_card(t.BASE)
 
 
-with house.applied(None):  # the rules as written, whatever context first imports this module
-    STATS = stats_in_play()
-    CARD = build_card()
-
-
-def settle_state(state: dict[str, Any]) -> None:
+def settle_state(state: dict[str, Any], *, tables: t.G90Tables = t.BASE) -> None:
     """A unit at the removal threshold (15 Hits as written) is removed, whatever took it there."""
-    if int(state.get("hits") or 0) >= t.REMOVED_AT:
+    if int(state.get("hits") or 0) >= tables.REMOVED_AT:
         state["status"] = "removed"
 
 
-def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
+def initial_state(stats: Mapping[str, Any], *, tables: t.G90Tables = t.BASE) -> dict[str, Any]:
     """Return a unit's battle state at the start of a battle."""
     return {
         "hits": stats.get("hits", 0),
-        "passed_ten": stats.get("hits", 0) > t.RALLY_FATIGUE_PAST,
+        "passed_ten": stats.get("hits", 0) > tables.RALLY_FATIGUE_PAST,
         "out_of_missiles": bool(stats.get("out_of_missiles", False)),
         "status": "unhurt",
     }
 
 
-def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
+def label_text(
+    name: str, stats: Mapping[str, Any], *, tables: t.G90Tables = t.BASE
+) -> tuple[str, ...]:
     """Return a short base label: name, type with move class and melee modifier, missiles."""
     kind = stats.get("type", "serjeants")
-    modifier = t.MELEE_MODIFIER[kind]
-    line = f"{UNIT_NAMES[kind]} C{t.MOVE_CLASS[kind]}" + (f" {modifier:+d}" if modifier else "")
+    modifier = tables.MELEE_MODIFIER[kind]
+    line = f"{UNIT_NAMES[kind]} C{tables.MOVE_CLASS[kind]}" + (
+        f" {modifier:+d}" if modifier else ""
+    )
     missiles = stats.get("missiles") or "none"
     if missiles == "none":
         return (name, line)
-    return (name, line, f'{missiles.capitalize()} {t.MISSILE_RANGE[missiles]}"')
+    return (name, line, f'{missiles.capitalize()} {tables.MISSILE_RANGE[missiles]}"')

@@ -1,19 +1,19 @@
 """The numbers of "Game the 90%" as data: unit types, moves, modifiers, rally, dice.
 
-The numbers a club may change by house rule (see `house.py`) are not plain module attributes:
-they are served by this module's `__getattr__` from the pack applied in the current context, so
-`t.MELEE_MODIFIER` (with `t` this module) reads the pack's table and otherwise the text's. Read
-them at call time; `in_play()` gathers what the checks read into one object per pack, so a roll
-reads its tables with one call rather than one look-up per number.
+The numbers a club may change by house rule (see `house.py`) are not module attributes: they
+are the fields of one frozen snapshot, `G90Tables`, whose values as written are `BASE`. Checks,
+sheets, labels and the auto-resolver are built from a snapshot (`RuleSystem.with_house` builds
+a club's with `dataclasses.replace`); `in_play(tables)` gathers what a roll reads into one
+object, once per snapshot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from rules import house_context as house
 from rules.dice import AVERAGE_DIE, D6, Die
 
 #: Unit types in the order the text lists them, with their display names.
@@ -105,7 +105,7 @@ def rally_bands_by_face(bands: tuple[tuple[int, int, int], ...]) -> dict[int, in
 _RALLY_BANDS = ((1, 2, 1), (3, 4, 2), (5, 6, 3))
 _REMOVED_AT = 15
 
-#: The text's values of every number a house rule may change (served by `__getattr__`).
+#: The text's values of every number a house rule may change: the fields of `BASE`.
 _EDITABLE: dict[str, Any] = {
     #: Movement class per unit type, and the inches a Fast move adds per class.
     "MOVE_CLASS": {"knights": 3, "foot_knights": 1, "serjeants": 1, "bowmen": 1, "lights": 2},
@@ -137,13 +137,34 @@ _EDITABLE: dict[str, Any] = {
 }
 
 
-#: An editable table as the applied pack sets it (this module's own bare names are gone).
-_now = house.reader(__name__, _EDITABLE)
+@dataclass(frozen=True, eq=False)
+class G90Tables:
+    """Every number a club may change, as one snapshot. Compared and hashed by identity: a
+    snapshot is built once per pack, so caches of work done with it key on it."""
+
+    MOVE_CLASS: dict[str, int]
+    FAST_BONUS: dict[int, int]
+    TURNS_PER_MOVE: dict[str, int]
+    MISSILE_RANGE: dict[str, int]
+    OUT_OF_MISSILES_FACES: frozenset[int]
+    SHOOTING_MODIFIER: dict[str, int]
+    MELEE_MODIFIER: dict[str, int]
+    ARMOURED: frozenset[str]
+    REMOVED_AT: int
+    MAX_HITS: int
+    RALLY_BANDS: tuple[tuple[int, int, int], ...]
+    RALLY_OFF: dict[int, int]
+    RALLY_FATIGUE_PAST: int
+    RALLY_FLOOR: int
+
+
+#: The numbers as the text has them.
+BASE = G90Tables(**_EDITABLE)
 
 
 @dataclass(frozen=True, slots=True)
 class InPlay:
-    """What the checks read, as the applied pack sets it: gathered once per pack."""
+    """What the checks read from a snapshot, gathered once per snapshot."""
 
     shooting_modifier: Mapping[str, int]
     melee_modifier: Mapping[str, int]
@@ -156,30 +177,21 @@ class InPlay:
     floor: int
 
 
-def in_play() -> InPlay:
-    """The numbers the checks read under the applied pack (the text's with none)."""
-    # Every roll asks: the rules as written answer without a cache look-up.
-    return _AS_WRITTEN if house.active() is None else _gathered()
-
-
-@house.house_cache(maxsize=64)
-def _gathered() -> InPlay:
-    move_class, fast_bonus = _now("MOVE_CLASS"), _now("FAST_BONUS")
+@lru_cache(maxsize=64)
+def in_play(tables: G90Tables) -> InPlay:
+    """The numbers the checks read from `tables`, gathered once per snapshot."""
+    move_class, fast_bonus = tables.MOVE_CLASS, tables.FAST_BONUS
     return InPlay(
-        shooting_modifier=_now("SHOOTING_MODIFIER"),
-        melee_modifier=_now("MELEE_MODIFIER"),
-        armoured=_now("ARMOURED"),
-        out_of_missiles_faces=_now("OUT_OF_MISSILES_FACES"),
+        shooting_modifier=tables.SHOOTING_MODIFIER,
+        melee_modifier=tables.MELEE_MODIFIER,
+        armoured=tables.ARMOURED,
+        out_of_missiles_faces=tables.OUT_OF_MISSILES_FACES,
         fast_bonus={unit: fast_bonus[move_class[unit]] for unit, _ in UNIT_TYPES},
-        rally_off=_now("RALLY_OFF"),
-        removed_at=_now("REMOVED_AT"),
-        fatigue_past=_now("RALLY_FATIGUE_PAST"),
-        floor=_now("RALLY_FLOOR"),
+        rally_off=tables.RALLY_OFF,
+        removed_at=tables.REMOVED_AT,
+        fatigue_past=tables.RALLY_FATIGUE_PAST,
+        floor=tables.RALLY_FLOOR,
     )
-
-
-with house.applied(None):
-    _AS_WRITTEN = _gathered()
 
 
 def number_word(count: int) -> str:
@@ -198,60 +210,61 @@ def faces_band(low: int, high: int) -> str:
     return f"{low}-{high}" if low != high else str(low)
 
 
-def rally_hits_off(face: int) -> int:
+def rally_hits_off(tables: G90Tables, face: int) -> int:
     """Return the Hits a rally roll of `face` removes."""
-    off: int = _now("RALLY_OFF")[face]
+    off: int = tables.RALLY_OFF[face]
     return off
 
 
-def armoured_names() -> list[str]:
+def armoured_names(tables: G90Tables) -> list[str]:
     """Return the display names of the armoured unit types, in the text's order."""
-    armoured = _now("ARMOURED")
+    armoured = tables.ARMOURED
     return [name for key, name in UNIT_TYPES if key in armoured]
 
 
-def _melee_modifiers() -> dict[str, int]:
-    modifiers = _now("MELEE_MODIFIER")
+def _melee_modifiers(tables: G90Tables) -> dict[str, int]:
+    modifiers = tables.MELEE_MODIFIER
     return {UNIT_NAMES[k]: modifiers[k] for k in MELEE_MODIFIER_ORDER if modifiers[k]}
 
 
-def _shooting_modifiers() -> dict[str, int]:
-    modifiers = _now("SHOOTING_MODIFIER")
+def _shooting_modifiers(tables: G90Tables) -> dict[str, int]:
+    modifiers = tables.SHOOTING_MODIFIER
     return {f"{UNIT_NAMES[k]} shooting": modifiers[k] for k in SHOOTERS if modifiers[k]}
 
 
-def _unit_type(key: str, name: str) -> dict[str, Any]:
-    move_class = _now("MOVE_CLASS")[key]
+def _unit_type(tables: G90Tables, key: str, name: str) -> dict[str, Any]:
+    move_class = tables.MOVE_CLASS[key]
     return {
         "type": key,
         "name": name,
         "move_class": move_class,
-        "fast_bonus_inches": _now("FAST_BONUS")[move_class],
-        "turns": _now("TURNS_PER_MOVE")[key],
-        "melee_modifier": _now("MELEE_MODIFIER")[key],
-        "armoured": key in _now("ARMOURED"),
+        "fast_bonus_inches": tables.FAST_BONUS[move_class],
+        "turns": tables.TURNS_PER_MOVE[key],
+        "melee_modifier": tables.MELEE_MODIFIER[key],
+        "armoured": key in tables.ARMOURED,
         "missiles": list(MISSILES_ALLOWED.get(key, ())),
     }
 
 
-def reference_tables(options: dict[str, Any] | Any) -> dict[str, Any]:
-    """Return every reference table as JSON, showing the campaign's die."""
+def reference_tables(options: dict[str, Any] | Any, *, tables: G90Tables = BASE) -> dict[str, Any]:
+    """Return every reference table as JSON, showing the campaign's die, from `tables` (the
+    text's; a club's under its house rules, bound by `RuleSystem.with_house`)."""
     die = DICE[options.get("die", "d6")]
-    armoured = armoured_names()
+    armoured = armoured_names(tables)
     return {
         "die": {"name": dict(DIE_CHOICES)[options.get("die", "d6")], "faces": list(die.faces)},
-        "unit_types": [_unit_type(key, name) for key, name in UNIT_TYPES],
+        "unit_types": [_unit_type(tables, key, name) for key, name in UNIT_TYPES],
         "shooting": {
             "roll": f"{die.name} Hits",
-            "ranges": dict(_now("MISSILE_RANGE")),
-            "modifiers": _shooting_modifiers(),
+            "ranges": dict(tables.MISSILE_RANGE),
+            "modifiers": _shooting_modifiers(tables),
             "halve": ["target defending " + ", ".join(SHOOTING_TERRAIN), *armoured],
             "double": ["shooter in the target's rear arc"],
-            "out_of_missiles_on": sorted(_now("OUT_OF_MISSILES_FACES")),
+            "out_of_missiles_on": sorted(tables.OUT_OF_MISSILES_FACES),
         },
         "melee": {
             "roll": f"{die.name} Hits",
-            "modifiers": _melee_modifiers(),
+            "modifiers": _melee_modifiers(tables),
             # One entry: uphill and defending terrain are one modifier (3.2b), halving once.
             "halve": [
                 "target " + ", ".join(MELEE_TERRAIN) + " (once, even when both)",
@@ -265,26 +278,19 @@ def reference_tables(options: dict[str, Any] | Any) -> dict[str, Any]:
             "rounding": "up",
             "a doubling cancels a halving": True,
         },
-        "removal": {"removed_at_hits": _now("REMOVED_AT")},
+        "removal": {"removed_at_hits": tables.REMOVED_AT},
         "rally": {
             "bands": [
-                {"faces": faces_band(lo, hi), "hits_off": off}
-                for lo, hi, off in _now("RALLY_BANDS")
+                {"faces": faces_band(lo, hi), "hits_off": off} for lo, hi, off in tables.RALLY_BANDS
             ],
-            "faces_of_this_die": {str(f): rally_hits_off(f) for f in sorted(set(die.faces))},
+            "faces_of_this_die": {
+                str(f): rally_hits_off(tables, f) for f in sorted(set(die.faces))
+            },
             "floor": {
-                "once_past_hits": _now("RALLY_FATIGUE_PAST"),
-                "never_below": _now("RALLY_FLOOR"),
+                "once_past_hits": tables.RALLY_FATIGUE_PAST,
+                "never_below": tables.RALLY_FLOOR,
             },
         },
         "turn": {"players": ["A (attacker)", "D (defender)"], "phases": list(PHASES)},
         "terrain": [{"terrain": t, "kind": k, "effect": e} for t, k, e in TERRAIN],
     }
-
-
-_serve = house.module_getattr(__name__, _EDITABLE)
-
-
-def __getattr__(name: str) -> Any:
-    """Serve the editable numbers through the applied pack (PEP 562)."""
-    return _serve(name)
