@@ -18,9 +18,10 @@ names through `rules.house_context.lookup`, from the pack applied in a `ContextV
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -325,6 +326,38 @@ class Pack:
         return tuple(
             name for name, rows in self.tables.items() if rows != _base_rows(spec.table(name))
         )
+
+
+# --- shared converters between a snapshot's fields and an editor's rows --------------------------
+
+
+def record_rows(records: Iterable[Any]) -> list[Row]:
+    """A table's rows from its records (frozen dataclasses): one cell per field, in order."""
+    return [dataclasses.asdict(record) for record in records]
+
+
+def records_by_key(field: str, record: Callable[..., Any]) -> Callable[[list[Row]], dict[str, Any]]:
+    """The build of a table of records keyed by their `key`: the snapshot's `field` as
+    {key: record(**row)} (a weapons table: add a row, add a weapon)."""
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        return {field: {row["key"]: record(**row) for row in rows}}
+
+    return build
+
+
+def number_rows(numbers: Mapping[Any, Any], key: str, value: str) -> list[Row]:
+    """A table's rows from a {key: number} field of a snapshot: one row per entry."""
+    return [{key: name, value: number} for name, number in numbers.items()]
+
+
+def numbers_by_key(field: str, key: str, value: str) -> Callable[[list[Row]], dict[str, Any]]:
+    """The build of a {key: number} table: the snapshot's `field` from the rows' two columns."""
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        return {field: {row[key]: row[value] for row in rows}}
+
+    return build
 
 
 def pack_document(

@@ -16,7 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe
+from rules.house import (
+    NAMES_THE_ROW,
+    Column,
+    EditableTable,
+    HouseSpec,
+    PackError,
+    Probe,
+    record_rows,
+)
 from rules.house import Row as Cells
 from rules.systems.escarmouche import tables as t
 
@@ -54,12 +62,8 @@ PASSIVE = Column(
 # --- weapon classes and terrain ---------------------------------------------------------------
 
 
-def _passive_rows(rows: tuple[t.Row, ...]) -> list[Cells]:
-    return [{"key": row.key, "label": row.label, "passive": row.passive} for row in rows]
-
-
 def _passive_table(rows: list[Cells]) -> tuple[t.Row, ...]:
-    return tuple(t.Row(row["key"], row["label"], row["passive"]) for row in rows)
+    return tuple(t.Row(**row) for row in rows)
 
 
 def _keep_the_cannon(rows: list[Cells]) -> None:
@@ -100,7 +104,7 @@ WEAPONS = EditableTable(
     "weapons",
     "Weapon classes",
     (KEY, LABEL, PASSIVE),
-    rows=lambda: _passive_rows(t.BASE.WEAPONS),
+    rows=lambda: record_rows(t.BASE.WEAPONS),
     build=lambda rows: t.weapon_constants(_passive_table(rows)),
     help="Each missile weapon class and the passive dice it adds to a shot.",
     validate=_keep_the_cannon,
@@ -110,7 +114,7 @@ TERRAIN = EditableTable(
     "terrain",
     "Terrain",
     (KEY, LABEL, PASSIVE),
-    rows=lambda: _passive_rows(t.BASE.TERRAIN),
+    rows=lambda: record_rows(t.BASE.TERRAIN),
     build=lambda rows: t.terrain_constants(_passive_table(rows)),
     help="Each kind of ground and the passive dice it adds to a move.",
     probes=_terrain_probes,
@@ -120,18 +124,8 @@ TERRAIN = EditableTable(
 # --- melee weapons ---------------------------------------------------------------------------
 
 
-def _melee_rows() -> list[Cells]:
-    rows: tuple[t.MeleeWeapon, ...] = t.BASE.MELEE_WEAPONS
-    return [
-        {"key": row.key, "label": row.label, "pike": row.pike, "weaponless": row.weaponless}
-        for row in rows
-    ]
-
-
 def _build_melee(rows: list[Cells]) -> dict[str, Any]:
-    return t.melee_constants(
-        tuple(t.MeleeWeapon(r["key"], r["label"], r["pike"], r["weaponless"]) for r in rows)
-    )
+    return t.melee_constants(tuple(t.MeleeWeapon(**row) for row in rows))
 
 
 def _no_weaponless_pike(rows: list[Cells]) -> None:
@@ -164,7 +158,7 @@ MELEE_WEAPONS = EditableTable(
             help="The figure starts Disarmed and fights at the weaponless penalty.",
         ),
     ),
-    rows=_melee_rows,
+    rows=lambda: record_rows(t.BASE.MELEE_WEAPONS),
     build=_build_melee,
     help="The melee weapons a figure may carry (no check's odds depend on them: they decide "
     "which fight applies and whether a figure starts Disarmed).",

@@ -15,7 +15,19 @@ from itertools import pairwise
 from typing import Any
 
 from rules import aftermath
-from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.house import (
+    NAMES_THE_ROW,
+    Column,
+    EditableTable,
+    HouseSpec,
+    PackError,
+    Probe,
+    Row,
+    number_rows,
+    numbers_by_key,
+    record_rows,
+    records_by_key,
+)
 from rules.systems.rencounter import tables as t
 
 #: A weapon's or shield's modifier to a d12 roll: at most half the die either way.
@@ -192,30 +204,6 @@ MISSILE_WEAPONS = EditableTable(
 # --- melee weapons ------------------------------------------------------------------------
 
 
-def _melee_rows() -> list[Row]:
-    return [
-        {
-            "key": w.key,
-            "name": w.name,
-            "to_hit": w.to_hit,
-            "damage": w.damage,
-            "ranks": w.ranks,
-            "shield": w.shield,
-        }
-        for w in t.BASE.melee_weapons.values()
-    ]
-
-
-def _melee_build(rows: list[Row]) -> dict[str, Any]:
-    weapons = {
-        row["key"]: t.MeleeWeapon(
-            row["key"], row["name"], row["to_hit"], row["damage"], row["ranks"], row["shield"]
-        )
-        for row in rows
-    }
-    return {"melee_weapons": weapons}
-
-
 def _melee_probes(row: Row) -> list[Probe]:
     skills = {"attack_skill": _SKILL, "parry_skill": _SKILL}
     against = f"skill {_SKILL} against {_SKILL}"
@@ -255,8 +243,8 @@ MELEE_WEAPONS = EditableTable(
         ),
         Column("shield", "bool", "Shield", help="May be used with a shield"),
     ),
-    _melee_rows,
-    _melee_build,
+    lambda: record_rows(t.BASE.melee_weapons.values()),
+    records_by_key("melee_weapons", t.MeleeWeapon),
     validate=lambda rows: _not_the_no_weapon_key("melee_weapons", rows),
     probes=_melee_probes,
 )
@@ -339,8 +327,8 @@ RANGE_TO_HIT = EditableTable(
         Column("band", "text", "Range band", max=20),
         Column("modifier", "int", "To hit", min=-12, max=6),
     ),
-    lambda: [{"band": band, "modifier": m} for band, m in t.BASE.range_to_hit.items()],
-    lambda rows: {"range_to_hit": {row["band"]: row["modifier"] for row in rows}},
+    lambda: number_rows(t.BASE.range_to_hit, "band", "modifier"),
+    numbers_by_key("range_to_hit", "band", "modifier"),
     key="band",
     fixed_rows=True,
     probes=lambda row: [
@@ -584,8 +572,8 @@ IMPROVEMENT = EditableTable(
             help="An improvement roll never raises the stat past this",
         ),
     ),
-    lambda: [{"stat": stat, "maximum": cap} for stat, cap in t.BASE.improvement_caps.items()],
-    lambda rows: {"improvement_caps": {row["stat"]: row["maximum"] for row in rows}},
+    lambda: number_rows(t.BASE.improvement_caps, "stat", "maximum"),
+    numbers_by_key("improvement_caps", "stat", "maximum"),
     key="stat",
     fixed_rows=True,
     validate=_improvement_validate,
