@@ -410,9 +410,6 @@ def _candidates(column: Any, value: Any) -> list[Any]:
 #: the property today for some of its rows (xfail, not strict: the rows differ), and is the
 #: next session's work (issue 27, item 2 beyond Rencounter).
 NOT_YET_HONOURED: dict[tuple[str, str, str], str] = {
-    ("game_the_90", "removal", "removed_at"): "the probes do not reach the removal hits",
-    ("game_the_90", "removal", "rally_fatigue_past"): "the probes do not reach rally fatigue",
-    ("game_the_90", "unit_types", "turns_per_move"): "movement: read by the sheet only",
     ("grits_and_glory", "victory_points", "points"): "scored after the battle, not by a check",
     ("grits_and_glory", "weapons", "reload"): "read by the auto-resolver, not a check",
     ("grits_and_glory", "weapons", "pistol"): "read by the unit card, not a check",
