@@ -405,17 +405,6 @@ def _candidates(column: Any, value: Any) -> list[Any]:
     ]
 
 
-#: Cells this property still finds unread by any check and not declared printed only: (system,
-#: table, column) -> where the value is read instead, or what is not yet understood. Each fails
-#: the property today for some of its rows (xfail, not strict: the rows differ), and is the
-#: next session's work (issue 27, item 2 beyond Rencounter).
-NOT_YET_HONOURED: dict[tuple[str, str, str], str] = {
-    ("grits_and_glory", "victory_points", "points"): "scored after the battle, not by a check",
-    ("grits_and_glory", "weapons", "reload"): "read by the auto-resolver, not a check",
-    ("grits_and_glory", "weapons", "pistol"): "read by the unit card, not a check",
-}
-
-
 def _cells() -> list[Any]:
     cells = []
     for system in SYSTEMS:
@@ -423,8 +412,6 @@ def _cells() -> list[Any]:
             rows = house.template(system)["tables"][table.name]
             for index in sorted({0, len(rows) // 2, len(rows) - 1}):
                 for column in table.columns:
-                    gap = NOT_YET_HONOURED.get((system.key, table.name, column.name))
-                    marks = [pytest.mark.xfail(reason=gap, strict=False)] if gap else []
                     cells.append(
                         pytest.param(
                             system,
@@ -432,7 +419,6 @@ def _cells() -> list[Any]:
                             index,
                             column,
                             id=f"{system.key}-{table.name}-{index}-{column.name}",
-                            marks=marks,
                         )
                     )
     return cells
