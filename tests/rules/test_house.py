@@ -17,9 +17,11 @@ from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 from rules import house
+from rules.campaign import FigureRecord
 from rules.dice import SeededDice
 from rules.errors import ValidationError
 from rules.house import PackError
+from rules.simulate import SimFigure
 from rules.system import RuleSystem, all_systems, get_system
 from tests.rules.agreement import params_strategy
 
@@ -269,7 +271,7 @@ def test_a_number_cell_takes_a_whole_json_float_as_its_number(system: RuleSystem
     assert pack.changed_tables() == ()
 
 
-# --- every editable cell is read by some check, or says it is printed only ------------------
+# --- every editable cell is read by a check or a procedure, or says it is printed only -----
 
 
 #: Seeded results per probe: enough that an effect row a probe reaches once in a while shows.
@@ -320,8 +322,6 @@ def _figure(system: RuleSystem, stats: dict[str, Any]) -> list[Any]:
 
 def _battles(system: RuleSystem, ours: dict[str, Any], theirs: dict[str, Any]) -> list[Any]:
     """Seeded auto-resolved battles of one figure (or unit) against another, event by event."""
-    from rules.simulate import SimFigure
-
     sides = [[SimFigure("a", "Ours", ours)], [SimFigure("b", "Theirs", theirs)]]
     assert system.simulate is not None
     fought = []
@@ -337,8 +337,6 @@ def _battles(system: RuleSystem, ours: dict[str, Any], theirs: dict[str, Any]) -
 
 def _campaign(system: RuleSystem, options: dict[str, Any], **record: Any) -> list[Any]:
     """A figure's seeded post-battle procedure under the campaign options."""
-    from rules.campaign import FigureRecord
-
     figure = FigureRecord(name="Probe", **record)
     rolls = system.post_battle(
         figure,
@@ -458,6 +456,6 @@ def test_every_editable_cell_changes_a_check_or_says_it_is_printed_only(
         return
     pytest.fail(
         f"{system.key}: editing {table.name} row {index + 1} column {column.name} "
-        f"({loaded} value(s) a pack takes) changes no check; read it in a check or declare "
-        "it sheet_only"
+        f"({loaded} value(s) a pack takes) changes no check or probed procedure; read it in a "
+        "check (or probe the procedure that reads it, PROCEDURES) or declare it sheet_only"
     )
