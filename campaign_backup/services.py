@@ -77,11 +77,11 @@ def restore_job_request(
     """Check the backup, store it as a job and queue it after commit; the same request twice
     returns the same job (a failed one is queued again). Raise ValidationError, naming the
     problem, for a backup that cannot be restored there; nothing is stored then."""
-    restore_checked(document=document, club_slug=club.slug, name=name, slug=slug)
     key = restore_job_key(club=club, name=name, slug=slug, document=document)
     job = RestoreJob.objects.filter(idempotency_key=key).first()
     if job is not None and not _again(job):
-        return job  # a double submit: the job already queued, running or done
+        return job  # a double submit: the job already queued, running or done (its copy made)
+    restore_checked(document=document, club_slug=club.slug, name=name, slug=slug)
     live = RestoreJob.objects.filter(club=club, slug=slug, status__in=LIVE).first()
     if live is not None:
         raise RestoreRefused(
