@@ -26,10 +26,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import (
     DEFAULT_DB_ALIAS,
@@ -213,6 +215,13 @@ def restore_job_fail(*, job_id: int, error: str) -> None:
     )
 
 
+def _pause_per_step() -> None:
+    # Test-only: lets the integration tests watch a restore half way, and SIGKILL its worker.
+    pause = float(getattr(settings, "RESTORE_PAUSE_PER_STEP", 0) or 0)
+    if pause:
+        time.sleep(pause)
+
+
 class ProgressWriter:
     """Record a job's progress where the job page can read it while the restore still runs:
     on a database connection of its own, each step committed at once (see the module doc)."""
@@ -224,6 +233,7 @@ class ProgressWriter:
             self.side = connections.create_connection(DEFAULT_DB_ALIAS)
 
     def __call__(self, step: str, done: int, total: int) -> None:
+        _pause_per_step()
         if self.side is None:
             return
         values = {"step": step[:120], "rows_done": done, "rows_total": total}
