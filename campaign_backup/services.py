@@ -112,7 +112,7 @@ def _stored(
                     idempotency_key=key, club=club, created_by=user, **fields
                 )
             else:
-                again = {"status": Status.QUEUED, "error": "", "finished_at": None}
+                again = {"status": Status.QUEUED, "error": "", "finished_at": None, "attempts": 0}
                 RestoreJob.objects.filter(pk=job.pk).update(**again, **fields)
                 job.refresh_from_db()
     except IntegrityError:
@@ -171,7 +171,8 @@ def restore_job_run(*, job_id: int) -> bool:
         restore_job_fail(job_id=job_id, error="; ".join(refusal.messages))
     except Exception as error:  # a failed restore must not stay RUNNING for ever
         logger.exception("restore job %s failed", job_id)
-        restore_job_fail(job_id=job_id, error=f"the restore stopped: {type(error).__name__}")
+        reason = f"{type(error).__name__}: {error}"
+        restore_job_fail(job_id=job_id, error=f"the restore stopped: {reason[:300]}")
     finally:
         writer.close()
     return True

@@ -164,7 +164,7 @@ def test_a_restore_that_breaks_half_way_fails_with_its_reason_and_writes_nothing
 
     job.refresh_from_db()
     assert job.status == RestoreJob.Status.FAILED
-    assert job.error == "the restore stopped: RuntimeError"
+    assert job.error == "the restore stopped: RuntimeError: disk on fire"
     assert counts() == before
     assert job.progress.step == "Failed: nothing was written"
 
