@@ -45,7 +45,10 @@ POLL_SECONDS = 1
 class RestoreForm(forms.Form):
     """A backup to restore as a copy: the file, the copy's name and slug, and its club."""
 
-    document = forms.FileField(label="Backup file (.json)")
+    document = forms.FileField(
+        label="Backup file (.json)",
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
     name = forms.CharField(max_length=120, label="Name of the copy")
     slug = forms.SlugField(max_length=120, label="Slug of the copy")
     club = forms.ModelChoiceField(queryset=Club.objects.none(), label="Into the club")
@@ -134,7 +137,7 @@ class BackupCampaignAdmin(CampaignAdmin):
         except ValidationError as refusal:
             form.refused(refusal)
             return None
-        messages.info(request, f"The backup is checked and queued as restore #{job.pk}.")
+        messages.info(request, f"The backup passed its checks: restore #{job.pk} is below.")
         return job
 
     def _job(self, request: HttpRequest, job_id: int) -> RestoreJob:

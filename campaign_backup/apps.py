@@ -6,4 +6,5 @@ class CampaignBackupConfig(AppConfig):
     `export_campaign` / `import_campaign` commands) and `seed_demo`."""
 
     name = "campaign_backup"
+    verbose_name = "Campaign backups"
     default_auto_field = "django.db.models.BigAutoField"

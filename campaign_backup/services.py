@@ -198,7 +198,7 @@ def _restore_locked(job_id: int, writer: ProgressWriter) -> bool:
     now = timezone.now()
     # The progress row last, after every write of the writer's connection (it would wait now).
     RestoreProgress.objects.filter(job_id=job_id).update(
-        step="Done", rows_done=F("rows_total"), updated_at=now
+        step="Done", rows_done=writer.total, rows_total=writer.total, updated_at=now
     )
     job.status, job.restored, job.document, job.finished_at = Status.DONE, campaign, None, now
     job.save(update_fields=["status", "restored", "document", "finished_at"])
@@ -229,11 +229,13 @@ class ProgressWriter:
 
     def __init__(self, job_id: int) -> None:
         self.job_id = job_id
+        self.total = 0
         self.side: Any = None
         if connection.vendor == "postgresql":
             self.side = connections.create_connection(DEFAULT_DB_ALIAS)
 
     def __call__(self, step: str, done: int, total: int) -> None:
+        self.total = total
         _pause_per_step()
         if self.side is None:
             return

@@ -196,6 +196,7 @@ def test_running_a_job_twice_makes_one_copy(league, document):
     job.refresh_from_db()
     assert job.status == RestoreJob.Status.DONE and job.attempts == 1
     assert job.document is None  # the copy is the record now
+    assert job.progress.rows_done == job.progress.rows_total == row_count(document)
 
 
 def test_a_worker_killed_half_way_leaves_nothing_and_the_redelivery_makes_one_copy(
