@@ -233,6 +233,11 @@ CELERY_BEAT_SCHEDULE = {
     # /healthz reports the age of the last heartbeat a worker wrote (config.heartbeat).
     "worker-heartbeat": {"task": "config.heartbeat", "schedule": timedelta(seconds=30)},
     "notify-sweep": {"task": "notices.sweep_deliveries", "schedule": timedelta(minutes=5)},
+    # A restore whose message was lost with the broker is queued again (docs/import-export.md).
+    "restore-jobs-sweep": {
+        "task": "campaign_backup.sweep_restore_jobs",
+        "schedule": timedelta(minutes=5),
+    },
 }
 # Webhooks (docs/notifications.md): the receiver's time limit, and how many failures in a row
 # switch a hook off. With eager tasks, deliveries run on a background thread after the commit.
