@@ -20,6 +20,8 @@ from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBa
 from battles.selectors import battle_kept_because, rules_for_battle
 from campaigns.admin import CampaignScoped, SystemListFilter
 from campaigns.dashboard import system_name
+from common.django_bases import ModelAdmin, TabularInline
+from common.users import signed_in
 
 
 def options_sentence(system: Any, options: dict[str, Any]) -> str:
@@ -36,13 +38,13 @@ def options_sentence(system: Any, options: dict[str, Any]) -> str:
     return "; ".join(parts) or "the campaign's defaults"
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(TabularInline):
     extra = 0
     can_delete = False
     show_change_link = False
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return list(self.fields or ())
+        return [name for name in self.fields or () if isinstance(name, str)]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -105,7 +107,7 @@ class LedgerInline(ReadOnlyInline):
 
 
 @admin.register(Battle)
-class BattleAdmin(CampaignScoped, admin.ModelAdmin):
+class BattleAdmin(CampaignScoped, ModelAdmin):
     list_display = ["__str__", "campaign", "rule_system", "campaign_date", "status", "created_at"]
     list_filter = ["status", SystemListFilter, ("campaign", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["scenario"]
@@ -162,7 +164,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
         # every waiting side's campaign and that a report's time to answer has passed.
         for battle in queryset:
             try:
-                services.battle_settle(battle=battle, user=request.user)
+                services.battle_settle(battle=battle, user=signed_in(request.user))
                 self.message_user(request, f"{battle}: settled", messages.SUCCESS)
             except (ValidationError, BattleConflict) as exc:
                 self.message_user(request, f"{battle}: {'; '.join(_messages(exc))}", messages.ERROR)
@@ -190,7 +192,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
                     battle=battle,
                     figures=[f.entry() for f in figure_forms],
                     sides=[f.cleaned_data for f in side_forms],
-                    user=request.user,
+                    user=signed_in(request.user),
                 )
                 self.message_user(request, "Result entered.", messages.SUCCESS)
                 return HttpResponseRedirect(reverse("admin:battles_battle_change", args=[pk]))
@@ -240,7 +242,7 @@ def _messages(exc: Exception) -> list[str]:
 
 
 @admin.register(PostBattleRoll)
-class PostBattleRollAdmin(admin.ModelAdmin):
+class PostBattleRollAdmin(ModelAdmin):
     """The ledger, filterable per battle and per character; never edited by hand."""
 
     list_display = [

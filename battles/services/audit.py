@@ -55,10 +55,10 @@ def _ledger_report(battle: Battle, system: RuleSystem) -> list[dict[str, Any]]:
     keyless: set[int] = set()
     for figure in battle.figures.filter(character__isnull=False, record__isnull=False):
         if not figure.dice_key:
-            keyless.add(figure.character_id)
+            keyless.add(figure.character_pk)
             continue
         for roll in derive_rolls(system, battle, figure):
-            derived[(figure.character_id, roll.procedure, roll.index)] = roll.as_json()
+            derived[(figure.character_pk, roll.procedure, roll.index)] = roll.as_json()
     rows = battle.ledger.order_by("character_id", "procedure", "index")
     reports = [
         _keyless_report(r)
@@ -90,7 +90,7 @@ def _keyless_report(row: Any) -> dict[str, Any]:
 def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dict[str, Any]:
     report: dict[str, Any] = {"seq": event.seq, "check": event.check_name, "voided": event.voided}
     if event.kind == EventKind.ADJUSTMENT:
-        who = event.created_by.get_username() if event.created_by_id else "nobody signed in"
+        who = event.created_by.get_username() if event.created_by else "nobody signed in"
         return {**report, "matches": None, "note": f"adjusted by hand by {who}: no dice"}
     if event.dice_given:
         return {**report, "matches": None, "note": "dice typed in at the table"}

@@ -32,16 +32,16 @@ def claim_from_battle(pairing: Pairing, battle: Battle) -> Claim:
     if battle.campaign_id != pairing.round.campaign_id:
         raise ValidationError({"battle": ["the battle was not fought in this campaign"]})
     sides = {s.force.owner_id: s for s in battle.sides.select_related("force")}
-    players = (pairing.home.user_id, pairing.away.user_id if pairing.away else None)
-    if len(sides) != 2 or set(sides) != set(players):
+    home_player = pairing.home.user_id
+    away_player = pairing.away.user_id if pairing.away else None  # a bye has no away player
+    if away_player is None or len(sides) != 2 or set(sides) != {home_player, away_player}:
         raise ValidationError({"battle": ["the battle's two sides are not this game's players"]})
-    home, away = sides[players[0]], sides[players[1]]
+    home, away = sides[home_player], sides[away_player]
     if SideResult.UNDECIDED in (home.result, away.result):
         raise ValidationError({"battle": ["the battle has no result yet"]})
     lost = _figures_lost(battle)
-    winner = {SideResult.WIN: Winner.HOME, SideResult.LOSS: Winner.AWAY}.get(
-        home.result, Winner.DRAW
-    )
+    winners: dict[str, Winner] = {SideResult.WIN: Winner.HOME, SideResult.LOSS: Winner.AWAY}
+    winner = winners.get(home.result, Winner.DRAW)
     return Claim(
         winner,
         max(home.victory_points, 0),

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -29,6 +28,7 @@ from battles.models import (
 )
 from battles.services.common import PLAYABLE, locked, require_status, system_of
 from battles.services.table import KILLED, mark_breakpoints
+from common.users import User
 from rules.dice import SeededDice
 from rules.simulate import SimEvent, SimFigure, SimResult
 from rules.system import RuleSystem
@@ -129,7 +129,7 @@ def _save_sides(battle: Battle, winner: int | None) -> None:
 
 
 @transaction.atomic
-def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None) -> Battle:
+def battle_auto_resolve(*, battle: Battle, user: User | None = None) -> Battle:
     """Fight the battle by simulation; its event log and result are saved, not yet finished."""
     battle = locked(battle.pk)
     require_status(battle, PLAYABLE, "auto-resolve")
