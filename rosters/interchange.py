@@ -21,6 +21,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign
 from common.stats import system_for
+from common.users import User
 from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, EntryCause, Force, Unit
 from rosters.selectors import force_roster
@@ -85,7 +86,7 @@ def _unit_json(unit: Unit) -> dict[str, Any]:
         "name": unit.name,
         "order": unit.order,
         "stats": unit.stats,
-        "leader": unit.leader.name if unit.leader_id else None,
+        "leader": unit.leader.name if unit.leader else None,
     }
 
 
@@ -94,7 +95,7 @@ def _character_json(character: Character) -> dict[str, Any]:
         "name": character.name,
         "rank": character.rank,
         "status": character.status,
-        "unit": character.unit.name if character.unit_id else None,
+        "unit": character.unit.name if character.unit else None,
         "stats": character.stats,
         "permanent_wounds": list(character.permanent_wounds),
         "notes": character.notes,
@@ -138,7 +139,9 @@ def _type_problems(path: str, item: Mapping[str, Any]) -> list[dict[str, Any]]:
     return problems
 
 
-def _json_problems(body: Mapping[str, Any], schema: Schema, unit_schema: Schema | None) -> list:
+def _json_problems(
+    body: Mapping[str, Any], schema: Schema, unit_schema: Schema | None
+) -> list[dict[str, Any]]:
     problems: list[dict[str, Any]] = _type_problems("force", body)
     if any(p["path"] in ("force.units", "force.characters") for p in problems):
         return problems  # not lists: their items cannot be walked
@@ -175,8 +178,10 @@ def _item_problems(
     return problems
 
 
-def _character_field_problems(path: str, item: Mapping, unit_names: list[str]) -> list[dict]:
-    problems = []
+def _character_field_problems(
+    path: str, item: Mapping[str, Any], unit_names: list[str]
+) -> list[dict[str, Any]]:
+    problems: list[dict[str, Any]] = []
     if item.get("status", CharacterStatus.ACTIVE) not in CharacterStatus.values:
         problems.append(
             {
@@ -201,7 +206,7 @@ def _stat_problems(path: str, stats: Any, schema: Schema | None) -> list[dict[st
 
 @transaction.atomic
 def force_import_json(
-    *, document: Any, owner: Any, campaign: Campaign | None = None, user: Any = None
+    *, document: Any, owner: User, campaign: Campaign | None = None, user: User | None = None
 ) -> Force:
     """Create a force from a `muster.force` document, or reject it whole with ImportRejected."""
     problems = _document_problems(document)
@@ -225,7 +230,7 @@ def force_import_json(
     return force
 
 
-def _import_roster(force: Force, body: Mapping[str, Any], user: Any) -> None:
+def _import_roster(force: Force, body: Mapping[str, Any], user: User | None) -> None:
     unit_rows = body.get("units") or []
     units = {
         u["name"]: unit_create(
@@ -241,7 +246,9 @@ def _import_roster(force: Force, body: Mapping[str, Any], user: Any) -> None:
             unit_update(unit=units[row["name"]], leader=characters.get(row["leader"]))
 
 
-def _import_character(force: Force, data: Mapping, units: Mapping[str, Unit], user: Any):
+def _import_character(
+    force: Force, data: Mapping[str, Any], units: Mapping[str, Unit], user: User | None
+) -> Character:
     return character_create(
         force=force,
         name=data["name"],
@@ -309,7 +316,7 @@ def force_export_csv(*, force: Force) -> str:
             c.name,
             c.rank,
             c.status,
-            c.unit.name if c.unit_id else "",
+            c.unit.name if c.unit else "",
             c.permanent_wounds,
             c.notes,
         ]
@@ -333,8 +340,10 @@ def _csv_stats(row: Mapping[str, str], schema: Schema) -> dict[str, Any]:
     return stats
 
 
-def _csv_row_problems(number: int, row: Mapping[str, str], schema: Schema, taken: set[str]):
-    problems = []
+def _csv_row_problems(
+    number: int, row: Mapping[str, str], schema: Schema, taken: set[str]
+) -> list[dict[str, Any]]:
+    problems: list[dict[str, Any]] = []
     name = (row.get("name") or "").strip()
     if not name or name in taken:
         message = "is missing" if not name else f"{name!r} is already in the force or the file"
@@ -377,7 +386,7 @@ def _refuse(message: str, *, row: int = 1, column: str = "") -> NoReturn:
     raise ImportRejected([{"row": row, "column": column or "(file)", "message": message}])
 
 
-def _read_rows(reader: csv.DictReader) -> list[dict[str, str]]:
+def _read_rows(reader: csv.DictReader[str]) -> list[dict[str, str]]:
     """Read the data rows, refusing a file over CSV_MAX_ROWS or with a cell over CSV_MAX_CELL."""
     rows: list[dict[str, str]] = []
     try:
@@ -397,14 +406,14 @@ def _read_rows(reader: csv.DictReader) -> list[dict[str, str]]:
     return rows
 
 
-def _checked_row(row: dict[str, Any], line: int) -> dict[str, str]:
-    extra = row.pop(None, None)  # cells beyond the header
-    if extra:
+def _checked_row(row: dict[str | None, Any], line: int) -> dict[str, str]:
+    if row.get(None):  # cells beyond the header
         _refuse("the row has more cells than the header has columns", row=line)
-    for column, cell in row.items():
+    cells = {column: cell for column, cell in row.items() if column is not None}
+    for column, cell in cells.items():
         if cell is not None and len(cell) > CSV_MAX_CELL:
             _refuse(f"the cell is longer than {CSV_MAX_CELL:,} characters", row=line, column=column)
-    return {column: _unescape(cell or "") for column, cell in row.items()}
+    return {column: _unescape(cell or "") for column, cell in cells.items()}
 
 
 def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
@@ -433,7 +442,9 @@ def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
 
 
 @transaction.atomic
-def force_import_csv(*, force: Force, text: str | bytes, user: Any = None) -> list[Character]:
+def force_import_csv(
+    *, force: Force, text: str | bytes, user: User | None = None
+) -> list[Character]:
     """Add characters from CSV to a force, or reject the whole file with ImportRejected.
 
     `text` is the decoded file, or the uploaded bytes (decoded strictly by `csv_text`). Rows
@@ -452,7 +463,9 @@ def force_import_csv(*, force: Force, text: str | bytes, user: Any = None) -> li
     return [_csv_character(force, row, schema, units, user) for row in rows]
 
 
-def _csv_character(force: Force, row: Mapping[str, str], schema: Schema, units: dict, user: Any):
+def _csv_character(
+    force: Force, row: Mapping[str, str], schema: Schema, units: dict[str, Unit], user: User | None
+) -> Character:
     unit_name = (row.get("unit") or "").strip()
     if unit_name and unit_name not in units:
         units[unit_name] = unit_create(force=force, name=unit_name, order=len(units))

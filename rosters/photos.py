@@ -69,7 +69,7 @@ def _encoded(picture: Image.Image) -> tuple[bytes, str]:
     return out.getvalue(), "jpg"
 
 
-def photo_clean(upload: Any) -> ContentFile:
+def photo_clean(upload: Any) -> ContentFile[bytes]:
     """Check an uploaded photo and return a re-encoded copy, without metadata, to store."""
     limit = settings.PHOTO_MAX_BYTES
     if _size(upload) > limit:

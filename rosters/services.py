@@ -9,20 +9,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign
 from common.stats import clean_stats, starting_stats, system_for
+from common.users import User
 from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry, Unit
 from rosters.photos import is_new_upload, photo_clean
 from rosters.snapshots import character_snapshot, snapshot_diff
 from rules.aftermath import MAX_PERMANENT_SURVIVABLE
 
-User = AbstractBaseUser
 CHARACTER_FIELDS = ("name", "rank", "status", "unit", "stats", "permanent_wounds", "notes", "photo")
 FORCE_FIELDS = ("name", "faction", "notes", "campaign")
 
@@ -138,7 +137,9 @@ def _check_leader(unit: Unit, leader: Character | None) -> None:
 
 
 def _check_unit_name(force_id: int, name: str, unit_pk: int | None = None) -> None:
-    clash = Unit.objects.filter(force_id=force_id, name=name).exclude(pk=unit_pk)
+    clash = Unit.objects.filter(force_id=force_id, name=name)
+    if unit_pk is not None:
+        clash = clash.exclude(pk=unit_pk)
     if clash.exists():
         raise ValidationError({"name": [f"the force already has a unit called {name}"]})
 
@@ -222,7 +223,8 @@ def _check_unit(force: Force, unit: Unit | None) -> None:
 def _save_version(character: Character, user: User | None) -> None:
     # simple-history falls back to the request's user (admin, API) when none is given here.
     if user is not None:
-        character._history_user = user
+        # simple-history's documented way to name the author of the next version.
+        character._history_user = user  # type: ignore[attr-defined]  # read by simple-history
     character.save()
 
 
@@ -230,8 +232,8 @@ def _record(
     *,
     character: Character,
     cause: str,
-    before: dict,
-    after: dict,
+    before: dict[str, Any],
+    after: dict[str, Any],
     user: User | None,
     note: str = "",
     battle_id: int | None = None,
@@ -375,7 +377,7 @@ def character_update(
 
 def _save_with_entry(
     character: Character,
-    before: dict,
+    before: dict[str, Any],
     *,
     cause: str,
     user: User | None,

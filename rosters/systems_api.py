@@ -14,14 +14,16 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.serializers import Serializer
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, all_systems, get_system
 
 
-class SystemSummarySerializer(serializers.Serializer):
+class SystemSummarySerializer(Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
-    source = serializers.CharField()
+    # The stubs read a field called "source" as DRF's own Field.source attribute.
+    source = serializers.CharField()  # type: ignore[assignment]  # a field named "source"
     scale = serializers.CharField()
     piece = serializers.CharField()
     house_rules = serializers.BooleanField()
