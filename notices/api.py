@@ -7,6 +7,7 @@ the 404 of any private campaign data, and anonymous requests 401/403.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError as ModelValidationError
@@ -22,11 +23,12 @@ from rest_framework.serializers import as_serializer_error
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
+from common.serializers import Serializer
 from notices.models import EventKind, HookFormat, Webhook
 from notices.services import webhook_create, webhook_delete, webhook_update
 
 
-class WebhookSerializer(serializers.ModelSerializer):
+class WebhookSerializer(serializers.ModelSerializer[Webhook]):
     events = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices))
 
     class Meta:
@@ -50,7 +52,7 @@ class WebhookSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class WebhookInputSerializer(serializers.Serializer):
+class WebhookInputSerializer(Serializer):
     name = serializers.CharField(max_length=80)
     url = serializers.URLField(max_length=500)
     format = serializers.ChoiceField(choices=HookFormat.choices, default=HookFormat.DISCORD)
@@ -71,7 +73,7 @@ def campaign_for(request: Request, campaign_pk: str, *, manage: bool) -> Campaig
     return campaign
 
 
-def _saved(action: Any) -> Webhook:
+def _saved(action: Callable[[], Webhook]) -> Webhook:
     try:
         hook: Webhook = action()
     except ModelValidationError as exc:
@@ -80,7 +82,9 @@ def _saved(action: Any) -> Webhook:
 
 
 @extend_schema(tags=["webhooks"])
-class WebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class WebhookViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Webhook]
+):
     serializer_class = WebhookSerializer
     permission_classes = [IsAuthenticated]
     pagination_class = None  # a campaign has a handful of hooks

@@ -47,7 +47,7 @@ def disable_after() -> int:
 
 def backoff_seconds(attempt: int) -> int:
     """Seconds before retry number `attempt` (1, 2, ...): 30 s, 1 min, 2 min, 4 min, ..."""
-    return int(getattr(settings, "NOTIFY_BACKOFF_SECONDS", 30)) * 2 ** max(attempt - 1, 0)
+    return int(getattr(settings, "NOTIFY_BACKOFF_SECONDS", 30)) << max(attempt - 1, 0)
 
 
 def sign(secret: str, body: bytes) -> str:

@@ -22,7 +22,7 @@ from ratings.models import PlayerRating
 from ratings.selectors import campaign_ratings
 
 
-class RatingSerializer(serializers.ModelSerializer):
+class RatingSerializer(serializers.ModelSerializer[PlayerRating]):
     player = serializers.SerializerMethodField(help_text="The player's name as the club shows it.")
 
     class Meta:
