@@ -8,6 +8,7 @@ checks real answers against them (tests/fuzz/).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 DETAIL = {
@@ -50,7 +51,7 @@ def _content(component: str) -> dict[str, Any]:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{component}"}}}
 
 
-def _add_errors(operation: dict[str, Any], errors: dict[str, tuple[str, str, dict]]) -> None:
+def _add_errors(operation: dict[str, Any], errors: Mapping[str, tuple[str, str, object]]) -> None:
     responses = operation.setdefault("responses", {})
     for code, (description, component, _) in errors.items():
         responses.setdefault(code, {"description": description, "content": _content(component)})

@@ -74,7 +74,7 @@ def stat_line(system: RuleSystem, name: str, stats: Mapping[str, Any]) -> tuple[
     return tuple(lines[1:]) if lines and lines[0] == name else tuple(lines)
 
 
-def state_items(state: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
+def state_items(state: Mapping[str, object]) -> tuple[tuple[str, bool], ...]:
     """Return a figure's battle state as (text, is_bad) worth showing; empty values hidden.
 
     The status reads as itself ("wounded"), a flag by its name ("loaded"), a count as
@@ -91,11 +91,11 @@ def state_items(state: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
     return tuple(items)
 
 
-def is_out(state: Mapping[str, Any]) -> bool:
+def is_out(state: Mapping[str, object]) -> bool:
     return str(state.get("status", "")) in OUT_OF_ACTION
 
 
-def change_text(change: Mapping[str, Any]) -> str:
+def change_text(change: Mapping[str, object]) -> str:
     """Write a post-battle change (a `rules.campaign.Change` as JSON) as a short phrase."""
     what = str(change.get("field") or change.get("kind") or "").replace("_", " ")
     before, after = change.get("before"), change.get("after")

@@ -24,6 +24,7 @@ from campaigns.services.house_rules import (
     rules_under,
 )
 from pages.charts import Bar, BarChart, bar_chart
+from pages.htmx import from_htmx
 from pages.schema_forms import Input, opening_values, schema_inputs, submitted_values
 from rules.checks import Check, Odds
 from rules.errors import RulesError, ValidationError
@@ -89,7 +90,7 @@ def cli_command(
     return shlex.join(words)
 
 
-def _cli_value(value: Any) -> str:
+def _cli_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
@@ -186,5 +187,5 @@ def odds_page(request: HttpRequest) -> HttpResponse:
         "shown": f"{system.key}/{check.name}",
         "rules": rules,
     }
-    template = "pages/odds/_panel.html" if request.htmx else "pages/odds/page.html"
+    template = "pages/odds/_panel.html" if from_htmx(request) else "pages/odds/page.html"
     return render(request, template, context)

@@ -101,7 +101,7 @@ def submitted_values(schema: Schema, data: QueryDict) -> tuple[dict[str, Any], d
     return values, errors
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -120,12 +120,12 @@ def _widget(field: Field) -> str:
     }.get(field.kind, "text")
 
 
-def _options(field: Field, value: Any) -> tuple[Option, ...]:
+def _options(field: Field, value: object) -> tuple[Option, ...]:
     picked = {str(v) for v in value} if isinstance(value, list | tuple) else {_text(value)}
     return tuple(Option(str(v), label, str(v) in picked) for v, label in field.choices)
 
 
-def field_input(field: Field, value: Any, error: str = "", prefix: str = "") -> Input:
+def field_input(field: Field, value: object, error: str = "", prefix: str = "") -> Input:
     """Return how one field is drawn, holding `value` and its error."""
     shown = "\n".join(value) if field.kind == "list" and isinstance(value, list) else _text(value)
     return Input(
