@@ -23,7 +23,7 @@ from rest_framework.serializers import BaseSerializer, Serializer
 
 from battles import selectors, services
 from battles.errors import BattleConflict
-from battles.models import Battle, BattleFigure, BattleSide
+from battles.models import Battle, BattleEvent, BattleFigure, BattleSide
 from battles.serializers import (
     ActivationInputSerializer,
     BattleInputSerializer,
@@ -153,7 +153,7 @@ class BattleViewSet(
         )
         return Response(self._event_answer(event), status=status.HTTP_201_CREATED)
 
-    def _event_answer(self, event: Any) -> dict[str, Any]:
+    def _event_answer(self, event: BattleEvent) -> dict[str, Any]:
         battle = self.get_queryset().get(pk=event.battle_id)
         context = {"request": self.request, "breakpoints_tracked": battle.system in BREAKPOINTS}
         return {

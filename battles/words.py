@@ -6,16 +6,15 @@ JSON and the figures' names, and says friendly fire as such.
 
 from __future__ import annotations
 
-from typing import Any
-
 from battles.models import BattleEvent, EventKind
+from common.json_types import JSONObject
 from rules import narrate
 
 #: The narration's word for an event's kind; every other kind is a check.
 NARRATED_KINDS: dict[str, str] = {EventKind.ACTIVATION: "activation", EventKind.VOID: "void"}
 
 
-def event_json(event: BattleEvent) -> dict[str, Any]:
+def event_json(event: BattleEvent) -> JSONObject:
     """Return the event as the rules engine's narration reads it."""
     return {
         "check": event.check_name,

@@ -5,6 +5,7 @@ goes through the services, so hand edits land in the service record."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
@@ -74,7 +75,9 @@ def unit_form(system: RuleSystem | None) -> type[UnitAdminForm]:
     return schema_form_class(UnitAdminForm, schema, "UnitForm")
 
 
-def save_character(request: HttpRequest, obj: Character, form: Any, change: bool) -> Character:
+def save_character(
+    request: HttpRequest, obj: Character, form: forms.BaseForm, change: bool
+) -> Character:
     """Create or hand-edit a character through the services (one service-record entry)."""
     stats = getattr(form, "schema_values", None)
     if not change:
@@ -92,7 +95,9 @@ def save_character(request: HttpRequest, obj: Character, form: Any, change: bool
     )
 
 
-def _create_character(request: HttpRequest, obj: Character, stats: Any) -> Character:
+def _create_character(
+    request: HttpRequest, obj: Character, stats: dict[str, object] | None
+) -> Character:
     created = services.character_create(
         force=obj.force,
         name=obj.name,
@@ -114,7 +119,9 @@ class SystemFilter(admin.SimpleListFilter):
     parameter_name = "system"
     field = "force__system"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> Any:
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Model]
+    ) -> tuple[tuple[str, str], ...]:
         return system_choices()
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Model]) -> QuerySet[Model]:
@@ -144,10 +151,10 @@ class ServiceRecordInline(TabularInline):
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ServiceRecordEntry]:
@@ -170,7 +177,7 @@ class CharacterInline(TabularInline):
         kwargs["form"] = character_form(_force_rules(obj))
         return super().get_formset(request, obj, **kwargs)
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+    def get_fields(self, request: HttpRequest, obj: Force | None = None) -> tuple[str, ...]:
         form = character_form(_force_rules(obj))
         return ("name", "rank", "unit", "status", *form().schema_names())
 
@@ -186,7 +193,7 @@ class UnitInline(TabularInline):
         kwargs["form"] = unit_form(_force_rules(obj))
         return super().get_formset(request, obj, **kwargs)
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+    def get_fields(self, request: HttpRequest, obj: Force | None = None) -> tuple[str, ...]:
         form = unit_form(_force_rules(obj))
         return ("name", "order", "leader", *form().schema_names())
 
@@ -232,10 +239,10 @@ class ForceAdmin(CampaignScoped, ModelAdmin):
     actions = ["export_json", "export_csv", "import_csv"]
     change_list_template = "admin/rosters/force/change_list.html"
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Force | None = None) -> list[str]:
         return ["rule_system"] if obj else []  # stats depend on it: a force keeps its system
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+    def get_fields(self, request: HttpRequest, obj: Force | None = None) -> tuple[str, ...]:
         fields = ("name", "owner", "campaign", "system", "faction", "notes")
         return tuple("rule_system" if f == "system" and obj else f for f in fields)
 
@@ -243,7 +250,9 @@ class ForceAdmin(CampaignScoped, ModelAdmin):
     def rule_system(self, obj: Force) -> str:
         return system_name(obj.system)
 
-    def save_model(self, request: HttpRequest, obj: Force, form: Any, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Force, form: forms.ModelForm[Force], change: bool
+    ) -> None:
         if not change:
             obj.pk = services.force_create(
                 owner=obj.owner,
@@ -258,7 +267,13 @@ class ForceAdmin(CampaignScoped, ModelAdmin):
         changes = {n: getattr(obj, n) for n in services.FORCE_FIELDS if n in form.changed_data}
         services.force_update(force=stored, **changes)
 
-    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+    def save_formset(
+        self,
+        request: HttpRequest,
+        form: forms.ModelForm[Force],
+        formset: BaseInlineFormSet[Model, Force, forms.ModelForm[Model]],
+        change: bool,
+    ) -> None:
         # The services save each row (and write the record); the admin's change message
         # reads these three lists, which formset.save() would otherwise have filled.
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
@@ -269,16 +284,29 @@ class ForceAdmin(CampaignScoped, ModelAdmin):
             elif inline_form.has_changed():
                 self._save_inline(request, formset, inline_form, force)
 
-    def _delete_inline(self, request: HttpRequest, formset: Any, obj: Any) -> None:
+    def _delete_inline(
+        self,
+        request: HttpRequest,
+        formset: BaseInlineFormSet[Model, Force, forms.ModelForm[Model]],
+        obj: Model,
+    ) -> None:
         if obj.pk is not None and isinstance(obj, Unit):
             services.unit_delete(unit=obj, user=signed_in(request.user))
             formset.deleted_objects.append(obj)
 
-    def _save_inline(self, request: HttpRequest, formset: Any, form: Any, force: Force) -> None:
+    def _save_inline(
+        self,
+        request: HttpRequest,
+        formset: BaseInlineFormSet[Model, Force, forms.ModelForm[Model]],
+        form: forms.ModelForm[Model],
+        force: Force,
+    ) -> None:
         obj, is_new = form.instance, form.instance.pk is None
+        if not isinstance(obj, Character | Unit):
+            raise TypeError(f"a force's inlines hold characters and units, not {obj!r}")
         obj.force = force
         saved: Character | Unit
-        if formset.model is Character:
+        if isinstance(obj, Character):
             saved = save_character(request, obj, form, change=not is_new)
         else:
             saved = self._save_unit(obj, form)
@@ -287,7 +315,7 @@ class ForceAdmin(CampaignScoped, ModelAdmin):
         else:
             formset.changed_objects.append((saved, form.changed_data))
 
-    def _save_unit(self, obj: Unit, form: Any) -> Unit:
+    def _save_unit(self, obj: Unit, form: forms.BaseForm) -> Unit:
         stats = getattr(form, "schema_values", None)
         data = {"name": obj.name, "order": obj.order, **({"stats": stats} if stats else {})}
         if obj.pk is None:
@@ -340,9 +368,9 @@ class ForceAdmin(CampaignScoped, ModelAdmin):
     def _upload_page(
         self,
         request: HttpRequest,
-        form: Any,
+        form: forms.Form,
         force: Force | None,
-        problems: Any,
+        problems: Iterable[interchange.Problem],
         action: str = "import_csv",
     ) -> HttpResponse:
         context = {
@@ -374,7 +402,7 @@ class ForceAdmin(CampaignScoped, ModelAdmin):
             return HttpResponseRedirect(reverse("admin:rosters_force_change", args=[force.pk]))
         return self._upload_page(request, form, None, [], "")
 
-    def _import_documents(self, request: HttpRequest, form: Any) -> Force:
+    def _import_documents(self, request: HttpRequest, form: JsonUploadForm) -> Force:
         # The same strict reader as the API's bodies: 1e400, NaN, lone surrogates, NUL and deep
         # nesting are refused in words, not met later as a 500.
         try:
@@ -395,7 +423,7 @@ class ForceAdmin(CampaignScoped, ModelAdmin):
 class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
     campaign_path = "force__campaign"
 
-    def campaign_id_of(self, obj: Any) -> int | None:
+    def campaign_id_of(self, obj: Model) -> int | None:
         return obj.force.campaign_id if isinstance(obj, Character) else super().campaign_id_of(obj)
 
     list_display = ["name", "rank", "force", "unit", "status", "system", "campaign"]
@@ -415,7 +443,7 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
         return system_name(obj.force.system)
 
     @admin.display(ordering="force__campaign__name")
-    def campaign(self, obj: Character) -> Any:
+    def campaign(self, obj: Character) -> Campaign | None:
         return obj.force.campaign
 
     def _system_of(self, request: HttpRequest, obj: Character | None) -> RuleSystem | None:
@@ -423,7 +451,11 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
         return _force_rules(force)
 
     def get_form(
-        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+        self,
+        request: HttpRequest,
+        obj: Character | None = None,
+        change: bool = False,
+        **kwargs: Any,
     ) -> type[forms.ModelForm[Character]]:
         kwargs["form"] = character_form(self._system_of(request, obj))
         # SimpleHistoryAdmin is untyped: name what its ModelAdmin.get_form returns.
@@ -433,8 +465,8 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
         return form
 
     def get_fieldsets(
-        self, request: HttpRequest, obj: Any = None
-    ) -> list[tuple[str | None, dict[str, Any]]]:
+        self, request: HttpRequest, obj: Character | None = None
+    ) -> list[tuple[str | None, dict[str, object]]]:
         system = self._system_of(request, obj)
         stats = character_form(system)().schema_names()
         heading = f"Stats ({system.name})" if system else "Stats"
@@ -460,7 +492,9 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
         )
         return field
 
-    def save_model(self, request: HttpRequest, obj: Character, form: Any, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Character, form: forms.ModelForm[Character], change: bool
+    ) -> None:
         save_character(request, obj, form, change)
 
     @admin.action(description="Retire selected characters")
@@ -500,8 +534,8 @@ class ServiceRecordEntryAdmin(ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

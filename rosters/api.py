@@ -167,7 +167,7 @@ class ForceViewSet(RosterViewSet[Force], mixins.ListModelMixin, mixins.RetrieveM
         throttle_scope="imports",
         parser_classes=[MultiPartParser, FormParser, JSONParser],
     )
-    def characters_csv(self, request: Request, pk: str | None = None) -> Any:
+    def characters_csv(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
         force = self.get_object()
         if request.method == "GET":
             response = HttpResponse(

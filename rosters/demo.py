@@ -16,6 +16,7 @@ from django.db import transaction
 from campaigns.models import Campaign, CampaignStatus, Club, Role
 from campaigns.services import campaign_create, club_create, membership_create
 from common.stats import starting_stats
+from common.users import User
 from rosters.models import Force
 from rosters.services import character_create, character_update, force_create, unit_create
 from rules.errors import ValidationError as RulesValidationError
@@ -211,7 +212,7 @@ def demo_password(path: Path | None = None) -> str:
     return path.read_text().strip()
 
 
-def _user(username: str, password: str, *, staff: bool = False) -> Any:
+def _user(username: str, password: str, *, staff: bool = False) -> User:
     user, _ = get_user_model().objects.get_or_create(
         username=username, defaults={"email": f"{username}@demo.invalid"}
     )
@@ -278,7 +279,7 @@ def _demo(system: RuleSystem) -> DemoCampaign:
     return DEMO_CAMPAIGNS.get(system.key, FALLBACK)
 
 
-def _campaign(club: Club, system: RuleSystem, members: dict[str, Any]) -> Campaign:
+def _campaign(club: Club, system: RuleSystem, members: dict[str, User]) -> Campaign:
     demo = _demo(system)
     campaign = Campaign.objects.filter(club=club, slug=f"{system.key}-demo").first()
     if campaign is None:
@@ -297,7 +298,7 @@ def _campaign(club: Club, system: RuleSystem, members: dict[str, Any]) -> Campai
     return campaign
 
 
-def _force(campaign: Campaign, owner: Any, system: RuleSystem) -> None:
+def _force(campaign: Campaign, owner: User, system: RuleSystem) -> None:
     # One demo force per player per campaign, whatever it was called when it was loaded.
     if Force.objects.filter(campaign=campaign, owner=owner).exists():
         return

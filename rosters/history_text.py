@@ -25,7 +25,7 @@ TITLES = {
 }
 
 
-def stat_text(field: Field | None, value: Any) -> str:
+def stat_text(field: Field | None, value: object) -> str:
     """Return a stat as a player writes it: d8 for a die, a choice by its label."""
     if value is None or value == "" or value == []:
         return "—"

@@ -14,12 +14,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypedDict
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.models import Campaign
+from common.json_types import JSONObject
 from common.stats import system_for
 from common.users import User
 from rosters.house_rules import rules_for_force
@@ -42,15 +43,24 @@ CSV_MAX_CELL = 10_000
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
+class Problem(TypedDict, total=False):
+    """One reason an import is refused: where (a JSON path, or a CSV row and column) and why."""
+
+    path: str
+    row: int
+    column: str
+    message: str
+
+
 class ImportRejected(ValidationError):
     """The file was refused whole; `problems` lists each bad place and why."""
 
-    def __init__(self, problems: list[dict[str, Any]]) -> None:
+    def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__([_describe(p) for p in problems])
 
 
-def _describe(problem: Mapping[str, Any]) -> str:
+def _describe(problem: Problem) -> str:
     if problem.get("path"):
         where = problem["path"]
     elif "row" in problem:
@@ -63,7 +73,7 @@ def _describe(problem: Mapping[str, Any]) -> str:
 # --- JSON ---------------------------------------------------------------------------------
 
 
-def force_export_json(*, force: Force) -> dict[str, Any]:
+def force_export_json(*, force: Force) -> JSONObject:
     """Return the force as a `muster.force` document."""
     characters = list(force_roster(force))
     units = sorted(force.units.select_related("leader"), key=lambda u: (u.order, u.name))
@@ -81,7 +91,7 @@ def force_export_json(*, force: Force) -> dict[str, Any]:
     }
 
 
-def _unit_json(unit: Unit) -> dict[str, Any]:
+def _unit_json(unit: Unit) -> JSONObject:
     return {
         "name": unit.name,
         "order": unit.order,
@@ -90,7 +100,7 @@ def _unit_json(unit: Unit) -> dict[str, Any]:
     }
 
 
-def _character_json(character: Character) -> dict[str, Any]:
+def _character_json(character: Character) -> JSONObject:
     return {
         "name": character.name,
         "rank": character.rank,
@@ -102,7 +112,7 @@ def _character_json(character: Character) -> dict[str, Any]:
     }
 
 
-def _document_problems(document: Any) -> list[dict[str, Any]]:
+def _document_problems(document: object) -> list[Problem]:
     if not isinstance(document, Mapping) or document.get("format") != FORMAT:
         return [{"path": "format", "message": f"is not a {FORMAT} document"}]
     if document.get("version") != VERSION:
@@ -118,9 +128,9 @@ _TEXT_FIELDS = ("name", "rank", "notes", "faction", "status", "unit", "leader", 
 _LIST_FIELDS = ("units", "characters", "permanent_wounds")
 
 
-def _type_problems(path: str, item: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _type_problems(path: str, item: Mapping[str, Any]) -> list[Problem]:
     """Each present field of the right JSON type: a string, a list, an object, a whole number."""
-    problems = []
+    problems: list[Problem] = []
     for name, value in item.items():
         if value is None:
             continue
@@ -141,8 +151,8 @@ def _type_problems(path: str, item: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _json_problems(
     body: Mapping[str, Any], schema: Schema, unit_schema: Schema | None
-) -> list[dict[str, Any]]:
-    problems: list[dict[str, Any]] = _type_problems("force", body)
+) -> list[Problem]:
+    problems: list[Problem] = _type_problems("force", body)
     if any(p["path"] in ("force.units", "force.characters") for p in problems):
         return problems  # not lists: their items cannot be walked
     units = body.get("units") or []
@@ -157,8 +167,8 @@ def _json_problems(
 
 
 def _item_problems(
-    path: str, item: Any, schema: Schema | None, unit_names: list[str] | None, seen: list[str]
-) -> list[dict[str, Any]]:
+    path: str, item: object, schema: Schema | None, unit_names: list[str] | None, seen: list[str]
+) -> list[Problem]:
     if not isinstance(item, Mapping):
         return [{"path": path, "message": "must be an object"}]
     problems = _type_problems(path, item)
@@ -180,8 +190,8 @@ def _item_problems(
 
 def _character_field_problems(
     path: str, item: Mapping[str, Any], unit_names: list[str]
-) -> list[dict[str, Any]]:
-    problems: list[dict[str, Any]] = []
+) -> list[Problem]:
+    problems: list[Problem] = []
     if item.get("status", CharacterStatus.ACTIVE) not in CharacterStatus.values:
         problems.append(
             {
@@ -194,7 +204,7 @@ def _character_field_problems(
     return problems
 
 
-def _stat_problems(path: str, stats: Any, schema: Schema | None) -> list[dict[str, Any]]:
+def _stat_problems(path: str, stats: Any, schema: Schema | None) -> list[Problem]:
     if schema is None:
         return [] if not stats else [{"path": f"{path}.stats", "message": "must be empty"}]
     try:
@@ -297,7 +307,7 @@ def _unescape(cell: str) -> str:
     return cell[1:] if escaped else cell
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
@@ -342,8 +352,8 @@ def _csv_stats(row: Mapping[str, str], schema: Schema) -> dict[str, Any]:
 
 def _csv_row_problems(
     number: int, row: Mapping[str, str], schema: Schema, taken: set[str]
-) -> list[dict[str, Any]]:
-    problems: list[dict[str, Any]] = []
+) -> list[Problem]:
+    problems: list[Problem] = []
     name = (row.get("name") or "").strip()
     if not name or name in taken:
         message = "is missing" if not name else f"{name!r} is already in the force or the file"
@@ -428,7 +438,7 @@ def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
     if any(len(column) > CSV_MAX_CELL for column in header):
         _refuse(f"a header cell is longer than {CSV_MAX_CELL:,} characters")
     unknown = [c for c in header if c not in csv_columns(schema)]
-    problems = [
+    problems: list[Problem] = [
         {"row": 1, "column": c, "message": "is not a column of this system"} for c in unknown
     ]
     # Two columns of one name: DictReader would keep the last silently.
@@ -484,7 +494,7 @@ def _csv_character(
     )
 
 
-def problems_of(exc: ValidationError) -> Iterable[dict[str, Any]]:
+def problems_of(exc: ValidationError) -> Iterable[Problem]:
     """Return an import error's problems, whatever kind of validation error it is."""
     if isinstance(exc, ImportRejected):
         return exc.problems

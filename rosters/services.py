@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.files import File
 from django.db import transaction
 from django.utils import timezone
 
@@ -274,7 +275,7 @@ def _new_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
 TYPED_CAUSES = (EntryCause.CREATED, EntryCause.HAND_EDIT, EntryCause.IMPORT)
 
 
-def _check_permanent_wounds(wounds: Any, status: str, cause: str) -> None:
+def _check_permanent_wounds(wounds: object, status: str, cause: str) -> None:
     """Typed permanent wounds stay within the rules: a list of texts, and no more on a living
     figure than a fight can leave him with (rules.aftermath: a sixth point kills), or every
     battle and simulation he entered would start with a dead man."""
@@ -304,7 +305,7 @@ def character_create(
     status: str = CharacterStatus.ACTIVE,
     permanent_wounds: Iterable[str] = (),
     notes: str = "",
-    photo: Any = None,
+    photo: File[bytes] | None = None,
     user: User | None = None,
     cause: str = EntryCause.CREATED,
     note: str = "",

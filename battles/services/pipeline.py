@@ -20,13 +20,13 @@ import logging
 import time
 import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from battles.errors import BattleConflict
@@ -100,7 +100,7 @@ def battle_seal(*, battle: Battle, user: User | None) -> Battle:
     return battle
 
 
-def unagreed_sides(battle_id: Any) -> Any:
+def unagreed_sides(battle_id: Any) -> QuerySet[BattleSide]:  # an id, or an OuterRef
     """Return the battle's sides nobody has agreed the result for yet (a queryset)."""
     return BattleSide.objects.filter(battle_id=battle_id, agreed_at__isnull=True)
 
@@ -332,7 +332,7 @@ def _roll_words(system_key: str, row: PostBattleRoll, name: str) -> str:
 # --- the sweep and requeue ----------------------------------------------------------------
 
 
-def _release(battle_id: int, cutoff: Any) -> bool:
+def _release(battle_id: int, cutoff: datetime) -> bool:
     return bool(
         Battle.objects.filter(
             pk=battle_id, status=BattleStatus.PROCESSING, claimed_at__lt=cutoff

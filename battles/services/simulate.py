@@ -28,6 +28,7 @@ from battles.models import (
 )
 from battles.services.common import PLAYABLE, locked, require_status, system_of
 from battles.services.table import KILLED, mark_breakpoints
+from common.json_types import JSONObject
 from common.users import User
 from rules.dice import SeededDice
 from rules.simulate import SimEvent, SimFigure, SimResult
@@ -166,7 +167,7 @@ class BatchSummary:
     casualties: tuple[dict[int, float], ...]
     mean_turns: float
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {
             "runs": self.runs,
             "win_rate": list(self.wins),
