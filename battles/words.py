@@ -10,9 +10,6 @@ from battles.models import BattleEvent, EventKind
 from common.json_types import JSONObject
 from rules import narrate
 
-#: DELIBERATELY BAD (reverted by the next commit): a type error for CI to catch.
-CHECKS_SHOWN: int = "all"
-
 #: The narration's word for an event's kind; every other kind is a check.
 NARRATED_KINDS: dict[str, str] = {EventKind.ACTIVATION: "activation", EventKind.VOID: "void"}
 
