@@ -91,11 +91,14 @@ class BattleReportView(APIView):
 
     def get(self, request: Request, pk: int) -> Response:
         battle = get_object_or_404(battles_visible_to(request.user), pk=pk)
-        data = battle_report(battle).as_json()
-        data["paragraphs"] = [
-            {"author": display_name(p.author), "text": p.text, "updated_at": p.updated_at}
-            for p in report_paragraphs(battle)
-        ]
+        # The serializer's input, not JSON yet: it writes `updated_at` as an ISO date.
+        data: dict[str, object] = {
+            **battle_report(battle).as_json(),
+            "paragraphs": [
+                {"author": display_name(p.author), "text": p.text, "updated_at": p.updated_at}
+                for p in report_paragraphs(battle)
+            ],
+        }
         return Response(BattleReportSerializer(data).data)
 
 

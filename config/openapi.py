@@ -58,7 +58,7 @@ def _add_errors(operation: dict[str, Any], errors: Mapping[str, tuple[str, str, 
 
 
 def document_error_responses(
-    result: dict[str, Any], generator: Any, request: Any, public: bool
+    result: dict[str, Any], generator: object, request: object, public: bool
 ) -> dict[str, Any]:
     """Add the shared 400/401/403/404/409/429/503 responses to every operation."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Campaign, Membership, Pairing, Role, Round, Winner, display_name
+from common.json_types import JSONObject
 from common.queueing import send_now
 from common.users import User
 from notices.models import Delivery, Event, EventKind, Notice, NoticeSettings, Webhook
@@ -33,7 +34,7 @@ logger = logging.getLogger("muster.notify")
 
 @transaction.atomic
 def event_record(
-    *, campaign: Campaign, kind: str, key: str, title: str, text: str, data: dict[str, Any]
+    *, campaign: Campaign, kind: str, key: str, title: str, text: str, data: JSONObject
 ) -> Event | None:
     """Write the event once (a second call with the same `key` does nothing) and queue one
     delivery per active hook that listens for it, sent after the commit."""
@@ -104,7 +105,7 @@ def result_line(pairing: Pairing) -> str:
     return f"{where}: {winner} won {how} {loser}, {score}."
 
 
-def _pairing_data(pairing: Pairing) -> dict[str, Any]:
+def _pairing_data(pairing: Pairing) -> JSONObject:
     return {
         "pairing": pairing.pk,
         "round": pairing.round.number,
