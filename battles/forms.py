@@ -40,7 +40,7 @@ class FigureResultForm(forms.Form):
             (s, s) for s in allowed_skills(system)
         ]
 
-    def entry(self) -> dict[str, Any]:
+    def entry(self) -> dict[str, object]:
         """Return the cleaned values as one figure entry for `battle_record_result`."""
         data = dict(self.cleaned_data)
         for key in ("care", "hazard"):
@@ -62,7 +62,7 @@ class SideResultForm(forms.Form):
         self.label = f"Side {side.index + 1}: {side.force}"
 
 
-def figure_initial(system: RuleSystem, figure: BattleFigure) -> dict[str, Any]:
+def figure_initial(system: RuleSystem, figure: BattleFigure) -> dict[str, object]:
     carried = int(system.initial_state(figure.stats).get("wounds", 0))
     return {
         "figure": figure.pk,

@@ -238,7 +238,7 @@ class KeysetPagination(BasePagination):
             )
         )
 
-    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+    def get_paginated_response_schema(self, schema: dict[str, object]) -> dict[str, object]:
         link = {"type": "string", "nullable": True, "format": "uri"}
         return {
             "type": "object",
@@ -252,8 +252,8 @@ class KeysetPagination(BasePagination):
             },
         }
 
-    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
-        def param(name: str, kind: str, text: str) -> dict[str, Any]:
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, object]]:
+        def param(name: str, kind: str, text: str) -> dict[str, object]:
             return {
                 "name": name,
                 "required": False,

@@ -8,7 +8,6 @@ the 404 of any private campaign data, and anonymous requests 401/403.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.core.exceptions import ValidationError as ModelValidationError
 from django.db.models import QuerySet
@@ -97,7 +96,7 @@ class WebhookViewSet(
             return Webhook.objects.none()
         return Webhook.objects.filter(campaign=self.campaign()).order_by("pk")
 
-    def _input(self, *, partial: bool = False) -> dict[str, Any]:
+    def _input(self, *, partial: bool = False) -> dict[str, object]:
         serializer = WebhookInputSerializer(data=self.request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)

@@ -439,7 +439,7 @@ def webhook_delete(*, webhook: Webhook) -> None:
     webhook.delete()
 
 
-def _webhook_fields(fields: dict[str, Any]) -> dict[str, Any]:
+def _webhook_fields(fields: dict[str, object]) -> dict[str, object]:
     unknown = sorted(set(fields) - set(WEBHOOK_FIELDS))
     if unknown:
         raise TypeError(f"a webhook has no settable field {unknown[0]!r}")

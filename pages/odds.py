@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
-from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
@@ -72,7 +71,7 @@ def outcome_rows(odds: Odds) -> tuple[OutcomeRow, ...]:
 
 
 def cli_command(
-    system: RuleSystem, check: Check, params: dict[str, Any], house_file: str = ""
+    system: RuleSystem, check: Check, params: dict[str, object], house_file: str = ""
 ) -> str:
     """Return the `python -m rules odds` command that prints the same distribution.
 
@@ -99,7 +98,7 @@ def _cli_value(value: object) -> str:
 
 
 def odds_result(
-    system: RuleSystem, check: Check, params: dict[str, Any], house_file: str = ""
+    system: RuleSystem, check: Check, params: dict[str, object], house_file: str = ""
 ) -> OddsResult:
     """Return the distribution of `check` for validated `params`, with its chart."""
     odds = check.odds(params)

@@ -69,7 +69,7 @@ def opening_value(field: Field) -> Any:
     return False if field.kind == "bool" else ""
 
 
-def opening_values(schema: Schema) -> dict[str, Any]:
+def opening_values(schema: Schema) -> dict[str, object]:
     return {field.name: opening_value(field) for field in schema.fields}
 
 
@@ -84,14 +84,14 @@ def _raw(field: Field, data: QueryDict) -> Any:
     return value or None
 
 
-def submitted_values(schema: Schema, data: QueryDict) -> tuple[dict[str, Any], dict[str, str]]:
+def submitted_values(schema: Schema, data: QueryDict) -> tuple[dict[str, object], dict[str, str]]:
     """Return the raw values the browser sent for the schema's fields, and blank-field errors.
 
     Only the schema's own names are read, so stray parameters (say, from the previous check)
     are ignored rather than refused. A blank number with no default is an error in place,
     not a silent zero.
     """
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     errors: dict[str, str] = {}
     for field in schema.fields:
         raw = _raw(field, data)
@@ -145,7 +145,7 @@ def field_input(field: Field, value: object, error: str = "", prefix: str = "") 
 
 def schema_inputs(
     schema: Schema,
-    values: Mapping[str, Any],
+    values: Mapping[str, object],
     errors: Mapping[str, str] | None = None,
     prefix: str = "",
 ) -> tuple[Input, ...]:

@@ -7,7 +7,6 @@ import secrets
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -222,7 +221,7 @@ def _user(username: str, password: str, *, staff: bool = False) -> User:
     return user
 
 
-def _varied(schema: Schema, index: int) -> dict[str, Any]:
+def _varied(schema: Schema, index: int) -> dict[str, object]:
     """Return starting stats nudged per figure, keeping only changes the schema accepts."""
     stats = starting_stats(schema)
     for field in schema.fields:
@@ -239,7 +238,7 @@ def _varied(schema: Schema, index: int) -> dict[str, Any]:
 
 #: What each demo figure carries, by its place in its unit (kits cycle): the cards, rosters and
 #: table assistant then show real weapons, as a player's own force would.
-DEMO_KITS: dict[str, tuple[dict[str, Any], ...]] = {
+DEMO_KITS: dict[str, tuple[dict[str, object], ...]] = {
     "rencounter": (
         {"weapons": ["matchlock_musket", "sword"], "armour": 1},
         {"weapons": ["pike"], "armour": 1},
@@ -264,7 +263,7 @@ DEMO_KITS: dict[str, tuple[dict[str, Any], ...]] = {
 }
 
 
-def _armed(system: RuleSystem, stats: dict[str, Any], index: int) -> dict[str, Any]:
+def _armed(system: RuleSystem, stats: dict[str, object], index: int) -> dict[str, object]:
     """Return the stats with the figure's demo kit, if the system accepts it as it is."""
     kits = DEMO_KITS.get(system.key)
     if not kits:

@@ -8,7 +8,6 @@ Each recruit gets its own creation entry in the service record, by the user who 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -25,7 +24,7 @@ def characters_create_many(
     *,
     force: Force,
     names: Sequence[str],
-    stats: Mapping[str, Any] | None = None,
+    stats: Mapping[str, object] | None = None,
     unit: Unit | None = None,
     rank: str = "",
     user: User | None = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.db.models import Count, Model, Q, QuerySet
 
@@ -92,7 +92,7 @@ def unit_head_counts(force: Force) -> dict[int, int]:
     return dict(rows)
 
 
-def piece_stats(character: Character, piece: str) -> dict[str, Any]:
+def piece_stats(character: Character, piece: str) -> dict[str, object]:
     """Return the stats a character plays with: its unit's where the unit is the playing piece
     (`RuleSystem.piece == "unit"`: Game the 90%, Grits & Glory), else its own.
 

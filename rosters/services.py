@@ -123,7 +123,7 @@ def force_restore(*, force: Force) -> Force:
 # --- units --------------------------------------------------------------------------------
 
 
-def _unit_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
+def _unit_stats(force: Force, stats: Mapping[str, object] | None) -> dict[str, object]:
     system = rules_for_force(force)
     if system.piece == "unit":
         return starting_stats(system.stats) if stats is None else clean_stats(system.stats, stats)
@@ -147,7 +147,7 @@ def _check_unit_name(force_id: int, name: str, unit_pk: int | None = None) -> No
 
 @transaction.atomic
 def unit_create(
-    *, force: Force, name: str, order: int = 0, stats: Mapping[str, Any] | None = None
+    *, force: Force, name: str, order: int = 0, stats: Mapping[str, object] | None = None
 ) -> Unit:
     """Create a unit in a force (unit stats only for systems whose piece is the unit)."""
     _check_unit_name(force.pk, name)
@@ -233,8 +233,8 @@ def _record(
     *,
     character: Character,
     cause: str,
-    before: dict[str, Any],
-    after: dict[str, Any],
+    before: dict[str, object],
+    after: dict[str, object],
     user: User | None,
     note: str = "",
     battle_id: int | None = None,
@@ -265,7 +265,7 @@ def character_fought(
     )
 
 
-def _new_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
+def _new_stats(force: Force, stats: Mapping[str, object] | None) -> dict[str, object]:
     # No stats at all means "a fresh recruit": the system's starting block.
     schema = rules_for_force(force).stats
     return starting_stats(schema) if stats is None else clean_stats(schema, stats)
@@ -299,7 +299,7 @@ def character_create(
     *,
     force: Force,
     name: str,
-    stats: Mapping[str, Any] | None = None,
+    stats: Mapping[str, object] | None = None,
     unit: Unit | None = None,
     rank: str = "",
     status: str = CharacterStatus.ACTIVE,
@@ -378,7 +378,7 @@ def character_update(
 
 def _save_with_entry(
     character: Character,
-    before: dict[str, Any],
+    before: dict[str, object],
     *,
     cause: str,
     user: User | None,

@@ -60,7 +60,7 @@ def _event(
     seq: int,
     sim: SimEvent,
     figures: dict[str, BattleFigure],
-    states: dict[str, dict[str, Any]],
+    states: dict[str, dict[str, object]],
 ) -> BattleEvent:
     # Not every simulated check is a figure's: Grits & Glory's "does the game end?" roll is the
     # game's own (actor "game"), so it is logged with no actor and changes no figure.
@@ -182,7 +182,7 @@ def simulate_batch(
     *,
     system: RuleSystem,
     sides: Sequence[Sequence[SimFigure]],
-    options: dict[str, Any],
+    options: dict[str, object],
     runs: int,
     seed: str | None = None,
 ) -> BatchSummary:

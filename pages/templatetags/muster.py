@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 from django.template import Context
 
@@ -22,7 +20,7 @@ def words(value: object) -> str:
 
 
 @register.filter
-def change(value: dict[str, Any]) -> str:
+def change(value: dict[str, object]) -> str:
     """Write one post-battle change as a short sentence."""
     return change_text(value)
 
