@@ -14,7 +14,13 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from campaigns.league.records import Round
+    from rules.dice import Dice
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -33,7 +39,7 @@ ROUNDS = 5
 LEAGUE = LeagueSettings()
 
 
-def _best_of(runs: int, work) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+def _best_of(runs: int, work: Callable[[], object]) -> tuple[float, object]:
     best, value = float("inf"), None
     for _ in range(runs):
         started = time.perf_counter()
@@ -42,7 +48,7 @@ def _best_of(runs: int, work) -> tuple[float, object]:  # type: ignore[no-untype
     return best * 1000, value
 
 
-def _results(round_, dice) -> list[Result]:  # type: ignore[no-untyped-def]
+def _results(round_: Round, dice: Dice) -> list[Result]:
     results = [Result(round_.number, bye, None) for bye in round_.byes]
     for game in round_.games:
         roll = dice.roll(D12, f"{round_.number}:{game.home}:{game.away}")

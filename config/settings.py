@@ -28,7 +28,7 @@ PRODUCTION = env.bool("MUSTER_PRODUCTION", default=False)
 
 def _secret_key() -> str:
     """Return SECRET_KEY from the environment; outside production, a generated local key."""
-    key = env.str("SECRET_KEY", default="")
+    key: str = env.str("SECRET_KEY", default="")
     if key:
         return key
     if PRODUCTION:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.core import signing
 
@@ -22,7 +21,7 @@ from rules.errors import DiceError
 from rules.systems.d12_skirmish.chargen import ABILITY, TROOP_TYPE
 from rules.systems.rencounter.squads import roll_figure
 
-Maker = Callable[[Dice, Mapping[str, Any]], dict[str, Any]]
+Maker = Callable[[Dice, Mapping[str, object]], dict[str, object]]
 SIGNING_SALT = "pages.creation.roll"
 
 
@@ -35,17 +34,17 @@ class Recipe:
     rolls: bool = True
 
 
-def _squad_man(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _squad_man(dice: Dice, current: Mapping[str, object]) -> dict[str, object]:
     stats = roll_figure(dice, leader=False, varied=bool(current.get("varied")))
     return {k: stats[k] for k in ("experience", "fire", "melee")}
 
 
-def _squad_leader(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _squad_leader(dice: Dice, current: Mapping[str, object]) -> dict[str, object]:
     stats = roll_figure(dice, leader=True, varied=bool(current.get("varied")))
     return {k: stats[k] for k in ("experience", "fire", "melee")}
 
 
-def _d12_troop_and_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _d12_troop_and_ability(dice: Dice, current: Mapping[str, object]) -> dict[str, object]:
     troop = TROOP_TYPE.resolve({}, dice)
     ability = ABILITY.resolve({}, dice).outcome
     return {
@@ -56,21 +55,21 @@ def _d12_troop_and_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, 
     }
 
 
-def _d12_troop(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _d12_troop(dice: Dice, current: Mapping[str, object]) -> dict[str, object]:
     troop = TROOP_TYPE.resolve({}, dice)
     return {"troop": troop.outcome, "expertise": troop.details["expertise"]}
 
 
-def _d12_ability(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _d12_ability(dice: Dice, current: Mapping[str, object]) -> dict[str, object]:
     ability = ABILITY.resolve({}, dice).outcome
     return {"ability": ability, "wounds": None}
 
 
-def _wild_card(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _wild_card(dice: Dice, current: Mapping[str, object]) -> dict[str, object]:
     return {"wild_card": True, "figures": 1}
 
 
-def _extras(dice: Dice, current: Mapping[str, Any]) -> dict[str, Any]:
+def _extras(dice: Dice, current: Mapping[str, object]) -> dict[str, object]:
     return {"wild_card": False, "figures": 4}
 
 
@@ -144,7 +143,7 @@ def dice_for(typed: str) -> Dice:
 
 @dataclass(frozen=True)
 class Rolled:
-    values: dict[str, Any]
+    values: dict[str, object]
     note: str
     token: str
 
@@ -153,7 +152,7 @@ def _dice_words(dice: Dice) -> str:
     return ", ".join(f"{r.label} {r.die} {r.value}" for r in dice.rolls)
 
 
-def apply_recipe(chosen: Recipe, current: Mapping[str, Any], typed_dice: str = "") -> Rolled:
+def apply_recipe(chosen: Recipe, current: Mapping[str, object], typed_dice: str = "") -> Rolled:
     """Run a recipe; return the stats it sets, a sentence for the record and a signed token."""
     dice = dice_for(typed_dice) if chosen.rolls else SeededDice("unused")
     try:
@@ -175,7 +174,7 @@ def apply_recipe(chosen: Recipe, current: Mapping[str, Any], typed_dice: str = "
     return Rolled(values, note, token)
 
 
-def creation_note(token: str, stats: Mapping[str, Any]) -> str:
+def creation_note(token: str, stats: Mapping[str, object]) -> str:
     """Return the record's note for a roll carried by the form, saying if it was changed."""
     if not token:
         return ""

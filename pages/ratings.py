@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -67,5 +66,5 @@ def campaign_ratings_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every rated player of the campaign: rating, games, and the rating after each game."""
     campaign = get_object_or_404(campaigns_visible_to(request.user).select_related("club"), pk=pk)
     players = [_history(row) for row in campaign_ratings(campaign)]
-    context: dict[str, Any] = {"campaign": campaign, "players": players}
+    context: dict[str, object] = {"campaign": campaign, "players": players}
     return render(request, "pages/ratings/campaign_ratings.html", context)

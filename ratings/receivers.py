@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from campaigns.models import Pairing
 from ratings.services import rating_record_game
 
 
-def rate_the_game(sender: Any, *, pairing: Pairing, **kwargs: Any) -> None:
+def rate_the_game(sender: object, *, pairing: Pairing, **kwargs: object) -> None:
     """Rate a game whose result was just reported or confirmed (campaigns.signals)."""
     rating_record_game(pairing=pairing)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
@@ -10,11 +9,12 @@ from battles.models import Battle
 from battles.selectors import battle_is_deletable_by
 from battles.services.common import PLAYABLE, locked, require_status
 from campaigns.models import Pairing
+from common.users import User
 from rosters.models import ServiceRecordEntry
 
 
 @transaction.atomic
-def battle_delete(*, battle: Battle, user: AbstractBaseUser) -> None:
+def battle_delete(*, battle: Battle, user: User) -> None:
     """Delete an unfinished battle its creator abandons: sides, figures, events, any entries.
 
     A finished battle is history (careers and the ledger point at it) and stays.

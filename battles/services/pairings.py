@@ -8,8 +8,6 @@ versions, report or confirm) stay in campaigns.services.results.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import ValidationError
 
 from battles.errors import BattleConflict
@@ -19,9 +17,11 @@ from battles.services.pipeline import battle_requeue
 from battles.services.setup import SideChoice, battle_start
 from battles.services.simulate import battle_auto_resolve
 from campaigns.errors import LeagueConflict
-from campaigns.models import Pairing, Winner
+from campaigns.models import Membership, Pairing, Winner
 from campaigns.ports import LeagueBattles
 from campaigns.services.results import Claim
+from common.users import User
+from rosters.models import Force
 
 #: Battle states that count as a figure lost (see battles.services.table.KILLED).
 LOST_STATUSES = frozenset({"dead", "out"})
@@ -32,16 +32,16 @@ def claim_from_battle(pairing: Pairing, battle: Battle) -> Claim:
     if battle.campaign_id != pairing.round.campaign_id:
         raise ValidationError({"battle": ["the battle was not fought in this campaign"]})
     sides = {s.force.owner_id: s for s in battle.sides.select_related("force")}
-    players = (pairing.home.user_id, pairing.away.user_id if pairing.away else None)
-    if len(sides) != 2 or set(sides) != set(players):
+    home_player = pairing.home.user_id
+    away_player = pairing.away.user_id if pairing.away else None  # a bye has no away player
+    if away_player is None or len(sides) != 2 or set(sides) != {home_player, away_player}:
         raise ValidationError({"battle": ["the battle's two sides are not this game's players"]})
-    home, away = sides[players[0]], sides[players[1]]
+    home, away = sides[home_player], sides[away_player]
     if SideResult.UNDECIDED in (home.result, away.result):
         raise ValidationError({"battle": ["the battle has no result yet"]})
     lost = _figures_lost(battle)
-    winner = {SideResult.WIN: Winner.HOME, SideResult.LOSS: Winner.AWAY}.get(
-        home.result, Winner.DRAW
-    )
+    winners: dict[str, Winner] = {SideResult.WIN: Winner.HOME, SideResult.LOSS: Winner.AWAY}
+    winner = winners.get(home.result, Winner.DRAW)
     return Claim(
         winner,
         max(home.victory_points, 0),
@@ -59,9 +59,11 @@ def _figures_lost(battle: Battle) -> dict[int, int]:
     return lost
 
 
-def pairing_fight(pairing: Pairing, user: Any) -> Battle:
+def pairing_fight(pairing: Pairing, user: User) -> Battle:
     """Fight a pairing's game by the abstract simulation (each player's first force in the
     campaign takes the field) and return the battle, finished."""
+    if pairing.away is None:
+        raise ValidationError({"pairing": ["a bye has no game to fight"]})
     forces = [_force_of(pairing, member) for member in (pairing.home, pairing.away)]
     battle = battle_start(
         sides=[SideChoice(force) for force in forces],
@@ -74,7 +76,7 @@ def pairing_fight(pairing: Pairing, user: Any) -> Battle:
     return battle_finish(battle=battle_auto_resolve(battle=battle, user=user), user=user)
 
 
-def _force_of(pairing: Pairing, member: Any) -> Any:
+def _force_of(pairing: Pairing, member: Membership) -> Force:
     force = member.user.forces.filter(campaign_id=pairing.round.campaign_id).order_by("pk").first()
     if force is None:
         raise ValidationError(
