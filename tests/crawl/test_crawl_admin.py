@@ -4,6 +4,7 @@ character and battle, and every link and form on them, answer without a server e
 
 from __future__ import annotations
 
+import pytest
 from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
 
@@ -13,6 +14,9 @@ from campaign_backup.services import restore_job_request, restore_job_run
 from rules.system import all_systems
 from tests.crawl.crawler import Caps, Crawl, clean, report
 from tests.crawl.world import STAFF, World, make_world
+
+# A whole-site crawl: `make test-crawl` runs these (on PostgreSQL), not `make test`.
+pytestmark = pytest.mark.crawl
 
 
 def _admin_url(model, view: str, *args) -> str | None:

@@ -18,6 +18,9 @@ from tests.crawl.round_trip import RoundTrip
 from tests.crawl.test_crawl_admin import admin_seeds
 from tests.crawl.world import STAFF, World
 
+# A whole-site crawl: `make test-crawl` runs these (on PostgreSQL), not `make test`.
+pytestmark = pytest.mark.crawl
+
 #: Forms whose submission is the point: they act, add or sign out (path pattern, why).
 ACTIONS = (
     (r"/add/$", "an add form creates a row"),
