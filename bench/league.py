@@ -19,13 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from campaigns.league import (  # noqa: E402
-    Entrant,
-    LeagueSettings,
-    Result,
-    compute_standings,
-    next_swiss_round,
-)
+from league.core import Entrant, LeagueSettings, Result, compute_standings, next_swiss_round  # noqa: E402
 from rules.dice import D12, SeededDice  # noqa: E402
 
 SIZES = (16, 64, 256, 1024)

@@ -1,7 +1,8 @@
 """Backups from the campaign's admin page: download the whole campaign as a `muster.campaign`
 document, or restore one as a copy (a new name and slug) into this club or another.
 
-The campaign admin lives in `campaigns`, below this app; the backup views are added here, on
+The campaign admin lives in `campaigns` (with the league's subclass in `league`), below this
+app; the backup views are added here, on
 a subclass registered in its place, so `campaigns` never imports what sits above it.
 """
 
@@ -19,9 +20,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from campaign_backup.campaign import campaign_export, campaign_import
-from campaigns.admin import CampaignAdmin
 from campaigns.models import Campaign, Club
 from campaigns.selectors import clubs_administered_by
+from league.admin.campaign import LeagueCampaignAdmin
 
 
 class RestoreForm(forms.Form):
@@ -43,7 +44,7 @@ class RestoreForm(forms.Form):
             raise ValidationError("This file is not a Muster backup (not JSON).") from None
 
 
-class BackupCampaignAdmin(CampaignAdmin):
+class BackupCampaignAdmin(LeagueCampaignAdmin):
     def get_urls(self) -> list:
         view = self.admin_site.admin_view
         return [

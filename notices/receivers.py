@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaigns.models import Pairing, Round
+from league.models import Pairing, Round
 from notices import services
 
 

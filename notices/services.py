@@ -18,8 +18,9 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.models import Campaign, Membership, Pairing, Role, Round, Winner, display_name
+from campaigns.models import Campaign, Membership, Role, display_name
 from common.queueing import send_now
+from league.models import Pairing, Round, Winner
 from notices.models import Delivery, Event, EventKind, Notice, NoticeSettings, Webhook
 
 logger = logging.getLogger("muster.notify")

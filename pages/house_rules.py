@@ -34,11 +34,7 @@ from campaigns.house_rules_forms import (
 )
 from campaigns.models import Campaign, HouseRules
 from campaigns.selectors import campaigns_managed_by
-from campaigns.services.house_rules import (
-    house_rules_check,
-    house_rules_copy,
-    house_rules_current,
-)
+from campaigns.services.house_rules import house_rules_check, house_rules_copy, house_rules_current
 from common.throttling import throttle_page
 from pages.invitations import managed_campaign
 from rules import house

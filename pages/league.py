@@ -20,17 +20,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns.errors import LeagueConflict
-from campaigns.models import Pairing, PairingReport, Winner
 from campaigns.selectors import campaigns_visible_to
-from campaigns.services import (
-    Claim,
-    claim_from,
-    claims_by_side,
-    pairing_confirm,
-    pairing_report_file,
-)
-from campaigns.services.results import AWAY, HOME, claim_of, side_of
+from league.errors import LeagueConflict
+from league.models import Pairing, PairingReport, Winner
+from league.services import Claim, claim_from, claims_by_side, pairing_confirm, pairing_report_file
+from league.services.results import AWAY, HOME, claim_of, side_of
 from pages.invitations import managed_campaign
 
 ME, THEM, DRAW = "me", "them", "draw"

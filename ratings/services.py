@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 import glicko2
 from django.db import transaction
 
-from campaigns.models import Club, Pairing, Winner
+from campaigns.models import Club
+from league.models import Pairing, Winner
 from ratings.models import (
     START_DEVIATION,
     START_RATING,

@@ -18,7 +18,7 @@ from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from campaigns.admin import CampaignScoped
-from campaigns.dashboard import system_name
+from campaigns.selectors import system_name
 from common import strict_json
 from common.schema_forms import schema_form_class
 from common.throttling import PageRateThrottle, too_many

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import Membership, Pairing, Round, Winner
+from campaigns.models import Membership
+from league.models import Pairing, Round, Winner
 from tests.pages.conftest import add_figures, make_muster
 
 pytestmark = pytest.mark.django_db
