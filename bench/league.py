@@ -6,7 +6,7 @@ of round 1's pairing, the slowest later pairing, and standings after four rounds
 three runs each, in milliseconds). Budget (issue 16): pairing <= 100 ms at 256 players and
 <= 1 s at 1,024; standings <= 20 ms at 256 and <= 200 ms at 1,024.
 
-No database: `campaigns.league` is the pure league core. `python bench/league.py [sizes...]`.
+No database: `league.core` is the pure league core. `python bench/league.py [sizes...]`.
 """
 
 from __future__ import annotations

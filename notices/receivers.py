@@ -11,12 +11,12 @@ from notices import services
 def announce_result(
     sender: Any, *, pairing: Pairing, confirmed: bool, by: Any, **kwargs: Any
 ) -> None:
-    """A result was reported or confirmed (campaigns.signals.result_written)."""
+    """A result was reported or confirmed (league.signals.result_written)."""
     services.result_written(pairing=pairing, confirmed=confirmed, by=by)
 
 
 def announce_round(sender: Any, *, round_: Round, **kwargs: Any) -> None:
-    """A round was paired (campaigns.signals.round_paired)."""
+    """A round was paired (league.signals.round_paired)."""
     services.round_paired(round_=round_)
 
 

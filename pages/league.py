@@ -1,7 +1,7 @@
 """The league for players: my game this round, reporting its result (and confirming the
 opponent's), and the organiser's page of disputed results to settle.
 
-Results go through the league services (`campaigns.services.results`): a result counts once
+Results go through the league services (`league.services.results`): a result counts once
 both players report it alike or an organiser confirms it; differing reports are a dispute.
 """
 

@@ -1,6 +1,6 @@
 """Consent: a battle's aftermath touches a side's figures only once that side agreed the result.
 
-As league results already work (campaigns.services.results): one player reports (finishing the
+As league results already work (league.services.results): one player reports (finishing the
 battle agrees for every side they answer for), the other confirms or disputes. A side is
 answered for by its force's owner, or by an organiser of the force's campaign. A dispute goes
 to the organisers, who settle it; a report nobody answered can be settled by an organiser once

@@ -18,7 +18,7 @@ from league.admin.history import (
     KeepsHistory,
     pairing_kept_because,
 )
-from league.admin.rounds import PairingInline, _save_pairing, pairing_state, scope_pairing_choices
+from league.admin.rounds import PairingInline, pairing_state, save_pairing, scope_pairing_choices
 from league.desk.words import reports, winner_name
 from league.errors import LeagueConflict
 from league.forms import PairingForm
@@ -108,7 +108,7 @@ class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
         return format_html("{}", pairing_state(obj))
 
     def save_model(self, request: HttpRequest, obj: Pairing, form: Any, change: bool) -> None:
-        _save_pairing(request, obj.round, form)
+        save_pairing(request, obj.round, form)
 
     @admin.action(description="Confirm the reported results", permissions=["change"])
     def confirm_reported(self, request: HttpRequest, queryset: QuerySet) -> None:

@@ -165,7 +165,7 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
         for inline_form in formset.forms:
             if inline_form not in formset.deleted_forms and inline_form.has_changed():
                 new = inline_form.instance.pk is None
-                added |= _save_pairing(request, round_, inline_form) and new
+                added |= save_pairing(request, round_, inline_form) and new
         if added:  # paired by hand: the players and the hooks hear of it as of any pairing
             services.round_announce(round_=round_)
         for warning in services.round_check(round_=round_):
@@ -216,7 +216,7 @@ def _delete_pairing(request: HttpRequest, round_: Round, pairing: Pairing) -> No
         messages.error(request, f"table {pairing.table}: {'; '.join(exc.messages)}")
 
 
-def _save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> bool:
+def save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> bool:
     """Save a pairing's place directly; a result or battle goes through the result services.
     Return whether it was saved (a refusal is shown as an error message)."""
     try:

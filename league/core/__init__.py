@@ -1,6 +1,6 @@
 """The league core: pairings, results and standings as pure functions over frozen dataclasses.
 
-No Django here: the campaigns services load rows, call these functions and store what they
+No Django here: the league services load rows, call these functions and store what they
 return. Randomness (a Swiss draw inside a score group) comes only from a `rules.dice.Dice`.
 """
 

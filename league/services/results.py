@@ -230,7 +230,7 @@ def pairing_confirm(
 
 def _announce(pairing: Pairing, *, confirmed: bool, user: User) -> Pairing:
     """Say a result was written: the club rating rates the game, the notices tell the club and
-    the players (campaigns.signals; both listen from above)."""
+    the players (league.signals; both listen from above)."""
     result_written.send(sender=Pairing, pairing=pairing, confirmed=confirmed, by=user)
     return pairing
 
