@@ -311,5 +311,8 @@ def _save_adjustments(request: HttpRequest, campaign: Campaign, formset: Any) ->
             )
         else:
             services.adjustment_update(
-                adjustment=form.instance, points=data["points"], reason=data["reason"]
+                adjustment=form.instance,
+                points=data["points"],
+                reason=data["reason"],
+                player=data["player"],
             )

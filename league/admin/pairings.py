@@ -139,13 +139,18 @@ class LeagueAdjustmentAdmin(CampaignScoped, admin.ModelAdmin):
     search_fields = ["reason", "player__user__username", "campaign__name"]
     fields = ["campaign", "player", "points", "reason"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return ["campaign"] if obj is not None else []  # a correction stays in its campaign
+
     @admin.display(description="player", ordering="player__user__username")
     def player_name(self, obj: LeagueAdjustment) -> str:
         return obj.player.player_name
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change:
-            services.adjustment_update(adjustment=obj, points=obj.points, reason=obj.reason)
+            services.adjustment_update(
+                adjustment=obj, points=obj.points, reason=obj.reason, player=obj.player
+            )
             return
         obj.pk = services.adjustment_create(
             player=obj.player, points=obj.points, reason=obj.reason, user=request.user

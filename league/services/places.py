@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaigns.models import Membership
+from campaigns.models import Membership, Role
 from league.errors import LeagueConflict
 from league.models import LeagueAdjustment, Pairing, Round, RoundStatus
 
@@ -45,16 +45,27 @@ def pairing_place(
 
 @transaction.atomic
 def adjustment_update(
-    *, adjustment: LeagueAdjustment, points: int, reason: str
+    *,
+    adjustment: LeagueAdjustment,
+    points: int,
+    reason: str,
+    player: Membership | None = None,
 ) -> LeagueAdjustment:
-    """Correct the points or the reason of a hand adjustment (the reason stays required)."""
+    """Correct the points, the reason or the player of a hand adjustment (the reason stays
+    required; the player stays a player of the adjustment's campaign)."""
+    if player is not None and (
+        player.campaign_id != adjustment.campaign_id or player.role != Role.PLAYER
+    ):
+        raise ValidationError({"player": [f"{player.player_name} does not play in this league"]})
     if not reason.strip():
         raise ValidationError({"reason": ["an adjustment needs a reason"]})
     if points == 0:
         raise ValidationError({"points": ["an adjustment of 0 points changes nothing"]})
     adjustment = LeagueAdjustment.objects.select_for_update().get(pk=adjustment.pk)
     adjustment.points, adjustment.reason = points, reason.strip()
-    adjustment.save(update_fields=["points", "reason"])
+    if player is not None:
+        adjustment.player = player
+    adjustment.save(update_fields=["points", "reason", "player"])
     return adjustment
 
 
