@@ -25,8 +25,11 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 
+from campaigns import (
+    admin_users,  # noqa: F401  (the user admin, dates of record read-only)
+    services,
+)
 from campaigns import house_rules_desk as desk_house_rules
-from campaigns import services
 from campaigns.house_rules_forms import version_history, version_tables
 from campaigns.models import Campaign, Club, HouseRules, Membership, Role
 from campaigns.selectors import campaigns_managed_by, clubs_administered_by, system_name
