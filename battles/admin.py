@@ -19,7 +19,7 @@ from battles.forms import FigureResultForm, SideResultForm, figure_initial
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from battles.selectors import battle_kept_because, rules_for_battle
 from campaigns.admin import CampaignScoped, SystemListFilter
-from campaigns.dashboard import system_name
+from campaigns.selectors import system_name
 from common.django_bases import ModelAdmin, TabularInline
 from common.users import signed_in
 from rules.system import RuleSystem

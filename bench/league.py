@@ -6,7 +6,7 @@ of round 1's pairing, the slowest later pairing, and standings after four rounds
 three runs each, in milliseconds). Budget (issue 16): pairing <= 100 ms at 256 players and
 <= 1 s at 1,024; standings <= 20 ms at 256 and <= 200 ms at 1,024.
 
-No database: `campaigns.league` is the pure league core. `python bench/league.py [sizes...]`.
+No database: `league.core` is the pure league core. `python bench/league.py [sizes...]`.
 """
 
 from __future__ import annotations
@@ -19,19 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from campaigns.league.records import Round
+    from league.core.records import Round
     from rules.dice import Dice
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from campaigns.league import (  # noqa: E402
-    Entrant,
-    LeagueSettings,
-    Result,
-    compute_standings,
-    next_swiss_round,
-)
+from league.core import Entrant, LeagueSettings, Result, compute_standings, next_swiss_round  # noqa: E402
 from rules.dice import D12, SeededDice  # noqa: E402
 
 SIZES = (16, 64, 256, 1024)

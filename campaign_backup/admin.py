@@ -5,7 +5,8 @@ The upload is read and checked in the request (`uploads.backup_read`, then the w
 by `services.restore_job_request`), stored as a `RestoreJob` and restored by the worker; the
 page it redirects to follows the job until it links to the copy or says what went wrong.
 
-The campaign admin lives in `campaigns`, below this app; the backup views are added here, on
+The campaign admin lives in `campaigns` (with the league's subclass in `league`), below this
+app; the backup views are added here, on
 a subclass registered in its place, so `campaigns` never imports what sits above it.
 """
 
@@ -29,8 +30,8 @@ from campaign_backup.models import RestoreJob
 from campaign_backup.selectors import restore_clubs, restore_jobs_visible_to
 from campaign_backup.services import restore_job_request
 from campaign_backup.uploads import backup_read
-from campaigns.admin import CampaignAdmin
 from campaigns.models import Campaign, Club
+from league.admin.campaign import LeagueCampaignAdmin
 
 # Django's ModelAdmin is generic only to the type checker (django-stubs).
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class RestoreForm(forms.Form):
             self.add_error(field, message)
 
 
-class BackupCampaignAdmin(CampaignAdmin):
+class BackupCampaignAdmin(LeagueCampaignAdmin):
     def get_urls(self) -> list:
         view = self.admin_site.admin_view
         return [

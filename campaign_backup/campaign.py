@@ -40,17 +40,8 @@ from simple_history.utils import bulk_create_with_history
 from battles.chain import link_events
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from campaign_backup.schema import document_problem
-from campaigns.models import (
-    Campaign,
-    Club,
-    HouseRules,
-    League,
-    LeagueAdjustment,
-    Membership,
-    Pairing,
-    PairingReport,
-    Round,
-)
+from campaigns.models import Campaign, Club, HouseRules, Membership
+from league.models import League, LeagueAdjustment, Pairing, PairingReport, Round
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rules.dice import HMAC_SHA256
 

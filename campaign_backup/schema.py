@@ -258,15 +258,8 @@ def _check_league(doc: Mapping[str, Any], refs: _References) -> None:
 
 def _column_rows(doc: Mapping[str, Any]) -> Iterator[tuple[type[models.Model], Any, str]]:
     from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-    from campaigns.models import (
-        Campaign,
-        HouseRules,
-        League,
-        LeagueAdjustment,
-        Membership,
-        Pairing,
-        Round,
-    )
+    from campaigns.models import Campaign, HouseRules, Membership
+    from league.models import League, LeagueAdjustment, Pairing, Round
     from rosters.models import Character, Force, ServiceRecordEntry, Unit
 
     yield Campaign, doc["campaign"], "campaign"

@@ -7,9 +7,11 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from battles.models import Battle, BattleFigure, BattleSide, BattleStatus
-from campaigns.league import LeagueError, PlayerId, StandingRow, compute_standings
-from campaigns.models import Campaign, Pairing, Winner
-from campaigns.selectors import (
+from campaigns.models import Campaign
+from chronicle.text import Section, Sentence, Story, listed, ordinal, plural
+from league.core import LeagueError, PlayerId, StandingRow, compute_standings
+from league.models import Pairing, Winner
+from league.selectors import (
     core_result,
     counted,
     league_adjustments,
@@ -18,7 +20,6 @@ from campaigns.selectors import (
     league_players,
     league_settings,
 )
-from chronicle.text import Section, Sentence, Story, listed, ordinal, plural
 from rosters.models import Character, CharacterStatus, ServiceRecordEntry
 from rules.system import get_system
 

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from django.db.models import Model
 
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-from campaigns.models import Pairing
 from chronicle.text import Cite
+from league.models import Pairing
 from rosters.models import ServiceRecordEntry
 
 MODELS: dict[str, type[Model]] = {

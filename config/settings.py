@@ -66,12 +66,13 @@ INSTALLED_APPS = [
     "campaigns",
     "rosters",
     "battles",
+    "league",
     "chronicle",
     "printing",
     "pages",
     "ratings",
     "notices",
-    # Above the apps: the whole-campaign backup reads rosters, battles and campaigns.
+    # Above the apps: the whole-campaign backup reads rosters, battles, campaigns and the league.
     "campaign_backup",
 ]
 

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from campaigns.models import Pairing, Round
 from common.users import User
+from league.models import Pairing, Round
 from notices import services
 
 
 def announce_result(
     sender: object, *, pairing: Pairing, confirmed: bool, by: User, **kwargs: object
 ) -> None:
-    """A result was reported or confirmed (campaigns.signals.result_written)."""
+    """A result was reported or confirmed (league.signals.result_written)."""
     services.result_written(pairing=pairing, confirmed=confirmed, by=by)
 
 
 def announce_round(sender: object, *, round_: Round, **kwargs: object) -> None:
-    """A round was paired (campaigns.signals.round_paired)."""
+    """A round was paired (league.signals.round_paired)."""
     services.round_paired(round_=round_)
 
 

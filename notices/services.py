@@ -18,10 +18,11 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.models import Campaign, Membership, Pairing, Role, Round, Winner, display_name
+from campaigns.models import Campaign, Membership, Role, display_name
 from common.json_types import JSONObject
 from common.queueing import send_now
 from common.users import User
+from league.models import Pairing, Round, Winner
 from notices.models import Delivery, Event, EventKind, Notice, NoticeSettings, Webhook
 
 if TYPE_CHECKING:

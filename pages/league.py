@@ -1,7 +1,7 @@
 """The league for players: my game this round, reporting its result (and confirming the
 opponent's), and the organiser's page of disputed results to settle.
 
-Results go through the league services (`campaigns.services.results`): a result counts once
+Results go through the league services (`league.services.results`): a result counts once
 both players report it alike or an organiser confirms it; differing reports are a dispute.
 """
 
@@ -22,19 +22,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns.errors import LeagueConflict
-from campaigns.models import Campaign, Pairing, PairingReport, Winner
+from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
-from campaigns.services import (
-    Claim,
-    claim_from,
-    claims_by_side,
-    pairing_confirm,
-    pairing_report_file,
-)
-from campaigns.services.results import AWAY, HOME, claim_of, side_of
 from common.form_fields import field_of
 from common.users import Visitor, signed_in
+from league.errors import LeagueConflict
+from league.models import Pairing, PairingReport, Winner
+from league.services import Claim, claim_from, claims_by_side, pairing_confirm, pairing_report_file
+from league.services.results import AWAY, HOME, claim_of, side_of
 from pages.invitations import managed_campaign
 
 ME, THEM, DRAW = "me", "them", "draw"

@@ -17,11 +17,7 @@ from django.shortcuts import get_object_or_404, render
 
 from campaigns.models import Campaign, HouseRules
 from campaigns.selectors import campaigns_visible_to
-from campaigns.services.house_rules import (
-    house_rules_current,
-    house_rules_filename,
-    rules_under,
-)
+from campaigns.services.house_rules import house_rules_current, house_rules_filename, rules_under
 from pages.charts import Bar, BarChart, bar_chart
 from pages.htmx import from_htmx
 from pages.schema_forms import Input, opening_values, schema_inputs, submitted_values

@@ -11,7 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from campaigns.models import Campaign, Membership, Role, display_name
-from campaigns.selectors import campaigns_visible_to, league_of
+from campaigns.selectors import campaigns_visible_to
+from league.selectors import league_of
 from pages.charts import StepChart, step_chart
 from ratings.models import PlayerRating
 from ratings.selectors import campaign_ratings, rating_history, ratings_by_user

@@ -23,13 +23,14 @@ from battles.models import (
     BattleStatus,
     PostBattleRoll,
 )
-from campaigns.league import PlayerId
-from campaigns.league.errors import LeagueError
-from campaigns.league.standings import StandingRow
-from campaigns.models import Campaign, Membership, Pairing, Round
-from campaigns.selectors import current_round, league_standings, round_pairings
+from campaigns.models import Campaign, Membership
 from common.orm import count_of
 from common.users import User
+from league.core import PlayerId
+from league.core.errors import LeagueError
+from league.core.standings import StandingRow
+from league.models import Pairing, Round
+from league.selectors import current_round, league_standings, round_pairings
 from pages.after import is_wound_roll, roll_json
 from pages.charts import StepChart, step_chart
 from pages.display import Stat, equipment, stat_block, stat_line

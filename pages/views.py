@@ -11,8 +11,8 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from campaigns.models import Pairing, Round
 from common.users import Visitor, signed_in
+from league.models import Pairing, Round
 from pages.league import MyGame, my_game
 from pages.notifications import recent_notices
 from pages.selectors import home_overview, recovery_dates

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from campaigns.league import PlayerId
-from campaigns.league.swiss import Entrant, Ranked
 from campaigns.models import Campaign, Membership
+from league.core import PlayerId
+from league.core.swiss import Entrant, Ranked
 from ratings.models import START_RATING, PlayerRating, RatingPoint
 
 

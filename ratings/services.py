@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 import glicko2
 from django.db import transaction
 
-from campaigns.models import Club, Pairing, Winner
+from campaigns.models import Club
+from league.models import Pairing, Winner
 from ratings.models import (
     START_DEVIATION,
     START_RATING,
@@ -104,7 +105,7 @@ def _rating_row(club_id: int, user_id: int) -> PlayerRating:
 def rating_record_game(*, pairing: Pairing) -> RatedGame | None:
     """Rate a league game once it is settled; a corrected result rebuilds the club's ratings.
 
-    Called after every result write (a receiver of campaigns.signals.result_written); a game
+    Called after every result write (a receiver of league.signals.result_written); a game
     that does not (or no longer) count is left out, and the ratings are rebuilt if it had
     counted before.
     """

@@ -20,8 +20,8 @@ from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from campaigns.admin import CampaignScoped
-from campaigns.dashboard import system_name
 from campaigns.models import Campaign
+from campaigns.selectors import system_name
 from common import strict_json
 from common.django_bases import ModelAdmin, TabularInline
 from common.form_fields import field_of

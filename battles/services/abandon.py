@@ -8,7 +8,7 @@ from django.db import transaction
 from battles.models import Battle
 from battles.selectors import battle_is_deletable_by
 from battles.services.common import PLAYABLE, locked, require_status
-from campaigns.models import Pairing
+from battles.signals import battle_abandoning
 from common.users import User
 from rosters.models import ServiceRecordEntry
 
@@ -25,6 +25,6 @@ def battle_delete(*, battle: Battle, user: User) -> None:
         raise PermissionDenied("Only the player who set the battle up can delete it.")
     ServiceRecordEntry.objects.filter(battle_id=battle.pk).delete()
     # A league game set up with this battle goes back to waiting for one (the link protects
-    # only a battle that was played).
-    Pairing.objects.filter(battle_id=battle.pk).update(battle=None)
+    # only a battle that was played): the league, above, unlinks it.
+    battle_abandoning.send(sender=Battle, battle_id=battle.pk)
     battle.delete()

@@ -1,6 +1,6 @@
 """Consent: a battle's aftermath touches a side's figures only once that side agreed the result.
 
-As league results already work (campaigns.services.results): one player reports (finishing the
+As league results already work (league.services.results): one player reports (finishing the
 battle agrees for every side they answer for), the other confirms or disputes. A side is
 answered for by its force's owner, or by an organiser of the force's campaign. A dispute goes
 to the organisers, who settle it; a report nobody answered can be settled by an organiser once
@@ -29,8 +29,8 @@ from battles.selectors import battle_is_playable_by
 from battles.services.common import PLAYABLE, locked, require_status, system_of
 from battles.services.pipeline import battle_seal, check_results, unagreed_sides
 from battles.services.records import figure_status
-from battles.signals import battle_disputed, battle_reported
-from campaigns.models import Pairing, display_name
+from battles.signals import battle_answer_day, battle_disputed, battle_reported
+from campaigns.models import display_name
 from campaigns.selectors import campaigns_managed_by
 from common.users import User
 
@@ -82,9 +82,9 @@ def battle_answer_by(battle: Battle) -> date | None:
     """
     if battle.reported_at is None:
         return None
-    pairing = Pairing.objects.filter(battle_id=battle.pk).select_related("round").first()
-    if pairing is not None and pairing.round.deadline is not None:
-        return pairing.round.deadline
+    for _, day in battle_answer_day.send(sender=Battle, battle_id=battle.pk):
+        if isinstance(day, date):
+            return day  # set by an app above (a league game: its round's deadline)
     days = int(getattr(settings, "BATTLES_CONFIRM_DAYS", DEFAULT_CONFIRM_DAYS))
     return timezone.localdate(battle.reported_at) + timedelta(days=days)
 

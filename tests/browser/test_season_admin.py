@@ -13,11 +13,11 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
     from pytest_django.live_server_helper import LiveServer
 
-from campaigns import selectors, services
-from campaigns.models import Pairing, Round
+from league import selectors, services
+from league.models import Pairing, Round
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS
-from tests.campaigns.league_helpers import make_league
 from tests.factories import PASSWORD
+from tests.league.league_helpers import make_league
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -135,7 +135,7 @@ def test_an_organiser_runs_a_round_from_the_dashboard_to_the_standings(page, liv
     )
 
     # The round page: one card per game; enter tables 2 and 3 and save them in one submit.
-    page.goto(f"{live_server.url}/admin/campaigns/round/{round_.pk}/results/")
+    page.goto(f"{live_server.url}/admin/league/round/{round_.pk}/results/")
     no_wider_than_the_screen(page)
     photograph(page, "round-results")
     for game, vp in zip(games[1:], (3, 4), strict=True):
@@ -186,7 +186,7 @@ def test_an_organiser_runs_a_round_from_the_dashboard_to_the_standings(page, liv
     photograph(page, "season-preview")
 
     # The pairing sheet for the club night.
-    page.goto(f"{live_server.url}/admin/campaigns/round/{round_.pk}/sheet/")
+    page.goto(f"{live_server.url}/admin/league/round/{round_.pk}/sheet/")
     photograph(page, "pairing-sheet")
 
 

@@ -14,7 +14,8 @@ from django.test import Client
 
 from campaign_backup.models import RestoreJob, RestoreProgress
 from campaign_backup.tasks import restore_job_run_task
-from campaigns.models import Campaign, PairingReport
+from campaigns.models import Campaign
+from league.models import PairingReport
 from tests.integration.conftest import wait_for
 from tests.ops.test_backup_from_the_admin import backup_of, played_league, restore
 

@@ -10,11 +10,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from campaign_backup.models import RestoreJob
-from campaigns import services
-from campaigns.models import Campaign, Pairing, PairingReport
+from campaigns.models import Campaign
+from league import services
+from league.models import Pairing, PairingReport
 from ratings.models import RatedGame
 from ratings.services import ratings_recompute
-from tests.campaigns.league_helpers import make_league, settle
+from tests.league.league_helpers import make_league, settle
 
 pytestmark = pytest.mark.django_db
 

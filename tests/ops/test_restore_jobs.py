@@ -20,7 +20,8 @@ from campaign_backup import campaign as backup
 from campaign_backup.campaign import campaign_export, campaign_import, row_count
 from campaign_backup.models import RestoreJob
 from campaign_backup.services import restore_job_request, restore_job_run, restore_jobs_sweep
-from campaigns.models import Campaign, Membership, PairingReport
+from campaigns.models import Campaign, Membership
+from league.models import PairingReport
 from rosters.models import Character
 from tests.battles.conftest import fought_battle, make_cast
 from tests.factories import CampaignFactory, ClubFactory, UserFactory

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import Campaign, Membership, Pairing, Round, Winner
+from campaigns.models import Campaign, Membership
+from league.models import Pairing, Round, Winner
 from tests.pages.conftest import add_figures, make_muster
 
 pytestmark = pytest.mark.django_db
