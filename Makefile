@@ -8,7 +8,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/muster
 REDIS_URL_CI ?= redis://127.0.0.1:6379/15
 
 .PHONY: setup demo test test-statistical test-postgres test-integration test-fuzz test-load \
-        test-browser test-runtime browser-deps lint format bench lock print-references clean
+        test-browser test-crawl test-runtime browser-deps lint format bench lock print-references clean
 
 setup: $(STAMP)
 
@@ -59,6 +59,11 @@ test-statistical: setup
 # The whole default suite again, on the machine's PostgreSQL instead of SQLite.
 test-postgres: setup
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n 2 --dist loadfile -q
+
+# The whole-site crawls (tests/crawl, marker `crawl`): every page, link and form as every actor
+# answers without a server error, and every form saved unchanged changes no row. On PostgreSQL.
+test-crawl: setup
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -n 2 --dist loadfile -q -m crawl tests/crawl
 
 # Real PostgreSQL, real Redis, real worker processes; the fault tests start their own Redis.
 test-integration: setup

@@ -4,14 +4,14 @@ battles.services.consent) and to (re)queue the post-battle processing."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, render
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 
 from battles import services
 from battles.errors import BattleConflict
@@ -19,10 +19,13 @@ from battles.forms import FigureResultForm, SideResultForm, figure_initial
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from battles.selectors import battle_kept_because, rules_for_battle
 from campaigns.admin import CampaignScoped, SystemListFilter
-from campaigns.dashboard import system_name
+from campaigns.selectors import system_name
+from common.django_bases import ModelAdmin, TabularInline
+from common.users import signed_in
+from rules.system import RuleSystem
 
 
-def options_sentence(system: Any, options: dict[str, Any]) -> str:
+def options_sentence(system: RuleSystem, options: Mapping[str, object]) -> str:
     fields = {f.name: f for f in system.options.fields} if system.options else {}
     parts = []
     for name, value in options.items():
@@ -36,18 +39,18 @@ def options_sentence(system: Any, options: dict[str, Any]) -> str:
     return "; ".join(parts) or "the campaign's defaults"
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(TabularInline):
     extra = 0
     can_delete = False
     show_change_link = False
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return list(self.fields or ())
+    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
+        return [name for name in self.fields or () if isinstance(name, str)]
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
 
@@ -105,7 +108,7 @@ class LedgerInline(ReadOnlyInline):
 
 
 @admin.register(Battle)
-class BattleAdmin(CampaignScoped, admin.ModelAdmin):
+class BattleAdmin(CampaignScoped, ModelAdmin):
     list_display = ["__str__", "campaign", "rule_system", "campaign_date", "status", "created_at"]
     list_filter = ["status", SystemListFilter, ("campaign", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["scenario"]
@@ -137,7 +140,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # battles start from forces: the API or the table assistant
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
         # A finished battle is history (also on "Delete selected", which asks row by row).
         if obj is not None and battle_kept_because(obj):
             return False
@@ -162,7 +165,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
         # every waiting side's campaign and that a report's time to answer has passed.
         for battle in queryset:
             try:
-                services.battle_settle(battle=battle, user=request.user)
+                services.battle_settle(battle=battle, user=signed_in(request.user))
                 self.message_user(request, f"{battle}: settled", messages.SUCCESS)
             except (ValidationError, BattleConflict) as exc:
                 self.message_user(request, f"{battle}: {'; '.join(_messages(exc))}", messages.ERROR)
@@ -176,7 +179,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
             except BattleConflict as exc:
                 self.message_user(request, f"{battle}: {exc}", messages.ERROR)
 
-    def get_urls(self) -> list[Any]:
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.result_view)
         return [path("<int:pk>/result/", view, name="battles_battle_result"), *super().get_urls()]
 
@@ -190,7 +193,7 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
                     battle=battle,
                     figures=[f.entry() for f in figure_forms],
                     sides=[f.cleaned_data for f in side_forms],
-                    user=request.user,
+                    user=signed_in(request.user),
                 )
                 self.message_user(request, "Result entered.", messages.SUCCESS)
                 return HttpResponseRedirect(reverse("admin:battles_battle_change", args=[pk]))
@@ -207,7 +210,9 @@ class BattleAdmin(CampaignScoped, admin.ModelAdmin):
         return render(request, "admin/battles/battle/result.html", context)
 
 
-def _result_forms(battle: Battle, data: Any) -> tuple[list[Any], list[Any]]:
+def _result_forms(
+    battle: Battle, data: QueryDict | None
+) -> tuple[list[FigureResultForm], list[SideResultForm]]:
     system = rules_for_battle(battle)
     figures = battle.figures.select_related("side").order_by("side__index", "pk")
     sides = battle.sides.select_related("force").order_by("index")
@@ -240,7 +245,7 @@ def _messages(exc: Exception) -> list[str]:
 
 
 @admin.register(PostBattleRoll)
-class PostBattleRollAdmin(admin.ModelAdmin):
+class PostBattleRollAdmin(ModelAdmin):
     """The ledger, filterable per battle and per character; never edited by hand."""
 
     list_display = [
@@ -258,11 +263,11 @@ class PostBattleRollAdmin(admin.ModelAdmin):
     list_select_related = ["battle", "character"]
     raw_id_fields = ["battle", "character"]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
         return [f.name for f in self.model._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

@@ -8,9 +8,9 @@ whose forces fight and the campaign's organisers write (403 for other members).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db.models import Prefetch
+from django.db.models import Model, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -19,10 +19,11 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer, Serializer
 
 from battles import selectors, services
 from battles.errors import BattleConflict
-from battles.models import Battle, BattleFigure, BattleSide
+from battles.models import Battle, BattleEvent, BattleFigure, BattleSide
 from battles.serializers import (
     ActivationInputSerializer,
     BattleInputSerializer,
@@ -41,10 +42,14 @@ from battles.services.setup import SideChoice, snapshot_stats
 from battles.services.simulate import sim_sides
 from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import rules_for_campaign
+from common.users import signed_in
 from rosters.models import CharacterStatus
 from rosters.selectors import force_is_editable_by
 from rules.simulate import SimFigure
 from rules.system import RuleSystem, get_system
+
+#: A row of a list the battle owns (an event, a ledger row).
+Row = TypeVar("Row", bound=Model)
 
 RUNS = OpenApiParameter("runs", int, description="How many battles to simulate (1-10,000).")
 
@@ -73,7 +78,9 @@ def _side_choices(sides: list[dict[str, Any]]) -> list[SideChoice]:
 
 
 @extend_schema(tags=["battles"])
-class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class BattleViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Battle]
+):
     serializer_class = BattleSerializer
     ordering = ["-created_at", "-id"]
     ordering_fields = ["created_at"]
@@ -81,7 +88,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     #: An action's own throttle scope (common.throttling), e.g. "simulate"; None: by method.
     throttle_scope: str | None = None
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Battle]:
         battles = selectors.battles_visible_to(self.request.user)
         if self.action == "list":
             return battles
@@ -90,13 +97,13 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             Prefetch("figures", BattleFigure.objects.order_by("side_id", "pk")),
         )
 
-    def get_serializer_class(self):  # type: ignore[no-untyped-def]
+    def get_serializer_class(self) -> type[BaseSerializer[Battle]]:
         return BattleListSerializer if self.action == "list" else BattleSerializer
 
-    def valid_input(self, serializer_class: type) -> dict[str, Any]:
+    def valid_input(self, serializer_class: type[Serializer[object]]) -> dict[str, Any]:
         serializer = serializer_class(data=self.request.data, context={"request": self.request})
         serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
+        return dict(serializer.validated_data)
 
     def playable(self) -> Battle:
         battle = self.get_object()
@@ -133,7 +140,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             scenario=data["scenario"],
             campaign_date=data["campaign_date"],
             options=data["options"],
-            user=request.user,
+            user=signed_in(request.user),
         )
         return self.answer(battle, status.HTTP_201_CREATED)
 
@@ -142,11 +149,11 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def resolve(self, request: Request, pk: str | None = None) -> Response:
         data = self.valid_input(ResolveInputSerializer)
         event = _conflicts_as_409(
-            services.battle_resolve, battle=self.playable(), user=request.user, **data
+            services.battle_resolve, battle=self.playable(), user=signed_in(request.user), **data
         )
         return Response(self._event_answer(event), status=status.HTTP_201_CREATED)
 
-    def _event_answer(self, event: Any) -> dict[str, Any]:
+    def _event_answer(self, event: BattleEvent) -> dict[str, Any]:
         battle = self.get_queryset().get(pk=event.battle_id)
         context = {"request": self.request, "breakpoints_tracked": battle.system in BREAKPOINTS}
         return {
@@ -158,7 +165,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def void(self, request: Request, pk: str | None = None) -> Response:
         event = _conflicts_as_409(
-            services.battle_void_last, battle=self.playable(), user=request.user
+            services.battle_void_last, battle=self.playable(), user=signed_in(request.user)
         )
         return Response(self._event_answer(event))
 
@@ -167,7 +174,10 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def activation(self, request: Request, pk: str | None = None) -> Response:
         data = self.valid_input(ActivationInputSerializer)
         event = _conflicts_as_409(
-            services.battle_activation_start, battle=self.playable(), user=request.user, **data
+            services.battle_activation_start,
+            battle=self.playable(),
+            user=signed_in(request.user),
+            **data,
         )
         return Response(self._event_answer(event), status=status.HTTP_201_CREATED)
 
@@ -175,7 +185,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def draw(self, request: Request, pk: str | None = None) -> Response:
         event = _conflicts_as_409(
-            services.battle_activation_draw, battle=self.playable(), user=request.user
+            services.battle_activation_draw, battle=self.playable(), user=signed_in(request.user)
         )
         return Response(self._event_answer(event), status=status.HTTP_201_CREATED)
 
@@ -184,7 +194,10 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def result(self, request: Request, pk: str | None = None) -> Response:
         data = self.valid_input(ResultInputSerializer)
         battle = _conflicts_as_409(
-            services.battle_record_result, battle=self.playable(), user=request.user, **data
+            services.battle_record_result,
+            battle=self.playable(),
+            user=signed_in(request.user),
+            **data,
         )
         return self.answer(battle)
 
@@ -192,7 +205,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"], url_path="auto-resolve", throttle_scope="simulate")
     def auto_resolve(self, request: Request, pk: str | None = None) -> Response:
         battle = _conflicts_as_409(
-            services.battle_auto_resolve, battle=self.playable(), user=request.user
+            services.battle_auto_resolve, battle=self.playable(), user=signed_in(request.user)
         )
         return self.answer(battle)
 
@@ -204,7 +217,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def finish(self, request: Request, pk: str | None = None) -> Response:
         battle = _conflicts_as_409(
-            services.battle_finish, battle=self.playable(), user=request.user
+            services.battle_finish, battle=self.playable(), user=signed_in(request.user)
         )
         return self.answer(battle, status.HTTP_202_ACCEPTED)
 
@@ -216,7 +229,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         battle = _conflicts_as_409(
-            services.battle_confirm, battle=self.playable(), user=request.user
+            services.battle_confirm, battle=self.playable(), user=signed_in(request.user)
         )
         return self.answer(battle, status.HTTP_202_ACCEPTED)
 
@@ -229,7 +242,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def dispute(self, request: Request, pk: str | None = None) -> Response:
         data = self.valid_input(DisputeInputSerializer)
         battle = _conflicts_as_409(
-            services.battle_dispute, battle=self.playable(), user=request.user, **data
+            services.battle_dispute, battle=self.playable(), user=signed_in(request.user), **data
         )
         return self.answer(battle)
 
@@ -241,7 +254,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def settle(self, request: Request, pk: str | None = None) -> Response:
         battle = _conflicts_as_409(
-            services.battle_settle, battle=self.playable(), user=request.user
+            services.battle_settle, battle=self.playable(), user=signed_in(request.user)
         )
         return self.answer(battle, status.HTTP_202_ACCEPTED)
 
@@ -253,7 +266,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def reopen(self, request: Request, pk: str | None = None) -> Response:
         battle = _conflicts_as_409(
-            services.battle_reopen, battle=self.playable(), user=request.user
+            services.battle_reopen, battle=self.playable(), user=signed_in(request.user)
         )
         return self.answer(battle)
 
@@ -272,14 +285,20 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def events(self, request: Request, pk: str | None = None) -> Response:
         events = self.get_object().events.select_related("battle", "actor", "target", "created_by")
         events = events.order_by("seq")
-        page = self.paginate_queryset(events)
-        return self.get_paginated_response(EventSerializer(page, many=True).data)
+        return self.get_paginated_response(EventSerializer(self._page(events), many=True).data)
 
     @extend_schema(responses={200: LedgerSerializer(many=True)})
     @action(detail=True, methods=["get"])
     def ledger(self, request: Request, pk: str | None = None) -> Response:
-        page = self.paginate_queryset(selectors.ledger_for(self.get_object()))
+        page = self._page(selectors.ledger_for(self.get_object()))
         return self.get_paginated_response(LedgerSerializer(page, many=True).data)
+
+    def _page(self, rows: QuerySet[Row]) -> list[Row] | None:
+        """One page of a battle's own list (events, ledger), as `paginate_queryset` cuts it
+        (whose stubs take only the view's model, the battle)."""
+        if self.paginator is None:
+            return None
+        return self.paginator.paginate_queryset(rows, self.request, view=self)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
@@ -320,7 +339,9 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         battle = self.get_object()
         return self._batch(selectors.rules_for_battle(battle), sim_sides(battle), battle.options)
 
-    def _batch(self, system: RuleSystem, sides: list[list[SimFigure]], options: dict) -> Response:
+    def _batch(
+        self, system: RuleSystem, sides: list[list[SimFigure]], options: dict[str, Any]
+    ) -> Response:
         runs = self.request.query_params.get("runs", "100")
         if not runs.isdigit():
             raise _bad("runs", "runs must be a whole number")

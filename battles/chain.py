@@ -16,17 +16,27 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from battles.models import BattleEvent, BattleFigure
 
 #: The chain's first link: the hash the first event commits to.
 GENESIS = "0" * 64
 
 
-def _name(figure: Any) -> str | None:
+class ChainBreak(TypedDict):
+    """An event whose link in the hash chain does not hold, and how."""
+
+    seq: int
+    problem: str
+
+
+def _name(figure: BattleFigure | None) -> str | None:
     return figure.name if figure is not None else None
 
 
-def event_canonical(event: Any) -> bytes:
+def event_canonical(event: BattleEvent) -> bytes:
     """Return the event's canonical JSON: what it says happened, in one fixed byte form."""
     document = {
         "seq": event.seq,
@@ -46,12 +56,12 @@ def event_canonical(event: Any) -> bytes:
     return text.encode()
 
 
-def event_hash(event: Any, prev_hash: str) -> str:
+def event_hash(event: BattleEvent, prev_hash: str) -> str:
     """Return the event's link: SHA-256 of the previous hash and the event's canonical JSON."""
     return hashlib.sha256(prev_hash.encode() + b"\n" + event_canonical(event)).hexdigest()
 
 
-def chain_head(events: Iterable[Any]) -> str:
+def chain_head(events: Iterable[BattleEvent]) -> str:
     """Return the hash of the last of `events` (oldest first), linked from the genesis."""
     head = GENESIS
     for event in events:
@@ -59,7 +69,7 @@ def chain_head(events: Iterable[Any]) -> str:
     return head
 
 
-def link_events(events: Iterable[Any]) -> str:
+def link_events(events: Iterable[BattleEvent]) -> str:
     """Link unsaved events (oldest first) into a new chain; return its head."""
     head = GENESIS
     for event in events:
@@ -68,14 +78,14 @@ def link_events(events: Iterable[Any]) -> str:
     return head
 
 
-def chain_breaks(events: Iterable[Any], head: str) -> list[dict[str, Any]]:
+def chain_breaks(events: Iterable[BattleEvent], head: str) -> list[ChainBreak]:
     """Return each event whose stored link or content does not match, oldest first.
 
     Event N is bad when it no longer hashes to what event N+1 (or, for the newest, the
     battle's head) committed to, or when its own `prev_hash` is not the hash before it.
     """
     ordered = list(events)
-    problems: list[dict[str, Any]] = []
+    problems: list[ChainBreak] = []
     expected_prev = GENESIS
     for i, event in enumerate(ordered):
         if event.prev_hash != expected_prev:

@@ -84,7 +84,7 @@ def _fit(force: Force) -> tuple[Any, ...]:
     return tuple(force.characters.filter(status=CharacterStatus.ACTIVE).order_by("pk"))
 
 
-def demo_figure_results(battle: Battle) -> list[dict[str, Any]]:
+def demo_figure_results(battle: Battle) -> list[dict[str, object]]:
     """Two winners with a kill each, two of the losers wounded (also used by the crawl test)."""
     system = rules_for_battle(battle)
     skills = list(allowed_skills(system))
@@ -98,7 +98,7 @@ def demo_figure_results(battle: Battle) -> list[dict[str, Any]]:
     return results
 
 
-def _side_results(battle: Battle) -> list[dict[str, Any]]:
+def _side_results(battle: Battle) -> list[dict[str, object]]:
     return [
         {"side": side.pk, "result": result}
         for side, result in zip(battle.sides.order_by("index"), ("WIN", "LOSS"), strict=True)

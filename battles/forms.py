@@ -8,6 +8,7 @@ from django import forms
 
 from battles.models import BattleFigure, BattleSide, SideResult
 from battles.services.results import allowed_skills, allowed_statuses
+from common.form_fields import field_of
 from rules.aftermath import CARE_CHOICES
 from rules.system import RuleSystem
 
@@ -32,10 +33,14 @@ class FigureResultForm(forms.Form):
     def __init__(self, *args: Any, system: RuleSystem, figure: BattleFigure, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.label = f"{figure.side.index + 1}: {figure.name}"
-        self.fields["status"].choices = [(s, s) for s in allowed_statuses(system)]
-        self.fields["skills_used"].choices = [(s, s) for s in allowed_skills(system)]
+        field_of(self, "status", forms.ChoiceField).choices = [
+            (s, s) for s in allowed_statuses(system)
+        ]
+        field_of(self, "skills_used", forms.MultipleChoiceField).choices = [
+            (s, s) for s in allowed_skills(system)
+        ]
 
-    def entry(self) -> dict[str, Any]:
+    def entry(self) -> dict[str, object]:
         """Return the cleaned values as one figure entry for `battle_record_result`."""
         data = dict(self.cleaned_data)
         for key in ("care", "hazard"):
@@ -57,7 +62,7 @@ class SideResultForm(forms.Form):
         self.label = f"Side {side.index + 1}: {side.force}"
 
 
-def figure_initial(system: RuleSystem, figure: BattleFigure) -> dict[str, Any]:
+def figure_initial(system: RuleSystem, figure: BattleFigure) -> dict[str, object]:
     carried = int(system.initial_state(figure.stats).get("wounds", 0))
     return {
         "figure": figure.pk,

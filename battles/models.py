@@ -253,6 +253,13 @@ class BattleFigure(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def character_pk(self) -> int:
+        """The id of the character this figure is; asking it of an unnamed extra is a bug."""
+        if self.character_id is None:
+            raise ValueError(f"{self.name} is an unnamed extra: it has no character")
+        return self.character_id
+
 
 class BattleEvent(models.Model):
     """One resolved check, activation draw or hand adjustment. Append-only: only `voided`

@@ -7,22 +7,22 @@ the ledger stays the one source of truth for everything a post-battle roll decid
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
 from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll
+from campaigns.models import Campaign
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from campaigns.services.house_rules import rules_under
+from common.users import Visitor
 from rosters.models import Character
 from rules.system import RuleSystem, get_system
 
-User = AbstractBaseUser | AnonymousUser
 
-
-def _scoped(user: User, campaigns: QuerySet) -> QuerySet[Battle]:
+def _scoped(user: Visitor, campaigns: QuerySet[Campaign]) -> QuerySet[Battle]:
     if not user.is_authenticated:
         return Battle.objects.none()
     if user.is_superuser:
@@ -36,7 +36,7 @@ def _scoped(user: User, campaigns: QuerySet) -> QuerySet[Battle]:
     )
 
 
-def _organised_sides(user: User) -> QuerySet[Battle]:
+def _organised_sides(user: Visitor) -> QuerySet[Battle, Mapping[str, object]]:
     """Battles with a side whose force's campaign the user organises: a friendly battle
     outside any campaign still reaches the organiser who settles for that side."""
     managed = campaigns_managed_by(user).values("pk")
@@ -45,12 +45,12 @@ def _organised_sides(user: User) -> QuerySet[Battle]:
     )
 
 
-def battles_visible_to(user: User) -> QuerySet[Battle]:
+def battles_visible_to(user: Visitor) -> QuerySet[Battle]:
     """Return battles a user may read: theirs, and those of campaigns they belong to."""
     return _scoped(user, campaigns_visible_to(user))
 
 
-def battles_playable_by(user: User) -> QuerySet[Battle]:
+def battles_playable_by(user: Visitor) -> QuerySet[Battle]:
     """Return battles a user may change: those with a force of theirs, or that they organise."""
     if not user.is_authenticated:
         return Battle.objects.none()
@@ -63,11 +63,11 @@ def battles_playable_by(user: User) -> QuerySet[Battle]:
     )
 
 
-def battle_is_playable_by(battle: Battle, user: User) -> bool:
+def battle_is_playable_by(battle: Battle, user: Visitor) -> bool:
     return battles_playable_by(user).filter(pk=battle.pk).exists()
 
 
-def battle_is_deletable_by(battle: Battle, user: User) -> bool:
+def battle_is_deletable_by(battle: Battle, user: Visitor) -> bool:
     """Say whether the user may delete the battle: its creator, while it is not finished."""
     unfinished = battle.status in (BattleStatus.SETUP, BattleStatus.IN_PROGRESS)
     return unfinished and user.is_authenticated and battle.created_by_id == user.pk
@@ -80,7 +80,7 @@ def battle_kept_because(battle: Battle) -> str:
     return ""
 
 
-def battle_is_managed_by(battle: Battle, user: User) -> bool:
+def battle_is_managed_by(battle: Battle, user: Visitor) -> bool:
     """Say whether the user organises the battle's campaign (or is a superuser)."""
     if user.is_superuser:
         return True
@@ -89,7 +89,7 @@ def battle_is_managed_by(battle: Battle, user: User) -> bool:
     return campaigns_managed_by(user).filter(pk=battle.campaign_id).exists()
 
 
-def figure_belongs_to_other(battle: Battle, figure: BattleFigure, user: User) -> str | None:
+def figure_belongs_to_other(battle: Battle, figure: BattleFigure, user: Visitor) -> str | None:
     """Return the username of the figure's player when `user` may not act for it, else None.
 
     A player acts for their own side's figures; the campaign's organisers (and superusers)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -18,13 +19,14 @@ from battles.models import (
 )
 from battles.services.consent import battle_answer_by
 from battles.words import event_dice_text, event_sentence
+from common.serializers import Serializer
 from rosters.models import Character, Force
 from rosters.selectors import characters_visible_to, forces_visible_to
 
 # --- output -------------------------------------------------------------------------------
 
 
-class FigureSerializer(serializers.ModelSerializer):
+class FigureSerializer(serializers.ModelSerializer[BattleFigure]):
     class Meta:
         model = BattleFigure
         fields = [
@@ -42,7 +44,7 @@ class FigureSerializer(serializers.ModelSerializer):
         ]
 
 
-class SideSerializer(serializers.ModelSerializer):
+class SideSerializer(serializers.ModelSerializer[BattleSide]):
     force_name = serializers.CharField(source="force.name", read_only=True)
     broken = serializers.SerializerMethodField()
 
@@ -67,7 +69,7 @@ class SideSerializer(serializers.ModelSerializer):
         return (side.broke_at_seq is not None) if tracked else None
 
 
-class EventSerializer(serializers.ModelSerializer):
+class EventSerializer(serializers.ModelSerializer[BattleEvent]):
     check = serializers.CharField(source="check_name")
     sentence = serializers.SerializerMethodField(
         help_text="What happened, in the game's words (from the rules engine)."
@@ -107,12 +109,12 @@ class EventSerializer(serializers.ModelSerializer):
         return event_dice_text(event)
 
 
-class BattleHouseRulesSerializer(serializers.Serializer):
+class BattleHouseRulesSerializer(Serializer):
     version = serializers.IntegerField()
     digest = serializers.CharField()
 
 
-class BattleSerializer(serializers.ModelSerializer):
+class BattleSerializer(serializers.ModelSerializer[Battle]):
     sides = serializers.SerializerMethodField()
     figures = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
@@ -168,13 +170,13 @@ class BattleSerializer(serializers.ModelSerializer):
         return battle.seed if battle.status == BattleStatus.PROCESSED else None
 
     def get_sides(self, battle: Battle) -> list[dict[str, Any]]:
-        return SideSerializer(battle.sides.all(), many=True, context=self.context).data
+        return list(SideSerializer(battle.sides.all(), many=True, context=self.context).data)
 
     def get_figures(self, battle: Battle) -> list[dict[str, Any]]:
-        return FigureSerializer(battle.figures.all(), many=True).data
+        return list(FigureSerializer(battle.figures.all(), many=True).data)
 
 
-class BattleListSerializer(serializers.ModelSerializer):
+class BattleListSerializer(serializers.ModelSerializer[Battle]):
     class Meta:
         model = Battle
         fields = [
@@ -190,7 +192,7 @@ class BattleListSerializer(serializers.ModelSerializer):
         ]
 
 
-class LedgerSerializer(serializers.ModelSerializer):
+class LedgerSerializer(serializers.ModelSerializer[PostBattleRoll]):
     character_name = serializers.CharField(source="character.name", read_only=True)
 
     class Meta:
@@ -214,21 +216,21 @@ class LedgerSerializer(serializers.ModelSerializer):
 # --- input --------------------------------------------------------------------------------
 
 
-class VisibleForceField(serializers.PrimaryKeyRelatedField):
+class VisibleForceField(serializers.PrimaryKeyRelatedField[Force]):
     """A force id among those the caller may read: an unseen one is answered as a missing one."""
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Force]:
         return forces_visible_to(self.context["request"].user)
 
 
-class VisibleCharacterField(serializers.PrimaryKeyRelatedField):
+class VisibleCharacterField(serializers.PrimaryKeyRelatedField[Character]):
     """A character id among those the caller may read (unseen: the same error as missing)."""
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Character]:
         return characters_visible_to(self.context["request"].user)
 
 
-class ExtraFigureSerializer(serializers.Serializer):
+class ExtraFigureSerializer(Serializer):
     """An unnamed figure: its stats are checked by the rule system when the battle is set up."""
 
     name = serializers.CharField(max_length=120, required=False, allow_blank=True)
@@ -236,7 +238,7 @@ class ExtraFigureSerializer(serializers.Serializer):
     stats = serializers.DictField(required=False, default=dict)
 
 
-class SideInputSerializer(serializers.Serializer):
+class SideInputSerializer(Serializer):
     force = VisibleForceField(queryset=Force.objects.all())
     characters = VisibleCharacterField(
         queryset=Character.objects.all(),
@@ -267,7 +269,7 @@ class SideInputSerializer(serializers.Serializer):
         return attrs
 
 
-class BattleInputSerializer(serializers.Serializer):
+class BattleInputSerializer(Serializer):
     campaign = serializers.IntegerField(required=False, allow_null=True, default=None)
     scenario = serializers.CharField(required=False, allow_blank=True, default="", max_length=120)
     campaign_date = serializers.DateField(required=False, allow_null=True, default=None)
@@ -275,7 +277,7 @@ class BattleInputSerializer(serializers.Serializer):
     sides = SideInputSerializer(many=True)
 
 
-class ResolveInputSerializer(serializers.Serializer):
+class ResolveInputSerializer(Serializer):
     check = serializers.CharField(max_length=40)
     actor = serializers.IntegerField()
     target = serializers.IntegerField(required=False, allow_null=True, default=None)
@@ -290,14 +292,14 @@ class ResolveInputSerializer(serializers.Serializer):
     )
 
 
-class ActivationInputSerializer(serializers.Serializer):
+class ActivationInputSerializer(Serializer):
     method = serializers.CharField(max_length=40)
     units = serializers.ListField(
         child=serializers.CharField(max_length=160), required=False, allow_null=True, default=None
     )
 
 
-class FigureResultSerializer(serializers.Serializer):
+class FigureResultSerializer(Serializer):
     figure = serializers.IntegerField()
     wounds = serializers.IntegerField(required=False, min_value=0, max_value=99)
     status = serializers.CharField(required=False, max_length=20)
@@ -310,13 +312,13 @@ class FigureResultSerializer(serializers.Serializer):
     hero = serializers.CharField(required=False, allow_null=True)
 
 
-class SideResultSerializer(serializers.Serializer):
+class SideResultSerializer(Serializer):
     side = serializers.IntegerField()
     result = serializers.CharField(max_length=4)
     victory_points = serializers.IntegerField(required=False, min_value=-999, max_value=999)
 
 
-class DisputeInputSerializer(serializers.Serializer):
+class DisputeInputSerializer(Serializer):
     note = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -326,13 +328,13 @@ class DisputeInputSerializer(serializers.Serializer):
     )
 
 
-class ResultInputSerializer(serializers.Serializer):
+class ResultInputSerializer(Serializer):
     figures = FigureResultSerializer(many=True, required=False, default=list)
     sides = SideResultSerializer(many=True, required=False, default=list)
     options = serializers.DictField(required=False, default=dict)
 
 
-class SimulateInputSerializer(serializers.Serializer):
+class SimulateInputSerializer(Serializer):
     """A "who would win?" question: two sides of forces (or a battle's own sides)."""
 
     sides = SideInputSerializer(many=True, required=False)

@@ -6,19 +6,19 @@ JSON and the figures' names, and says friendly fire as such.
 
 from __future__ import annotations
 
-from typing import Any
-
 from battles.models import BattleEvent, EventKind
+from common.json_types import JSONObject
 from rules import narrate
 
+#: The narration's word for an event's kind; every other kind is a check.
+NARRATED_KINDS: dict[str, str] = {EventKind.ACTIVATION: "activation", EventKind.VOID: "void"}
 
-def event_json(event: BattleEvent) -> dict[str, Any]:
+
+def event_json(event: BattleEvent) -> JSONObject:
     """Return the event as the rules engine's narration reads it."""
     return {
         "check": event.check_name,
-        "kind": {EventKind.ACTIVATION: "activation", EventKind.VOID: "void"}.get(
-            event.kind, "check"
-        ),
+        "kind": NARRATED_KINDS.get(event.kind, "check"),
         "params": event.params or {},
         "outcome": event.outcome,
         "dice": event.dice or [],
@@ -41,9 +41,9 @@ def adjustment_sentence(event: BattleEvent) -> str:
         what = f"one {label} {'added' if change == 'add' else 'taken off'}"
     else:
         what = f"{label} {'marked' if change == 'add' else 'cleared'}"
-    who = event.created_by.get_username() if event.created_by_id else ""
+    who = event.created_by.get_username() if event.created_by else ""
     why = ": ".join(part for part in (who, details.get("reason", "")) if part)
-    name = event.actor.name if event.actor_id else "A figure"
+    name = event.actor.name if event.actor else "A figure"
     return f"{name}: {what} by hand" + (f" ({why})." if why else ".")
 
 
@@ -53,8 +53,8 @@ def event_sentence(system_key: str, event: BattleEvent) -> str:
         return adjustment_sentence(event)
     if event.kind == EventKind.VOID:
         return f"Event #{(event.details or {}).get('voids')} voided: its effects are undone."
-    actor = event.actor.name if event.actor_id else None
-    target = event.target.name if event.target_id else None
+    actor = event.actor.name if event.actor else None
+    target = event.target.name if event.target else None
     sentence = narrate.event_sentence(system_key, event_json(event), actor, target)
     if is_friendly_fire(event):
         sentence = f"{sentence.rstrip('.')} (friendly fire)."

@@ -15,7 +15,14 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from campaigns.models import Campaign
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -125,10 +132,12 @@ def keep_connection() -> None:
     request_finished.disconnect(close_old_connections)
 
 
-def count_queries(fn) -> int:  # type: ignore[no-untyped-def]
+def count_queries(fn: Callable[[], object]) -> int:
     queries: list[str] = []
 
-    def count(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+    def count(
+        execute: Callable[..., object], sql: str, params: object, many: bool, context: object
+    ) -> object:
         queries.append(sql)
         return execute(sql, params, many, context)
 
@@ -137,7 +146,9 @@ def count_queries(fn) -> int:  # type: ignore[no-untyped-def]
     return len(queries)
 
 
-def contenders(campaign, reader):  # type: ignore[no-untyped-def]
+def contenders(
+    campaign: Campaign, reader: User
+) -> tuple[Callable[[], None], Callable[[], None], Callable[[], None]]:
     """Return (endpoint, bare) callables over the same page of 100 characters."""
     from rosters.models import Character
     from rosters.selectors import character_roster

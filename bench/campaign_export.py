@@ -13,7 +13,9 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -36,7 +38,10 @@ from tests.battles.conftest import fought_battle, make_cast  # noqa: E402
 SIZES = (10, 50)
 
 
-def _measured(work):  # type: ignore[no-untyped-def]
+T = TypeVar("T")
+
+
+def _measured(work: Callable[[], T]) -> tuple[T, int, float]:
     with CaptureQueriesContext(connection) as captured:
         started = time.perf_counter()
         value = work()

@@ -27,7 +27,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.db.backends.base.base import BaseDatabaseWrapper
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -74,7 +79,7 @@ from rosters.models import Character, Force, ServiceRecordEntry  # noqa: E402
 from rules.system import get_system  # noqa: E402
 
 
-def _grow_to(total: int, campaign: Campaign, reader) -> None:  # type: ignore[no-untyped-def]
+def _grow_to(total: int, campaign: Campaign, reader: User) -> None:
     """Add forces of 50 characters (each with two service-record entries) up to `total`."""
     stats = get_system("rencounter").stats.validate({})
     have = Character.objects.count()
@@ -95,7 +100,7 @@ def _grow_to(total: int, campaign: Campaign, reader) -> None:  # type: ignore[no
     connection.cursor().execute("VACUUM ANALYZE")  # as autovacuum would, in time
 
 
-def _connect(size: int):  # type: ignore[no-untyped-def]
+def _connect(size: int) -> BaseDatabaseWrapper:
     """Make the default connection the one to this size's database (each kept open)."""
     wrapper = _WRAPPERS.get(size)
     if wrapper is None:
@@ -105,7 +110,7 @@ def _connect(size: int):  # type: ignore[no-untyped-def]
     return wrapper
 
 
-_WRAPPERS: dict[int, object] = {}
+_WRAPPERS: dict[int, BaseDatabaseWrapper] = {}
 
 
 def _populate(size: int) -> None:
@@ -169,7 +174,7 @@ def main() -> None:
     }
     print(json.dumps({"bench": "characters_list", "figures": figures, "ratio": ratios}, indent=2))
     for wrapper in _WRAPPERS.values():
-        wrapper.close()  # type: ignore[attr-defined]
+        wrapper.close()
     if not os.environ.get("BENCH_KEEP"):
         for name in DATABASES.values():
             _psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

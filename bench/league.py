@@ -6,7 +6,7 @@ of round 1's pairing, the slowest later pairing, and standings after four rounds
 three runs each, in milliseconds). Budget (issue 16): pairing <= 100 ms at 256 players and
 <= 1 s at 1,024; standings <= 20 ms at 256 and <= 200 ms at 1,024.
 
-No database: `campaigns.league` is the pure league core. `python bench/league.py [sizes...]`.
+No database: `league.core` is the pure league core. `python bench/league.py [sizes...]`.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from league.core.records import Round
+    from rules.dice import Dice
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from campaigns.league import (  # noqa: E402
-    Entrant,
-    LeagueSettings,
-    Result,
-    compute_standings,
-    next_swiss_round,
-)
+from league.core import Entrant, LeagueSettings, Result, compute_standings, next_swiss_round  # noqa: E402
 from rules.dice import D12, SeededDice  # noqa: E402
 
 SIZES = (16, 64, 256, 1024)
@@ -33,7 +33,7 @@ ROUNDS = 5
 LEAGUE = LeagueSettings()
 
 
-def _best_of(runs: int, work) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+def _best_of(runs: int, work: Callable[[], object]) -> tuple[float, object]:
     best, value = float("inf"), None
     for _ in range(runs):
         started = time.perf_counter()
@@ -42,7 +42,7 @@ def _best_of(runs: int, work) -> tuple[float, object]:  # type: ignore[no-untype
     return best * 1000, value
 
 
-def _results(round_, dice) -> list[Result]:  # type: ignore[no-untyped-def]
+def _results(round_: Round, dice: Dice) -> list[Result]:
     results = [Result(round_.number, bye, None) for bye in round_.byes]
     for game in round_.games:
         roll = dice.roll(D12, f"{round_.number}:{game.home}:{game.away}")

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -38,17 +40,8 @@ from simple_history.utils import bulk_create_with_history
 from battles.chain import link_events
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from campaign_backup.schema import document_problem
-from campaigns.models import (
-    Campaign,
-    Club,
-    HouseRules,
-    League,
-    LeagueAdjustment,
-    Membership,
-    Pairing,
-    PairingReport,
-    Round,
-)
+from campaigns.models import Campaign, Club, HouseRules, Membership
+from league.models import League, LeagueAdjustment, Pairing, PairingReport, Round
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rules.dice import HMAC_SHA256
 
@@ -78,6 +71,11 @@ RESTORED = (
     BattleEvent,
     PostBattleRoll,
 )
+#: Rows written per INSERT, and so how often a restore reports its progress (see `Progress`).
+CHUNK_ROWS = 500
+#: Told (step, rows written so far, rows in the document) as a restore goes.
+Progress = Callable[[str, int, int], None]
+Row = TypeVar("Row", bound=models.Model)
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -388,16 +386,61 @@ def _borrowed_photo(document: Mapping[str, Any]) -> str | None:
     return None
 
 
-class _Importer:
-    """Write a checked document: one bulk insert per table, whatever the number of battles."""
+def row_count(doc: Mapping[str, Any]) -> int:
+    """Return how many rows restoring a checked document writes (the campaign included)."""
+    league = doc["league"]
+    forces = doc["forces"]
+    characters = [c for f in forces for c in f["characters"]]
+    battle_rows = sum(
+        1 + sum(len(b[key]) for key in ("sides", "figures", "events", "ledger"))
+        for b in doc["battles"]
+    )
+    return (
+        1
+        + len(doc["members"])
+        + len(doc.get("house_rules", ()))
+        + len(forces)
+        + sum(len(f["units"]) for f in forces)
+        + len(characters)
+        + sum(len(c["service_record"]) for c in characters)
+        + battle_rows
+        + (league["settings"] is not None)
+        + len(league["rounds"])
+        + len(league["pairings"])
+        + sum(len(p.get("reports", ())) for p in league["pairings"])
+        + len(league["adjustments"])
+    )
 
-    def __init__(self, document: Mapping[str, Any], club: Club) -> None:
+
+class _Importer:
+    """Write a checked document: one bulk insert per table (per CHUNK_ROWS rows), whatever the
+    number of battles, telling `progress` after each."""
+
+    def __init__(
+        self, document: Mapping[str, Any], club: Club, progress: Progress | None = None
+    ) -> None:
         self.doc, self.club = document, club
         self.user = _Users(name for name in _usernames(document) if name is not None)
         self.forces: list[Force] = []
         self.characters: dict[tuple[int, str], Character] = {}
         self.battles: list[Battle] = []
         self.house_rules: dict[int, HouseRules] = {}
+        self.progress = progress
+        self.done, self.total = 0, row_count(document) if progress else 0
+
+    def _told(self, step: str, rows: int) -> None:
+        self.done += rows
+        if self.progress is not None:
+            self.progress(step, self.done, self.total)
+
+    def _insert(self, model: type[Row], rows: Iterable[Row], step: str) -> list[Row]:
+        """Bulk-insert `rows` CHUNK_ROWS at a time, telling the progress after each chunk."""
+        written: list[Row] = []
+        pending = iter(rows)
+        while chunk := list(islice(pending, CHUNK_ROWS)):
+            written += model._default_manager.bulk_create(chunk)
+            self._told(step, len(chunk))
+        return written
 
     def character(self, ref: list[Any] | None) -> Character | None:
         return self.characters[(ref[0], ref[1])] if ref is not None else None
@@ -406,9 +449,16 @@ class _Importer:
         self.campaign = Campaign.objects.create(
             club=self.club, **_values(Campaign, self.doc["campaign"])
         )
-        members = Membership.objects.bulk_create(
-            Membership(campaign=self.campaign, user=self.user(m["user"]), **_values(Membership, m))
-            for m in self.doc["members"]
+        self._told("Campaign", 1)
+        members = self._insert(
+            Membership,
+            (
+                Membership(
+                    campaign=self.campaign, user=self.user(m["user"]), **_values(Membership, m)
+                )
+                for m in self.doc["members"]
+            ),
+            "Members",
         )
         self.members = {m["user"]: row for m, row in zip(self.doc["members"], members, strict=True)}
         self._house_rules(self.doc.get("house_rules", []))
@@ -421,25 +471,37 @@ class _Importer:
     def _house_rules(self, versions: list[Mapping[str, Any]]) -> None:
         # Checked already (campaign_backup.schema): each pack validates for the campaign's
         # system, and its digest is the one the rules engine gives it.
-        rows = HouseRules.objects.bulk_create(
-            HouseRules(
-                campaign=self.campaign,
-                created_by=self.user(v["created_by"]),
-                **_values(HouseRules, v),
-            )
-            for v in versions
+        rows = self._insert(
+            HouseRules,
+            (
+                HouseRules(
+                    campaign=self.campaign,
+                    created_by=self.user(v["created_by"]),
+                    **_values(HouseRules, v),
+                )
+                for v in versions
+            ),
+            "House rules",
         )
         self.house_rules = {row.number: row for row in rows}
 
     def _rosters(self, forces: list[Mapping[str, Any]]) -> None:
-        self.forces = Force.objects.bulk_create(
-            Force(owner=self.user(f["owner"]), campaign=self.campaign, **_values(Force, f))
-            for f in forces
+        self.forces = self._insert(
+            Force,
+            (
+                Force(owner=self.user(f["owner"]), campaign=self.campaign, **_values(Force, f))
+                for f in forces
+            ),
+            "Forces",
         )
-        units = Unit.objects.bulk_create(
-            Unit(force=force, **_values(Unit, u))
-            for force, f in zip(self.forces, forces, strict=True)
-            for u in f["units"]
+        units = self._insert(
+            Unit,
+            (
+                Unit(force=force, **_values(Unit, u))
+                for force, f in zip(self.forces, forces, strict=True)
+                for u in f["units"]
+            ),
+            "Units",
         )
         by_name = {(u.force_id, u.name): u for u in units}
         characters = []
@@ -451,7 +513,8 @@ class _Importer:
                 character.photo.name = c["photo"]
                 characters.append(character)
                 self.characters[(index, c["name"])] = character
-        bulk_create_with_history(characters, Character)
+        bulk_create_with_history(characters, Character, batch_size=CHUNK_ROWS)
+        self._told("Characters", len(characters))
         self._leaders(forces, by_name)
 
     def _leaders(self, forces: list[Mapping[str, Any]], units: Mapping[tuple, Unit]) -> None:
@@ -465,49 +528,65 @@ class _Importer:
         Unit.objects.bulk_update(led, ["leader"])
 
     def _service_records(self, forces: list[Mapping[str, Any]]) -> None:
-        ServiceRecordEntry.objects.bulk_create(
-            ServiceRecordEntry(
-                character=self.characters[(index, c["name"])],
-                user=self.user(e["user"]),
-                battle_id=self.battles[e["battle"]].pk if e["battle"] is not None else None,
-                **_values(ServiceRecordEntry, e),
-            )
-            for index, data in enumerate(forces)
-            for c in data["characters"]
-            for e in c["service_record"]
+        self._insert(
+            ServiceRecordEntry,
+            (
+                ServiceRecordEntry(
+                    character=self.characters[(index, c["name"])],
+                    user=self.user(e["user"]),
+                    battle_id=self.battles[e["battle"]].pk if e["battle"] is not None else None,
+                    **_values(ServiceRecordEntry, e),
+                )
+                for index, data in enumerate(forces)
+                for c in data["characters"]
+                for e in c["service_record"]
+            ),
+            "Service records",
         )
 
     def _battles(self, battles: list[Mapping[str, Any]]) -> None:
-        self.battles = Battle.objects.bulk_create(
-            Battle(
-                campaign=self.campaign,
-                created_by=self.user(b["created_by"]),
-                house_rules=self.house_rules.get(b.get("house_rules")),
-                # Version-1 documents predate dice schemes: every battle then was rolled with 1.
-                **{"dice_scheme": HMAC_SHA256, **_values(Battle, b)},
-            )
-            for b in battles
+        self.battles = self._insert(
+            Battle,
+            (
+                Battle(
+                    campaign=self.campaign,
+                    created_by=self.user(b["created_by"]),
+                    house_rules=self.house_rules.get(b.get("house_rules")),
+                    # Version-1 documents predate dice schemes: each battle then was rolled with 1.
+                    **{"dice_scheme": HMAC_SHA256, **_values(Battle, b)},
+                )
+                for b in battles
+            ),
+            "Battles",
         )
         pairs = list(zip(self.battles, battles, strict=True))
-        sides = BattleSide.objects.bulk_create(
-            BattleSide(
-                battle=battle,
-                force=self.forces[s["force"]],
-                **{**_agreed_before_consent(battle), **_values(BattleSide, s)},
-            )
-            for battle, b in pairs
-            for s in b["sides"]
+        sides = self._insert(
+            BattleSide,
+            (
+                BattleSide(
+                    battle=battle,
+                    force=self.forces[s["force"]],
+                    **{**_agreed_before_consent(battle), **_values(BattleSide, s)},
+                )
+                for battle, b in pairs
+                for s in b["sides"]
+            ),
+            "Battle sides",
         )
         side_of = {(side.battle_id, side.index): side for side in sides}
-        figures = BattleFigure.objects.bulk_create(
-            BattleFigure(
-                battle=battle,
-                side=side_of[(battle.pk, f["side"])],
-                character=self.character(f["character"]),
-                **_values(BattleFigure, f),
-            )
-            for battle, b in pairs
-            for f in b["figures"]
+        figures = self._insert(
+            BattleFigure,
+            (
+                BattleFigure(
+                    battle=battle,
+                    side=side_of[(battle.pk, f["side"])],
+                    character=self.character(f["character"]),
+                    **_values(BattleFigure, f),
+                )
+                for battle, b in pairs
+                for f in b["figures"]
+            ),
+            "Battle figures",
         )
         placed = iter(figures)
         figures_of = {battle.pk: [next(placed) for _ in b["figures"]] for battle, b in pairs}
@@ -517,15 +596,19 @@ class _Importer:
         }
         for battle, b in pairs:
             _link_unchained(battle, events[battle.pk], b)
-        BattleEvent.objects.bulk_create(e for log in events.values() for e in log)
-        PostBattleRoll.objects.bulk_create(
-            PostBattleRoll(
-                battle=battle,
-                character=self.character(r["character"]),
-                **_values(PostBattleRoll, r),
-            )
-            for battle, b in pairs
-            for r in b["ledger"]
+        self._insert(BattleEvent, (e for log in events.values() for e in log), "Battle events")
+        self._insert(
+            PostBattleRoll,
+            (
+                PostBattleRoll(
+                    battle=battle,
+                    character=self.character(r["character"]),
+                    **_values(PostBattleRoll, r),
+                )
+                for battle, b in pairs
+                for r in b["ledger"]
+            ),
+            "Post-battle rolls",
         )
 
     def _event(self, battle: Battle, figures: list[BattleFigure], e: Mapping[str, Any]):  # type: ignore[no-untyped-def]
@@ -540,38 +623,53 @@ class _Importer:
     def _league(self, data: Mapping[str, Any]) -> None:
         if data["settings"] is not None:
             League.objects.create(campaign=self.campaign, **_values(League, data["settings"]))
-        rounds = Round.objects.bulk_create(
-            Round(campaign=self.campaign, **_values(Round, r)) for r in data["rounds"]
+            self._told("League settings", 1)
+        rounds = self._insert(
+            Round,
+            (Round(campaign=self.campaign, **_values(Round, r)) for r in data["rounds"]),
+            "Rounds",
         )
         by_number = {r.number: r for r in rounds}
-        pairings = Pairing.objects.bulk_create(
-            Pairing(
-                round=by_number[p["round"]],
-                home=self.members[p["home"]],
-                away=self.members[p["away"]] if p["away"] else None,
-                battle=self.battles[p["battle"]] if p["battle"] is not None else None,
-                confirmed_by=self.user(p["confirmed_by"]),
-                **_values(Pairing, p),
-            )
-            for p in data["pairings"]
+        pairings = self._insert(
+            Pairing,
+            (
+                Pairing(
+                    round=by_number[p["round"]],
+                    home=self.members[p["home"]],
+                    away=self.members[p["away"]] if p["away"] else None,
+                    battle=self.battles[p["battle"]] if p["battle"] is not None else None,
+                    confirmed_by=self.user(p["confirmed_by"]),
+                    **_values(Pairing, p),
+                )
+                for p in data["pairings"]
+            ),
+            "Pairings",
         )
-        PairingReport.objects.bulk_create(
-            PairingReport(
-                pairing=pairing,
-                reporter=self.user(r.get("reporter")),
-                **_values(PairingReport, r),
-            )
-            for pairing, p in zip(pairings, data["pairings"], strict=True)
-            for r in p.get("reports", ())
+        self._insert(
+            PairingReport,
+            (
+                PairingReport(
+                    pairing=pairing,
+                    reporter=self.user(r.get("reporter")),
+                    **_values(PairingReport, r),
+                )
+                for pairing, p in zip(pairings, data["pairings"], strict=True)
+                for r in p.get("reports", ())
+            ),
+            "Written reports",
         )
-        LeagueAdjustment.objects.bulk_create(
-            LeagueAdjustment(
-                campaign=self.campaign,
-                player=self.members[a["player"]],
-                created_by=self.user(a["created_by"]),
-                **_values(LeagueAdjustment, a),
-            )
-            for a in data["adjustments"]
+        self._insert(
+            LeagueAdjustment,
+            (
+                LeagueAdjustment(
+                    campaign=self.campaign,
+                    player=self.members[a["player"]],
+                    created_by=self.user(a["created_by"]),
+                    **_values(LeagueAdjustment, a),
+                )
+                for a in data["adjustments"]
+            ),
+            "Point adjustments",
         )
 
 
@@ -585,16 +683,20 @@ def as_copy(document: Any, *, name: str, slug: str) -> Any:
     return {**document, "campaign": {**original, "name": name, "slug": slug, "copy_of": copy_of}}
 
 
-@transaction.atomic
-def campaign_import(
-    *, document: Any, club_slug: str | None = None, name: str = "", slug: str = ""
-) -> Campaign:
-    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`);
-    with `name` and `slug`, as a copy (`as_copy`), into the same club or another.
+@dataclass(frozen=True)
+class Restore:
+    """A checked document, ready to write: as a copy if asked, and the club it goes into."""
 
-    The whole document is checked first (`campaign_schema`): a bad one is refused with one line
-    naming the bad path, and nothing is written.
-    """
+    document: Mapping[str, Any]
+    club_slug: str
+    club_name: str
+
+
+def restore_checked(
+    *, document: Any, club_slug: str | None = None, name: str = "", slug: str = ""
+) -> Restore:
+    """Check a document whole for a restore (as a copy when `slug` is given) into a club, and
+    the club for a clash; raise ValidationError with one line naming the bad path."""
     if slug:
         document = as_copy(document, name=name or slug, slug=slug)
     problem = document_problem(
@@ -605,10 +707,31 @@ def campaign_import(
     problem = problem or _clash(document, slug)
     if problem:
         raise ValidationError({"document": [problem]})
-    name = spec.get("name") if isinstance(spec.get("name"), str) else None
-    club, _ = Club.objects.get_or_create(slug=slug, defaults={"name": (name or slug)[:120]})
+    club_name = spec.get("name") if isinstance(spec.get("name"), str) else None
+    return Restore(document, slug, (club_name or slug)[:120])
+
+
+@transaction.atomic
+def campaign_import(
+    *,
+    document: Any,
+    club_slug: str | None = None,
+    name: str = "",
+    slug: str = "",
+    progress: Progress | None = None,
+) -> Campaign:
+    """Restore a `muster.campaign` document into a club (the document's, or `club_slug`);
+    with `name` and `slug`, as a copy (`as_copy`), into the same club or another.
+
+    The whole document is checked first (`restore_checked`): a bad one is refused with one line
+    naming the bad path, and nothing is written. `progress` is told how far the writing got.
+    """
+    restore = restore_checked(document=document, club_slug=club_slug, name=name, slug=slug)
+    club, _ = Club.objects.get_or_create(
+        slug=restore.club_slug, defaults={"name": restore.club_name}
+    )
     with _stored_timestamps():
-        return _Importer(document, club).run()
+        return _Importer(restore.document, club, progress).run()
 
 
 def documents_equal(

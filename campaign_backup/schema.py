@@ -258,15 +258,8 @@ def _check_league(doc: Mapping[str, Any], refs: _References) -> None:
 
 def _column_rows(doc: Mapping[str, Any]) -> Iterator[tuple[type[models.Model], Any, str]]:
     from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-    from campaigns.models import (
-        Campaign,
-        HouseRules,
-        League,
-        LeagueAdjustment,
-        Membership,
-        Pairing,
-        Round,
-    )
+    from campaigns.models import Campaign, HouseRules, Membership
+    from league.models import League, LeagueAdjustment, Pairing, Round
     from rosters.models import Character, Force, ServiceRecordEntry, Unit
 
     yield Campaign, doc["campaign"], "campaign"
@@ -305,8 +298,7 @@ def document_problem(
 ) -> str | None:
     """Return the document's first problem as one line naming its path, or None."""
     try:
-        if not isinstance(document, dict) or document.get("format") != fmt:
-            raise DocumentProblem(f"document: not a {fmt} document")
+        _format(document, fmt)
         version = document.get("version")
         if not _is(version, int) or version not in versions:
             raise DocumentProblem(
@@ -315,6 +307,7 @@ def document_problem(
         _texts(document)
         _shape(document, DOCUMENT_V3 if version >= 3 else DOCUMENT, "document")
         _slugs(document, club_slug)
+        _systems(document)
         members = [m["user"] for m in document["members"]]
         _unique(members, "members", "member")
         refs = _References(document)
@@ -327,6 +320,37 @@ def document_problem(
     except DocumentProblem as problem:
         return str(problem).removeprefix("document.")
     return None
+
+
+def _format(document: Any, fmt: str) -> None:
+    """Refuse what is not a campaign backup, naming what it is when we can tell."""
+    found = document.get("format") if isinstance(document, dict) else None
+    if found == fmt:
+        return
+    if isinstance(found, str) and found.startswith("muster."):
+        raise DocumentProblem(f"format: this is a {found[:40]} file, not a {fmt} document")
+    raise DocumentProblem(f"document: not a {fmt} document")
+
+
+def _systems(doc: Mapping[str, Any]) -> None:
+    """The campaign's rule system must be one this Muster knows, and every force must be
+    played under it: a force of another system would break its campaign's stats."""
+    from rules.system import UnknownSystem, all_systems, get_system
+
+    system = doc["campaign"].get("system")
+    try:
+        get_system(str(system))
+    except UnknownSystem:
+        known = ", ".join(s.key for s in all_systems())
+        raise DocumentProblem(
+            f"campaign.system: {str(system)[:40]!r} is not a rule system here ({known})"
+        ) from None
+    for i, force in enumerate(doc["forces"]):
+        if force.get("system", system) != system:
+            raise DocumentProblem(
+                f"forces[{i}].system: {str(force.get('system'))[:40]!r} is not the campaign's "
+                f"system {system!r}"
+            )
 
 
 def _check_house_rules(doc: Mapping[str, Any]) -> None:

@@ -1,21 +1,13 @@
-"""This app's REST endpoints, included under /api/ by config/api_urls.py."""
+"""This app's REST endpoints, included under /api/ by config/api_urls.py.
 
-from django.urls import re_path
+/api/campaigns/ is served by the league (league/api_urls.py), whose campaign endpoints add the
+standings and rounds to this app's own.
+"""
+
 from rest_framework.routers import SimpleRouter
 
-from campaigns.api import CampaignViewSet, MembershipViewSet, PairingViewSet, RoundViewSet
+from campaigns.api import MembershipViewSet
 
 router = SimpleRouter()
-router.register("campaigns", CampaignViewSet, basename="campaign")
 router.register("memberships", MembershipViewSet, basename="membership")
-router.register("rounds", RoundViewSet, basename="round")
-router.register("pairings", PairingViewSet, basename="pairing")
-urlpatterns = [
-    # /api/campaigns/{id}/standings.csv: the same table as ?format=csv, for a plain link.
-    re_path(
-        r"^campaigns/(?P<pk>[0-9]+)/standings\.(?P<format>csv)$",
-        CampaignViewSet.as_view({"get": "standings"}, **CampaignViewSet.standings.kwargs),
-        name="campaign-standings-csv",
-    ),
-    *router.urls,
-]
+urlpatterns = router.urls

@@ -21,32 +21,33 @@ from chronicle.campaigns import campaign_battles, campaign_chronicle, fallen
 from chronicle.careers import character_story
 from chronicle.reports import battle_report
 from chronicle.selectors import report_paragraphs
+from common.serializers import Serializer
 from rosters.selectors import characters_visible_to
 
 
-class CiteSerializer(serializers.Serializer):
+class CiteSerializer(Serializer):
     kind = serializers.CharField(help_text="The table the row is in, e.g. battle_event.")
     id = serializers.IntegerField()
 
 
-class SentenceSerializer(serializers.Serializer):
+class SentenceSerializer(Serializer):
     text = serializers.CharField()
     cites = CiteSerializer(many=True)
     battle = serializers.IntegerField(required=False, help_text="The battle it tells of.")
 
 
-class SectionSerializer(serializers.Serializer):
+class SectionSerializer(Serializer):
     title = serializers.CharField()
     sentences = SentenceSerializer(many=True)
 
 
-class StorySerializer(serializers.Serializer):
+class StorySerializer(Serializer):
     title = serializers.CharField()
     subtitle = serializers.CharField()
     sections = SectionSerializer(many=True)
 
 
-class ParagraphSerializer(serializers.Serializer):
+class ParagraphSerializer(Serializer):
     author = serializers.CharField(help_text="The player who wrote it (not generated).")
     text = serializers.CharField()
     updated_at = serializers.DateTimeField()
@@ -56,7 +57,7 @@ class BattleReportSerializer(StorySerializer):
     paragraphs = ParagraphSerializer(many=True)
 
 
-class NamedSerializer(serializers.Serializer):
+class NamedSerializer(Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
@@ -90,11 +91,14 @@ class BattleReportView(APIView):
 
     def get(self, request: Request, pk: int) -> Response:
         battle = get_object_or_404(battles_visible_to(request.user), pk=pk)
-        data = battle_report(battle).as_json()
-        data["paragraphs"] = [
-            {"author": display_name(p.author), "text": p.text, "updated_at": p.updated_at}
-            for p in report_paragraphs(battle)
-        ]
+        # The serializer's input, not JSON yet: it writes `updated_at` as an ISO date.
+        data: dict[str, object] = {
+            **battle_report(battle).as_json(),
+            "paragraphs": [
+                {"author": display_name(p.author), "text": p.text, "updated_at": p.updated_at}
+                for p in report_paragraphs(battle)
+            ],
+        }
         return Response(BattleReportSerializer(data).data)
 
 

@@ -3,13 +3,15 @@ battles (who beat whom, the deadliest figure, the fallen), every sentence citing
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from battles.models import Battle, BattleFigure, BattleSide, BattleStatus
-from campaigns.league import LeagueError, compute_standings
-from campaigns.models import Campaign, Pairing, Winner
-from campaigns.selectors import (
+from campaigns.models import Campaign
+from chronicle.text import Section, Sentence, Story, listed, ordinal, plural
+from league.core import LeagueError, PlayerId, StandingRow, compute_standings
+from league.models import Pairing, Winner
+from league.selectors import (
     core_result,
     counted,
     league_adjustments,
@@ -18,7 +20,6 @@ from campaigns.selectors import (
     league_players,
     league_settings,
 )
-from chronicle.text import Section, Sentence, Story, listed, ordinal, plural
 from rosters.models import Character, CharacterStatus, ServiceRecordEntry
 from rules.system import get_system
 
@@ -45,13 +46,13 @@ def _rounds(campaign: Campaign) -> list[Section]:
         return []
     settled = counted(pairings)
     players = list(league_players(campaign))
-    names = {p.pk: p.player_name for p in players}
+    names: dict[PlayerId, str] = {p.pk: p.player_name for p in players}
     try:
         settings = league_settings(league_of(campaign))
     except LeagueError:
         settings = None  # bad settings: the results are still told, the table is not
     numbers = sorted({p.round.number for p in pairings})
-    before: dict[int, int] = {}
+    before: dict[PlayerId, int] = {}
     out = []
     for number in numbers:
         results = [_result(p, names) for p in settled if p.round.number == number]
@@ -74,12 +75,12 @@ def _rounds(campaign: Campaign) -> list[Section]:
     return out
 
 
-def _result(pairing: Pairing, names: dict[int, str]) -> Sentence | None:
+def _result(pairing: Pairing, names: Mapping[PlayerId, str]) -> Sentence | None:
     home = names.get(pairing.home_id, "")
     cite = (("pairing", pairing.pk),)
     if pairing.is_bye:
         return Sentence(f"{home} had the bye.", cite)
-    away = names.get(pairing.away_id, "")
+    away = names.get(pairing.away_id, "") if pairing.away_id is not None else ""
     score = f" ({pairing.home_vp}–{pairing.away_vp} in victory points)"
     if pairing.winner == Winner.DRAW:
         text = f"{home} and {away} fought to a draw{score}"
@@ -94,10 +95,16 @@ def _result(pairing: Pairing, names: dict[int, str]) -> Sentence | None:
     return Sentence(f"{text}.", cite, battle=pairing.battle_id)
 
 
-def _movement(rows, before, upto, names, number) -> list[Sentence]:
+def _movement(
+    rows: Sequence[StandingRow],
+    before: Mapping[PlayerId, int],
+    upto: Sequence[Pairing],
+    names: Mapping[PlayerId, str],
+    number: int,
+) -> list[Sentence]:
     """The leader after the round, and every player who rose or fell two places or more."""
 
-    def games(player: int) -> tuple[tuple[str, int], ...]:
+    def games(player: PlayerId) -> tuple[tuple[str, int], ...]:
         return tuple(("pairing", p.pk) for p in upto if player in (p.home_id, p.away_id))
 
     said = []

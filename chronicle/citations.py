@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from django.db.models import Model
 
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-from campaigns.models import Pairing
 from chronicle.text import Cite
+from league.models import Pairing
 from rosters.models import ServiceRecordEntry
 
 MODELS: dict[str, type[Model]] = {
@@ -31,7 +31,9 @@ def missing(cites: Iterable[Cite]) -> list[Cite]:
     for kind, ids in sorted(wanted.items()):
         model = MODELS.get(kind)
         found = (
-            set(model.objects.filter(pk__in=ids).values_list("pk", flat=True)) if model else set()
+            set(model._default_manager.filter(pk__in=ids).values_list("pk", flat=True))
+            if model
+            else set()
         )
         gone += [(kind, pk) for pk in sorted(ids - found)]
     return gone

@@ -7,17 +7,16 @@ the game-night packet and the campaign report.
 
 from __future__ import annotations
 
-from typing import Any
-
 from campaigns.models import Campaign, display_name
 from chronicle.campaigns import campaign_battles, campaign_chronicle, fallen
 from chronicle.careers import character_story
 from chronicle.reports import battle_report
 from chronicle.selectors import report_paragraphs
 from chronicle.text import Story
+from common.json_types import JSONObject
 
 
-def _story(story: Story) -> dict[str, Any]:
+def _story(story: Story) -> JSONObject:
     return {
         "title": story.title,
         "subtitle": story.subtitle,
@@ -27,7 +26,7 @@ def _story(story: Story) -> dict[str, Any]:
     }
 
 
-def chronicle_context(campaign: Campaign, *, battles: int | None = None) -> dict[str, Any]:
+def chronicle_context(campaign: Campaign, *, battles: int | None = None) -> dict[str, object]:
     """Return the print context; `battles` keeps only the latest reports (None: every one)."""
     fought = campaign_battles(campaign)
     if battles is not None:

@@ -243,7 +243,8 @@ def _result(rows: BattleRows) -> list[Sentence]:
 
 # --- the aftermath --------------------------------------------------------------------------
 
-_FATES = {
+#: What a character's status after a battle says (by the status key a record holds).
+_FATES: dict[str | None, str] = {
     CharacterStatus.DEAD: "{name} fell in the battle.",
     CharacterStatus.CAPTURED: "{name} was taken prisoner.",
 }

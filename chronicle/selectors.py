@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import QuerySet
 
 from battles.models import Battle
 from chronicle.models import ReportParagraph
+from common.users import Visitor
 
 
-def is_player_of(battle: Battle, user: Any) -> bool:
+def is_player_of(battle: Battle, user: Visitor) -> bool:
     """Whether the user owns a force that fought in the battle."""
     if not getattr(user, "is_authenticated", False):
         return False

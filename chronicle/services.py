@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from battles.models import Battle
 from chronicle.models import ReportParagraph
 from chronicle.selectors import is_player_of
+from common.users import User
 
 MAX_PARAGRAPH = 2000
 
 
 @transaction.atomic
-def report_paragraph_write(*, battle: Battle, user: Any, text: str) -> ReportParagraph | None:
+def report_paragraph_write(*, battle: Battle, user: User, text: str) -> ReportParagraph | None:
     """Save the player's paragraph on the battle (replacing theirs); empty text removes it."""
     if not is_player_of(battle, user):
         raise PermissionDenied("only the players of this battle may write on its report")

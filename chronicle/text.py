@@ -10,7 +10,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
-from typing import Any
+
+from common.json_types import JSONObject
 
 Cite = tuple[str, int]
 
@@ -23,8 +24,8 @@ class Sentence:
     cites: tuple[Cite, ...]
     battle: int | None = None
 
-    def as_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+    def as_json(self) -> JSONObject:
+        data: JSONObject = {
             "text": self.text,
             "cites": [{"kind": kind, "id": pk} for kind, pk in self.cites],
         }
@@ -38,7 +39,7 @@ class Section:
     title: str
     sentences: tuple[Sentence, ...]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {"title": self.title, "sentences": [s.as_json() for s in self.sentences]}
 
 
@@ -54,7 +55,7 @@ class Story:
         for section in self.sections:
             yield from section.sentences
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {
             "title": self.title,
             "subtitle": self.subtitle,

@@ -4,6 +4,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("rosters.api_urls")),
+    path("", include("league.api_urls")),
     path("", include("campaigns.api_urls")),
     path("", include("battles.api_urls")),
     path("", include("chronicle.api_urls")),

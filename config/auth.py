@@ -3,11 +3,13 @@ account key failed sign-ins are counted against."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from axes.backends import AxesStandaloneBackend
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db.models import Q
+from django.http import HttpRequest
 
 #: Longest key kept for a login that names no account (AccessAttempt.username holds 255).
 UNKNOWN_LOGIN_MAX = 150
@@ -23,14 +25,19 @@ class RateLimitBackend(AxesStandaloneBackend):
     """
 
     def authenticate(
-        self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
-    ) -> Any:
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: object,
+    ) -> User | None:
         if request is None:
             return None
-        return super().authenticate(request, username, password, **kwargs)
+        user: User | None = super().authenticate(request, username, password, **kwargs)
+        return user  # django-axes is untyped
 
 
-def _typed_login(request: Any, credentials: dict[str, Any] | None) -> str:
+def _typed_login(request: HttpRequest | None, credentials: Mapping[str, object] | None) -> str:
     """What the visitor typed as their login: allauth sends `email` or `username`, the admin
     `username`, and the middleware only has the form."""
     for source in (credentials or {}, getattr(request, "POST", {}) or {}):
@@ -41,7 +48,9 @@ def _typed_login(request: Any, credentials: dict[str, Any] | None) -> str:
     return ""
 
 
-def account_key(request: Any, credentials: dict[str, Any] | None = None) -> str:
+def account_key(
+    request: HttpRequest | None, credentials: Mapping[str, object] | None = None
+) -> str:
     """The account a sign-in attempt counts against (AXES_USERNAME_CALLABLE).
 
     "LoCkB", " lockb " and lockb's e-mail address are one account: the login is stripped and

@@ -37,7 +37,9 @@ def _answer_errors_in_json(context: dict[str, Any]) -> None:
     # `?format=csv` (standings) chose a CSV renderer; an error is documented, and read, as JSON.
     request = context.get("request")
     renderer = getattr(request, "accepted_renderer", None)
-    if renderer is not None and renderer.media_type not in ("application/json", "text/html"):
+    if request is None or renderer is None:
+        return
+    if renderer.media_type not in ("application/json", "text/html"):
         request.accepted_renderer = JSONRenderer()
         request.accepted_media_type = JSONRenderer.media_type
 
@@ -61,7 +63,9 @@ def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
         )
     if isinstance(exc, ProtectedError | RestrictedError):
         # e.g. deleting a force that fought a battle: the battle's record keeps it
-        blocking = getattr(exc, "protected_objects", None) or exc.restricted_objects
+        blocking = (
+            exc.protected_objects if isinstance(exc, ProtectedError) else exc.restricted_objects
+        )
         names = sorted({str(type(obj)._meta.verbose_name_plural) for obj in blocking})
         set_rollback()
         return Response(

@@ -20,7 +20,8 @@ class _ListsOnly:
     def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> Any:
         if getattr(view, "detail", False):
             return queryset
-        return super().filter_queryset(request, queryset, view)  # type: ignore[misc]
+        # A mixin: the backend it is mixed into (django-filter's, DRF's) has filter_queryset.
+        return super().filter_queryset(request, queryset, view)  # type: ignore[misc]  # mixin
 
 
 class DjangoFilterBackend(_ListsOnly, django_filters.DjangoFilterBackend):

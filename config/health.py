@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 
 
 def _database() -> dict[str, object]:
@@ -52,7 +52,7 @@ def _worker() -> dict[str, object]:
     return state if fresh else {**state, "error": f"last heartbeat over {limit}s ago"}
 
 
-def healthz(request):  # type: ignore[no-untyped-def]
+def healthz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _database(), "broker": _broker(), "worker": _worker()}
     serving = checks["database"]["ok"] and checks["broker"]["ok"]
     status = ("ok" if checks["worker"]["ok"] else "degraded") if serving else "unavailable"

@@ -9,7 +9,6 @@ With tasks run inline (no broker) there is no worker to watch: /healthz says "in
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import redis
 from celery import shared_task
@@ -41,13 +40,13 @@ def heartbeat_age(*, now: float | None = None) -> float | None:
 
 
 @shared_task(name="config.heartbeat", ignore_result=True)
-def heartbeat(**kwargs: Any) -> None:
+def heartbeat(**kwargs: object) -> None:
     """Write the worker heartbeat (scheduled by beat)."""
     heartbeat_write()
 
 
 @worker_ready.connect
-def heartbeat_on_ready(**kwargs: Any) -> None:
+def heartbeat_on_ready(**kwargs: object) -> None:
     """Write a heartbeat as soon as a worker is up, before beat's first tick."""
     if settings.REDIS_URL:
         heartbeat_write()

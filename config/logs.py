@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 import logging
 from datetime import UTC, datetime
-from typing import Any
 
 # Attributes every LogRecord has; anything else on a record came from `extra=`.
 _STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 
 
-def structured_fields(record: logging.LogRecord) -> dict[str, Any]:
+def structured_fields(record: logging.LogRecord) -> dict[str, object]:
     """Return the fields a caller passed with `extra=`."""
     return {k: v for k, v in vars(record).items() if k not in _STANDARD}
 
@@ -40,7 +39,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     plain = value is None or isinstance(value, bool | int | float | list | dict)
     text = json.dumps(value, default=str) if plain else str(value)
     return json.dumps(text) if (" " in text or not text) and not plain else text

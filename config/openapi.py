@@ -8,6 +8,7 @@ checks real answers against them (tests/fuzz/).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 DETAIL = {
@@ -50,14 +51,14 @@ def _content(component: str) -> dict[str, Any]:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{component}"}}}
 
 
-def _add_errors(operation: dict[str, Any], errors: dict[str, tuple[str, str, dict]]) -> None:
+def _add_errors(operation: dict[str, Any], errors: Mapping[str, tuple[str, str, object]]) -> None:
     responses = operation.setdefault("responses", {})
     for code, (description, component, _) in errors.items():
         responses.setdefault(code, {"description": description, "content": _content(component)})
 
 
 def document_error_responses(
-    result: dict[str, Any], generator: Any, request: Any, public: bool
+    result: dict[str, Any], generator: object, request: object, public: bool
 ) -> dict[str, Any]:
     """Add the shared 400/401/403/404/409/429/503 responses to every operation."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})

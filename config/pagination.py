@@ -22,11 +22,13 @@ from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db.models import Field, Model, Q, QuerySet
+from django.db.models.expressions import Combinable
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import BasePagination, PageNumberPagination, _positive_int
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
+from rest_framework.views import APIView
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
@@ -47,7 +49,7 @@ class Cursor:
     `values` None with `backwards` means the very end: the last page.
     """
 
-    values: tuple[Any, ...] | None
+    values: tuple[object, ...] | None
     backwards: bool
 
     def encode(self) -> str:
@@ -85,7 +87,7 @@ def _value(row: Model, path: str) -> Any:
     return value
 
 
-def _seek(ordering: Sequence[str], values: Sequence[Any], backwards: bool) -> Q:
+def _seek(ordering: Sequence[str], values: Sequence[object], backwards: bool) -> Q:
     """Rows strictly past `values` along `ordering` (before them when going backwards).
 
     (a, b, id) > (x, y, z) is spelled a > x OR (a = x AND b > y) OR (a = x AND b = y AND id > z),
@@ -128,14 +130,14 @@ class KeysetPagination(BasePagination):
         self.ordering: tuple[str, ...] = ()
         self.page: list[Any] = []
         self.count = 0
-        self.next_values: tuple[Any, ...] | None = None
-        self.previous_values: tuple[Any, ...] | None = None
+        self.next_values: tuple[object, ...] | None = None
+        self.previous_values: tuple[object, ...] | None = None
         self.at_end = True
 
     # --- reading a page ---------------------------------------------------------------------
 
     def paginate_queryset(
-        self, queryset: QuerySet[Any], request: Request, view: Any = None
+        self, queryset: QuerySet[Any], request: Request, view: APIView | None = None
     ) -> list[Any] | None:
         self.request = request
         if "page" in request.query_params and self.cursor_query_param not in request.query_params:
@@ -159,8 +161,10 @@ class KeysetPagination(BasePagination):
         except (KeyError, ValueError):
             return self.page_size
 
-    def _ordering(self, request: Request, queryset: QuerySet[Any], view: Any) -> tuple[str, ...]:
-        ordering: Sequence[str] = ()
+    def _ordering(
+        self, request: Request, queryset: QuerySet[Any], view: APIView | None
+    ) -> tuple[str, ...]:
+        ordering: Sequence[str | Combinable] = ()
         for backend in getattr(view, "filter_backends", ()):
             if hasattr(backend, "get_ordering"):
                 ordering = backend().get_ordering(request, queryset, view) or ()
@@ -170,7 +174,7 @@ class KeysetPagination(BasePagination):
         tie = "-id" if terms and terms[-1].startswith("-") else "id"
         return (*terms, tie)
 
-    def _clean(self, queryset: QuerySet[Any], values: tuple[Any, ...]) -> tuple[Any, ...]:
+    def _clean(self, queryset: QuerySet[Any], values: tuple[object, ...]) -> tuple[object, ...]:
         if len(values) != len(self.ordering):
             raise NotFound("Invalid cursor.")
         cleaned = []
@@ -205,7 +209,7 @@ class KeysetPagination(BasePagination):
         self.next_values = self._values(page[-1]) if after and page else None
         self.at_end = not after
 
-    def _values(self, row: Model) -> tuple[Any, ...]:
+    def _values(self, row: Model) -> tuple[object, ...]:
         return tuple(_value(row, term.lstrip("-")) for term in self.ordering)
 
     # --- answering --------------------------------------------------------------------------
@@ -234,7 +238,7 @@ class KeysetPagination(BasePagination):
             )
         )
 
-    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+    def get_paginated_response_schema(self, schema: dict[str, object]) -> dict[str, object]:
         link = {"type": "string", "nullable": True, "format": "uri"}
         return {
             "type": "object",
@@ -248,8 +252,8 @@ class KeysetPagination(BasePagination):
             },
         }
 
-    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
-        def param(name: str, kind: str, text: str) -> dict[str, Any]:
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, object]]:
+        def param(name: str, kind: str, text: str) -> dict[str, object]:
             return {
                 "name": name,
                 "required": False,

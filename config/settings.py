@@ -28,7 +28,7 @@ PRODUCTION = env.bool("MUSTER_PRODUCTION", default=False)
 
 def _secret_key() -> str:
     """Return SECRET_KEY from the environment; outside production, a generated local key."""
-    key = env.str("SECRET_KEY", default="")
+    key: str = env.str("SECRET_KEY", default="")
     if key:
         return key
     if PRODUCTION:
@@ -66,12 +66,13 @@ INSTALLED_APPS = [
     "campaigns",
     "rosters",
     "battles",
+    "league",
     "chronicle",
     "printing",
     "pages",
     "ratings",
     "notices",
-    # Above the apps: the whole-campaign backup reads rosters, battles and campaigns.
+    # Above the apps: the whole-campaign backup reads rosters, battles, campaigns and the league.
     "campaign_backup",
 ]
 
@@ -233,6 +234,11 @@ CELERY_BEAT_SCHEDULE = {
     # /healthz reports the age of the last heartbeat a worker wrote (config.heartbeat).
     "worker-heartbeat": {"task": "config.heartbeat", "schedule": timedelta(seconds=30)},
     "notify-sweep": {"task": "notices.sweep_deliveries", "schedule": timedelta(minutes=5)},
+    # A restore whose message was lost with the broker is queued again (docs/import-export.md).
+    "restore-jobs-sweep": {
+        "task": "campaign_backup.sweep_restore_jobs",
+        "schedule": timedelta(minutes=5),
+    },
 }
 # Webhooks (docs/notifications.md): the receiver's time limit, and how many failures in a row
 # switch a hook off. With eager tasks, deliveries run on a background thread after the commit.

@@ -2,7 +2,8 @@
 
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -20,6 +21,12 @@ urlpatterns = [
         f"{settings.MEDIA_URL.lstrip('/')}characters/<str:name>",
         character_photo,
         name="character-photo",
+    ),
+    # The league's rows moved from the campaigns app to the league app, and the admin names
+    # an app in its paths: a bookmark of a round or pairing page still opens it.
+    re_path(
+        r"^admin/campaigns/(?P<model>round|pairing|leagueadjustment|league)/(?P<rest>.*)$",
+        RedirectView.as_view(url="/admin/league/%(model)s/%(rest)s", query_string=True),
     ),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

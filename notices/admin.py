@@ -12,21 +12,28 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from campaigns.admin import CampaignScoped
+from common.django_bases import ModelAdmin, ModelForm, TabularInline
 from notices.delivery import webhook_enable
 from notices.models import Delivery, EventKind, Webhook
 
 
-class DeliveryInline(admin.TabularInline):
+class DeliveryInline(TabularInline):
     model = Delivery
     extra = 0
     max_num = 0
     can_delete = False
     ordering = ["-pk"]
-    fields = ["event", "status", "attempts", "response_status", "delivered_at", "last_error"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "event",
+        "status",
+        "attempts",
+        "response_status",
+        "delivered_at",
+        "last_error",
+    )
 
 
-class WebhookForm(forms.ModelForm):
+class WebhookForm(ModelForm):
     """The events as tick boxes of the known events, never a raw JSON box."""
 
     events = forms.MultipleChoiceField(
@@ -42,7 +49,7 @@ class WebhookForm(forms.ModelForm):
 
 
 @admin.register(Webhook)
-class WebhookAdmin(CampaignScoped, admin.ModelAdmin):
+class WebhookAdmin(CampaignScoped, ModelAdmin):
     form = WebhookForm
     list_display = ["name", "campaign", "format", "active", "failures_in_row", "last_error_short"]
     list_filter = ["active", "format"]
@@ -77,7 +84,7 @@ class WebhookAdmin(CampaignScoped, admin.ModelAdmin):
         return hook.last_error[:80] if hook.failures_in_row else ""
 
     @admin.action(description="Switch back on (the receiver is fixed)")
-    def switch_back_on(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def switch_back_on(self, request: HttpRequest, queryset: QuerySet[Webhook]) -> None:
         for hook in queryset:
             webhook_enable(webhook=hook)
         self.message_user(request, f"{queryset.count()} webhook(s) on again.", messages.SUCCESS)

@@ -7,7 +7,7 @@ the 404 of any private campaign data, and anonymous requests 401/403.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.core.exceptions import ValidationError as ModelValidationError
 from django.db.models import QuerySet
@@ -22,11 +22,12 @@ from rest_framework.serializers import as_serializer_error
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
+from common.serializers import Serializer
 from notices.models import EventKind, HookFormat, Webhook
 from notices.services import webhook_create, webhook_delete, webhook_update
 
 
-class WebhookSerializer(serializers.ModelSerializer):
+class WebhookSerializer(serializers.ModelSerializer[Webhook]):
     events = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices))
 
     class Meta:
@@ -50,7 +51,7 @@ class WebhookSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class WebhookInputSerializer(serializers.Serializer):
+class WebhookInputSerializer(Serializer):
     name = serializers.CharField(max_length=80)
     url = serializers.URLField(max_length=500)
     format = serializers.ChoiceField(choices=HookFormat.choices, default=HookFormat.DISCORD)
@@ -71,7 +72,7 @@ def campaign_for(request: Request, campaign_pk: str, *, manage: bool) -> Campaig
     return campaign
 
 
-def _saved(action: Any) -> Webhook:
+def _saved(action: Callable[[], Webhook]) -> Webhook:
     try:
         hook: Webhook = action()
     except ModelValidationError as exc:
@@ -80,7 +81,9 @@ def _saved(action: Any) -> Webhook:
 
 
 @extend_schema(tags=["webhooks"])
-class WebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class WebhookViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Webhook]
+):
     serializer_class = WebhookSerializer
     permission_classes = [IsAuthenticated]
     pagination_class = None  # a campaign has a handful of hooks
@@ -93,7 +96,7 @@ class WebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             return Webhook.objects.none()
         return Webhook.objects.filter(campaign=self.campaign()).order_by("pk")
 
-    def _input(self, *, partial: bool = False) -> dict[str, Any]:
+    def _input(self, *, partial: bool = False) -> dict[str, object]:
         serializer = WebhookInputSerializer(data=self.request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)

@@ -6,9 +6,9 @@ class NoticesConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        # Notices sit above campaigns and battles: those announce, the notices listen.
+        # Notices sit above the league and battles: those announce, the notices listen.
         from battles.signals import battle_disputed, battle_processed, battle_reported
-        from campaigns.signals import result_written, round_paired
+        from league.signals import result_written, round_paired
         from notices import receivers
 
         result_written.connect(receivers.announce_result, dispatch_uid="notices.result")

@@ -20,14 +20,14 @@ import json
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from common.json_types import JSONObject
 from notices import outbound
 from notices.models import Delivery, DeliveryStatus, Event, HookFormat, Webhook
 
@@ -47,7 +47,7 @@ def disable_after() -> int:
 
 def backoff_seconds(attempt: int) -> int:
     """Seconds before retry number `attempt` (1, 2, ...): 30 s, 1 min, 2 min, 4 min, ..."""
-    return int(getattr(settings, "NOTIFY_BACKOFF_SECONDS", 30)) * 2 ** max(attempt - 1, 0)
+    return int(getattr(settings, "NOTIFY_BACKOFF_SECONDS", 30)) << max(attempt - 1, 0)
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -58,7 +58,7 @@ def sign(secret: str, body: bytes) -> str:
 def body_for(hook: Webhook, event: Event, delivery_id: int) -> bytes:
     """The request body: Discord's message JSON, or Muster's own event JSON."""
     if hook.format == HookFormat.DISCORD:
-        payload: dict[str, Any] = {
+        payload: JSONObject = {
             "content": event.title,
             # A name or a report holding "@everyone" or "<@id>" must not ping the club's server.
             "allowed_mentions": {"parse": []},
@@ -162,7 +162,7 @@ def _record_failure(delivery: Delivery, token: str, status: int | None, error: s
     return Outcome(delivered=False, retry_in=backoff_seconds(attempts))
 
 
-def deliveries_sweep(*, now: Any = None) -> list[int]:
+def deliveries_sweep(*, now: datetime | None = None) -> list[int]:
     """Hand back deliveries stuck SENDING (their worker died) and return the ones to queue."""
     now = now or timezone.now()
     stale = Delivery.objects.filter(

@@ -106,12 +106,13 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to a checked address; the certificate is verified against the host name."""
 
     def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self.tls)
         self.pinned = address
 
     def connect(self) -> None:
         raw = socket.create_connection((self.pinned, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)
+        self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
 
 
 def _cut_at(deadline: float, connection: http.client.HTTPConnection) -> threading.Timer:

@@ -11,16 +11,22 @@ import hashlib
 import logging
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.models import Campaign, Membership, Pairing, Role, Round, Winner, display_name
+from campaigns.models import Campaign, Membership, Role, display_name
+from common.json_types import JSONObject
 from common.queueing import send_now
+from common.users import User
+from league.models import Pairing, Round, Winner
 from notices.models import Delivery, Event, EventKind, Notice, NoticeSettings, Webhook
+
+if TYPE_CHECKING:
+    from battles.models import Battle  # imported where used: battles sends to notices
 
 logger = logging.getLogger("muster.notify")
 
@@ -29,7 +35,7 @@ logger = logging.getLogger("muster.notify")
 
 @transaction.atomic
 def event_record(
-    *, campaign: Campaign, kind: str, key: str, title: str, text: str, data: dict[str, Any]
+    *, campaign: Campaign, kind: str, key: str, title: str, text: str, data: JSONObject
 ) -> Event | None:
     """Write the event once (a second call with the same `key` does nothing) and queue one
     delivery per active hook that listens for it, sent after the commit."""
@@ -100,7 +106,7 @@ def result_line(pairing: Pairing) -> str:
     return f"{where}: {winner} won {how} {loser}, {score}."
 
 
-def _pairing_data(pairing: Pairing) -> dict[str, Any]:
+def _pairing_data(pairing: Pairing) -> JSONObject:
     return {
         "pairing": pairing.pk,
         "round": pairing.round.number,
@@ -114,7 +120,7 @@ def _pairing_data(pairing: Pairing) -> dict[str, Any]:
     }
 
 
-def result_written(*, pairing: Pairing, confirmed: bool, by: Any) -> None:
+def result_written(*, pairing: Pairing, confirmed: bool, by: User) -> None:
     """A result was reported or confirmed: tell the hooks, and the players who must act."""
     campaign = pairing.round.campaign
     kind = EventKind.RESULT_CONFIRMED if confirmed else EventKind.RESULT_REPORTED
@@ -134,7 +140,7 @@ def result_written(*, pairing: Pairing, confirmed: bool, by: Any) -> None:
     )
     url = reverse("pairing-report", args=[pairing.pk])
     if confirmed:
-        for member in (pairing.home, pairing.away):
+        for member in (m for m in (pairing.home, pairing.away) if m is not None):
             notice_create(
                 user_id=member.user_id,
                 campaign=campaign,
@@ -157,7 +163,7 @@ def result_written(*, pairing: Pairing, confirmed: bool, by: Any) -> None:
         )
 
 
-def _as_reported_by(pairing: Pairing, by: Any) -> Pairing:
+def _as_reported_by(pairing: Pairing, by: User) -> Pairing:
     """The game as `by` reported it: a disputing report is kept apart (`disputed_claim`) while
     the pairing holds the first one, and the message must say what this player said."""
     claim = dict(pairing.disputed_claim or {})
@@ -188,7 +194,7 @@ def _claim_digest(pairing: Pairing) -> str:
     return hashlib.sha256(repr(fields).encode()).hexdigest()[:16]
 
 
-def _players_to_confirm(pairing: Pairing, by: Any) -> list[Membership]:
+def _players_to_confirm(pairing: Pairing, by: User) -> list[Membership]:
     if pairing.is_settled or pairing.away is None:
         return []
     waiting = []
@@ -262,7 +268,7 @@ def battle_processed(*, battle_id: int) -> Event | None:
 REPORT_LIMIT = 1800
 
 
-def battle_words(battle: Any) -> tuple[str, str]:
+def battle_words(battle: Battle) -> tuple[str, str]:
     """The battle's title and its short report: the chronicle's report, cut to fit a chat.
 
     The battle is already processed when this runs; a report that cannot be written must not
@@ -286,14 +292,14 @@ def battle_words(battle: Any) -> tuple[str, str]:
 _RESULT_WORDS = {"WIN": "won", "LOSS": "lost", "DRAW": "drew"}
 
 
-def battle_result_line(battle: Any) -> str:
+def battle_result_line(battle: Battle) -> str:
     """ "Gridley's Company won; The Black Watch lost." from the battle's sides."""
     sides = battle.sides.select_related("force").order_by("index")
     said = [f"{side.force.name} {_RESULT_WORDS.get(side.result, 'fought')}" for side in sides]
     return "; ".join(said) + "."
 
 
-def battle_reported(*, battle_id: int, by: Any) -> None:
+def battle_reported(*, battle_id: int, by: User) -> None:
     """A result waits for the other side: tell each player who must confirm it."""
     from battles.models import Battle
 
@@ -317,7 +323,7 @@ def battle_reported(*, battle_id: int, by: Any) -> None:
         )
 
 
-def battle_disputed(*, battle_id: int, by: Any) -> None:
+def battle_disputed(*, battle_id: int, by: User) -> None:
     """A reported result is disputed: tell the organisers who settle it."""
     from battles.models import Battle
 
@@ -381,7 +387,7 @@ def notice_email(*, notice_id: int) -> bool:
     return True
 
 
-def notices_mark_read(*, user: Any, notice_ids: list[int] | None = None) -> int:
+def notices_mark_read(*, user: User, notice_ids: list[int] | None = None) -> int:
     """Mark some (or all) of a player's unread notices read; return how many changed."""
     rows = Notice.objects.filter(user=user, read_at__isnull=True)
     if notice_ids is not None:
@@ -389,7 +395,7 @@ def notices_mark_read(*, user: Any, notice_ids: list[int] | None = None) -> int:
     return rows.update(read_at=timezone.now())
 
 
-def notice_settings_update(*, user: Any, email: bool) -> NoticeSettings:
+def notice_settings_update(*, user: User, email: bool) -> NoticeSettings:
     """Save a player's choice; the default chosen again stores nothing (a form saved unchanged
     changes no row)."""
     row = NoticeSettings.objects.filter(user=user).first() or NoticeSettings(user=user)
@@ -434,7 +440,7 @@ def webhook_delete(*, webhook: Webhook) -> None:
     webhook.delete()
 
 
-def _webhook_fields(fields: dict[str, Any]) -> dict[str, Any]:
+def _webhook_fields(fields: dict[str, object]) -> dict[str, object]:
     unknown = sorted(set(fields) - set(WEBHOOK_FIELDS))
     if unknown:
         raise TypeError(f"a webhook has no settable field {unknown[0]!r}")

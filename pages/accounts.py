@@ -20,6 +20,7 @@ from campaigns.models import Invitation
 from campaigns.selectors import signup_needs_invitation
 from campaigns.services.invitations import invitation_is_open
 from campaigns.services.players import DISPLAY_NAME_MAX, player_profile_update
+from common.users import User, signed_in
 
 #: The session key where an opened invitation link is remembered until sign-up.
 INVITATION_SESSION_KEY = "muster_invitation"
@@ -87,13 +88,15 @@ class QuietSignupForm(SignupForm):
         if not quiet_already and filter_users_by_email(value):
             self.taken_email = value
             return value
-        return super().validate_unique_email(value)
+        checked: str = super().validate_unique_email(value)  # allauth is untyped
+        return checked
 
-    def save(self, request: HttpRequest) -> Any:
+    def save(self, request: HttpRequest) -> User:
         if self.taken_email:
             self.cleaned_data["email"] = ""
             get_adapter(request).send_account_already_exists_mail(self.taken_email)
-        return super().save(request)
+        user: User = super().save(request)  # allauth is untyped
+        return user
 
 
 class ProfileForm(forms.Form):
@@ -108,10 +111,11 @@ class ProfileForm(forms.Form):
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     """Show and change the player's display name; link to e-mail and password pages."""
-    form = ProfileForm(request.POST or None, initial={"display_name": request.user.first_name})
+    user = signed_in(request.user)
+    form = ProfileForm(request.POST or None, initial={"display_name": user.first_name})
     if request.method == "POST" and form.is_valid():
         try:
-            player_profile_update(user=request.user, display_name=form.cleaned_data["display_name"])
+            player_profile_update(user=user, display_name=form.cleaned_data["display_name"])
         except ValidationError as exc:
             form.add_error("display_name", exc.message_dict["display_name"])
         else:

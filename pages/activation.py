@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 
-def unit_name(ref: Any) -> str:
+def unit_name(ref: object) -> str:
     """Return a unit reference ("1:Red band 1") as its name ("Red band 1")."""
     side, sep, name = str(ref).partition(":")
     return name if sep and side.isdigit() else str(ref)
 
 
-def _scores(scores: Mapping[str, Any]) -> str:
+def _scores(scores: Mapping[str, object]) -> str:
     return " · ".join(f"{unit_name(ref)} {value}" for ref, value in scores.items())
 
 

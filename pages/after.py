@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from battles.models import Battle, BattleFigure, BattleSide, PostBattleRoll
+from common.json_types import JSONObject
 from rules import narrate
 from rules.system import RuleSystem
 
@@ -57,7 +57,7 @@ def end_status(system: RuleSystem, figure: BattleFigure) -> str:
     return "captured" if figure.extra.get("captured") and status != "dead" else status
 
 
-def roll_json(row: PostBattleRoll) -> dict[str, Any]:
+def roll_json(row: PostBattleRoll) -> JSONObject:
     """Return a ledger row as the narration reads it."""
     return {
         **row.result,

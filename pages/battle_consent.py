@@ -7,7 +7,7 @@ after page; a refusal shows the after page again with the reason (400).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -26,7 +26,9 @@ def _battle(request: HttpRequest, pk: int) -> Battle:
     return get_object_or_404(battles_visible_to(request.user), pk=pk)
 
 
-def _answer(request: HttpRequest, pk: int, call: Any, **kwargs: Any) -> HttpResponse:
+def _answer(
+    request: HttpRequest, pk: int, call: Callable[..., object], **kwargs: object
+) -> HttpResponse:
     battle = _battle(request, pk)
     try:
         call(battle=battle, user=request.user, **kwargs)

@@ -9,6 +9,7 @@ read-only table and 403 on every write.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -18,14 +19,22 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError
-from django.http import HttpRequest, HttpResponse
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from battles.errors import BattleConflict
-from battles.models import Battle, BattleStatus, EventKind, SideResult
+from battles.models import (
+    Battle,
+    BattleFigure,
+    BattleSide,
+    BattleStatus,
+    EventKind,
+    SideResult,
+)
 from battles.selectors import (
     battle_is_deletable_by,
     battle_is_playable_by,
@@ -49,12 +58,14 @@ from battles.services.adjust import Marker, markers
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
+from common.users import Visitor, signed_in
 from pages.after import battle_report, roll_json
 from pages.consent import consent_context
 from pages.display import Chip, figure_chips, is_out
+from pages.htmx import from_htmx
 from pages.live import watch_qr
 from pages.narration import EventView, event_view
-from pages.odds import odds_result
+from pages.odds import OddsResult, odds_result
 from pages.selectors import (
     Pick,
     Table,
@@ -68,7 +79,7 @@ from pages.selectors import (
 from pages.table import CheckForm, figure_by_id, pick_check, submitted_check, suggested_check
 from rosters.models import Force
 from rosters.selectors import forces_editable_by, forces_visible_to
-from rules import narrate
+from rules import house, narrate
 from rules.errors import RulesError
 from rules.system import RuleSystem, get_system
 
@@ -94,17 +105,19 @@ def _messages(exc: ValidationError) -> list[str]:
 
 def _status(request: HttpRequest) -> int:
     # htmx swaps only 2xx answers; a plain form post gets the honest 400.
-    return 200 if request.htmx else 400
+    return 200 if from_htmx(request) else 400
 
 
 # --- the table assistant ------------------------------------------------------------------
 
 
-def _figures(table: Table) -> dict[int, Any]:
+def _figures(table: Table) -> dict[int, BattleFigure]:
     return {f.pk: f for f in table.figures}
 
 
-def _suggested(table: Table, query: Any) -> tuple[CheckForm, Any, Any]:
+def _suggested(
+    table: Table, query: QueryDict
+) -> tuple[CheckForm, BattleFigure | None, BattleFigure | None]:
     figures = _figures(table)
     actor = figure_by_id(figures, query.get("actor"))
     # "against", not "target": Game the 90% has a check parameter named target.
@@ -115,7 +128,11 @@ def _suggested(table: Table, query: Any) -> tuple[CheckForm, Any, Any]:
     # The calls the player made on the page carry over while the same figure and check stay
     # picked (a change of target keeps the range he set); the figures' values are read anew.
     same = actor is not None and query.get("shown") == f"{actor.pk}:{check.name}"
-    return suggested_check(check, actor, target, query if same else None), actor, target
+    # A source may read a table (a weapon's Reload N): under the battle's house rules it must
+    # read the club's table, not the text's.
+    with house.applied(table.system.pack):
+        form = suggested_check(check, actor, target, query if same else None)
+    return form, actor, target
 
 
 def _house_file(battle: Battle) -> str:
@@ -126,7 +143,7 @@ def _house_file(battle: Battle) -> str:
     return house_rules_filename(battle.campaign, version)
 
 
-def _preview(table: Table, form: CheckForm) -> Any:
+def _preview(table: Table, form: CheckForm) -> OddsResult | None:
     if form.params is None:
         return None
     try:
@@ -146,7 +163,7 @@ def _last_activation(table: Table) -> EventView | None:
 
 @dataclass(frozen=True)
 class FigureRow:
-    figure: Any
+    figure: BattleFigure
     chips: tuple[Chip, ...]
     out: bool
     markers: tuple[Marker, ...] = ()
@@ -154,7 +171,7 @@ class FigureRow:
 
 @dataclass(frozen=True)
 class SideBlock:
-    side: Any
+    side: BattleSide
     rows: tuple[FigureRow, ...]
     standing: int
 
@@ -172,7 +189,7 @@ def _side_blocks(table: Table) -> list[SideBlock]:
     return blocks
 
 
-def _log(table: Table) -> dict[str, Any]:
+def _log(table: Table) -> dict[str, object]:
     views = [event_view(table.system, e) for e in table.events]
     return {
         "last": views[0] if views else None,
@@ -183,8 +200,8 @@ def _log(table: Table) -> dict[str, Any]:
 
 
 def _table_context(
-    request: HttpRequest, battle: Battle, form: CheckForm | None = None, **extra: Any
-) -> dict[str, Any]:
+    request: HttpRequest, battle: Battle, form: CheckForm | None = None, **extra: object
+) -> dict[str, object]:
     system = rules_for_battle(battle)
     table = battle_table(battle, system)
     suggested, actor, target = _suggested(table, request.GET if form is None else request.POST)
@@ -275,7 +292,7 @@ def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
             target=request.POST.get("against") or None,
             params=form.params,
             dice=form.dice,
-            user=request.user,
+            user=signed_in(request.user),
             key=_key(request),
         )
     except ValidationError as exc:
@@ -287,7 +304,9 @@ def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
     return _back_to_table(battle, request, "actor", "check", "against")
 
 
-def _simple_post(request: HttpRequest, battle: Battle, call: Any, **kwargs: Any) -> HttpResponse:
+def _simple_post(
+    request: HttpRequest, battle: Battle, call: Callable[..., object], **kwargs: object
+) -> HttpResponse:
     try:
         call(battle=battle, user=request.user, key=_key(request), **kwargs)
     except ValidationError as exc:
@@ -319,7 +338,7 @@ def battle_adjust_figure(request: HttpRequest, pk: int) -> HttpResponse:
             state_key=state_key,
             change=change,
             reason=request.POST.get("reason", ""),
-            user=request.user,
+            user=signed_in(request.user),
             # One form per figure, one button per change: a double tap of the same button
             # sends the same key, another button on the same page a different one.
             key=f"{_key(request)}:{state_key}:{change}"[:64] if _key(request) else "",
@@ -350,7 +369,7 @@ def battle_draw(request: HttpRequest, pk: int) -> HttpResponse:
     return _simple_post(request, _playable(request, pk), battle_activation_draw)
 
 
-def _side_entries(battle: Battle, data: Any) -> list[dict[str, Any]]:
+def _side_entries(battle: Battle, data: QueryDict) -> list[dict[str, Any]]:
     entries = []
     for side in battle.sides.all():
         points = data.get(f"vp-{side.pk}", "0").strip() or "0"
@@ -382,7 +401,7 @@ def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as exc:
         return _refused(request, battle, _messages(exc))
     try:
-        battle_record_result(battle=battle, sides=sides, user=request.user)
+        battle_record_result(battle=battle, sides=sides, user=signed_in(request.user))
     except ValidationError as exc:
         return _refused(request, battle, _messages(exc))
     except BattleConflict as exc:
@@ -406,7 +425,7 @@ def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
     """Finish the battle: the result is committed and the post-battle rolls are queued."""
     battle = _playable(request, pk)
     try:
-        battle_finish(battle=battle, user=request.user, key=_key(request))
+        battle_finish(battle=battle, user=signed_in(request.user), key=_key(request))
     except ValidationError as exc:
         return _refused(request, battle, _messages(exc))
     except BattleConflict as exc:
@@ -422,7 +441,7 @@ def battle_remove(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle(request, pk)
     campaign_id, name = battle.campaign_id, str(battle)
     try:
-        battle_delete(battle=battle, user=request.user)
+        battle_delete(battle=battle, user=signed_in(request.user))
     except BattleConflict as exc:
         return _refused(request, battle, [str(exc)])
     messages.success(request, f"{name} was abandoned: the battle and its log are deleted.")
@@ -434,7 +453,7 @@ def battle_remove(request: HttpRequest, pk: int) -> HttpResponse:
 # --- after the battle ---------------------------------------------------------------------
 
 
-def _after_context(battle: Battle, user: Any) -> dict[str, Any]:
+def _after_context(battle: Battle, user: Visitor) -> dict[str, object]:
     processed = battle.status == BattleStatus.PROCESSED
     audit = battle_audit(battle=battle) if processed else None
     ledger = battle_ledger(battle) if processed else ()
@@ -475,7 +494,7 @@ def battle_after(request: HttpRequest, pk: int) -> HttpResponse:
 def battle_progress(request: HttpRequest, pk: int) -> HttpResponse:
     """Answer the progress poll; once the rolls are in, tell htmx to reload the page."""
     battle = _battle(request, pk)
-    if battle.status == BattleStatus.PROCESSED and request.htmx:
+    if battle.status == BattleStatus.PROCESSED and from_htmx(request):
         return HttpResponseClientRefresh()
     return render(request, "pages/battle/_progress.html", {"battle": battle})
 
@@ -490,7 +509,7 @@ def _setup_campaign(request: HttpRequest) -> Campaign | None:
     return get_object_or_404(campaigns_visible_to(request.user), pk=int(raw))
 
 
-def _scoped(forces: Any, campaign: Campaign | None) -> Any:
+def _scoped(forces: QuerySet[Force], campaign: Campaign | None) -> QuerySet[Force]:
     return forces.filter(campaign=campaign) if campaign else forces
 
 
@@ -516,7 +535,7 @@ def _scenarios(system: RuleSystem | None) -> list[tuple[str, str]]:
     ]
 
 
-def _battle_date(data: Any) -> date | None:
+def _battle_date(data: QueryDict) -> date | None:
     """Return the date typed on the form (None when blank or not a date)."""
     try:
         return _date(data.get("campaign_date", "").strip())
@@ -528,21 +547,21 @@ def _picks(force: Force | None, on: date | None) -> tuple[Pick, ...]:
     return battle_picks(force, on) if force is not None else ()
 
 
-def _picked(picks: tuple[Pick, ...], data: Any, key: str) -> set[int]:
+def _picked(picks: tuple[Pick, ...], data: QueryDict, key: str) -> set[int]:
     """Return the ticked characters who may fight; everyone fit when none of them is ticked."""
     fit = {p.character.pk for p in picks if p.fit}
     ticked = {int(v) for v in data.getlist(key) if v.isdigit()} & fit
     return ticked or fit
 
 
-def _opponents(forces: Any, first: Force | None) -> Any:
+def _opponents(forces: QuerySet[Force], first: Force | None) -> QuerySet[Force]:
     """Only forces that can fight the first: its system, its campaign (the battle's), not it."""
     if first is None:
         return forces
     return forces.filter(system=first.system, campaign=first.campaign_id).exclude(pk=first.pk)
 
 
-def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, Any]:
+def _setup_context(request: HttpRequest, data: QueryDict, **extra: object) -> dict[str, Any]:
     named = campaign = _setup_campaign(request)
     mine = forces_for_battle(_scoped(forces_editable_by(request.user), campaign))
     first = _chosen(mine, data.get("side1") or request.GET.get("force"))
@@ -574,7 +593,7 @@ def _setup_context(request: HttpRequest, data: Any, **extra: Any) -> dict[str, A
     }
 
 
-def _choice(force: Force | None, data: Any, key: str) -> SideChoice | None:
+def _choice(force: Force | None, data: QueryDict, key: str) -> SideChoice | None:
     if force is None:
         return None
     ids = {int(v) for v in data.getlist(key) if v.isdigit()}
@@ -597,19 +616,17 @@ def battle_new(request: HttpRequest) -> HttpResponse:
     context = _setup_context(request, data)
     if request.method != "POST":
         return render(request, "pages/battle/new.html", context)
-    sides = [
-        _choice(context["first"], data, "characters1"),
-        _choice(context["second"], data, "characters2"),
-    ]
+    first = _choice(context["first"], data, "characters1")
+    second = _choice(context["second"], data, "characters2")
     try:
-        if None in sides:
+        if first is None or second is None:
             raise ValidationError({"sides": ["choose a force for each side"]})
         battle = battle_start(
-            sides=sides,
+            sides=[first, second],
             campaign=context["campaign"],
             scenario=data.get("scenario", "").strip()[:120],
             campaign_date=_date(data.get("campaign_date", "").strip()),
-            user=request.user,
+            user=signed_in(request.user),
             one_phone=data.get("phones") != "each",
         )
     except ValidationError as exc:

@@ -10,9 +10,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
 
-from campaigns.models import Campaign, HouseRules, Pairing
+from campaigns.models import Campaign, HouseRules
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from campaigns.services.house_rules import house_rules_changes, house_rules_versions
+from common.users import Visitor
+from league.models import Pairing
 from pages.league import MyGame, ReportForm, initial_from, my_game, my_open_games, my_report
 from pages.ratings import campaign_ratings_context
 from pages.selectors import campaign_overview
@@ -45,11 +47,11 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _games(
-    campaign: Campaign, pairings: tuple[Pairing, ...], user: object
+    campaign: Campaign, pairings: tuple[Pairing, ...], user: Visitor
 ) -> list[tuple[MyGame, ReportForm | None]]:
     """The player's game in every open round, each with its report form; with no round open,
     their game in the current round (to show how it ended)."""
-    games = list(my_open_games(campaign, user)) if user.is_authenticated else []  # type: ignore[attr-defined]
+    games = list(my_open_games(campaign, user)) if user.is_authenticated else []
     if not games:
         game = my_game(pairings, user)
         games = [game] if game is not None else []

@@ -7,6 +7,7 @@ system's own creation rules (`pages.creation`): a roll fills the form, the playe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -19,14 +20,17 @@ from django.views.decorators.http import require_POST
 
 from common.schema_forms import STAT_PREFIX
 from common.stats import starting_stats
+from common.users import signed_in
 from pages.character_forms import (
+    CharacterFormBase,
+    EditCharacterFormBase,
     MoveForm,
     StatusForm,
     character_form_class,
     edit_form_class,
     many_form_class,
 )
-from pages.creation import DiceTyped, apply_recipe, creation_note, recipe, recipes_for
+from pages.creation import DiceTyped, Rolled, apply_recipe, creation_note, recipe, recipes_for
 from pages.display import Stat, value_text
 from pages.roster_access import editable_character, editable_force
 from pages.roster_forms import errors_onto, stats_initial
@@ -50,7 +54,9 @@ def _new_initial(request: HttpRequest, system: RuleSystem) -> dict[str, Any]:
     return initial
 
 
-def _as_initial(form_class: type, data: QueryDict, force: Force) -> dict[str, Any]:
+def _as_initial(
+    form_class: type[CharacterFormBase], data: QueryDict, force: Force
+) -> dict[str, Any]:
     """Return what the browser sent as initial values (lists for multi-valued fields)."""
     fields = form_class(force=force).fields
     return {
@@ -62,13 +68,16 @@ def _as_initial(form_class: type, data: QueryDict, force: Force) -> dict[str, An
     }
 
 
-def _rolled_form(request: HttpRequest, force: Force, system: RuleSystem, form_class: type):  # type: ignore[no-untyped-def]
+def _rolled_form(
+    request: HttpRequest, force: Force, system: RuleSystem, form_class: type[CharacterFormBase]
+) -> tuple[CharacterFormBase, Rolled | None, str]:
     """Apply the chosen creation recipe to what the form holds; return (form, rolled, error)."""
     chosen = recipe(system.key, request.POST.get("recipe", ""))
-    current = {k.removeprefix(STAT_PREFIX): v for k, v in request.POST.items()}
+    current: dict[str, object] = {k.removeprefix(STAT_PREFIX): v for k, v in request.POST.items()}
     current["varied"] = request.POST.get("varied")
     initial = _as_initial(form_class, request.POST, force)
-    rolled, problem = None, ""
+    rolled: Rolled | None = None
+    problem = ""
     if chosen is not None:
         try:
             # Under the campaign's house rules: a club's own ability table is the one rolled on.
@@ -82,12 +91,12 @@ def _rolled_form(request: HttpRequest, force: Force, system: RuleSystem, form_cl
     return form_class(force=force, initial=initial), rolled, problem
 
 
-def _said(field: Field, value: Any) -> str:
+def _said(field: Field, value: object) -> str:
     named = dict(field.choices).get(value) if field.kind == "int" else None
     return named or value_text(field, value)
 
 
-def _shown(system: RuleSystem, values: dict[str, Any]) -> tuple[Stat, ...]:
+def _shown(system: RuleSystem, values: Mapping[str, object]) -> tuple[Stat, ...]:
     """Return what a roll filled in, in the game's words ("Troop type Veteran")."""
     return tuple(
         Stat(name, system.stats[name].title, _said(system.stats[name], value))
@@ -96,7 +105,7 @@ def _shown(system: RuleSystem, values: dict[str, Any]) -> tuple[Stat, ...]:
     )
 
 
-def _create(request: HttpRequest, force: Force, form) -> Character:  # type: ignore[no-untyped-def]
+def _create(request: HttpRequest, force: Force, form: CharacterFormBase) -> Character:
     data = form.cleaned_data
     return services.character_create(
         force=force,
@@ -106,7 +115,7 @@ def _create(request: HttpRequest, force: Force, form) -> Character:  # type: ign
         rank=data["rank"],
         notes=data["notes"],
         photo=data["photo"],
-        user=request.user,
+        user=signed_in(request.user),
         note=creation_note(data.get("rolled", ""), form.schema_values),
     )
 
@@ -163,7 +172,7 @@ def character_many(request: HttpRequest, pk: int) -> HttpResponse:
                     stats=form.schema_values,
                     unit=form.cleaned_data["unit"],
                     rank=form.cleaned_data["rank"],
-                    user=request.user,
+                    user=signed_in(request.user),
                 )
             except (ValidationError, IntegrityError) as exc:
                 problem = exc if isinstance(exc, ValidationError) else _clash(force)
@@ -182,7 +191,7 @@ def _clash(force: Force) -> ValidationError:
     return ValidationError({"names": [f"one of those names is already in {force}"]})
 
 
-def _edit_changes(form) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _edit_changes(form: EditCharacterFormBase) -> dict[str, Any]:
     data = form.cleaned_data
     changes = {name: data[name] for name in ("name", "rank", "unit", "notes", "permanent_wounds")}
     if data.get("photo"):
@@ -192,7 +201,9 @@ def _edit_changes(form) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     return {**changes, "stats": form.schema_values}
 
 
-def _edit_context(character: Character, form, **extra: Any) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _edit_context(
+    character: Character, form: EditCharacterFormBase, **extra: object
+) -> dict[str, object]:
     return {
         "character": character,
         "force": character.force,
@@ -211,7 +222,9 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = form_class(request.POST or None, request.FILES or None, character=character)
     if request.method == "POST" and form.is_valid():
         try:
-            services.character_update(character=character, user=request.user, **_edit_changes(form))
+            services.character_update(
+                character=character, user=signed_in(request.user), **_edit_changes(form)
+            )
         except ValidationError as exc:
             errors_onto(form, exc)
         else:
@@ -231,7 +244,7 @@ def character_move(request: HttpRequest, pk: int) -> HttpResponse:
     form = MoveForm(request.POST, character=character)
     if form.is_valid():
         services.character_move(
-            character=character, unit=form.cleaned_data["unit"], user=request.user
+            character=character, unit=form.cleaned_data["unit"], user=signed_in(request.user)
         )
         messages.success(request, f"{character.name} is moved.")
         return redirect("character-page", pk=character.pk)
@@ -242,10 +255,10 @@ def character_move(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _set_status(request: HttpRequest, character: Character, status: str, reason: str) -> None:
     if status == "RETIRED":
-        services.character_retire(character=character, user=request.user, note=reason)
+        services.character_retire(character=character, user=signed_in(request.user), note=reason)
     else:
         services.character_mark(
-            character=character, status=status, reason=reason, user=request.user
+            character=character, status=status, reason=reason, user=signed_in(request.user)
         )
 
 

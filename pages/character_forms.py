@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 
+from common.form_fields import field_of
 from pages.roster_forms import StatsForm, stats_initial, with_stats
 from rosters.models import Character, CharacterStatus, Force, Unit
 from rosters.selectors import piece_stats
@@ -51,11 +52,13 @@ class CharacterFormBase(StatsForm):
     def __init__(self, *args: Any, force: Force, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.force = force
-        self.fields["unit"].queryset = force.units.order_by("order", "name", "pk")
+        field_of(self, "unit", forms.ModelChoiceField).queryset = force.units.order_by(
+            "order", "name", "pk"
+        )
         self.piece_note = piece_note(force)
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name: str = self.cleaned_data["name"].strip()
         others = self.force.characters.filter(name=name)
         if self.character is not None:
             others = others.exclude(pk=self.character.pk)
@@ -134,7 +137,9 @@ class ManyCharactersFormBase(StatsForm):
     def __init__(self, *args: Any, force: Force, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.force = force
-        self.fields["unit"].queryset = force.units.order_by("order", "name", "pk")
+        field_of(self, "unit", forms.ModelChoiceField).queryset = force.units.order_by(
+            "order", "name", "pk"
+        )
         self.piece_note = piece_note(force)
 
     def clean(self) -> dict[str, Any]:
@@ -197,8 +202,11 @@ class MoveForm(forms.Form):
     )
 
     def __init__(self, *args: Any, character: Character, **kwargs: Any) -> None:
-        super().__init__(*args, initial={"unit": character.unit_id}, **kwargs)
-        self.fields["unit"].queryset = character.force.units.order_by("order", "name", "pk")
+        kwargs["initial"] = {"unit": character.unit_id}
+        super().__init__(*args, **kwargs)
+        field_of(self, "unit", forms.ModelChoiceField).queryset = character.force.units.order_by(
+            "order", "name", "pk"
+        )
 
 
 STATUS_ACTIONS = (
@@ -220,7 +228,8 @@ class StatusForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         status = cleaned.get("status")
         if (
             status in (CharacterStatus.DEAD, CharacterStatus.CAPTURED)

@@ -19,6 +19,7 @@ from chronicle.reports import battle_report
 from chronicle.selectors import is_player_of, report_paragraphs
 from chronicle.services import MAX_PARAGRAPH, report_paragraph_write
 from common.throttling import throttle_page
+from common.users import signed_in
 from printing.render import render_pdf
 from rosters.models import Character
 from rosters.selectors import characters_visible_to
@@ -88,7 +89,9 @@ def battle_report_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _write(form: ParagraphForm, battle: Battle, request: HttpRequest) -> bool:
     try:
-        report_paragraph_write(battle=battle, user=request.user, text=form.cleaned_data["text"])
+        report_paragraph_write(
+            battle=battle, user=signed_in(request.user), text=form.cleaned_data["text"]
+        )
     except ValidationError as error:
         form.add_error("text", error.message_dict.get("text", error.messages))
         return False

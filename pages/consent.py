@@ -3,8 +3,6 @@ buttons (confirm, dispute, settle, reopen) the person looking at it gets."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import Q
 from django.utils import timezone
 
@@ -12,11 +10,12 @@ from battles.models import Battle, BattleSide, BattleStatus
 from battles.selectors import battle_is_playable_by
 from battles.services import battle_answer_by, battle_waiting_for
 from campaigns.selectors import campaigns_managed_by
+from common.users import Visitor
 
 WAITING = (BattleStatus.REPORTED, BattleStatus.DISPUTED)
 
 
-def consent_context(battle: Battle, user: Any) -> dict[str, Any]:
+def consent_context(battle: Battle, user: Visitor) -> dict[str, object]:
     """What the after page shows about agreeing the result, and which buttons the user gets."""
     if battle.status not in WAITING:
         return {"consent": None}
@@ -41,7 +40,7 @@ def consent_context(battle: Battle, user: Any) -> dict[str, Any]:
     }
 
 
-def _organises(sides: list[BattleSide], user: Any) -> bool:
+def _organises(sides: list[BattleSide], user: Visitor) -> bool:
     """Say whether the user organises the campaign of every side still waiting."""
     if not sides or not user.is_authenticated:
         return False

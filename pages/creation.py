@@ -13,7 +13,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.core import signing
 
@@ -25,7 +24,7 @@ from rules.systems.rencounter.squads import roll_figure
 
 #: A recipe's roll: the dice, the form's current stats, and the checks of the rules in force
 #: (a campaign's house rules: a club's own ability table is the one rolled on).
-Maker = Callable[[Dice, Mapping[str, Any], Mapping[str, Check]], dict[str, Any]]
+Maker = Callable[[Dice, Mapping[str, object], Mapping[str, Check]], dict[str, object]]
 SIGNING_SALT = "pages.creation.roll"
 
 
@@ -39,22 +38,22 @@ class Recipe:
 
 
 def _squad_man(
-    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
-) -> dict[str, Any]:
+    dice: Dice, current: Mapping[str, object], checks: Mapping[str, Check]
+) -> dict[str, object]:
     stats = roll_figure(dice, leader=False, varied=bool(current.get("varied")))
     return {k: stats[k] for k in ("experience", "fire", "melee")}
 
 
 def _squad_leader(
-    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
-) -> dict[str, Any]:
+    dice: Dice, current: Mapping[str, object], checks: Mapping[str, Check]
+) -> dict[str, object]:
     stats = roll_figure(dice, leader=True, varied=bool(current.get("varied")))
     return {k: stats[k] for k in ("experience", "fire", "melee")}
 
 
 def _d12_troop_and_ability(
-    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
-) -> dict[str, Any]:
+    dice: Dice, current: Mapping[str, object], checks: Mapping[str, Check]
+) -> dict[str, object]:
     troop = checks.get("troop_type", TROOP_TYPE).resolve({}, dice)
     ability = checks.get("ability", ABILITY).resolve({}, dice).outcome
     return {
@@ -66,26 +65,28 @@ def _d12_troop_and_ability(
 
 
 def _d12_troop(
-    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
-) -> dict[str, Any]:
+    dice: Dice, current: Mapping[str, object], checks: Mapping[str, Check]
+) -> dict[str, object]:
     troop = checks.get("troop_type", TROOP_TYPE).resolve({}, dice)
     return {"troop": troop.outcome, "expertise": troop.details["expertise"]}
 
 
 def _d12_ability(
-    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
-) -> dict[str, Any]:
+    dice: Dice, current: Mapping[str, object], checks: Mapping[str, Check]
+) -> dict[str, object]:
     ability = checks.get("ability", ABILITY).resolve({}, dice).outcome
     return {"ability": ability, "wounds": None}
 
 
 def _wild_card(
-    dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]
-) -> dict[str, Any]:
+    dice: Dice, current: Mapping[str, object], checks: Mapping[str, Check]
+) -> dict[str, object]:
     return {"wild_card": True, "figures": 1}
 
 
-def _extras(dice: Dice, current: Mapping[str, Any], checks: Mapping[str, Check]) -> dict[str, Any]:
+def _extras(
+    dice: Dice, current: Mapping[str, object], checks: Mapping[str, Check]
+) -> dict[str, object]:
     return {"wild_card": False, "figures": 4}
 
 
@@ -159,7 +160,7 @@ def dice_for(typed: str) -> Dice:
 
 @dataclass(frozen=True)
 class Rolled:
-    values: dict[str, Any]
+    values: dict[str, object]
     note: str
     token: str
 
@@ -170,7 +171,7 @@ def _dice_words(dice: Dice) -> str:
 
 def apply_recipe(
     chosen: Recipe,
-    current: Mapping[str, Any],
+    current: Mapping[str, object],
     typed_dice: str = "",
     *,
     checks: Mapping[str, Check] | None = None,
@@ -198,7 +199,7 @@ def apply_recipe(
     return Rolled(values, note, token)
 
 
-def creation_note(token: str, stats: Mapping[str, Any]) -> str:
+def creation_note(token: str, stats: Mapping[str, object]) -> str:
     """Return the record's note for a roll carried by the form, saying if it was changed."""
     if not token:
         return ""

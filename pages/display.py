@@ -44,7 +44,7 @@ def value_text(field: Field, value: Any) -> str:
     return str(value)
 
 
-def stat_block(system: RuleSystem, stats: Mapping[str, Any]) -> tuple[Stat, ...]:
+def stat_block(system: RuleSystem, stats: Mapping[str, object]) -> tuple[Stat, ...]:
     """Return the short stats (numbers, dice, choices, flags that are on), in schema order."""
     shown = []
     for field in system.stats.fields:
@@ -56,7 +56,7 @@ def stat_block(system: RuleSystem, stats: Mapping[str, Any]) -> tuple[Stat, ...]
     return tuple(shown)
 
 
-def equipment(system: RuleSystem, stats: Mapping[str, Any]) -> tuple[Stat, ...]:
+def equipment(system: RuleSystem, stats: Mapping[str, object]) -> tuple[Stat, ...]:
     """Return the list-valued stats (weapons, permanent wounds ...) that hold anything."""
     return tuple(
         Stat(field.name, field.title, value_text(field, stats.get(field.name)))
@@ -65,7 +65,7 @@ def equipment(system: RuleSystem, stats: Mapping[str, Any]) -> tuple[Stat, ...]:
     )
 
 
-def stat_line(system: RuleSystem, name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
+def stat_line(system: RuleSystem, name: str, stats: Mapping[str, object]) -> tuple[str, ...]:
     """Return the base-sticker lines after the name: the system's own compact stat line."""
     try:
         lines = system.label_text(name, stats)
@@ -74,7 +74,7 @@ def stat_line(system: RuleSystem, name: str, stats: Mapping[str, Any]) -> tuple[
     return tuple(lines[1:]) if lines and lines[0] == name else tuple(lines)
 
 
-def state_items(state: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
+def state_items(state: Mapping[str, object]) -> tuple[tuple[str, bool], ...]:
     """Return a figure's battle state as (text, is_bad) worth showing; empty values hidden.
 
     The status reads as itself ("wounded"), a flag by its name ("loaded"), a count as
@@ -91,11 +91,11 @@ def state_items(state: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
     return tuple(items)
 
 
-def is_out(state: Mapping[str, Any]) -> bool:
+def is_out(state: Mapping[str, object]) -> bool:
     return str(state.get("status", "")) in OUT_OF_ACTION
 
 
-def change_text(change: Mapping[str, Any]) -> str:
+def change_text(change: Mapping[str, object]) -> str:
     """Write a post-battle change (a `rules.campaign.Change` as JSON) as a short phrase."""
     what = str(change.get("field") or change.get("kind") or "").replace("_", " ")
     before, after = change.get("before"), change.get("after")
@@ -119,7 +119,7 @@ class Chip:
 
 
 def figure_chips(
-    system: RuleSystem, state: dict[str, Any], markers: tuple[Any, ...]
+    system: RuleSystem, state: dict[str, object], markers: tuple[Any, ...]
 ) -> tuple[Chip, ...]:
     """The figure's chips in state order, each knowing the key it shows (if adjustable)."""
     adjustable = {m.key: m for m in markers}

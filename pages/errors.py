@@ -8,9 +8,11 @@ their own; `static/pages/errors.js` moves the focus to `focus` on load and after
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from django import forms
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class ErrorSummary:
         return next((line.anchor for line in self.lines if line.anchor), "")
 
 
-def _django_lines(form: Any) -> list[ErrorLine]:
+def _django_lines(form: forms.BaseForm) -> list[ErrorLine]:
     lines = [ErrorLine(str(e)) for e in form.non_field_errors()]
     for field in form:
         lines += [ErrorLine(f"{field.label}: {e}", field.id_for_label or "") for e in field.errors]
@@ -44,7 +46,9 @@ def _schema_lines(form: Any) -> list[ErrorLine]:
     return lines
 
 
-def error_summary(form: Any = None, problems: Any = None) -> ErrorSummary | None:
+def error_summary(
+    form: forms.BaseForm | None = None, problems: Iterable[str] | None = None
+) -> ErrorSummary | None:
     """Return the summary of a refused form, or None when nothing was refused."""
     lines: list[ErrorLine] = []
     if form is not None and hasattr(form, "non_field_errors") and getattr(form, "errors", None):

@@ -9,10 +9,11 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from common.users import signed_in
 from pages.roster_access import editable_force
 from pages.roster_forms import ForceForm, NewForceForm, NewUnitForm, SquadForm, errors_onto
 from rosters import services
@@ -29,7 +30,7 @@ def force_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             force = services.force_create(
-                owner=request.user,
+                owner=signed_in(request.user),
                 name=form.cleaned_data["name"],
                 campaign=form.cleaned_data["campaign"],
                 system=None if form.cleaned_data["campaign"] else form.cleaned_data["system"],
@@ -45,7 +46,7 @@ def force_new(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/forces/new.html", {"form": form}, status=status)
 
 
-def _force_form(force: Force, data: object = None) -> ForceForm:
+def _force_form(force: Force, data: QueryDict | None = None) -> ForceForm:
     initial = {"name": force.name, "faction": force.faction, "notes": force.notes}
     return ForceForm(data, initial=initial)
 

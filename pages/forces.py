@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -12,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from common.throttling import throttle_page
+from common.users import Visitor, signed_in
 from pages.roster_access import may_edit
 from pages.selectors import force_sheet
 from printing.cards import CARD_SIZES
@@ -25,7 +24,7 @@ from rosters.selectors import forces_visible_to
 MAX_IMPORT_BYTES = 1_000_000
 
 
-def _label_presets(user: Any) -> list[tuple[str, str]]:
+def _label_presets(user: Visitor) -> list[tuple[str, str]]:
     own = [
         (f"user-{p.pk}", f"{p.name} (yours)")
         for p in LabelPreset.objects.filter(owner_id=user.pk).order_by("name", "pk")
@@ -33,7 +32,7 @@ def _label_presets(user: Any) -> list[tuple[str, str]]:
     return [(key, preset.name) for key, preset in PRESETS.items()] + own
 
 
-def _context(request: HttpRequest, force: Force, **extra: Any) -> dict[str, Any]:
+def _context(request: HttpRequest, force: Force, **extra: object) -> dict[str, object]:
     return {
         "sheet": force_sheet(force, rules_for_force(force)),
         "force": force,
@@ -62,7 +61,7 @@ def _upload_text(request: HttpRequest) -> tuple[bytes, str]:
     upload = request.FILES.get("file")
     if upload is None:
         return b"", "Choose a CSV file to import."
-    if upload.size > MAX_IMPORT_BYTES:
+    if (upload.size or 0) > MAX_IMPORT_BYTES:
         return b"", "That file is over 1 MB: split it into smaller files."
     # The import decodes it strictly (UTF-8, BOM or not) and says so if it is not.
     return upload.read(), ""
@@ -79,7 +78,7 @@ def force_import(request: HttpRequest, pk: int) -> HttpResponse:
     text, problem = _upload_text(request)
     if not problem:
         try:
-            created = force_import_csv(force=force, text=text, user=request.user)
+            created = force_import_csv(force=force, text=text, user=signed_in(request.user))
         except ImportRejected as exc:
             problems = [str(m) for m in exc.messages]
             context = _context(request, force, import_problems=problems)

@@ -15,6 +15,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -39,7 +40,9 @@ from campaigns.services.house_rules import (
     house_rules_copy,
     house_rules_current,
 )
+from common.form_fields import field_of
 from common.throttling import throttle_page
+from common.users import signed_in
 from pages.invitations import managed_campaign
 from rules import house
 from rules.house import PackError
@@ -67,7 +70,7 @@ class CopyForm(forms.Form):
 
     def __init__(self, *args: Any, sources: QuerySet[Campaign], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["source"].queryset = sources
+        field_of(self, "source", forms.ModelChoiceField).queryset = sources
 
 
 def copy_sources(request: HttpRequest, campaign: Campaign) -> QuerySet[Campaign]:
@@ -188,14 +191,15 @@ def campaign_house_rules_import(request: HttpRequest, pk: int) -> HttpResponse:
     return _result_page(request, campaign, result)
 
 
-def _read_pack(upload: Any) -> Any:
+def _read_pack(upload: UploadedFile) -> object:
     """The uploaded file's JSON, refused in one line if it is too large or not a pack's JSON."""
-    if upload.size > IMPORT_MAX_BYTES:
-        raise PackError(f"{upload.name} is larger than 1 MB: not a house-rules pack")
+    name = upload.name or "the upload"
+    if (upload.size or 0) > IMPORT_MAX_BYTES:
+        raise PackError(f"{name} is larger than 1 MB: not a house-rules pack")
     data = upload.read(IMPORT_MAX_BYTES + 1)
     if len(data) > IMPORT_MAX_BYTES:
-        raise PackError(f"{upload.name} is larger than 1 MB: not a house-rules pack")
-    return house.parse_pack_json(data, source=upload.name)
+        raise PackError(f"{name} is larger than 1 MB: not a house-rules pack")
+    return house.parse_pack_json(data, source=name)
 
 
 @login_required
@@ -212,7 +216,7 @@ def campaign_house_rules_copy(request: HttpRequest, pk: int) -> HttpResponse:
     source = form.cleaned_data["source"]
     before = house_rules_current(campaign)
     try:
-        version = house_rules_copy(campaign=campaign, source=source, user=request.user)
+        version = house_rules_copy(campaign=campaign, source=source, user=signed_in(request.user))
     except (ValidationError, PackError) as error:
         form.add_error("source", " ".join(getattr(error, "messages", [str(error)])))
         return _page(request, campaign, editor_start(campaign), copy_form=form, status=400)

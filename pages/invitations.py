@@ -33,6 +33,7 @@ from campaigns.services import (
     join_request_decline,
     membership_remove,
 )
+from common.users import signed_in
 from pages.accounts import remember_invitation
 from rules.system import get_system
 
@@ -96,7 +97,9 @@ def campaign_invitations(request: HttpRequest, pk: int) -> HttpResponse:
     form = InvitationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            invitation_create(campaign=campaign, user=request.user, expires_at=form.expires_at())
+            invitation_create(
+                campaign=campaign, user=signed_in(request.user), expires_at=form.expires_at()
+            )
         except ValidationError as exc:
             form.add_error("expires_in", exc.messages)
         else:
@@ -132,7 +135,7 @@ def invitation_revoke_page(request: HttpRequest, pk: int, invitation_pk: int) ->
     """Stop a link working (pressing it twice is harmless)."""
     campaign = managed_campaign(request, pk)
     invitation = get_object_or_404(campaign.invitations, pk=invitation_pk)
-    invitation_revoke(invitation=invitation, user=request.user)
+    invitation_revoke(invitation=invitation, user=signed_in(request.user))
     messages.success(request, "The link is revoked: it no longer lets anyone join.")
     return redirect("campaign-invitations", pk=campaign.pk)
 
@@ -194,7 +197,7 @@ def campaign_join(request: HttpRequest, pk: int, code: str) -> HttpResponse:
 
 def _join(request: HttpRequest, invitation: Invitation) -> HttpResponse:
     try:
-        joined = invitation_accept(invitation=invitation, user=request.user)
+        joined = invitation_accept(invitation=invitation, user=signed_in(request.user))
     except ValidationError:
         messages.error(request, "This invitation link stopped working a moment ago.")
         return redirect("campaign-join", pk=invitation.campaign_id, code=invitation.code)
@@ -218,10 +221,10 @@ def join_request_decide(request: HttpRequest, pk: int, request_pk: int) -> HttpR
         return redirect(f"{reverse('campaign-page', args=[campaign.pk])}#members-title")
     name = waiting.user.get_username()
     if request.POST.get("decision") == "approve":
-        join_request_approve(join_request=waiting, user=request.user)
+        join_request_approve(join_request=waiting, user=signed_in(request.user))
         messages.success(request, f"{name} is now a player in {campaign.name}.")
     else:
-        join_request_decline(join_request=waiting, user=request.user)
+        join_request_decline(join_request=waiting, user=signed_in(request.user))
         messages.success(request, f"{name} was turned away.")
     return redirect(f"{reverse('campaign-page', args=[campaign.pk])}#members-title")
 
@@ -237,7 +240,7 @@ def member_remove(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
     error = ""
     if request.method == "POST":
         try:
-            membership_remove(membership=member, user=request.user)
+            membership_remove(membership=member, user=signed_in(request.user))
         except ValidationError as exc:
             error = " ".join(exc.messages)
         else:

@@ -1,18 +1,20 @@
 """The league for players: my game this round, reporting its result (and confirming the
 opponent's), and the organiser's page of disputed results to settle.
 
-Results go through the league services (`campaigns.services.results`): a result counts once
+Results go through the league services (`league.services.results`): a result counts once
 both players report it alike or an organiser confirms it; differing reports are a dispute.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
@@ -20,17 +22,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns.errors import LeagueConflict
-from campaigns.models import Pairing, PairingReport, Winner
+from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
-from campaigns.services import (
-    Claim,
-    claim_from,
-    claims_by_side,
-    pairing_confirm,
-    pairing_report_file,
-)
-from campaigns.services.results import AWAY, HOME, claim_of, side_of
+from common.form_fields import field_of
+from common.users import Visitor, signed_in
+from league.errors import LeagueConflict
+from league.models import Pairing, PairingReport, Winner
+from league.services import Claim, claim_from, claims_by_side, pairing_confirm, pairing_report_file
+from league.services.results import AWAY, HOME, claim_of, side_of
 from pages.invitations import managed_campaign
 
 ME, THEM, DRAW = "me", "them", "draw"
@@ -93,8 +92,10 @@ class MyGame:
         return self.state not in ("bye", "confirmed") and self.pairing.round.status == "OPEN"
 
 
-def my_game(pairings: tuple[Pairing, ...] | list[Pairing], user: Any) -> MyGame | None:
+def my_game(pairings: Sequence[Pairing], user: Visitor) -> MyGame | None:
     """Find the user's game among a round's pairings (already loaded with their players)."""
+    if isinstance(user, AnonymousUser):
+        return None  # a visitor who is not signed in plays no game
     for pairing in pairings:
         side = side_of(pairing, user)
         if side is None:
@@ -108,7 +109,7 @@ def my_game(pairings: tuple[Pairing, ...] | list[Pairing], user: Any) -> MyGame 
     return None
 
 
-def my_open_games(campaign: Any, user: Any) -> tuple[MyGame, ...]:
+def my_open_games(campaign: Campaign, user: Visitor) -> tuple[MyGame, ...]:
     """The user's game in each open round of the campaign, oldest round first (1 query): with
     two rounds open at once, the round-2 game is as reachable as the round-1 one."""
     pairings = (
@@ -144,7 +145,7 @@ class ReportForm(forms.Form):
     def __init__(self, *args: Any, game: MyGame, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.fields["result"].choices = [
+        field_of(self, "result", forms.ChoiceField).choices = [
             (ME, "I won"),
             (THEM, f"{game.opponent} won"),
             (DRAW, "A draw"),
@@ -169,7 +170,7 @@ class ReportForm(forms.Form):
         )
 
 
-def initial_from(game: MyGame) -> dict[str, Any]:
+def initial_from(game: MyGame) -> dict[str, object]:
     """Fill the form with what the player said before, else with what the opponent said."""
     claim = game.mine or game.theirs
     if claim is None:
@@ -216,7 +217,7 @@ def pairing_report_page(request: HttpRequest, pk: int) -> HttpResponse:
             claim = form.claim()
             pairing_report_file(
                 pairing=game.pairing,
-                user=request.user,
+                user=signed_in(request.user),
                 claim=claim,
                 link=form.cleaned_data["link"],
                 text=form.cleaned_data["text"],
@@ -265,7 +266,7 @@ class SettleForm(forms.Form):
         kwargs.setdefault("initial", {"version": pairing.version})
         super().__init__(*args, **kwargs)
         home, away = pairing.home.player_name, pairing.away.player_name if pairing.away else ""
-        self.fields["winner"].choices = [
+        field_of(self, "winner", forms.ChoiceField).choices = [
             (Winner.HOME, f"{home} won"),
             (Winner.AWAY, f"{away} won"),
             (Winner.DRAW, "A draw"),
@@ -284,7 +285,7 @@ class Dispute:
     form: SettleForm
 
 
-def disputes_of(campaign: Any, bound: dict[int, SettleForm] | None = None) -> list[Dispute]:
+def disputes_of(campaign: Campaign, bound: dict[int, SettleForm] | None = None) -> list[Dispute]:
     """Return the campaign's disputed games with both claims and notes (2 queries)."""
     reports = PairingReport.objects.order_by("side")
     pairings = (
@@ -319,7 +320,7 @@ def campaign_disputes(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _disputes_page(
-    request: HttpRequest, campaign: Any, bound: dict[int, SettleForm] | None = None
+    request: HttpRequest, campaign: Campaign, bound: dict[int, SettleForm] | None = None
 ) -> HttpResponse:
     context = {"campaign": campaign, "disputes": disputes_of(campaign, bound)}
     return render(request, "pages/league/disputes.html", context, status=400 if bound else 200)
@@ -346,7 +347,9 @@ def pairing_settle(request: HttpRequest, pk: int) -> HttpResponse:
             version = form.cleaned_data["version"]
         else:
             return _disputes_page(request, campaign, {pairing.pk: form})
-        pairing_confirm(pairing=pairing, user=request.user, claim=claim, expected_version=version)
+        pairing_confirm(
+            pairing=pairing, user=signed_in(request.user), claim=claim, expected_version=version
+        )
     except LeagueConflict as exc:
         messages.error(request, f"Not saved: {exc}.")
         return redirect(back)

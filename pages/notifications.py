@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from common.users import Visitor, signed_in
 from notices.models import Notice, NoticeSettings
 from notices.services import notice_settings_update, notices_mark_read
 
@@ -28,7 +29,7 @@ class EmailChoiceForm(forms.Form):
 HOME_COUNT_LIMIT = 50
 
 
-def recent_notices(user) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def recent_notices(user: Visitor) -> dict[str, object]:
     """The home page's notices: the five latest unread ones and how many are unread."""
     if not user.is_authenticated:
         return {"unread": 0, "latest": ()}
@@ -44,10 +45,11 @@ def recent_notices(user) -> dict[str, object]:  # type: ignore[no-untyped-def]
 @login_required
 def notifications_page(request: HttpRequest) -> HttpResponse:
     """List the player's notifications, newest first; unread ones are marked as such."""
-    choice = NoticeSettings.objects.filter(user=request.user).first()
+    user = signed_in(request.user)
+    choice = NoticeSettings.objects.filter(user=user).first()
     form = EmailChoiceForm(initial={"email": bool(choice and choice.email)})
-    notices = Notice.objects.filter(user=request.user).select_related("campaign")[:PAGE_SIZE]
-    unread = Notice.objects.filter(user=request.user, read_at__isnull=True).count()
+    notices = Notice.objects.filter(user=user).select_related("campaign")[:PAGE_SIZE]
+    unread = Notice.objects.filter(user=user, read_at__isnull=True).count()
     context = {"notices": notices, "unread": unread, "form": form}
     return render(request, "pages/notifications.html", context)
 
@@ -58,7 +60,7 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
     """Mark one notice (`notice`) or all of them read; sending it twice changes nothing."""
     raw = request.POST.get("notice", "")
     ids = [int(raw)] if raw.isdigit() else None
-    notices_mark_read(user=request.user, notice_ids=ids)
+    notices_mark_read(user=signed_in(request.user), notice_ids=ids)
     return redirect("notifications")
 
 
@@ -68,8 +70,9 @@ def notifications_email(request: HttpRequest) -> HttpResponse:
     """Save the player's e-mail choice."""
     form = EmailChoiceForm(request.POST)
     form.is_valid()  # a checkbox is always valid: absent means no
-    row = notice_settings_update(user=request.user, email=form.cleaned_data.get("email", False))
-    if row.email and not request.user.email:
+    user = signed_in(request.user)
+    row = notice_settings_update(user=user, email=form.cleaned_data.get("email", False))
+    if row.email and not user.email:
         messages.warning(request, "Add an e-mail address to your account to receive them.")
     else:
         messages.success(request, "Your e-mail choice is saved.")

@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
-from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 
 from campaigns.models import Campaign, HouseRules
 from campaigns.selectors import campaigns_visible_to
-from campaigns.services.house_rules import (
-    house_rules_current,
-    house_rules_filename,
-    rules_under,
-)
+from campaigns.services.house_rules import house_rules_current, house_rules_filename, rules_under
 from pages.charts import Bar, BarChart, bar_chart
+from pages.htmx import from_htmx
 from pages.schema_forms import Input, opening_values, schema_inputs, submitted_values
 from rules.checks import Check, Odds
 from rules.errors import RulesError, ValidationError
@@ -71,7 +67,7 @@ def outcome_rows(odds: Odds) -> tuple[OutcomeRow, ...]:
 
 
 def cli_command(
-    system: RuleSystem, check: Check, params: dict[str, Any], house_file: str = ""
+    system: RuleSystem, check: Check, params: dict[str, object], house_file: str = ""
 ) -> str:
     """Return the `python -m rules odds` command that prints the same distribution.
 
@@ -89,7 +85,7 @@ def cli_command(
     return shlex.join(words)
 
 
-def _cli_value(value: Any) -> str:
+def _cli_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
@@ -98,7 +94,7 @@ def _cli_value(value: Any) -> str:
 
 
 def odds_result(
-    system: RuleSystem, check: Check, params: dict[str, Any], house_file: str = ""
+    system: RuleSystem, check: Check, params: dict[str, object], house_file: str = ""
 ) -> OddsResult:
     """Return the distribution of `check` for validated `params`, with its chart."""
     odds = check.odds(params)
@@ -186,5 +182,5 @@ def odds_page(request: HttpRequest) -> HttpResponse:
         "shown": f"{system.key}/{check.name}",
         "rules": rules,
     }
-    template = "pages/odds/_panel.html" if request.htmx else "pages/odds/page.html"
+    template = "pages/odds/_panel.html" if from_htmx(request) else "pages/odds/page.html"
     return render(request, template, context)

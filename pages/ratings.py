@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from campaigns.models import Campaign, Membership, Role, display_name
-from campaigns.selectors import campaigns_visible_to, league_of
+from campaigns.selectors import campaigns_visible_to
+from league.selectors import league_of
 from pages.charts import StepChart, step_chart
 from ratings.models import PlayerRating
 from ratings.selectors import campaign_ratings, rating_history, ratings_by_user
@@ -67,5 +67,5 @@ def campaign_ratings_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every rated player of the campaign: rating, games, and the rating after each game."""
     campaign = get_object_or_404(campaigns_visible_to(request.user).select_related("club"), pk=pk)
     players = [_history(row) for row in campaign_ratings(campaign)]
-    context: dict[str, Any] = {"campaign": campaign, "players": players}
+    context: dict[str, object] = {"campaign": campaign, "players": players}
     return render(request, "pages/ratings/campaign_ratings.html", context)

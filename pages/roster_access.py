@@ -8,12 +8,11 @@ read gets 403.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
+from common.users import Visitor
 from rosters.models import Character, Force, Unit
 from rosters.selectors import (
     characters_visible_to,
@@ -25,7 +24,7 @@ from rosters.selectors import (
 REFUSED = "Only the force's owner or an organiser of its campaign may change it."
 
 
-def may_edit(force: Force, user: Any) -> bool:
+def may_edit(force: Force, user: Visitor) -> bool:
     # The owner is the common case and needs no query; organisers and admins ask the selector.
     return force.owner_id == user.pk or forces_editable_by(user).filter(pk=force.pk).exists()
 

@@ -15,8 +15,10 @@ from django.db.models import QuerySet
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaign_ids_for
+from common.form_fields import field_of
 from common.schema_forms import STAT_PREFIX, SchemaFormMixin, schema_form_class, stat_initial
 from common.stats import StatsInvalid
+from common.users import Visitor
 from rosters.models import Character, Unit
 from rules.schema import Schema
 from rules.system import RuleSystem, system_choices
@@ -33,9 +35,9 @@ def errors_onto(form: forms.Form, exc: ValidationError) -> None:
         form.add_error(None, exc)
         return
     for name, messages in exc.message_dict.items():
-        target = name if name in form.fields else None
+        field = name if name in form.fields else None
         for message in messages:
-            form.add_error(target, _sentence(message) if target else message)
+            form.add_error(field, _sentence(message) if field else message)
 
 
 def _sentence(message: str) -> str:
@@ -82,7 +84,7 @@ def with_stats(base: type[StatsForm], schema: Schema | None, name: str) -> type:
 # --- forces -------------------------------------------------------------------------------
 
 
-def campaigns_joined(user: Any) -> QuerySet[Campaign]:
+def campaigns_joined(user: Visitor) -> QuerySet[Campaign]:
     """Return the campaigns a user plays in or organises: where their forces can go."""
     return Campaign.objects.filter(pk__in=campaign_ids_for(user)).order_by("name", "pk")
 
@@ -112,11 +114,12 @@ class NewForceForm(ForceForm):
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["campaign"].queryset = campaigns_joined(user)
-        self.fields["system"].choices = [("", "—"), *system_choices()]
+        field_of(self, "campaign", forms.ModelChoiceField).queryset = campaigns_joined(user)
+        field_of(self, "system", forms.ChoiceField).choices = [("", "—"), *system_choices()]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if not cleaned.get("campaign") and not cleaned.get("system"):
             self.add_error("system", "Choose a campaign, or a rule system for a force on its own.")
         return cleaned
@@ -149,7 +152,9 @@ class UnitFormBase(StatsForm):
         if self.schema is not None:
             initial.update(stats_initial(self.schema, unit.stats or {}))
         super().__init__(*args, initial=initial, **kwargs)
-        self.fields["leader"].queryset = unit.characters.order_by("name", "pk")
+        field_of(self, "leader", forms.ModelChoiceField).queryset = unit.characters.order_by(
+            "name", "pk"
+        )
 
 
 def unit_form_class(system: RuleSystem) -> type[UnitFormBase]:

@@ -69,7 +69,7 @@ def opening_value(field: Field) -> Any:
     return False if field.kind == "bool" else ""
 
 
-def opening_values(schema: Schema) -> dict[str, Any]:
+def opening_values(schema: Schema) -> dict[str, object]:
     return {field.name: opening_value(field) for field in schema.fields}
 
 
@@ -84,14 +84,14 @@ def _raw(field: Field, data: QueryDict) -> Any:
     return value or None
 
 
-def submitted_values(schema: Schema, data: QueryDict) -> tuple[dict[str, Any], dict[str, str]]:
+def submitted_values(schema: Schema, data: QueryDict) -> tuple[dict[str, object], dict[str, str]]:
     """Return the raw values the browser sent for the schema's fields, and blank-field errors.
 
     Only the schema's own names are read, so stray parameters (say, from the previous check)
     are ignored rather than refused. A blank number with no default is an error in place,
     not a silent zero.
     """
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     errors: dict[str, str] = {}
     for field in schema.fields:
         raw = _raw(field, data)
@@ -101,7 +101,7 @@ def submitted_values(schema: Schema, data: QueryDict) -> tuple[dict[str, Any], d
     return values, errors
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -120,12 +120,12 @@ def _widget(field: Field) -> str:
     }.get(field.kind, "text")
 
 
-def _options(field: Field, value: Any) -> tuple[Option, ...]:
+def _options(field: Field, value: object) -> tuple[Option, ...]:
     picked = {str(v) for v in value} if isinstance(value, list | tuple) else {_text(value)}
     return tuple(Option(str(v), label, str(v) in picked) for v, label in field.choices)
 
 
-def field_input(field: Field, value: Any, error: str = "", prefix: str = "") -> Input:
+def field_input(field: Field, value: object, error: str = "", prefix: str = "") -> Input:
     """Return how one field is drawn, holding `value` and its error."""
     shown = "\n".join(value) if field.kind == "list" and isinstance(value, list) else _text(value)
     return Input(
@@ -145,7 +145,7 @@ def field_input(field: Field, value: Any, error: str = "", prefix: str = "") -> 
 
 def schema_inputs(
     schema: Schema,
-    values: Mapping[str, Any],
+    values: Mapping[str, object],
     errors: Mapping[str, str] | None = None,
     prefix: str = "",
 ) -> tuple[Input, ...]:

@@ -8,7 +8,7 @@ selectors decide who may see what; these only shape what was already allowed.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -23,11 +23,14 @@ from battles.models import (
     BattleStatus,
     PostBattleRoll,
 )
-from campaigns.league.errors import LeagueError
-from campaigns.league.standings import StandingRow
-from campaigns.models import Campaign, Membership, Pairing, Round
-from campaigns.selectors import current_round, league_standings, round_pairings
+from campaigns.models import Campaign, Membership
 from common.orm import count_of
+from common.users import User
+from league.core import PlayerId
+from league.core.errors import LeagueError
+from league.core.standings import StandingRow
+from league.models import Pairing, Round
+from league.selectors import current_round, league_standings, round_pairings
 from pages.after import is_wound_roll, roll_json
 from pages.charts import StepChart, step_chart
 from pages.display import Stat, equipment, stat_block, stat_line
@@ -170,8 +173,10 @@ class Career:
     recovers_on: date | None
 
 
-def _changes(system: RuleSystem, before: dict[str, Any], after: dict[str, Any]) -> tuple:
-    changes = []
+def _changes(
+    system: RuleSystem, before: dict[str, Any], after: dict[str, Any]
+) -> tuple[Change, ...]:
+    changes: list[Change] = []
     old_stats, new_stats = before.get("stats") or {}, after.get("stats") or {}
     for name in sorted(set(old_stats) | set(new_stats), key=_schema_order(system)):
         label = system.stats[name].title if name in system.stats else name.replace("_", " ")
@@ -184,12 +189,12 @@ def _changes(system: RuleSystem, before: dict[str, Any], after: dict[str, Any]) 
     return tuple(changes)
 
 
-def _schema_order(system: RuleSystem):  # type: ignore[no-untyped-def]
+def _schema_order(system: RuleSystem) -> Callable[[str], int]:
     names = list(system.stats.names)
     return lambda name: names.index(name) if name in names else len(names)
 
 
-def _plain(value: Any) -> str:
+def _plain(value: object) -> str:
     if value in (None, "", []):
         return "—"
     if isinstance(value, list):
@@ -198,7 +203,7 @@ def _plain(value: Any) -> str:
 
 
 def _entry_moment(system: RuleSystem, entry: ServiceRecordEntry) -> Moment:
-    who = entry.user.get_username() if entry.user_id else ""
+    who = entry.user.get_username() if entry.user else ""
     if entry.cause == "CREATED" or entry.cause == "IMPORT":
         title = entry.get_cause_display()
         return Moment(entry.created_at, "created", title, entry.note, who=who)
@@ -276,7 +281,7 @@ def _stat_series(
     return points
 
 
-def _stat_chart(f: Field, series: Series, now: Any) -> StepChart | None:
+def _stat_chart(f: Field, series: Series, now: object) -> StepChart | None:
     """Chart one stat's series (ending at its value now); None if it never changed."""
     if isinstance(now, int) and (not series or series[-1][1] != now):
         series = [*series, ("now", now)]
@@ -383,15 +388,18 @@ def campaign_battles(campaign: Campaign) -> QuerySet[Battle]:
     )
 
 
+def _name_of(names: Mapping[int, str], player: PlayerId) -> str:
+    """A player's name in the table; an id the club has no name for is shown as it is."""
+    return names.get(player, str(player)) if isinstance(player, int) else str(player)
+
+
 def standings_of(campaign: Campaign) -> tuple[tuple[Standing, ...], str]:
     """Return the league table with names, or an explanation when the league cannot score."""
     try:
         table = league_standings(campaign)
     except LeagueError as exc:
         return (), f"The league's settings need fixing by an organiser: {exc}"
-    return tuple(
-        Standing(row, table.names.get(row.player, str(row.player))) for row in table.rows
-    ), ""
+    return tuple(Standing(row, _name_of(table.names, row.player)) for row in table.rows), ""
 
 
 def campaign_overview(campaign: Campaign) -> CampaignOverview:
@@ -489,7 +497,7 @@ class Pick:
 
 
 #: How an unfit status reads, with the date it began.
-STATUS_SINCE = {
+STATUS_SINCE: dict[str, str] = {
     CharacterStatus.DEAD: "dead since {}",
     CharacterStatus.RETIRED: "retired since {}",
     CharacterStatus.CAPTURED: "captured since {}",
@@ -547,7 +555,7 @@ class HomeOverview:
     battles: tuple[Battle, ...]
 
 
-def home_overview(user: Any) -> HomeOverview:
+def home_overview(user: User) -> HomeOverview:
     """Return the user's campaigns, forces and battles under way (4 queries)."""
     from battles.selectors import battles_playable_by
     from campaigns.selectors import campaigns_visible_to

@@ -5,12 +5,11 @@ Its own module: allauth imports it while building its forms, so it must not impo
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.http import HttpRequest
 
 from campaigns.services.players import DISPLAY_NAME_MAX, player_profile_update
+from common.users import User
 
 
 class SignupExtras(forms.Form):
@@ -23,5 +22,5 @@ class SignupExtras(forms.Form):
         help_text="How your club sees you in pairings and standings; empty: your username.",
     )
 
-    def signup(self, request: HttpRequest, user: Any) -> None:
+    def signup(self, request: HttpRequest, user: User) -> None:
         player_profile_update(user=user, display_name=self.cleaned_data.get("display_name", ""))

@@ -15,10 +15,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from common.users import signed_in
 from pages.creation import dice_for
 from pages.force_edit import edit_context
 from pages.roster_access import editable_force, editable_unit
-from pages.roster_forms import NewUnitForm, SquadForm, errors_onto, unit_form_class
+from pages.roster_forms import (
+    NewUnitForm,
+    SquadForm,
+    UnitFormBase,
+    errors_onto,
+    unit_form_class,
+)
 from rosters import services
 from rosters.house_rules import rules_for_force
 from rosters.models import Unit
@@ -62,7 +69,7 @@ def squad_roll(request: HttpRequest, pk: int) -> HttpResponse:
                 dice=dice_for(""),
                 varied=form.cleaned_data["varied"],
                 order=services.unit_next_order(force),
-                user=request.user,
+                user=signed_in(request.user),
             )
         except ValidationError as exc:
             errors_onto(form, exc)
@@ -97,7 +104,7 @@ def _clash(unit: Unit) -> ValidationError:
     return ValidationError({"name": [f"{unit.force} already has a unit of that name"]})
 
 
-def _save_unit(unit: Unit, form) -> None:  # type: ignore[no-untyped-def]
+def _save_unit(unit: Unit, form: UnitFormBase) -> None:
     changes = {"name": form.cleaned_data["name"], "leader": form.cleaned_data["leader"]}
     if form.schema is not None:
         changes["stats"] = form.schema_values
@@ -119,7 +126,7 @@ def unit_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Delete a unit that has nobody in it."""
     unit = editable_unit(request, pk)
     try:
-        services.unit_delete(unit=unit, user=request.user, only_if_empty=True)
+        services.unit_delete(unit=unit, user=signed_in(request.user), only_if_empty=True)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

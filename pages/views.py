@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from campaigns.models import Pairing, Round
+from common.users import Visitor, signed_in
+from league.models import Pairing, Round
 from pages.league import MyGame, my_game
 from pages.notifications import recent_notices
 from pages.selectors import home_overview, recovery_dates
@@ -39,7 +39,7 @@ class Attention:
         return bool(self.games or self.recovering)
 
 
-def open_games(user: Any) -> tuple[MyGame, ...]:
+def open_games(user: Visitor) -> tuple[MyGame, ...]:
     """Return the user's games in open rounds, oldest round first (1 query)."""
     pairings = (
         Pairing.objects.filter(Q(home__user_id=user.pk) | Q(away__user_id=user.pk))
@@ -51,7 +51,7 @@ def open_games(user: Any) -> tuple[MyGame, ...]:
     return tuple(g for g in games if g is not None and g.state not in ("agreed", "confirmed"))
 
 
-def recovering_figures(user: Any) -> tuple[Recovering, ...]:
+def recovering_figures(user: Visitor) -> tuple[Recovering, ...]:
     """Return the user's characters recovering from wounds, with when (1 query; 2 if any)."""
     characters = list(
         Character.objects.filter(force__owner_id=user.pk, status=CharacterStatus.RECOVERING)
@@ -65,16 +65,15 @@ def recovering_figures(user: Any) -> tuple[Recovering, ...]:
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     """Show the next game, what needs attention, campaigns, forces and battles under way."""
-    games = open_games(request.user)
-    attention = Attention(
-        tuple(g for g in games if g.state in TO_DO), recovering_figures(request.user)
-    )
+    user = signed_in(request.user)
+    games = open_games(user)
+    attention = Attention(tuple(g for g in games if g.state in TO_DO), recovering_figures(user))
     context = {
-        "home": home_overview(request.user),
+        "home": home_overview(user),
         "next_game": games[0] if games else None,
         "open_games": games,
         "attention": attention,
         "to_do": TO_DO,
-        "notices": recent_notices(request.user),
+        "notices": recent_notices(user),
     }
     return render(request, "pages/home.html", context)

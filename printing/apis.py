@@ -20,9 +20,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from battles.selectors import battles_visible_to
-from campaigns.models import Pairing
 from campaigns.selectors import campaigns_visible_to
 from common.serializers import ModelSerializer, Serializer
+from league.models import Pairing
 from printing import inputs
 from printing.jobs import build_document, render
 from printing.models import PrintJob

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.models import Battle
-from campaigns.league import LeagueError
-from campaigns.models import Campaign, HouseRules, Pairing
-from campaigns.selectors import league_standings
+from campaigns.models import Campaign, HouseRules
 from chronicle.printed import chronicle_context
+from league.core import LeagueError
+from league.models import Pairing
+from league.selectors import league_standings
 from printing.documents import (
     DEFAULT_STATES,
     EXTRA_STATES,

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.models import Battle
-from campaigns.models import Pairing, Round
-from campaigns.selectors import Standings
+from league.models import Pairing, Round
+from league.selectors import Standings
 
 # A battle report lists at most this many kinds of check; the rest are summed in one line.
 MAX_EVENT_LINES = 12

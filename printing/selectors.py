@@ -18,9 +18,10 @@ from battles.models import (
     BattleStatus,
     PostBattleRoll,
 )
-from campaigns.models import Campaign, HouseRules, Pairing
+from campaigns.models import Campaign, HouseRules
 from campaigns.services.house_rules import house_rules_current, house_rules_version, rules_under
 from chronicle.models import ReportParagraph
+from league.models import Pairing
 from printing.figures import FigureData
 from printing.models import LabelPreset, LabelPrint
 from printing.sheets import SheetError, SheetPreset, get_preset

@@ -7,12 +7,13 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from campaigns.models import Club
+from common.django_bases import ModelAdmin
 from ratings.models import PlayerRating
 from ratings.services import ratings_recompute
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(admin.ModelAdmin):
+class PlayerRatingAdmin(ModelAdmin):
     list_display = ["user", "club", "rating_shown", "deviation_shown", "games", "updated_at"]
     list_filter = [("club", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["user", "club"]
@@ -35,7 +36,9 @@ class PlayerRatingAdmin(admin.ModelAdmin):
         return f"{2 * row.deviation:.0f}"
 
     @admin.action(description="Recompute these clubs' ratings from scratch")
-    def recompute_from_scratch(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def recompute_from_scratch(
+        self, request: HttpRequest, queryset: QuerySet[PlayerRating]
+    ) -> None:
         clubs = Club.objects.filter(pk__in=queryset.values("club_id")).order_by("pk")
         for club in clubs:
             games = ratings_recompute(club=club)

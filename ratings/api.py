@@ -6,8 +6,6 @@ campaign data, anonymous requests 401/403. The rating is the club's Glicko-2 (ra
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -22,7 +20,7 @@ from ratings.models import PlayerRating
 from ratings.selectors import campaign_ratings
 
 
-class RatingSerializer(serializers.ModelSerializer):
+class RatingSerializer(serializers.ModelSerializer[PlayerRating]):
     player = serializers.SerializerMethodField(help_text="The player's name as the club shows it.")
 
     class Meta:
@@ -40,5 +38,5 @@ class RatingSerializer(serializers.ModelSerializer):
 def campaign_ratings_view(request: Request, campaign_pk: int) -> Response:
     """The club ratings of the campaign's players, best first (unrated players absent)."""
     campaign = get_object_or_404(campaigns_visible_to(request.user), pk=campaign_pk)
-    rows: list[Any] = campaign_ratings(campaign)
+    rows = campaign_ratings(campaign)
     return Response(RatingSerializer(rows, many=True).data)

@@ -6,12 +6,10 @@ class RatingsConfig(AppConfig):
     verbose_name = "Club rating"
 
     def ready(self) -> None:
-        # Ratings sit above campaigns: the league announces results, the rating listens.
-        # Round 1 of a Swiss league seeded by club rating asks through the league's port.
-        from campaigns import ports
-        from campaigns.signals import result_written
-        from ratings.receivers import rate_the_game
-        from ratings.selectors import seeded_by_rating
+        # Ratings sit above the league: the league announces results, the rating listens;
+        # round 1 of a Swiss league seeded by club rating is asked of the rating the same way.
+        from league.signals import result_written, swiss_seeding
+        from ratings.receivers import rate_the_game, seed_by_rating
 
         result_written.connect(rate_the_game, dispatch_uid="ratings.rate_the_game")
-        ports.install_seeding(seeded_by_rating)
+        swiss_seeding.connect(seed_by_rating, dispatch_uid="ratings.seed_by_rating")

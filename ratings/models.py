@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from league.models import Pairing
+
 START_RATING = 1500.0
 START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
@@ -42,9 +44,7 @@ class RatedGame(models.Model):
 
     club = models.ForeignKey("campaigns.Club", on_delete=models.CASCADE, related_name="+")
     # PROTECT: a rated game stays with its pairing (the rating replays from these rows).
-    pairing = models.OneToOneField(
-        "campaigns.Pairing", on_delete=models.PROTECT, related_name="rated_game"
-    )
+    pairing = models.OneToOneField(Pairing, on_delete=models.PROTECT, related_name="rated_game")
     home = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     away = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     score = models.FloatField()

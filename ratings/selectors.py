@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from campaigns.league.swiss import Entrant, Ranked
 from campaigns.models import Campaign, Membership
+from league.core import PlayerId
+from league.core.swiss import Entrant, Ranked
 from ratings.models import START_RATING, PlayerRating, RatingPoint
 
 
@@ -35,13 +36,14 @@ def rating_history(club_id: int, user_id: int) -> list[RatingPoint]:
 def seeded_by_rating(campaign: Campaign, rows: Sequence[Ranked]) -> list[Entrant]:
     """Return the table re-ordered by club rating, best first (an unrated player counts as a
     new player's 1500); equal ratings keep the table's order."""
-    members = dict(
+    members: dict[PlayerId, int] = dict(
         Membership.objects.filter(pk__in=[row.player for row in rows]).values_list("pk", "user_id")
     )
     ratings = ratings_by_user(campaign, members.values())
 
     def rating(row: Ranked) -> float:
-        found = ratings.get(members.get(row.player))
+        user_id = members.get(row.player)
+        found = ratings.get(user_id) if user_id is not None else None
         return found.rating if found is not None else START_RATING
 
     ordered = sorted(rows, key=lambda row: (-row.points, -rating(row)))

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 import glicko2
 from django.db import transaction
 
-from campaigns.models import Club, Pairing, Winner
+from campaigns.models import Club
+from league.models import Pairing, Winner
 from ratings.models import (
     START_DEVIATION,
     START_RATING,
@@ -22,7 +23,7 @@ from ratings.models import (
     RatingPoint,
 )
 
-SCORES = {Winner.HOME: 1.0, Winner.DRAW: 0.5, Winner.AWAY: 0.0}
+SCORES: dict[str, float] = {Winner.HOME: 1.0, Winner.DRAW: 0.5, Winner.AWAY: 0.0}
 
 
 def game_score(pairing: Pairing) -> float | None:
@@ -35,11 +36,18 @@ def game_score(pairing: Pairing) -> float | None:
         return None
     if pairing.home_no_show or pairing.away_no_show:
         return None
-    if pairing.battle_id is not None and pairing.battle.auto_resolved:
+    if pairing.battle is not None and pairing.battle.auto_resolved:
         return None
     if pairing.round.campaign.copy_of:  # a restored copy: the original's games already count
         return None
     return SCORES.get(pairing.winner)
+
+
+def _away_player(pairing: Pairing) -> int:
+    """The away player's user id of a game that counts (a bye has none: game_score skips it)."""
+    if pairing.away is None:
+        raise ValueError(f"pairing {pairing.pk} is a bye: it has no away player to rate")
+    return pairing.away.user_id
 
 
 Values = tuple[float, float, float]  # rating, deviation, volatility
@@ -97,7 +105,7 @@ def _rating_row(club_id: int, user_id: int) -> PlayerRating:
 def rating_record_game(*, pairing: Pairing) -> RatedGame | None:
     """Rate a league game once it is settled; a corrected result rebuilds the club's ratings.
 
-    Called after every result write (a receiver of campaigns.signals.result_written); a game
+    Called after every result write (a receiver of league.signals.result_written); a game
     that does not (or no longer) count is left out, and the ratings are rebuilt if it had
     counted before.
     """
@@ -122,7 +130,7 @@ def rating_record_game(*, pairing: Pairing) -> RatedGame | None:
         club_id=club_id,
         pairing=pairing,
         home_id=pairing.home.user_id,
-        away_id=pairing.away.user_id,
+        away_id=_away_player(pairing),
         score=score,
     )
     _apply(game, _rating_row(club_id, game.home_id), _rating_row(club_id, game.away_id))
@@ -156,7 +164,7 @@ def ratings_recompute(*, club: Club) -> int:
                 club=club,
                 pairing=pairing,
                 home_id=pairing.home.user_id,
-                away_id=pairing.away.user_id,
+                away_id=_away_player(pairing),
                 score=score,
             )
     return _replay(club.pk)

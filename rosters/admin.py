@@ -5,23 +5,29 @@ goes through the services, so hand edits land in the service record."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import ForeignKey, Model, QuerySet
+from django.forms import BaseInlineFormSet, ModelChoiceField
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from campaigns.admin import CampaignScoped
-from campaigns.dashboard import system_name
+from campaigns.models import Campaign
+from campaigns.selectors import system_name
 from common import strict_json
+from common.django_bases import ModelAdmin, TabularInline
+from common.form_fields import field_of
 from common.schema_forms import schema_form_class
 from common.throttling import PageRateThrottle, too_many
+from common.users import User, signed_in
 from rosters import interchange, services
 from rosters.forms import CharacterAdminForm, ForceAdminForm, UnitAdminForm
 from rosters.history_text import change_lines
@@ -48,6 +54,12 @@ def _force_rules(force: Force | None) -> RuleSystem | None:
     return rules_for_force(force)
 
 
+def _object_id(request: HttpRequest) -> str | None:
+    """The id of the object an admin change page edits (None on an add page)."""
+    match = request.resolver_match
+    return match.kwargs.get("object_id") if match is not None else None
+
+
 def _force_from_request(request: HttpRequest) -> Force | None:
     raw = request.POST.get("force") or request.GET.get("force")
     return Force.objects.filter(pk=raw).first() if raw and raw.isdigit() else None
@@ -63,7 +75,9 @@ def unit_form(system: RuleSystem | None) -> type[UnitAdminForm]:
     return schema_form_class(UnitAdminForm, schema, "UnitForm")
 
 
-def save_character(request: HttpRequest, obj: Character, form: Any, change: bool) -> Character:
+def save_character(
+    request: HttpRequest, obj: Character, form: forms.BaseForm, change: bool
+) -> Character:
     """Create or hand-edit a character through the services (one service-record entry)."""
     stats = getattr(form, "schema_values", None)
     if not change:
@@ -74,14 +88,16 @@ def save_character(request: HttpRequest, obj: Character, form: Any, change: bool
         changes["stats"] = stats
     return services.character_update(
         character=stored,
-        user=request.user,
+        user=signed_in(request.user),
         cause=EntryCause.HAND_EDIT,
         note="edited in the admin",
         **changes,
     )
 
 
-def _create_character(request: HttpRequest, obj: Character, stats: Any) -> Character:
+def _create_character(
+    request: HttpRequest, obj: Character, stats: dict[str, object] | None
+) -> Character:
     created = services.character_create(
         force=obj.force,
         name=obj.name,
@@ -92,7 +108,7 @@ def _create_character(request: HttpRequest, obj: Character, stats: Any) -> Chara
         permanent_wounds=obj.permanent_wounds,
         notes=obj.notes,
         photo=obj.photo,
-        user=request.user,
+        user=signed_in(request.user),
     )
     obj.pk = created.pk  # the admin redirects and logs by the object it holds
     return created
@@ -103,10 +119,12 @@ class SystemFilter(admin.SimpleListFilter):
     parameter_name = "system"
     field = "force__system"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> Any:
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Model]
+    ) -> tuple[tuple[str, str], ...]:
         return system_choices()
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Model]) -> QuerySet[Model]:
         return queryset.filter(**{self.field: self.value()}) if self.value() else queryset
 
 
@@ -126,21 +144,20 @@ def entry_changes(entry: ServiceRecordEntry) -> str:
     )
 
 
-class ServiceRecordInline(admin.TabularInline):
+class ServiceRecordInline(TabularInline):
     model = ServiceRecordEntry
-    fields = ["created_at", "cause", "changes", "note", "user", "battle_id"]
-    readonly_fields = fields
+    fields = readonly_fields = ("created_at", "cause", "changes", "note", "user", "battle_id")
     ordering = ["-created_at", "-id"]
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ServiceRecordEntry]:
         return super().get_queryset(request).select_related("character__force", "user")
 
     @admin.display(description="changes")
@@ -148,37 +165,43 @@ class ServiceRecordInline(admin.TabularInline):
         return entry_changes(entry)
 
 
-class CharacterInline(admin.TabularInline):
+class CharacterInline(TabularInline):
     model = Character
     extra = 0
     show_change_link = True
     can_delete = False  # characters retire or die; deleting one is a deliberate act elsewhere
 
-    def get_formset(self, request: HttpRequest, obj: Force | None = None, **kwargs: Any):
+    def get_formset(
+        self, request: HttpRequest, obj: Force | None = None, **kwargs: Any
+    ) -> type[BaseInlineFormSet[Any, Any, Any]]:
         kwargs["form"] = character_form(_force_rules(obj))
         return super().get_formset(request, obj, **kwargs)
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Force | None = None) -> tuple[str, ...]:
         form = character_form(_force_rules(obj))
-        return ["name", "rank", "unit", "status", *form().schema_names()]
+        return ("name", "rank", "unit", "status", *form().schema_names())
 
 
-class UnitInline(admin.TabularInline):
+class UnitInline(TabularInline):
     model = Unit
     fk_name = "force"
     extra = 0
 
-    def get_formset(self, request: HttpRequest, obj: Force | None = None, **kwargs: Any):
+    def get_formset(
+        self, request: HttpRequest, obj: Force | None = None, **kwargs: Any
+    ) -> type[BaseInlineFormSet[Any, Any, Any]]:
         kwargs["form"] = unit_form(_force_rules(obj))
         return super().get_formset(request, obj, **kwargs)
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Force | None = None) -> tuple[str, ...]:
         form = unit_form(_force_rules(obj))
-        return ["name", "order", "leader", *form().schema_names()]
+        return ("name", "order", "leader", *form().schema_names())
 
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any):
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> ModelChoiceField[Any] | None:
         if db_field.name == "leader":
-            force_id = request.resolver_match.kwargs.get("object_id")
+            force_id = _object_id(request)
             kwargs["queryset"] = Character.objects.filter(force_id=force_id or 0)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -189,21 +212,23 @@ class CsvUploadForm(forms.Form):
 
 class JsonUploadForm(forms.Form):
     file = forms.FileField(help_text="A muster.force JSON document.")
-    owner = forms.ModelChoiceField(queryset=None, help_text="Who will own the imported force.")
-    campaign = forms.ModelChoiceField(queryset=None, required=False)
+    owner: forms.ModelChoiceField[User] = forms.ModelChoiceField(
+        queryset=None, help_text="Who will own the imported force."
+    )
+    campaign: forms.ModelChoiceField[Campaign] = forms.ModelChoiceField(
+        queryset=None, required=False
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        from django.contrib.auth import get_user_model
-
-        from campaigns.models import Campaign
-
         super().__init__(*args, **kwargs)
-        self.fields["owner"].queryset = get_user_model().objects.order_by("username")
-        self.fields["campaign"].queryset = Campaign.objects.order_by("name")
+        field_of(self, "owner", forms.ModelChoiceField).queryset = User.objects.order_by("username")
+        field_of(self, "campaign", forms.ModelChoiceField).queryset = Campaign.objects.order_by(
+            "name"
+        )
 
 
 @admin.register(Force)
-class ForceAdmin(CampaignScoped, admin.ModelAdmin):
+class ForceAdmin(CampaignScoped, ModelAdmin):
     form = ForceAdminForm
     list_display = ["name", "owner", "campaign", "rule_system", "faction"]
     # Related-only filters: an organiser sees only the campaigns his scoped rows belong to.
@@ -214,18 +239,20 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
     actions = ["export_json", "export_csv", "import_csv"]
     change_list_template = "admin/rosters/force/change_list.html"
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Force | None = None) -> list[str]:
         return ["rule_system"] if obj else []  # stats depend on it: a force keeps its system
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        fields = ["name", "owner", "campaign", "system", "faction", "notes"]
-        return [("rule_system" if f == "system" and obj else f) for f in fields]
+    def get_fields(self, request: HttpRequest, obj: Force | None = None) -> tuple[str, ...]:
+        fields = ("name", "owner", "campaign", "system", "faction", "notes")
+        return tuple("rule_system" if f == "system" and obj else f for f in fields)
 
     @admin.display(description="rule system", ordering="system")
     def rule_system(self, obj: Force) -> str:
         return system_name(obj.system)
 
-    def save_model(self, request: HttpRequest, obj: Force, form: Any, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Force, form: forms.ModelForm[Force], change: bool
+    ) -> None:
         if not change:
             obj.pk = services.force_create(
                 owner=obj.owner,
@@ -240,7 +267,13 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         changes = {n: getattr(obj, n) for n in services.FORCE_FIELDS if n in form.changed_data}
         services.force_update(force=stored, **changes)
 
-    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+    def save_formset(
+        self,
+        request: HttpRequest,
+        form: forms.ModelForm[Force],
+        formset: BaseInlineFormSet[Model, Force, forms.ModelForm[Model]],
+        change: bool,
+    ) -> None:
         # The services save each row (and write the record); the admin's change message
         # reads these three lists, which formset.save() would otherwise have filled.
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
@@ -251,15 +284,29 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
             elif inline_form.has_changed():
                 self._save_inline(request, formset, inline_form, force)
 
-    def _delete_inline(self, request: HttpRequest, formset: Any, obj: Any) -> None:
+    def _delete_inline(
+        self,
+        request: HttpRequest,
+        formset: BaseInlineFormSet[Model, Force, forms.ModelForm[Model]],
+        obj: Model,
+    ) -> None:
         if obj.pk is not None and isinstance(obj, Unit):
-            services.unit_delete(unit=obj, user=request.user)
+            services.unit_delete(unit=obj, user=signed_in(request.user))
             formset.deleted_objects.append(obj)
 
-    def _save_inline(self, request: HttpRequest, formset: Any, form: Any, force: Force) -> None:
+    def _save_inline(
+        self,
+        request: HttpRequest,
+        formset: BaseInlineFormSet[Model, Force, forms.ModelForm[Model]],
+        form: forms.ModelForm[Model],
+        force: Force,
+    ) -> None:
         obj, is_new = form.instance, form.instance.pk is None
+        if not isinstance(obj, Character | Unit):
+            raise TypeError(f"a force's inlines hold characters and units, not {obj!r}")
         obj.force = force
-        if formset.model is Character:
+        saved: Character | Unit
+        if isinstance(obj, Character):
             saved = save_character(request, obj, form, change=not is_new)
         else:
             saved = self._save_unit(obj, form)
@@ -268,7 +315,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         else:
             formset.changed_objects.append((saved, form.changed_data))
 
-    def _save_unit(self, obj: Unit, form: Any) -> Unit:
+    def _save_unit(self, obj: Unit, form: forms.BaseForm) -> Unit:
         stats = getattr(form, "schema_values", None)
         data = {"name": obj.name, "order": obj.order, **({"stats": stats} if stats else {})}
         if obj.pk is None:
@@ -277,7 +324,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         return services.unit_update(unit=stored, leader=obj.leader, **data)
 
     @admin.action(description="Export selected forces as JSON")
-    def export_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+    def export_json(self, request: HttpRequest, queryset: QuerySet[Force]) -> HttpResponse:
         documents = [interchange.force_export_json(force=f) for f in queryset.order_by("pk")]
         body = documents[0] if len(documents) == 1 else documents
         response = HttpResponse(json.dumps(body, indent=2), content_type="application/json")
@@ -285,7 +332,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         return response
 
     @admin.action(description="Export the selected force's characters as CSV")
-    def export_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+    def export_csv(self, request: HttpRequest, queryset: QuerySet[Force]) -> HttpResponse | None:
         if queryset.count() != 1:
             self.message_user(request, "Select exactly one force.", messages.WARNING)
             return None
@@ -297,7 +344,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         return response
 
     @admin.action(description="Import characters from CSV into the selected force")
-    def import_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+    def import_csv(self, request: HttpRequest, queryset: QuerySet[Force]) -> HttpResponse | None:
         if queryset.count() != 1:
             self.message_user(request, "Select exactly one force.", messages.WARNING)
             return None
@@ -309,7 +356,9 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
                 return too_many(request, throttle.wait())
             text = form.cleaned_data["file"].read()  # the import decodes it strictly
             try:
-                created = interchange.force_import_csv(force=force, text=text, user=request.user)
+                created = interchange.force_import_csv(
+                    force=force, text=text, user=signed_in(request.user)
+                )
             except ValidationError as exc:
                 return self._upload_page(request, form, force, interchange.problems_of(exc))
             self.message_user(request, f"Imported {len(created)} characters into {force}.")
@@ -319,9 +368,9 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
     def _upload_page(
         self,
         request: HttpRequest,
-        form: Any,
+        form: forms.Form,
         force: Force | None,
-        problems: Any,
+        problems: Iterable[interchange.Problem],
         action: str = "import_csv",
     ) -> HttpResponse:
         context = {
@@ -335,7 +384,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
         }
         return render(request, "admin/rosters/force/upload.html", context)
 
-    def get_urls(self) -> list:
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.import_json_view)
         return [path("import-json/", view, name="rosters_force_import_json"), *super().get_urls()]
 
@@ -353,7 +402,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
             return HttpResponseRedirect(reverse("admin:rosters_force_change", args=[force.pk]))
         return self._upload_page(request, form, None, [], "")
 
-    def _import_documents(self, request: HttpRequest, form: Any) -> Force:
+    def _import_documents(self, request: HttpRequest, form: JsonUploadForm) -> Force:
         # The same strict reader as the API's bodies: 1e400, NaN, lone surrogates, NUL and deep
         # nesting are refused in words, not met later as a 500.
         try:
@@ -366,7 +415,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
             document=document,
             owner=form.cleaned_data["owner"],
             campaign=form.cleaned_data["campaign"],
-            user=request.user,
+            user=signed_in(request.user),
         )
 
 
@@ -374,7 +423,7 @@ class ForceAdmin(CampaignScoped, admin.ModelAdmin):
 class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
     campaign_path = "force__campaign"
 
-    def campaign_id_of(self, obj: Any) -> int | None:
+    def campaign_id_of(self, obj: Model) -> int | None:
         return obj.force.campaign_id if isinstance(obj, Character) else super().campaign_id_of(obj)
 
     list_display = ["name", "rank", "force", "unit", "status", "system", "campaign"]
@@ -394,18 +443,30 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
         return system_name(obj.force.system)
 
     @admin.display(ordering="force__campaign__name")
-    def campaign(self, obj: Character) -> Any:
+    def campaign(self, obj: Character) -> Campaign | None:
         return obj.force.campaign
 
     def _system_of(self, request: HttpRequest, obj: Character | None) -> RuleSystem | None:
         force = obj.force if obj else _force_from_request(request)
         return _force_rules(force)
 
-    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+    def get_form(
+        self,
+        request: HttpRequest,
+        obj: Character | None = None,
+        change: bool = False,
+        **kwargs: Any,
+    ) -> type[forms.ModelForm[Character]]:
         kwargs["form"] = character_form(self._system_of(request, obj))
-        return super().get_form(request, obj, change=change, **kwargs)
+        # SimpleHistoryAdmin is untyped: name what its ModelAdmin.get_form returns.
+        form: type[forms.ModelForm[Character]] = super().get_form(
+            request, obj, change=change, **kwargs
+        )
+        return form
 
-    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list:
+    def get_fieldsets(
+        self, request: HttpRequest, obj: Character | None = None
+    ) -> list[tuple[str | None, dict[str, object]]]:
         system = self._system_of(request, obj)
         stats = character_form(system)().schema_names()
         heading = f"Stats ({system.name})" if system else "Stats"
@@ -416,25 +477,32 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
             ("Wounds and notes", {"fields": ["permanent_wounds", "photo", "notes"]}),
         ]
 
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any):
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> ModelChoiceField[Any] | None:
         if db_field.name == "unit":  # offer only the units of the character's force
-            object_id = request.resolver_match.kwargs.get("object_id")
+            object_id = _object_id(request)
             force = _force_from_request(request)
             if object_id:
                 kwargs["queryset"] = Unit.objects.filter(force__characters__pk=object_id)
             elif force is not None:
                 kwargs["queryset"] = force.units.all()
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+        field: ModelChoiceField[Any] | None = super().formfield_for_foreignkey(
+            db_field, request, **kwargs
+        )
+        return field
 
-    def save_model(self, request: HttpRequest, obj: Character, form: Any, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Character, form: forms.ModelForm[Character], change: bool
+    ) -> None:
         save_character(request, obj, form, change)
 
     @admin.action(description="Retire selected characters")
-    def retire(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def retire(self, request: HttpRequest, queryset: QuerySet[Character]) -> None:
         retired = 0
         for character in queryset.select_related("force", "unit"):
             try:
-                services.character_retire(character=character, user=request.user)
+                services.character_retire(character=character, user=signed_in(request.user))
                 retired += 1
             except ValidationError as exc:
                 self.message_user(request, "; ".join(exc.messages), messages.WARNING)
@@ -442,15 +510,22 @@ class CharacterAdmin(CampaignScoped, SimpleHistoryAdmin):
 
 
 @admin.register(ServiceRecordEntry)
-class ServiceRecordEntryAdmin(admin.ModelAdmin):
+class ServiceRecordEntryAdmin(ModelAdmin):
     """The whole service record, read-only: entries are written by the services alone."""
 
     list_display = ["created_at", "character", "cause", "user", "battle_id", "note"]
     list_filter = ["cause"]
     list_select_related = ["character", "user"]
     search_fields = ["character__name", "note"]
-    fields = ["character", "created_at", "cause", "changes", "note", "user", "battle_id"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "character",
+        "created_at",
+        "cause",
+        "changes",
+        "note",
+        "user",
+        "battle_id",
+    )
 
     @admin.display(description="changes")
     def changes(self, entry: ServiceRecordEntry) -> str:
@@ -459,8 +534,8 @@ class ServiceRecordEntryAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

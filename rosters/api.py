@@ -6,8 +6,9 @@ the output serializer. Querysets are scoped to what the user may see, so strange
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db.models import Model, QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -20,11 +21,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from campaigns.models import Campaign
 from campaigns.selectors import campaigns_managed_by
 from common.orm import count_of
+from common.serializers import Serializer
+from common.users import User, Visitor, signed_in
 from rosters import interchange, selectors, services
 from rosters.filters import CharacterFilter, ForceFilter, ServiceRecordFilter, UnitFilter
-from rosters.models import Character, Force, ServiceRecordEntry
+from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rosters.permissions import CanEditRoster
 from rosters.serializers import (
     CharacterInputSerializer,
@@ -40,18 +44,21 @@ from rosters.serializers import (
     UnitSerializer,
 )
 
+#: The model a roster view set serves (a force, a unit, a character).
+M = TypeVar("M", bound=Model)
+
 IMPORT_PROBLEMS = OpenApiResponse(
     response=OpenApiTypes.OBJECT,
     description="Refused whole: `problems` lists each bad row and column (or JSON path).",
 )
 
 
-def _require_editable(force: Force, user: Any) -> None:
+def _require_editable(force: Force, user: Visitor) -> None:
     if not selectors.force_is_editable_by(force, user):
         raise PermissionDenied(CanEditRoster.message)
 
 
-def _check_organiser_for(owner: Any, campaign: Any, user: Any) -> None:
+def _check_organiser_for(owner: User, campaign: Campaign | None, user: User) -> None:
     """Let an organiser create a force for a member of their campaign, and no one else."""
     if campaign is None or not campaigns_managed_by(user).filter(pk=campaign.pk).exists():
         raise PermissionDenied("Only an organiser may create a force for another member.")
@@ -59,28 +66,30 @@ def _check_organiser_for(owner: Any, campaign: Any, user: Any) -> None:
         raise serializers.ValidationError({"owner": [f"{owner} is not in {campaign}"]})
 
 
-class RosterViewSet(viewsets.GenericViewSet):
+class RosterViewSet(viewsets.GenericViewSet[M]):
     """Shared plumbing: input serializer in, one service call, output serializer out."""
 
     permission_classes = [IsAuthenticated, CanEditRoster]
-    input_serializer_class: type[serializers.Serializer]
+    input_serializer_class: type[Serializer]
     #: An action's own throttle scope (common.throttling), e.g. "imports"; None: by method.
     throttle_scope: str | None = None
 
-    def valid_input(self, serializer_class: type | None = None, **kwargs: Any) -> dict:
+    def valid_input(
+        self, serializer_class: type[Serializer] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
         serializer = (serializer_class or self.input_serializer_class)(
             data=self.request.data, context=self.get_serializer_context(), **kwargs
         )
         serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
+        return dict(serializer.validated_data)
 
-    def answer(self, obj: Any, code: int = status.HTTP_200_OK) -> Response:
+    def answer(self, obj: M, code: int = status.HTTP_200_OK) -> Response:
         fresh = self.get_queryset().get(pk=obj.pk)  # re-read with the list's annotations
         return Response(self.get_serializer(fresh).data, status=code)
 
 
 @extend_schema(tags=["forces"])
-class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+class ForceViewSet(RosterViewSet[Force], mixins.ListModelMixin, mixins.RetrieveModelMixin):
     serializer_class = ForceSerializer
     input_serializer_class = ForceInputSerializer
     filterset_class = ForceFilter
@@ -88,7 +97,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     ordering_fields = ["name", "created_at"]
     ordering = ["name", "id"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Force]:
         return (
             selectors.forces_visible_to(self.request.user)
             .select_related("owner", "campaign")
@@ -98,9 +107,10 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     @extend_schema(request=ForceInputSerializer, responses={201: ForceSerializer})
     def create(self, request: Request) -> Response:
         data = self.valid_input()
-        owner = data.pop("owner", request.user)
-        if owner != request.user:
-            _check_organiser_for(owner, data.get("campaign"), request.user)
+        user = signed_in(request.user)
+        owner = data.pop("owner", user)
+        if owner != user:
+            _check_organiser_for(owner, data.get("campaign"), user)
         force = services.force_create(owner=owner, **data)
         return self.answer(force, status.HTTP_201_CREATED)
 
@@ -138,9 +148,9 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         data = self.valid_input(ForceImportSerializer)
         force = interchange.force_import_json(
             document=data["document"],
-            owner=request.user,
+            owner=signed_in(request.user),
             campaign=data.get("campaign"),
-            user=request.user,
+            user=signed_in(request.user),
         )
         return self.answer(force, status.HTTP_201_CREATED)
 
@@ -157,7 +167,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         throttle_scope="imports",
         parser_classes=[MultiPartParser, FormParser, JSONParser],
     )
-    def characters_csv(self, request: Request, pk: str | None = None) -> Any:
+    def characters_csv(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
         force = self.get_object()
         if request.method == "GET":
             response = HttpResponse(
@@ -167,7 +177,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
             return response
         upload = self.valid_input(CsvImportSerializer)["file"]
         data = upload.read(interchange.CSV_MAX_BYTES + 1)  # decoded strictly by the import
-        created = interchange.force_import_csv(force=force, text=data, user=request.user)
+        created = interchange.force_import_csv(force=force, text=data, user=signed_in(request.user))
         rows = selectors.character_roster(Character.objects.filter(pk__in=[c.pk for c in created]))
         rows = rows.order_by("pk")
         return Response(
@@ -177,7 +187,7 @@ class ForceViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 
 
 @extend_schema(tags=["units"])
-class UnitViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+class UnitViewSet(RosterViewSet[Unit], mixins.ListModelMixin, mixins.RetrieveModelMixin):
     serializer_class = UnitSerializer
     input_serializer_class = UnitInputSerializer
     filterset_class = UnitFilter
@@ -185,7 +195,7 @@ class UnitViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
     ordering_fields = ["order", "name"]
     ordering = ["force_id", "order", "name", "id"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Unit]:
         return selectors.unit_list(selectors.units_visible_to(self.request.user))
 
     @extend_schema(request=UnitInputSerializer, responses={201: UnitSerializer})
@@ -206,12 +216,12 @@ class UnitViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         return self.answer(services.unit_update(unit=unit, **data))
 
     def destroy(self, request: Request, pk: str | None = None) -> Response:
-        services.unit_delete(unit=self.get_object(), user=request.user)
+        services.unit_delete(unit=self.get_object(), user=signed_in(request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema(tags=["characters"])
-class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+class CharacterViewSet(RosterViewSet[Character], mixins.ListModelMixin, mixins.RetrieveModelMixin):
     serializer_class = CharacterSerializer
     input_serializer_class = CharacterInputSerializer
     filterset_class = CharacterFilter
@@ -219,7 +229,8 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
     ordering_fields = ["name", "status", "created_at"]
     ordering = ["name", "id"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Any]:
+        # Characters, except for the service-record action, which lists a character's entries.
         characters = selectors.characters_visible_to(self.request.user)
         if self.action == "service_record":  # that action lists and filters entries
             return ServiceRecordEntry.objects.filter(character__in=characters.values("pk"))
@@ -227,7 +238,7 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
             return characters.only("pk")
         return selectors.character_roster(characters)
 
-    def paginate_queryset(self, queryset):  # type: ignore[no-untyped-def]
+    def paginate_queryset(self, queryset: QuerySet[Any]) -> list[Any] | None:
         page = super().paginate_queryset(queryset)
         if page is None or self.action != "list":
             return page
@@ -237,7 +248,7 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
     def create(self, request: Request) -> Response:
         data = self.valid_input()
         _require_editable(data["force"], request.user)
-        character = services.character_create(user=request.user, **data)
+        character = services.character_create(user=signed_in(request.user), **data)
         return self.answer(character, status.HTTP_201_CREATED)
 
     @extend_schema(request=CharacterInputSerializer, responses=CharacterSerializer)
@@ -246,7 +257,7 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
         data = self.valid_input(instance=character, partial=True)
         data.pop("force", None)
         return self.answer(
-            services.character_update(character=character, user=request.user, **data)
+            services.character_update(character=character, user=signed_in(request.user), **data)
         )
 
     @extend_schema(request=MoveInputSerializer, responses=CharacterSerializer)
@@ -254,7 +265,9 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
     def move(self, request: Request, pk: str | None = None) -> Response:
         character = self.get_object()
         data = self.valid_input(MoveInputSerializer)
-        return self.answer(services.character_move(character=character, user=request.user, **data))
+        return self.answer(
+            services.character_move(character=character, user=signed_in(request.user), **data)
+        )
 
     @extend_schema(request=NoteInputSerializer, responses=CharacterSerializer)
     @action(detail=True, methods=["post"])
@@ -262,7 +275,7 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
         character = self.get_object()
         data = self.valid_input(NoteInputSerializer)
         return self.answer(
-            services.character_retire(character=character, user=request.user, **data)
+            services.character_retire(character=character, user=signed_in(request.user), **data)
         )
 
     @extend_schema(responses=ServiceRecordEntrySerializer(many=True))
@@ -278,6 +291,10 @@ class CharacterViewSet(RosterViewSet, mixins.ListModelMixin, mixins.RetrieveMode
     )
     def service_record(self, request: Request, pk: str | None = None) -> Response:
         character = get_object_or_404(selectors.characters_visible_to(request.user), pk=pk)
-        entries = self.filter_queryset(character.service_record.select_related("user"))
+        # This action filters the character's entries: the stubs tie filter_queryset to the
+        # view set's model (characters).
+        entries = self.filter_queryset(
+            character.service_record.select_related("user")  # type: ignore[arg-type]  # entries
+        )
         page = self.paginate_queryset(entries)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)

@@ -7,7 +7,6 @@ import secrets
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,6 +15,7 @@ from django.db import transaction
 from campaigns.models import Campaign, CampaignStatus, Club, Role
 from campaigns.services import campaign_create, club_create, membership_create
 from common.stats import starting_stats
+from common.users import User
 from rosters.models import Force
 from rosters.services import character_create, character_update, force_create, unit_create
 from rules.errors import ValidationError as RulesValidationError
@@ -211,7 +211,7 @@ def demo_password(path: Path | None = None) -> str:
     return path.read_text().strip()
 
 
-def _user(username: str, password: str, *, staff: bool = False) -> Any:
+def _user(username: str, password: str, *, staff: bool = False) -> User:
     user, _ = get_user_model().objects.get_or_create(
         username=username, defaults={"email": f"{username}@demo.invalid"}
     )
@@ -221,7 +221,7 @@ def _user(username: str, password: str, *, staff: bool = False) -> Any:
     return user
 
 
-def _varied(schema: Schema, index: int) -> dict[str, Any]:
+def _varied(schema: Schema, index: int) -> dict[str, object]:
     """Return starting stats nudged per figure, keeping only changes the schema accepts."""
     stats = starting_stats(schema)
     for field in schema.fields:
@@ -238,7 +238,7 @@ def _varied(schema: Schema, index: int) -> dict[str, Any]:
 
 #: What each demo figure carries, by its place in its unit (kits cycle): the cards, rosters and
 #: table assistant then show real weapons, as a player's own force would.
-DEMO_KITS: dict[str, tuple[dict[str, Any], ...]] = {
+DEMO_KITS: dict[str, tuple[dict[str, object], ...]] = {
     "rencounter": (
         {"weapons": ["matchlock_musket", "sword"], "armour": 1},
         {"weapons": ["pike"], "armour": 1},
@@ -263,7 +263,7 @@ DEMO_KITS: dict[str, tuple[dict[str, Any], ...]] = {
 }
 
 
-def _armed(system: RuleSystem, stats: dict[str, Any], index: int) -> dict[str, Any]:
+def _armed(system: RuleSystem, stats: dict[str, object], index: int) -> dict[str, object]:
     """Return the stats with the figure's demo kit, if the system accepts it as it is."""
     kits = DEMO_KITS.get(system.key)
     if not kits:
@@ -278,7 +278,7 @@ def _demo(system: RuleSystem) -> DemoCampaign:
     return DEMO_CAMPAIGNS.get(system.key, FALLBACK)
 
 
-def _campaign(club: Club, system: RuleSystem, members: dict[str, Any]) -> Campaign:
+def _campaign(club: Club, system: RuleSystem, members: dict[str, User]) -> Campaign:
     demo = _demo(system)
     campaign = Campaign.objects.filter(club=club, slug=f"{system.key}-demo").first()
     if campaign is None:
@@ -297,7 +297,7 @@ def _campaign(club: Club, system: RuleSystem, members: dict[str, Any]) -> Campai
     return campaign
 
 
-def _force(campaign: Campaign, owner: Any, system: RuleSystem) -> None:
+def _force(campaign: Campaign, owner: User, system: RuleSystem) -> None:
     # One demo force per player per campaign, whatever it was called when it was loaded.
     if Force.objects.filter(campaign=campaign, owner=owner).exists():
         return

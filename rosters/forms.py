@@ -8,12 +8,13 @@ from typing import Any
 
 from django import forms
 
+from common.django_bases import ModelForm
 from common.schema_forms import SchemaFormMixin
 from rosters.models import Character, Force, Unit
 from rules.system import system_choices
 
 
-class CharacterAdminForm(SchemaFormMixin, forms.ModelForm):
+class CharacterAdminForm(SchemaFormMixin, ModelForm):
     permanent_wounds = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}),
         required=False,
@@ -34,7 +35,8 @@ class CharacterAdminForm(SchemaFormMixin, forms.ModelForm):
         return [line.strip() for line in text.splitlines() if line.strip()]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         force, unit = cleaned.get("force") or self.instance_force(), cleaned.get("unit")
         if force is not None and unit is not None and unit.force_id != force.pk:
             self.add_error("unit", f"{unit} is not a unit of {force}")
@@ -44,13 +46,13 @@ class CharacterAdminForm(SchemaFormMixin, forms.ModelForm):
         return self.instance.force if self.instance.force_id else None
 
 
-class UnitAdminForm(SchemaFormMixin, forms.ModelForm):
+class UnitAdminForm(SchemaFormMixin, ModelForm):
     class Meta:
         model = Unit
         fields = ["name", "order", "leader"]
 
 
-class ForceAdminForm(forms.ModelForm):
+class ForceAdminForm(ModelForm):
     system = forms.ChoiceField(choices=system_choices, help_text="The rule system it plays.")
 
     class Meta:
@@ -63,7 +65,8 @@ class ForceAdminForm(forms.ModelForm):
             self.fields.pop("system", None)  # fixed once created; shown read-only
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         campaign = cleaned.get("campaign")
         system = cleaned.get("system") or self.instance.system
         if campaign is not None and system and campaign.system != system:

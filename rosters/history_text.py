@@ -11,6 +11,9 @@ from rules.errors import UnknownSystem
 from rules.schema import Field
 from rules.system import get_system
 
+#: One changed field in words: (what, before, after).
+ChangeLine = tuple[str, str, str]
+
 TITLES = {
     "name": "Name",
     "rank": "Rank",
@@ -22,7 +25,7 @@ TITLES = {
 }
 
 
-def stat_text(field: Field | None, value: Any) -> str:
+def stat_text(field: Field | None, value: object) -> str:
     """Return a stat as a player writes it: d8 for a die, a choice by its label."""
     if value is None or value == "" or value == []:
         return "—"
@@ -47,13 +50,15 @@ def _plain(name: str, value: Any) -> str:
     return stat_text(None, value)
 
 
-def change_lines(system_key: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> list:
+def change_lines(
+    system_key: str, before: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[ChangeLine]:
     """Return (what, before, after) for every field and stat an entry changed, in order."""
     try:
         fields = {f.name: f for f in get_system(system_key).stats.fields}
     except UnknownSystem:
         fields = {}
-    lines = []
+    lines: list[ChangeLine] = []
     for name in TITLES.keys() | {"stats"}:
         if name not in before and name not in after:
             continue
@@ -66,7 +71,9 @@ def change_lines(system_key: str, before: Mapping[str, Any], after: Mapping[str,
     return sorted(lines, key=lambda line: _order(line[0], fields))
 
 
-def _stat_lines(fields: Mapping[str, Field], old: Mapping, new: Mapping) -> list:
+def _stat_lines(
+    fields: Mapping[str, Field], old: Mapping[str, object], new: Mapping[str, object]
+) -> list[ChangeLine]:
     names = [n for n in fields if n in old or n in new] + sorted(
         n for n in {*old, *new} if n not in fields
     )

@@ -12,6 +12,6 @@ def rules_for_force(force: Force) -> RuleSystem:
     """The rule system a force's figures are kept by: its campaign's, under the campaign's
     current house rules (a weapon the club added is one a figure may carry); a force outside
     any campaign keeps the rules as written."""
-    if force.campaign_id is None:
+    if force.campaign is None:
         return system_for(force.system)
     return rules_for_campaign(force.campaign)

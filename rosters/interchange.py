@@ -14,13 +14,15 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypedDict
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.models import Campaign
+from common.json_types import JSONObject
 from common.stats import system_for
+from common.users import User
 from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, EntryCause, Force, Unit
 from rosters.selectors import force_roster
@@ -41,15 +43,24 @@ CSV_MAX_CELL = 10_000
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
+class Problem(TypedDict, total=False):
+    """One reason an import is refused: where (a JSON path, or a CSV row and column) and why."""
+
+    path: str
+    row: int
+    column: str
+    message: str
+
+
 class ImportRejected(ValidationError):
     """The file was refused whole; `problems` lists each bad place and why."""
 
-    def __init__(self, problems: list[dict[str, Any]]) -> None:
+    def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__([_describe(p) for p in problems])
 
 
-def _describe(problem: Mapping[str, Any]) -> str:
+def _describe(problem: Problem) -> str:
     if problem.get("path"):
         where = problem["path"]
     elif "row" in problem:
@@ -62,7 +73,7 @@ def _describe(problem: Mapping[str, Any]) -> str:
 # --- JSON ---------------------------------------------------------------------------------
 
 
-def force_export_json(*, force: Force) -> dict[str, Any]:
+def force_export_json(*, force: Force) -> JSONObject:
     """Return the force as a `muster.force` document."""
     characters = list(force_roster(force))
     units = sorted(force.units.select_related("leader"), key=lambda u: (u.order, u.name))
@@ -80,28 +91,28 @@ def force_export_json(*, force: Force) -> dict[str, Any]:
     }
 
 
-def _unit_json(unit: Unit) -> dict[str, Any]:
+def _unit_json(unit: Unit) -> JSONObject:
     return {
         "name": unit.name,
         "order": unit.order,
         "stats": unit.stats,
-        "leader": unit.leader.name if unit.leader_id else None,
+        "leader": unit.leader.name if unit.leader else None,
     }
 
 
-def _character_json(character: Character) -> dict[str, Any]:
+def _character_json(character: Character) -> JSONObject:
     return {
         "name": character.name,
         "rank": character.rank,
         "status": character.status,
-        "unit": character.unit.name if character.unit_id else None,
+        "unit": character.unit.name if character.unit else None,
         "stats": character.stats,
         "permanent_wounds": list(character.permanent_wounds),
         "notes": character.notes,
     }
 
 
-def _document_problems(document: Any) -> list[dict[str, Any]]:
+def _document_problems(document: object) -> list[Problem]:
     if not isinstance(document, Mapping) or document.get("format") != FORMAT:
         return [{"path": "format", "message": f"is not a {FORMAT} document"}]
     if document.get("version") != VERSION:
@@ -117,9 +128,9 @@ _TEXT_FIELDS = ("name", "rank", "notes", "faction", "status", "unit", "leader", 
 _LIST_FIELDS = ("units", "characters", "permanent_wounds")
 
 
-def _type_problems(path: str, item: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _type_problems(path: str, item: Mapping[str, Any]) -> list[Problem]:
     """Each present field of the right JSON type: a string, a list, an object, a whole number."""
-    problems = []
+    problems: list[Problem] = []
     for name, value in item.items():
         if value is None:
             continue
@@ -138,8 +149,10 @@ def _type_problems(path: str, item: Mapping[str, Any]) -> list[dict[str, Any]]:
     return problems
 
 
-def _json_problems(body: Mapping[str, Any], schema: Schema, unit_schema: Schema | None) -> list:
-    problems: list[dict[str, Any]] = _type_problems("force", body)
+def _json_problems(
+    body: Mapping[str, Any], schema: Schema, unit_schema: Schema | None
+) -> list[Problem]:
+    problems: list[Problem] = _type_problems("force", body)
     if any(p["path"] in ("force.units", "force.characters") for p in problems):
         return problems  # not lists: their items cannot be walked
     units = body.get("units") or []
@@ -154,8 +167,8 @@ def _json_problems(body: Mapping[str, Any], schema: Schema, unit_schema: Schema 
 
 
 def _item_problems(
-    path: str, item: Any, schema: Schema | None, unit_names: list[str] | None, seen: list[str]
-) -> list[dict[str, Any]]:
+    path: str, item: object, schema: Schema | None, unit_names: list[str] | None, seen: list[str]
+) -> list[Problem]:
     if not isinstance(item, Mapping):
         return [{"path": path, "message": "must be an object"}]
     problems = _type_problems(path, item)
@@ -175,8 +188,10 @@ def _item_problems(
     return problems
 
 
-def _character_field_problems(path: str, item: Mapping, unit_names: list[str]) -> list[dict]:
-    problems = []
+def _character_field_problems(
+    path: str, item: Mapping[str, Any], unit_names: list[str]
+) -> list[Problem]:
+    problems: list[Problem] = []
     if item.get("status", CharacterStatus.ACTIVE) not in CharacterStatus.values:
         problems.append(
             {
@@ -189,7 +204,7 @@ def _character_field_problems(path: str, item: Mapping, unit_names: list[str]) -
     return problems
 
 
-def _stat_problems(path: str, stats: Any, schema: Schema | None) -> list[dict[str, Any]]:
+def _stat_problems(path: str, stats: Any, schema: Schema | None) -> list[Problem]:
     if schema is None:
         return [] if not stats else [{"path": f"{path}.stats", "message": "must be empty"}]
     try:
@@ -201,7 +216,7 @@ def _stat_problems(path: str, stats: Any, schema: Schema | None) -> list[dict[st
 
 @transaction.atomic
 def force_import_json(
-    *, document: Any, owner: Any, campaign: Campaign | None = None, user: Any = None
+    *, document: Any, owner: User, campaign: Campaign | None = None, user: User | None = None
 ) -> Force:
     """Create a force from a `muster.force` document, or reject it whole with ImportRejected."""
     problems = _document_problems(document)
@@ -225,7 +240,7 @@ def force_import_json(
     return force
 
 
-def _import_roster(force: Force, body: Mapping[str, Any], user: Any) -> None:
+def _import_roster(force: Force, body: Mapping[str, Any], user: User | None) -> None:
     unit_rows = body.get("units") or []
     units = {
         u["name"]: unit_create(
@@ -241,7 +256,9 @@ def _import_roster(force: Force, body: Mapping[str, Any], user: Any) -> None:
             unit_update(unit=units[row["name"]], leader=characters.get(row["leader"]))
 
 
-def _import_character(force: Force, data: Mapping, units: Mapping[str, Unit], user: Any):
+def _import_character(
+    force: Force, data: Mapping[str, Any], units: Mapping[str, Unit], user: User | None
+) -> Character:
     return character_create(
         force=force,
         name=data["name"],
@@ -290,7 +307,7 @@ def _unescape(cell: str) -> str:
     return cell[1:] if escaped else cell
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
@@ -309,7 +326,7 @@ def force_export_csv(*, force: Force) -> str:
             c.name,
             c.rank,
             c.status,
-            c.unit.name if c.unit_id else "",
+            c.unit.name if c.unit else "",
             c.permanent_wounds,
             c.notes,
         ]
@@ -333,8 +350,10 @@ def _csv_stats(row: Mapping[str, str], schema: Schema) -> dict[str, Any]:
     return stats
 
 
-def _csv_row_problems(number: int, row: Mapping[str, str], schema: Schema, taken: set[str]):
-    problems = []
+def _csv_row_problems(
+    number: int, row: Mapping[str, str], schema: Schema, taken: set[str]
+) -> list[Problem]:
+    problems: list[Problem] = []
     name = (row.get("name") or "").strip()
     if not name or name in taken:
         message = "is missing" if not name else f"{name!r} is already in the force or the file"
@@ -377,7 +396,7 @@ def _refuse(message: str, *, row: int = 1, column: str = "") -> NoReturn:
     raise ImportRejected([{"row": row, "column": column or "(file)", "message": message}])
 
 
-def _read_rows(reader: csv.DictReader) -> list[dict[str, str]]:
+def _read_rows(reader: csv.DictReader[str]) -> list[dict[str, str]]:
     """Read the data rows, refusing a file over CSV_MAX_ROWS or with a cell over CSV_MAX_CELL."""
     rows: list[dict[str, str]] = []
     try:
@@ -397,14 +416,14 @@ def _read_rows(reader: csv.DictReader) -> list[dict[str, str]]:
     return rows
 
 
-def _checked_row(row: dict[str, Any], line: int) -> dict[str, str]:
-    extra = row.pop(None, None)  # cells beyond the header
-    if extra:
+def _checked_row(row: dict[str | None, Any], line: int) -> dict[str, str]:
+    if row.get(None):  # cells beyond the header
         _refuse("the row has more cells than the header has columns", row=line)
-    for column, cell in row.items():
+    cells = {column: cell for column, cell in row.items() if column is not None}
+    for column, cell in cells.items():
         if cell is not None and len(cell) > CSV_MAX_CELL:
             _refuse(f"the cell is longer than {CSV_MAX_CELL:,} characters", row=line, column=column)
-    return {column: _unescape(cell or "") for column, cell in row.items()}
+    return {column: _unescape(cell or "") for column, cell in cells.items()}
 
 
 def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
@@ -419,7 +438,7 @@ def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
     if any(len(column) > CSV_MAX_CELL for column in header):
         _refuse(f"a header cell is longer than {CSV_MAX_CELL:,} characters")
     unknown = [c for c in header if c not in csv_columns(schema)]
-    problems = [
+    problems: list[Problem] = [
         {"row": 1, "column": c, "message": "is not a column of this system"} for c in unknown
     ]
     # Two columns of one name: DictReader would keep the last silently.
@@ -433,7 +452,9 @@ def _csv_rows(text: str, schema: Schema) -> list[dict[str, str]]:
 
 
 @transaction.atomic
-def force_import_csv(*, force: Force, text: str | bytes, user: Any = None) -> list[Character]:
+def force_import_csv(
+    *, force: Force, text: str | bytes, user: User | None = None
+) -> list[Character]:
     """Add characters from CSV to a force, or reject the whole file with ImportRejected.
 
     `text` is the decoded file, or the uploaded bytes (decoded strictly by `csv_text`). Rows
@@ -452,7 +473,9 @@ def force_import_csv(*, force: Force, text: str | bytes, user: Any = None) -> li
     return [_csv_character(force, row, schema, units, user) for row in rows]
 
 
-def _csv_character(force: Force, row: Mapping[str, str], schema: Schema, units: dict, user: Any):
+def _csv_character(
+    force: Force, row: Mapping[str, str], schema: Schema, units: dict[str, Unit], user: User | None
+) -> Character:
     unit_name = (row.get("unit") or "").strip()
     if unit_name and unit_name not in units:
         units[unit_name] = unit_create(force=force, name=unit_name, order=len(units))
@@ -471,7 +494,7 @@ def _csv_character(force: Force, row: Mapping[str, str], schema: Schema, units: 
     )
 
 
-def problems_of(exc: ValidationError) -> Iterable[dict[str, Any]]:
+def problems_of(exc: ValidationError) -> Iterable[Problem]:
     """Return an import error's problems, whatever kind of validation error it is."""
     if isinstance(exc, ImportRejected):
         return exc.problems

@@ -7,6 +7,8 @@ a private force; this class only decides writes on objects a user can already se
 from __future__ import annotations
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from rosters.models import Character, Force, Unit
 from rosters.selectors import force_is_editable_by
@@ -19,7 +21,9 @@ def force_of(obj: Force | Unit | Character) -> Force:
 class CanEditRoster(BasePermission):
     message = "Only the force's owner or an organiser of its campaign may change it."
 
-    def has_object_permission(self, request, view, obj) -> bool:  # type: ignore[no-untyped-def]
+    def has_object_permission(
+        self, request: Request, view: APIView, obj: Force | Unit | Character
+    ) -> bool:
         if request.method in SAFE_METHODS:
             return True
         return force_is_editable_by(force_of(obj), request.user)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import io
 import uuid
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.files import File
 from django.core.files.base import ContentFile
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -30,7 +30,7 @@ def _refuse(message: str) -> ValidationError:
     return ValidationError({"photo": [message]})
 
 
-def _size(upload: Any) -> int:
+def _size(upload: File[bytes]) -> int:
     size = getattr(upload, "size", None)
     if size is None:
         upload.seek(0, io.SEEK_END)
@@ -38,7 +38,7 @@ def _size(upload: Any) -> int:
     return int(size)
 
 
-def _opened(upload: Any) -> Image.Image:
+def _opened(upload: File[bytes]) -> Image.Image:
     upload.seek(0)
     try:
         picture = Image.open(upload)
@@ -69,7 +69,7 @@ def _encoded(picture: Image.Image) -> tuple[bytes, str]:
     return out.getvalue(), "jpg"
 
 
-def photo_clean(upload: Any) -> ContentFile:
+def photo_clean(upload: File[bytes]) -> ContentFile[bytes]:
     """Check an uploaded photo and return a re-encoded copy, without metadata, to store."""
     limit = settings.PHOTO_MAX_BYTES
     if _size(upload) > limit:
@@ -78,6 +78,6 @@ def photo_clean(upload: Any) -> ContentFile:
     return ContentFile(data, name=f"{uuid.uuid4().hex}.{extension}")
 
 
-def is_new_upload(value: Any) -> bool:
+def is_new_upload(value: object) -> bool:
     """Return whether a photo value is a fresh upload (not the file already stored)."""
     return bool(value) and not getattr(value, "_committed", False)

@@ -8,12 +8,11 @@ Each recruit gets its own creation entry in the service record, by the user who 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from common.users import User
 from rosters.models import Character, Force, Unit
 from rosters.services import character_create, unit_create, unit_update
 from rules.dice import Dice
@@ -25,10 +24,10 @@ def characters_create_many(
     *,
     force: Force,
     names: Sequence[str],
-    stats: Mapping[str, Any] | None = None,
+    stats: Mapping[str, object] | None = None,
     unit: Unit | None = None,
     rank: str = "",
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     note: str = "",
 ) -> list[Character]:
     """Create one character per name, all with the same stats, unit and rank."""
@@ -61,7 +60,7 @@ def squad_create(
     dice: Dice,
     varied: bool = False,
     order: int = 0,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Unit:
     """Roll a Rencounter unit with the squad creator: its leader first, then its men.
 

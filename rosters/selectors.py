@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Model, Q, QuerySet
 
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from common.orm import count_of
+from common.users import Visitor
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 
-User = AbstractBaseUser | AnonymousUser
+M = TypeVar("M", bound=Model)
 
 
-def _force_q(user: User, prefix: str, *, write: bool) -> Q:
+def _force_q(user: Visitor, prefix: str, *, write: bool) -> Q:
     """Match forces (at `prefix`) the user owns or whose campaign they read or manage."""
     campaigns = campaigns_managed_by(user) if write else campaigns_visible_to(user)
     return Q(**{f"{prefix}owner_id": user.pk}) | Q(
@@ -22,7 +22,7 @@ def _force_q(user: User, prefix: str, *, write: bool) -> Q:
     )
 
 
-def _scoped(queryset: QuerySet, user: User, prefix: str, *, write: bool) -> QuerySet:
+def _scoped(queryset: QuerySet[M], user: Visitor, prefix: str, *, write: bool) -> QuerySet[M]:
     if not user.is_authenticated:
         return queryset.none()
     if user.is_superuser:
@@ -30,25 +30,25 @@ def _scoped(queryset: QuerySet, user: User, prefix: str, *, write: bool) -> Quer
     return queryset.filter(_force_q(user, prefix, write=write))
 
 
-def forces_visible_to(user: User) -> QuerySet[Force]:
+def forces_visible_to(user: Visitor) -> QuerySet[Force]:
     """Return forces a user may read: their own and those in campaigns they belong to."""
     return _scoped(Force.objects.all(), user, "", write=False)
 
 
-def forces_editable_by(user: User) -> QuerySet[Force]:
+def forces_editable_by(user: Visitor) -> QuerySet[Force]:
     """Return forces a user may change: their own and those in campaigns they organise."""
     return _scoped(Force.objects.all(), user, "", write=True)
 
 
-def units_visible_to(user: User) -> QuerySet[Unit]:
+def units_visible_to(user: Visitor) -> QuerySet[Unit]:
     return _scoped(Unit.objects.all(), user, "force__", write=False)
 
 
-def characters_visible_to(user: User) -> QuerySet[Character]:
+def characters_visible_to(user: Visitor) -> QuerySet[Character]:
     return _scoped(Character.objects.all(), user, "force__", write=False)
 
 
-def force_is_editable_by(force: Force, user: User) -> bool:
+def force_is_editable_by(force: Force, user: Visitor) -> bool:
     """Say whether the user may change this force (and its units and characters)."""
     return forces_editable_by(user).filter(pk=force.pk).exists()
 
@@ -92,7 +92,7 @@ def unit_head_counts(force: Force) -> dict[int, int]:
     return dict(rows)
 
 
-def piece_stats(character: Character, piece: str) -> dict[str, Any]:
+def piece_stats(character: Character, piece: str) -> dict[str, object]:
     """Return the stats a character plays with: its unit's where the unit is the playing piece
     (`RuleSystem.piece == "unit"`: Game the 90%, Grits & Glory), else its own.
 

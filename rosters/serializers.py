@@ -12,14 +12,14 @@ from rest_framework import serializers
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
-from common.serializers import BriefUserSerializer, VisibleKey, schema_errors
+from common.serializers import BriefUserSerializer, Serializer, VisibleKey, schema_errors
 from common.stats import starting_stats, system_for
 from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, Force, ServiceRecordEntry, Unit
 from rosters.selectors import characters_visible_to, forces_visible_to, units_visible_to
 
 
-class BriefSerializer(serializers.Serializer):
+class BriefSerializer(Serializer):
     id = serializers.IntegerField(read_only=True)
     name = serializers.CharField(read_only=True)
 
@@ -57,7 +57,7 @@ class CampaignField(VisibleKey):
 # --- output -------------------------------------------------------------------------------
 
 
-class ForceSerializer(serializers.ModelSerializer):
+class ForceSerializer(serializers.ModelSerializer[Force]):
     owner = BriefUserSerializer(read_only=True)
     campaign = BriefSerializer(read_only=True, allow_null=True)
     character_count = serializers.IntegerField(read_only=True)
@@ -78,7 +78,7 @@ class ForceSerializer(serializers.ModelSerializer):
         ]
 
 
-class UnitSerializer(serializers.ModelSerializer):
+class UnitSerializer(serializers.ModelSerializer[Unit]):
     leader = BriefSerializer(read_only=True, allow_null=True)
     stats = StatsField(read_only=True)
     character_count = serializers.IntegerField(read_only=True)
@@ -88,7 +88,7 @@ class UnitSerializer(serializers.ModelSerializer):
         fields = ["id", "force", "name", "order", "leader", "stats", "character_count"]
 
 
-class CharacterSerializer(serializers.ModelSerializer):
+class CharacterSerializer(serializers.ModelSerializer[Character]):
     system = serializers.CharField(source="force.system", read_only=True)
     force = BriefSerializer(read_only=True)
     unit = BriefSerializer(read_only=True, allow_null=True)
@@ -119,7 +119,7 @@ class CharacterSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ServiceRecordEntrySerializer(serializers.ModelSerializer):
+class ServiceRecordEntrySerializer(serializers.ModelSerializer[ServiceRecordEntry]):
     user = BriefUserSerializer(read_only=True, allow_null=True)
     before = serializers.JSONField(read_only=True)
     after = serializers.JSONField(read_only=True)
@@ -133,7 +133,7 @@ class ServiceRecordEntrySerializer(serializers.ModelSerializer):
 # --- input --------------------------------------------------------------------------------
 
 
-class ForceInputSerializer(serializers.Serializer):
+class ForceInputSerializer(Serializer):
     name = serializers.CharField(max_length=120)
     system = serializers.CharField(
         max_length=40, required=False, help_text="Rule system key; defaults to the campaign's."
@@ -152,7 +152,7 @@ class ForceInputSerializer(serializers.Serializer):
         return value
 
 
-class UnitInputSerializer(serializers.Serializer):
+class UnitInputSerializer(Serializer):
     force = ForceField(required=False)
     name = serializers.CharField(max_length=120)
     order = serializers.IntegerField(min_value=0, max_value=32767, required=False)
@@ -162,7 +162,7 @@ class UnitInputSerializer(serializers.Serializer):
     stats = StatsField(required=False)
 
 
-class CharacterInputSerializer(serializers.Serializer):
+class CharacterInputSerializer(Serializer):
     force = ForceField(required=False)
     unit = UnitField(allow_null=True, required=False)
     name = serializers.CharField(max_length=120)
@@ -192,21 +192,21 @@ class CharacterInputSerializer(serializers.Serializer):
         return attrs
 
 
-class MoveInputSerializer(serializers.Serializer):
+class MoveInputSerializer(Serializer):
     unit = UnitField(allow_null=True)
     note = serializers.CharField(max_length=300, allow_blank=True, required=False)
 
 
-class NoteInputSerializer(serializers.Serializer):
+class NoteInputSerializer(Serializer):
     note = serializers.CharField(max_length=300, allow_blank=True, required=False)
 
 
-class ForceImportSerializer(serializers.Serializer):
+class ForceImportSerializer(Serializer):
     document = serializers.JSONField(
         help_text="A muster.force document (see docs/import-export.md)."
     )
     campaign = CampaignField(allow_null=True, required=False)
 
 
-class CsvImportSerializer(serializers.Serializer):
+class CsvImportSerializer(Serializer):
     file = serializers.FileField(help_text="CSV, UTF-8, header row first.")

@@ -9,20 +9,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.core.files import File
 from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign
 from common.stats import clean_stats, starting_stats, system_for
+from common.users import User
 from rosters.house_rules import rules_for_force
 from rosters.models import Character, CharacterStatus, EntryCause, Force, ServiceRecordEntry, Unit
 from rosters.photos import is_new_upload, photo_clean
 from rosters.snapshots import character_snapshot, snapshot_diff
 from rules.aftermath import MAX_PERMANENT_SURVIVABLE
 
-User = AbstractBaseUser
 CHARACTER_FIELDS = ("name", "rank", "status", "unit", "stats", "permanent_wounds", "notes", "photo")
 FORCE_FIELDS = ("name", "faction", "notes", "campaign")
 
@@ -123,7 +123,7 @@ def force_restore(*, force: Force) -> Force:
 # --- units --------------------------------------------------------------------------------
 
 
-def _unit_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
+def _unit_stats(force: Force, stats: Mapping[str, object] | None) -> dict[str, object]:
     system = rules_for_force(force)
     if system.piece == "unit":
         return starting_stats(system.stats) if stats is None else clean_stats(system.stats, stats)
@@ -138,14 +138,16 @@ def _check_leader(unit: Unit, leader: Character | None) -> None:
 
 
 def _check_unit_name(force_id: int, name: str, unit_pk: int | None = None) -> None:
-    clash = Unit.objects.filter(force_id=force_id, name=name).exclude(pk=unit_pk)
+    clash = Unit.objects.filter(force_id=force_id, name=name)
+    if unit_pk is not None:
+        clash = clash.exclude(pk=unit_pk)
     if clash.exists():
         raise ValidationError({"name": [f"the force already has a unit called {name}"]})
 
 
 @transaction.atomic
 def unit_create(
-    *, force: Force, name: str, order: int = 0, stats: Mapping[str, Any] | None = None
+    *, force: Force, name: str, order: int = 0, stats: Mapping[str, object] | None = None
 ) -> Unit:
     """Create a unit in a force (unit stats only for systems whose piece is the unit)."""
     _check_unit_name(force.pk, name)
@@ -222,7 +224,8 @@ def _check_unit(force: Force, unit: Unit | None) -> None:
 def _save_version(character: Character, user: User | None) -> None:
     # simple-history falls back to the request's user (admin, API) when none is given here.
     if user is not None:
-        character._history_user = user
+        # simple-history's documented way to name the author of the next version.
+        character._history_user = user  # type: ignore[attr-defined]  # read by simple-history
     character.save()
 
 
@@ -230,8 +233,8 @@ def _record(
     *,
     character: Character,
     cause: str,
-    before: dict,
-    after: dict,
+    before: dict[str, object],
+    after: dict[str, object],
     user: User | None,
     note: str = "",
     battle_id: int | None = None,
@@ -262,7 +265,7 @@ def character_fought(
     )
 
 
-def _new_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
+def _new_stats(force: Force, stats: Mapping[str, object] | None) -> dict[str, object]:
     # No stats at all means "a fresh recruit": the system's starting block.
     schema = rules_for_force(force).stats
     return starting_stats(schema) if stats is None else clean_stats(schema, stats)
@@ -272,7 +275,7 @@ def _new_stats(force: Force, stats: Mapping[str, Any] | None) -> dict[str, Any]:
 TYPED_CAUSES = (EntryCause.CREATED, EntryCause.HAND_EDIT, EntryCause.IMPORT)
 
 
-def _check_permanent_wounds(wounds: Any, status: str, cause: str) -> None:
+def _check_permanent_wounds(wounds: object, status: str, cause: str) -> None:
     """Typed permanent wounds stay within the rules: a list of texts, and no more on a living
     figure than a fight can leave him with (rules.aftermath: a sixth point kills), or every
     battle and simulation he entered would start with a dead man."""
@@ -296,13 +299,13 @@ def character_create(
     *,
     force: Force,
     name: str,
-    stats: Mapping[str, Any] | None = None,
+    stats: Mapping[str, object] | None = None,
     unit: Unit | None = None,
     rank: str = "",
     status: str = CharacterStatus.ACTIVE,
     permanent_wounds: Iterable[str] = (),
     notes: str = "",
-    photo: Any = None,
+    photo: File[bytes] | None = None,
     user: User | None = None,
     cause: str = EntryCause.CREATED,
     note: str = "",
@@ -375,7 +378,7 @@ def character_update(
 
 def _save_with_entry(
     character: Character,
-    before: dict,
+    before: dict[str, object],
     *,
     cause: str,
     user: User | None,

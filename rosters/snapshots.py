@@ -15,7 +15,7 @@ def character_snapshot(character: Character) -> dict[str, Any]:
         "name": character.name,
         "rank": character.rank,
         "status": character.status,
-        "unit": character.unit.name if character.unit_id else None,
+        "unit": character.unit.name if character.unit else None,
         "stats": dict(character.stats),
         "permanent_wounds": list(character.permanent_wounds),
         "notes": character.notes,

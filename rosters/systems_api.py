@@ -5,8 +5,6 @@ Rules are public knowledge, so these endpoints need no login.
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.exceptions import NotFound
@@ -14,14 +12,17 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.json_types import JSONObject
+from common.serializers import Serializer
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, all_systems, get_system
 
 
-class SystemSummarySerializer(serializers.Serializer):
+class SystemSummarySerializer(Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
-    source = serializers.CharField()
+    # The stubs read a field called "source" as DRF's own Field.source attribute.
+    source = serializers.CharField()  # type: ignore[assignment]  # a field named "source"
     scale = serializers.CharField()
     piece = serializers.CharField()
     house_rules = serializers.BooleanField()
@@ -40,7 +41,7 @@ class SystemDetailSerializer(SystemSummarySerializer):
     tables = serializers.JSONField(help_text="Reference tables under the default options.")
 
 
-def system_detail(system: RuleSystem) -> dict[str, Any]:
+def system_detail(system: RuleSystem) -> JSONObject:
     return {**system.as_json(), "tables": system.tables(system.options.defaults())}
 
 

@@ -1,11 +1,15 @@
-"""The apps form a ladder, not a web: each app imports only the apps on the rungs below it.
+"""The apps form a ladder, not a web: each app imports only the apps on the rungs below it, and
+its data points only down the ladder too.
 
 Every import in every module of every app is read with `ast`: at the top of a file, inside a
 function, under `if TYPE_CHECKING:`, and `importlib.import_module("...")` with a literal name.
 An import moved into a function to dodge a cycle is still an import, so it still fails here.
-When a lower app must tell a higher one something, it sends a signal (campaigns.signals,
-battles.signals) or asks through a port the higher app fills in when it loads
-(campaigns.ports); the higher app imports the lower one, never the other way round.
+So is a foreign key (every ForeignKey, OneToOne and ManyToMany of every model of ours, read
+from the loaded models) and a model named by a string in the code (`apps.get_model("battles",
+"Battle")`, `get_model("battles.Battle")`, a foreign key to `"battles.Battle"`): a model of an
+app above is reached up the ladder however it is named. When a lower app must tell a higher
+one something, it sends a signal (battles.signals, league.signals); the higher app imports
+the lower one, never the other way round.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ LADDER: tuple[tuple[str, ...], ...] = (
     ("campaigns",),
     ("rosters",),
     ("battles",),
+    ("league",),
     ("chronicle", "ratings"),
     ("notices",),
     ("printing",),
@@ -245,3 +250,117 @@ def test_rules_imports_no_app_and_no_framework():
     ]
 
     assert not offenders, "\n".join(offenders)
+
+
+# --- data: foreign keys and models named by strings -------------------------------------------
+
+
+def model_strings_in(source: str) -> list[tuple[int, str]]:
+    """Return (line, "app.Model") for every model a call names by string in `source`:
+    `get_model("app", "Model")`, `get_model("app.Model")`, and the target of a relation field
+    (`ForeignKey("app.Model", ...)`, `to="app.Model"`)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = (
+            node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        )
+        strings = [
+            a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
+        if name == "get_model" and len(strings) == 2:
+            found.append((node.lineno, f"{strings[0]}.{strings[1]}"))
+        elif name == "get_model" and strings:
+            found.append((node.lineno, strings[0]))
+        elif name in RELATIONS:
+            targets = strings[:1] + [
+                k.value.value
+                for k in node.keywords
+                if k.arg == "to"
+                and isinstance(k.value, ast.Constant)
+                and isinstance(k.value.value, str)
+            ]
+            found += [(node.lineno, t) for t in targets if "." in t]
+    return found
+
+
+RELATIONS = {"ForeignKey", "OneToOneField", "ManyToManyField"}
+
+
+def _code_files(app: str) -> list[Path]:
+    """An app's code: its migrations are history (they name the models as they were then)."""
+    return [p for p in _files(app) if "migrations" not in p.parts]
+
+
+def _upward_strings() -> list[str]:
+    upward = []
+    for app in RUNG:
+        for path in _code_files(app):
+            where = path.relative_to(ROOT).as_posix()
+            for line, label in model_strings_in(path.read_text(encoding="utf-8")):
+                target = label.split(".")[0].lower()
+                if target in RUNG and RUNG[target] > RUNG[app]:
+                    upward.append(f"{where}:{line} names {label} ({app} -> {target})")
+    return upward
+
+
+def _upward_relations() -> list[str]:
+    from django.apps import apps
+
+    upward = []
+    for model in apps.get_models():
+        app = model._meta.app_label
+        if app not in RUNG:
+            continue
+        for field in model._meta.get_fields(include_hidden=True):
+            if not (field.is_relation and field.concrete) or field.related_model is None:
+                continue
+            target = field.related_model._meta.app_label
+            if target in RUNG and RUNG[target] > RUNG[app]:
+                upward.append(
+                    f"{model._meta.label}.{field.name} -> {field.related_model._meta.label}"
+                )
+    return upward
+
+
+def test_the_string_scanner_reads_get_model_and_relation_targets():
+    source = (
+        "Battle = apps.get_model('battles', 'Battle')\n"
+        "job = get_model('printing.PrintJob')\n"
+        "pairing = models.OneToOneField('league.Pairing', on_delete=models.PROTECT)\n"
+        "club = models.ForeignKey(to='campaigns.Club', on_delete=models.CASCADE)\n"
+        "user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)\n"
+    )
+
+    assert model_strings_in(source) == [
+        (1, "battles.Battle"),
+        (2, "printing.PrintJob"),
+        (3, "league.Pairing"),
+        (4, "campaigns.Club"),
+    ]
+
+
+def test_no_app_names_a_model_of_an_app_above_it_by_string():
+    upward = _upward_strings()
+
+    assert not upward, "models named up the ladder:\n" + "\n".join(upward)
+
+
+@pytest.mark.django_db(databases=[])
+def test_every_foreign_key_points_down_the_ladder():
+    upward = _upward_relations()
+
+    assert not upward, "relations up the ladder:\n" + "\n".join(upward)
+
+
+def test_the_old_layout_fails_the_data_checks():
+    """Before the league had its app, `campaigns.Pairing.battle` pointed at battles, a rung
+    above, and the desk looked battles up by string: both checks see that layout."""
+    old_model = "battle = models.OneToOneField('battles.Battle', on_delete=models.PROTECT)\n"
+    old_desk = "battle_model = apps.get_model('battles', 'Battle')\n"
+
+    labels = [label for _, label in model_strings_in(old_model + old_desk)]
+
+    assert labels == ["battles.Battle", "battles.Battle"]
+    assert all(RUNG[label.split(".")[0]] > RUNG["campaigns"] for label in labels)

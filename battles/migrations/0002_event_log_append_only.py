@@ -30,8 +30,8 @@ SQLITE_UP = [
 SQLITE_DOWN = ["DROP TRIGGER IF EXISTS battle_event_append_only"]
 
 
-def _run(statements: dict[str, list[str]]):  # type: ignore[no-untyped-def]
-    def run(apps, schema_editor) -> None:  # type: ignore[no-untyped-def]
+def _run(statements: dict[str, list[str]]):  # type: ignore[no-untyped-def]  # a migration helper
+    def run(apps, schema_editor) -> None:  # type: ignore[no-untyped-def]  # historical apps
         for statement in statements.get(schema_editor.connection.vendor, []):
             schema_editor.execute(statement)
 

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from battles.models import Battle
 from battles.selectors import battle_is_deletable_by
 from battles.services.common import PLAYABLE, locked, require_status
-from campaigns.models import Pairing
+from battles.signals import battle_abandoning
+from common.users import User
 from rosters.models import ServiceRecordEntry
 
 
 @transaction.atomic
-def battle_delete(*, battle: Battle, user: AbstractBaseUser) -> None:
+def battle_delete(*, battle: Battle, user: User) -> None:
     """Delete an unfinished battle its creator abandons: sides, figures, events, any entries.
 
     A finished battle is history (careers and the ledger point at it) and stays.
@@ -25,6 +25,6 @@ def battle_delete(*, battle: Battle, user: AbstractBaseUser) -> None:
         raise PermissionDenied("Only the player who set the battle up can delete it.")
     ServiceRecordEntry.objects.filter(battle_id=battle.pk).delete()
     # A league game set up with this battle goes back to waiting for one (the link protects
-    # only a battle that was played).
-    Pairing.objects.filter(battle_id=battle.pk).update(battle=None)
+    # only a battle that was played): the league, above, unlinks it.
+    battle_abandoning.send(sender=Battle, battle_id=battle.pk)
     battle.delete()

@@ -8,9 +8,8 @@ state it changed feeds the next check's parameters. No dice are rolled.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard, get_args
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -28,6 +27,7 @@ from battles.services.table import (
     repeated,
     require_own,
 )
+from common.users import User
 from rules.checks import Effect
 from rules.system import RuleSystem
 from rules.words import COMMON_STATES
@@ -82,6 +82,10 @@ def _effect(
     return Effect("actor", marker.key, "add", step, note)
 
 
+def _is_change(word: str) -> TypeGuard[Change]:
+    return word in get_args(Change)
+
+
 def _flag(marker: Marker, on: bool) -> str:
     return marker.label if on else f"not {marker.label}"
 
@@ -94,7 +98,7 @@ def battle_adjust(
     state_key: str,
     change: str,
     reason: str = "",
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     key: str = "",
 ) -> BattleEvent:
     """Add or take off one wound, Hit or marker on a figure by hand, logged as an event.
@@ -112,10 +116,10 @@ def battle_adjust(
     if state_key not in by_key:
         known = ", ".join(sorted(by_key)) or "none"
         raise ValidationError({"state_key": [f"{state_key!r} cannot be adjusted; try {known}"]})
-    if change not in ("add", "remove"):
+    if not _is_change(change):
         raise ValidationError({"change": ["say add or remove"]})
     reason = reason.strip()[:REASON_MAX]
-    effect = _effect(system, target, by_key[state_key], change, reason)  # type: ignore[arg-type]
+    effect = _effect(system, target, by_key[state_key], change, reason)
     seq, before = next_seq(battle), _snapshot([target])
     effect.apply(target.state)
     system.settle_state(target.state)

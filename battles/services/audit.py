@@ -16,25 +16,77 @@ newest.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TypedDict
 
-from battles.chain import chain_breaks
+from battles.chain import ChainBreak, chain_breaks
 from battles.errors import BattleConflict
-from battles.models import Battle, BattleEvent, BattleStatus, EventKind
+from battles.models import Battle, BattleEvent, BattleStatus, EventKind, PostBattleRoll
 from battles.services.common import system_of
 from battles.services.pipeline import derive_rolls
 from battles.services.table import event_dice
+from common.json_types import JSONObject
 from rules.errors import RulesError
 from rules.system import RuleSystem
 
 
-def _row_report(row: Any, expected: dict[str, Any] | None) -> dict[str, Any]:
+class LedgerCheck(TypedDict, total=False):
+    """One ledger row against its roll re-derived from the seed."""
+
+    id: int | None  # None: a roll the procedure makes that the ledger lacks
+    character: int
+    procedure: str
+    index: int
+    outcome: str
+    matches: bool | None  # None: cannot be re-derived (see `note`)
+    expected: JSONObject | None
+    missing: bool
+    note: str
+
+
+class EventCheck(TypedDict, total=False):
+    """One logged event against its dice re-derived from the seed."""
+
+    seq: int
+    check: str
+    voided: bool
+    matches: bool | None  # None: not re-derivable alone (see `note`)
+    note: str
+
+
+class ChainCheck(TypedDict):
+    """Whether the log's hash chain holds."""
+
+    head: str
+    events: int
+    intact: bool
+    first_bad_event: int | None
+    problem: str
+    breaks: list[ChainBreak]
+
+
+class BattleAudit(TypedDict):
+    """The audit report of a processed battle (GET /api/battles/<id>/audit/)."""
+
+    battle: int
+    seed: str
+    seed_sha256: str
+    seed_matches_hash: bool
+    dice_scheme: int
+    house_rules: JSONObject | None
+    all_match: bool
+    chain: ChainCheck
+    ledger: list[LedgerCheck]
+    mismatched: list[int | None]
+    events: list[EventCheck]
+
+
+def _row_report(row: PostBattleRoll, expected: JSONObject | None) -> LedgerCheck:
     matches = (
         expected is not None
         and expected == row.result
         and (expected["dice"] == row.dice and expected["outcome"] == row.outcome)
     )
-    report = {
+    report: LedgerCheck = {
         "id": row.pk,
         "character": row.character_id,
         "procedure": row.procedure,
@@ -50,15 +102,15 @@ def _row_report(row: Any, expected: dict[str, Any] | None) -> dict[str, Any]:
 NO_DICE_KEY = "imported without its dice key (a version-1 export): cannot be re-derived"
 
 
-def _ledger_report(battle: Battle, system: RuleSystem) -> list[dict[str, Any]]:
-    derived: dict[tuple[int, str, int], dict[str, Any]] = {}
+def _ledger_report(battle: Battle, system: RuleSystem) -> list[LedgerCheck]:
+    derived: dict[tuple[int, str, int], JSONObject] = {}
     keyless: set[int] = set()
     for figure in battle.figures.filter(character__isnull=False, record__isnull=False):
         if not figure.dice_key:
-            keyless.add(figure.character_id)
+            keyless.add(figure.character_pk)
             continue
         for roll in derive_rolls(system, battle, figure):
-            derived[(figure.character_id, roll.procedure, roll.index)] = roll.as_json()
+            derived[(figure.character_pk, roll.procedure, roll.index)] = roll.as_json()
     rows = battle.ledger.order_by("character_id", "procedure", "index")
     reports = [
         _keyless_report(r)
@@ -81,16 +133,16 @@ def _ledger_report(battle: Battle, system: RuleSystem) -> list[dict[str, Any]]:
     return reports
 
 
-def _keyless_report(row: Any) -> dict[str, Any]:
+def _keyless_report(row: PostBattleRoll) -> LedgerCheck:
     report = _row_report(row, None)
     del report["expected"]
     return {**report, "matches": None, "note": NO_DICE_KEY}
 
 
-def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dict[str, Any]:
-    report: dict[str, Any] = {"seq": event.seq, "check": event.check_name, "voided": event.voided}
+def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> EventCheck:
+    report: EventCheck = {"seq": event.seq, "check": event.check_name, "voided": event.voided}
     if event.kind == EventKind.ADJUSTMENT:
-        who = event.created_by.get_username() if event.created_by_id else "nobody signed in"
+        who = event.created_by.get_username() if event.created_by else "nobody signed in"
         return {**report, "matches": None, "note": f"adjusted by hand by {who}: no dice"}
     if event.dice_given:
         return {**report, "matches": None, "note": "dice typed in at the table"}
@@ -106,7 +158,7 @@ def _event_report(battle: Battle, system: RuleSystem, event: BattleEvent) -> dic
     return {**report, "matches": dice == event.dice and again.outcome == event.outcome}
 
 
-def chain_report(log: list[BattleEvent], head: str, breaks: list[dict[str, Any]]) -> dict[str, Any]:
+def chain_report(log: list[BattleEvent], head: str, breaks: list[ChainBreak]) -> ChainCheck:
     """Say whether the log's hash chain holds, and name the first event that breaks it."""
     first = breaks[0] if breaks else None
     return {
@@ -119,7 +171,7 @@ def chain_report(log: list[BattleEvent], head: str, breaks: list[dict[str, Any]]
     }
 
 
-def _house_rules(battle: Battle) -> dict[str, Any] | None:
+def _house_rules(battle: Battle) -> JSONObject | None:
     """The house-rules version the rolls were re-derived under (None: the rules as written)."""
     version = battle.house_rules
     if version is None:
@@ -127,7 +179,7 @@ def _house_rules(battle: Battle) -> dict[str, Any] | None:
     return {"version": version.number, "digest": version.digest}
 
 
-def battle_audit(*, battle: Battle) -> dict[str, Any]:
+def battle_audit(*, battle: Battle) -> BattleAudit:
     """Return the audit report of a processed battle (409 before its seed is revealed)."""
     if battle.status != BattleStatus.PROCESSED:
         raise BattleConflict("the seed is revealed, and the audit possible, once processed")

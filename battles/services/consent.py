@@ -1,6 +1,6 @@
 """Consent: a battle's aftermath touches a side's figures only once that side agreed the result.
 
-As league results already work (campaigns.services.results): one player reports (finishing the
+As league results already work (league.services.results): one player reports (finishing the
 battle agrees for every side they answer for), the other confirms or disputes. A side is
 answered for by its force's owner, or by an organiser of the force's campaign. A dispute goes
 to the organisers, who settle it; a report nobody answered can be settled by an organiser once
@@ -18,7 +18,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -30,9 +29,10 @@ from battles.selectors import battle_is_playable_by
 from battles.services.common import PLAYABLE, locked, require_status, system_of
 from battles.services.pipeline import battle_seal, check_results, unagreed_sides
 from battles.services.records import figure_status
-from battles.signals import battle_disputed, battle_reported
-from campaigns.models import Pairing, display_name
+from battles.signals import battle_answer_day, battle_disputed, battle_reported
+from campaigns.models import display_name
 from campaigns.selectors import campaigns_managed_by
+from common.users import User
 
 DEFAULT_CONFIRM_DAYS = 7
 WAITING = (BattleStatus.REPORTED, BattleStatus.DISPUTED)
@@ -41,18 +41,18 @@ WAITING = (BattleStatus.REPORTED, BattleStatus.DISPUTED)
 # --- who answers for which side -------------------------------------------------------------
 
 
-def sides_owned_by(battle: Battle, user: AbstractBaseUser) -> QuerySet[BattleSide]:
+def sides_owned_by(battle: Battle, user: User) -> QuerySet[BattleSide]:
     """Return the battle's sides whose force the user owns."""
     return BattleSide.objects.filter(battle_id=battle.pk, force__owner_id=user.pk)
 
 
-def sides_organised_by(battle: Battle, user: AbstractBaseUser) -> QuerySet[BattleSide]:
+def sides_organised_by(battle: Battle, user: User) -> QuerySet[BattleSide]:
     """Return the battle's sides whose force's campaign the user organises (or administers)."""
     managed = campaigns_managed_by(user).values("pk")
     return BattleSide.objects.filter(battle_id=battle.pk, force__campaign__in=managed)
 
 
-def sides_answered_by(battle: Battle, user: AbstractBaseUser) -> QuerySet[BattleSide]:
+def sides_answered_by(battle: Battle, user: User) -> QuerySet[BattleSide]:
     """Return the sides the user may agree a result for: owned, or organised."""
     if not user.is_authenticated:
         return BattleSide.objects.none()
@@ -61,7 +61,7 @@ def sides_answered_by(battle: Battle, user: AbstractBaseUser) -> QuerySet[Battle
     return BattleSide.objects.filter(Q(pk__in=owned) | Q(pk__in=organised))
 
 
-def _agree(sides: QuerySet[BattleSide], user: AbstractBaseUser) -> int:
+def _agree(sides: QuerySet[BattleSide], user: User) -> int:
     return sides.filter(agreed_at__isnull=True).update(agreed_at=timezone.now(), agreed_by=user)
 
 
@@ -82,9 +82,9 @@ def battle_answer_by(battle: Battle) -> date | None:
     """
     if battle.reported_at is None:
         return None
-    pairing = Pairing.objects.filter(battle_id=battle.pk).select_related("round").first()
-    if pairing is not None and pairing.round.deadline is not None:
-        return pairing.round.deadline
+    for _, day in battle_answer_day.send(sender=Battle, battle_id=battle.pk):
+        if isinstance(day, date):
+            return day  # set by an app above (a league game: its round's deadline)
     days = int(getattr(settings, "BATTLES_CONFIRM_DAYS", DEFAULT_CONFIRM_DAYS))
     return timezone.localdate(battle.reported_at) + timedelta(days=days)
 
@@ -98,7 +98,7 @@ def _answer_time_over(battle: Battle) -> bool:
 
 
 @transaction.atomic
-def battle_finish(*, battle: Battle, user: AbstractBaseUser, key: str = "") -> Battle:
+def battle_finish(*, battle: Battle, user: User, key: str = "") -> Battle:
     """Report the result: it is frozen, agreed for every side the user answers for, and the
     other sides are asked to confirm. Once every side agreed, the rolls are queued.
 
@@ -139,7 +139,7 @@ def _freeze(battle: Battle, key: str) -> None:
 
 
 @transaction.atomic
-def battle_confirm(*, battle: Battle, user: AbstractBaseUser) -> Battle:
+def battle_confirm(*, battle: Battle, user: User) -> Battle:
     """Agree a reported result for the user's own sides; the last agreement queues the rolls.
 
     Confirming twice (a double tap) is answered as done.
@@ -159,7 +159,7 @@ def battle_confirm(*, battle: Battle, user: AbstractBaseUser) -> Battle:
 
 
 @transaction.atomic
-def battle_dispute(*, battle: Battle, user: AbstractBaseUser, note: str = "") -> Battle:
+def battle_dispute(*, battle: Battle, user: User, note: str = "") -> Battle:
     """Say the reported result is wrong: the battle waits for an organiser to settle it."""
     battle = locked(battle.pk)
     require_status(battle, (BattleStatus.REPORTED,), "dispute the result")
@@ -178,7 +178,7 @@ def battle_dispute(*, battle: Battle, user: AbstractBaseUser, note: str = "") ->
 
 
 @transaction.atomic
-def battle_settle(*, battle: Battle, user: AbstractBaseUser) -> Battle:
+def battle_settle(*, battle: Battle, user: User) -> Battle:
     """Agree the result for the sides still waiting, as their campaign's organiser: a disputed
     result at any time, an unanswered one once the time to answer has passed."""
     battle = locked(battle.pk)
@@ -205,7 +205,7 @@ def battle_settle(*, battle: Battle, user: AbstractBaseUser) -> Battle:
 
 
 @transaction.atomic
-def battle_reopen(*, battle: Battle, user: AbstractBaseUser) -> Battle:
+def battle_reopen(*, battle: Battle, user: User) -> Battle:
     """Take a result nobody has finished agreeing back to the table, to correct it: every
     agreement is withdrawn, and the corrected result is reported and agreed anew."""
     battle = locked(battle.pk)

@@ -20,14 +20,13 @@ import logging
 import time
 import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from battles.errors import BattleConflict
@@ -42,11 +41,15 @@ from battles.services.results import (
 )
 from battles.signals import battle_processed
 from common.queueing import send_after_commit
+from common.users import User
 from rosters import services as rosters
 from rosters.models import Character, CharacterStatus, EntryCause
 from rules import narrate
 from rules.campaign import PostBattleRoll as Roll
 from rules.system import RuleSystem
+
+#: A ledger row's identity: character id, procedure, step index.
+LedgerKey = tuple[int, str, int]
 
 DEFAULT_STALE_MINUTES = 10
 DEFAULT_FINISHED_GRACE_SECONDS = 60
@@ -78,7 +81,7 @@ def check_results(battle: Battle, system: RuleSystem) -> None:
         raise ValidationError({"figures": [f"unknown status for {', '.join(bad)}"]})
 
 
-def battle_seal(*, battle: Battle, user: AbstractBaseUser | None) -> Battle:
+def battle_seal(*, battle: Battle, user: User | None) -> Battle:
     """Mark a battle every side agreed FINISHED and queue its post-battle rolls (one task).
 
     Call inside the transaction that recorded the last agreement, with the battle locked.
@@ -97,7 +100,7 @@ def battle_seal(*, battle: Battle, user: AbstractBaseUser | None) -> Battle:
     return battle
 
 
-def unagreed_sides(battle_id: Any) -> Any:
+def unagreed_sides(battle_id: Any) -> QuerySet[BattleSide]:  # an id, or an OuterRef
     """Return the battle's sides nobody has agreed the result for yet (a queryset)."""
     return BattleSide.objects.filter(battle_id=battle_id, agreed_at__isnull=True)
 
@@ -106,9 +109,7 @@ def sides_all_agreed(battle_id: int) -> bool:
     return not unagreed_sides(battle_id).exists()
 
 
-def _record_service(
-    battle: Battle, figures: Sequence[BattleFigure], user: AbstractBaseUser | None
-) -> None:
+def _record_service(battle: Battle, figures: Sequence[BattleFigure], user: User | None) -> None:
     """Write "Fought in" on each named figure's record, now that the battle was fought.
 
     Set-up and a report write nothing, so a battle abandoned (or reopened) before every side
@@ -203,7 +204,7 @@ def _process_claimed(battle_id: int, token: str) -> bool:
     figures = list(battle.figures.filter(character__isnull=False).select_related("character"))
     existing = {(r.character_id, r.procedure, r.index): r for r in battle.ledger.all()}
     characters = _locked_characters(figures)
-    ids = [f.character_id for f in figures]
+    ids = [f.character_pk for f in figures]
     careers, fought = careers_before(battle, ids), battles_fought_before(battle, ids)
     new: list[PostBattleRoll] = []
     for figure in figures:
@@ -212,12 +213,12 @@ def _process_claimed(battle_id: int, token: str) -> bool:
             battle,
             figure,
             side_result=results[figure.side_id],
-            career=careers[figure.character_id],
-            battles_before=fought[figure.character_id],
+            career=careers[figure.character_pk],
+            battles_before=fought[figure.character_pk],
         )
         rows = _ledger_rows(battle, figure, system, existing)
         new += [row for row in rows if row.pk is None]
-        _apply(battle, figure, characters[figure.character_id], rows)
+        _apply(battle, figure, characters[figure.character_pk], rows)
     PostBattleRoll.objects.bulk_create(new)  # one INSERT for the whole battle's ledger
     BattleFigure.objects.bulk_update(figures, ["record"])
     battle.status, battle.processed_at = BattleStatus.PROCESSED, timezone.now()
@@ -247,16 +248,16 @@ def _ledger_rows(
     battle: Battle,
     figure: BattleFigure,
     system: RuleSystem,
-    existing: dict[tuple[Any, ...], PostBattleRoll],
+    existing: dict[LedgerKey, PostBattleRoll],
 ) -> list[PostBattleRoll]:
     """Return the figure's ledger rows: those a previous attempt left, else new (unsaved) ones."""
     rows = []
     for roll in derive_rolls(system, battle, figure):
-        row = existing.get((figure.character_id, roll.procedure, roll.index))
+        row = existing.get((figure.character_pk, roll.procedure, roll.index))
         if row is None:
             row = PostBattleRoll(
                 battle=battle,
-                character_id=figure.character_id,
+                character_id=figure.character_pk,
                 procedure=roll.procedure,
                 index=roll.index,
                 subject=roll.subject[:120],
@@ -331,7 +332,7 @@ def _roll_words(system_key: str, row: PostBattleRoll, name: str) -> str:
 # --- the sweep and requeue ----------------------------------------------------------------
 
 
-def _release(battle_id: int, cutoff: Any) -> bool:
+def _release(battle_id: int, cutoff: datetime) -> bool:
     return bool(
         Battle.objects.filter(
             pk=battle_id, status=BattleStatus.PROCESSING, claimed_at__lt=cutoff

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.models import Battle, BattleFigure, BattleSide, SideResult
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
+from common.users import User
 from rules.aftermath import CARE_CHOICES, check_care
 from rules.schema import Field, Schema
 from rules.system import RuleSystem
@@ -191,7 +191,7 @@ def battle_record_result(
     figures: Sequence[Mapping[str, Any]] = (),
     sides: Sequence[Mapping[str, Any]] = (),
     options: Mapping[str, Any] | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Battle:
     """Enter (or correct) the result of a battle fought without the assistant."""
     battle = locked(battle.pk)

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -18,6 +17,7 @@ from battles.selectors import character_recovers_on
 from battles.services.common import as_validation
 from campaigns.models import Campaign
 from campaigns.services.house_rules import house_rules_current, rules_under
+from common.users import User
 from rosters.models import Character, CharacterStatus, Force
 from rosters.selectors import piece_stats
 from rules.errors import UnknownSystem
@@ -204,7 +204,7 @@ def _side_figures(
             system,
             name=c.name,
             character=c,
-            unit=c.unit.name if c.unit_id else "",
+            unit=c.unit.name if c.unit else "",
             stats=snapshot_stats(c),
         )
         for c in named
@@ -223,7 +223,7 @@ def battle_start(
     scenario: str = "",
     campaign_date: date | None = None,
     options: Mapping[str, Any] | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     one_phone: bool = True,
 ) -> Battle:
     """Set up a battle between two or more forces, with a seed committed to by its hash.

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -29,6 +28,8 @@ from battles.models import (
 )
 from battles.services.common import PLAYABLE, locked, require_status, system_of
 from battles.services.table import KILLED, mark_breakpoints
+from common.json_types import JSONObject
+from common.users import User
 from rules.dice import SeededDice
 from rules.simulate import SimEvent, SimFigure, SimResult
 from rules.system import RuleSystem
@@ -59,7 +60,7 @@ def _event(
     seq: int,
     sim: SimEvent,
     figures: dict[str, BattleFigure],
-    states: dict[str, dict[str, Any]],
+    states: dict[str, dict[str, object]],
 ) -> BattleEvent:
     # Not every simulated check is a figure's: Grits & Glory's "does the game end?" roll is the
     # game's own (actor "game"), so it is logged with no actor and changes no figure.
@@ -129,7 +130,7 @@ def _save_sides(battle: Battle, winner: int | None) -> None:
 
 
 @transaction.atomic
-def battle_auto_resolve(*, battle: Battle, user: AbstractBaseUser | None = None) -> Battle:
+def battle_auto_resolve(*, battle: Battle, user: User | None = None) -> Battle:
     """Fight the battle by simulation; its event log and result are saved, not yet finished."""
     battle = locked(battle.pk)
     require_status(battle, PLAYABLE, "auto-resolve")
@@ -166,7 +167,7 @@ class BatchSummary:
     casualties: tuple[dict[int, float], ...]
     mean_turns: float
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JSONObject:
         return {
             "runs": self.runs,
             "win_rate": list(self.wins),
@@ -181,7 +182,7 @@ def simulate_batch(
     *,
     system: RuleSystem,
     sides: Sequence[Sequence[SimFigure]],
-    options: dict[str, Any],
+    options: dict[str, object],
     runs: int,
     seed: str | None = None,
 ) -> BatchSummary:

@@ -11,7 +11,6 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -24,6 +23,7 @@ from battles.models import Battle, BattleEvent, BattleFigure, BattleStatus, Even
 from battles.selectors import figure_belongs_to_other
 from battles.services.breakpoints import side_is_broken
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
+from common.users import User
 from rules.checks import Check, Resolution, kept_per_figure
 from rules.dice import Dice, GivenDice, SeededDice
 from rules.errors import DiceError
@@ -58,7 +58,7 @@ def log_event(battle: Battle, event: BattleEvent) -> BattleEvent:
     return event
 
 
-def require_own(battle: Battle, user: AbstractBaseUser | None, figure: BattleFigure | None) -> None:
+def require_own(battle: Battle, user: User | None, figure: BattleFigure | None) -> None:
     """Refuse, naming the figure and its player, an action for the opponent's figure.
 
     Only where each player has their own phone (not `one_phone`); the campaign's organisers
@@ -139,7 +139,7 @@ def _apply(
     figures = [f for f in (actor, target) if f is not None]
     was_down = {f.pk: f.state.get("status") in KILLED for f in figures}
     for effect in resolution.effects:
-        effect.apply((actor if effect.who == "actor" else target).state)  # type: ignore[union-attr]
+        effect.apply((actor if effect.who == "actor" else target).state)  # type: ignore[union-attr]  # a target effect without a target is refused above
     for figure in figures:
         system.settle_state(figure.state)
     if skill and skill not in actor.skills_used:
@@ -185,7 +185,7 @@ def battle_resolve(
     target: Any = None,
     params: Mapping[str, Any] | None = None,
     dice: Sequence[int] | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     key: str = "",
 ) -> BattleEvent:
     """Resolve a check for `actor` (against `target`), rolling or with the dice given.
@@ -245,7 +245,7 @@ def _check_event(
     actor: BattleFigure,
     target: BattleFigure | None,
     before: dict[str, Any],
-    user: AbstractBaseUser | None,
+    user: User | None,
     *,
     given: bool,
     key: str,
@@ -275,7 +275,7 @@ def _check_event(
     return log_event(battle, event)
 
 
-def _user(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
+def _user(user: User | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
@@ -293,9 +293,7 @@ def _restore(battle: Battle, event: BattleEvent) -> None:
 
 
 @transaction.atomic
-def battle_void_last(
-    *, battle: Battle, user: AbstractBaseUser | None = None, key: str = ""
-) -> BattleEvent:
+def battle_void_last(*, battle: Battle, user: User | None = None, key: str = "") -> BattleEvent:
     """Void the latest standing event: its effects are reversed, the event stays in the log.
 
     The void is logged as an event of its own, after it, so the phones following the log
@@ -325,7 +323,7 @@ def voidable(battle: Battle) -> BattleEvent | None:
     return standing.select_related("actor").order_by("-seq").first()
 
 
-def _void_event(battle: Battle, voided: BattleEvent, user: AbstractBaseUser | None) -> None:
+def _void_event(battle: Battle, voided: BattleEvent, user: User | None) -> None:
     log_event(
         battle,
         BattleEvent(
@@ -362,7 +360,7 @@ def _activation_event(
     dice: Dice,
     result: Mapping[str, Any],
     before: dict[str, Any],
-    user: AbstractBaseUser | None,
+    user: User | None,
     key: str = "",
 ) -> BattleEvent:
     event = BattleEvent(
@@ -388,7 +386,7 @@ def battle_activation_start(
     battle: Battle,
     method: str,
     units: Sequence[str] | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     key: str = "",
 ) -> BattleEvent:
     """Start (or restart) the system's activation method, its state kept on the battle."""
@@ -428,7 +426,7 @@ def _activation_before(battle: Battle) -> dict[str, Any]:
 
 @transaction.atomic
 def battle_activation_draw(
-    *, battle: Battle, user: AbstractBaseUser | None = None, key: str = ""
+    *, battle: Battle, user: User | None = None, key: str = ""
 ) -> BattleEvent:
     """Draw the next activation (card or dice) and keep the new state on the battle."""
     battle = locked(battle.pk)

@@ -1,8 +1,6 @@
 """Campaign writes (`<entity>_<action>`, keyword-only, atomic), one module per concern:
-clubs, campaigns and memberships; joining by invitation; the league's settings and rounds;
-league results and the players' reports."""
+clubs, campaigns and memberships; joining by invitation; a player's profile; house rules."""
 
-from campaigns.services.announce import round_announce
 from campaigns.services.clubs import (
     ORGANISERS_GROUP,
     campaign_create,
@@ -14,7 +12,6 @@ from campaigns.services.clubs import (
     organiser_access_sync,
     organisers_group,
 )
-from campaigns.services.history import pairing_delete, round_delete
 from campaigns.services.invitations import (
     Joined,
     invitation_accept,
@@ -26,53 +23,13 @@ from campaigns.services.invitations import (
     join_request_decline,
     membership_remove,
 )
-from campaigns.services.league import (
-    LateJoin,
-    ManualRound,
-    adjustment_create,
-    league_join,
-    league_update,
-    membership_withdraw,
-    round_check,
-    round_create_manual,
-    round_lock,
-    round_robin_generate,
-    round_swap_players,
-    swiss_round_generate,
-)
 from campaigns.services.players import player_profile_update
-from campaigns.services.reports import pairing_report_file
-from campaigns.services.results import (
-    Claim,
-    claim_from,
-    claims_by_side,
-    pairing_auto_resolve,
-    pairing_confirm,
-    pairing_link_battle,
-    pairing_report,
-)
-from campaigns.services.season import (
-    RowResult,
-    SeasonChanges,
-    round_deadline_set,
-    round_next_pair,
-    round_results_record,
-    season_update,
-)
 
 __all__ = [
     "ORGANISERS_GROUP",
-    "Claim",
     "Joined",
-    "LateJoin",
-    "ManualRound",
-    "RowResult",
-    "SeasonChanges",
-    "adjustment_create",
     "campaign_create",
     "campaign_update",
-    "claim_from",
-    "claims_by_side",
     "club_create",
     "invitation_accept",
     "invitation_create",
@@ -81,32 +38,11 @@ __all__ = [
     "invitation_standing",
     "join_request_approve",
     "join_request_decline",
-    "league_join",
-    "league_update",
     "membership_create",
     "membership_delete",
     "membership_remove",
     "membership_update",
-    "membership_withdraw",
     "organiser_access_sync",
     "organisers_group",
-    "pairing_auto_resolve",
-    "pairing_confirm",
-    "pairing_delete",
-    "pairing_link_battle",
-    "pairing_report",
-    "pairing_report_file",
     "player_profile_update",
-    "round_announce",
-    "round_check",
-    "round_create_manual",
-    "round_deadline_set",
-    "round_delete",
-    "round_lock",
-    "round_next_pair",
-    "round_results_record",
-    "round_robin_generate",
-    "round_swap_players",
-    "season_update",
-    "swiss_round_generate",
 ]

@@ -138,8 +138,11 @@ def organisers_group() -> Group:
     group, created = Group.objects.get_or_create(name=ORGANISERS_GROUP)
     if created:
         group.permissions.add(
+            # The league's models (rounds, pairings...) moved to their own app, keeping their
+            # permissions' codenames; the group holds both apps' rows.
             *Permission.objects.filter(
-                content_type__app_label="campaigns", codename__in=ORGANISER_PERMISSIONS
+                content_type__app_label__in=("campaigns", "league"),
+                codename__in=ORGANISER_PERMISSIONS,
             ),
             *Permission.objects.filter(
                 content_type__app_label="notices", codename__in=WEBHOOK_PERMISSIONS

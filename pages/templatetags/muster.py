@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
+from django.template import Context
 
 from pages.display import change_text
 from pages.errors import error_summary as summarise
@@ -15,13 +14,13 @@ register = template.Library()
 
 
 @register.filter
-def words(value: Any) -> str:
+def words(value: object) -> str:
     """Write an engine key as words: `no_effect` -> `no effect`."""
     return str(value).replace("_", " ") if value is not None else ""
 
 
 @register.filter
-def change(value: dict[str, Any]) -> str:
+def change(value: dict[str, object]) -> str:
     """Write one post-battle change as a short sentence."""
     return change_text(value)
 
@@ -36,6 +35,6 @@ def system_name(key: str) -> str:
 
 
 @register.inclusion_tag("pages/includes/error_summary.html", takes_context=True)
-def error_summary(context: Any) -> dict[str, Any]:
+def error_summary(context: Context) -> dict[str, object]:
     """The refused form's summary at the top of the page (nothing when nothing was refused)."""
     return {"summary": summarise(context.get("form"), context.get("problems"))}

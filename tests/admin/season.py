@@ -10,9 +10,10 @@ from typing import Any
 from django.utils import timezone
 
 from battles.models import Battle, BattleStatus
-from campaigns.demo_season import season_in_progress
-from campaigns.models import Campaign, Pairing, Round
-from tests.campaigns.league_helpers import make_league
+from campaigns.models import Campaign
+from league.demo_season import season_in_progress
+from league.models import Pairing, Round
+from tests.league.league_helpers import make_league
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
 

@@ -9,10 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from battles.models import BattleStatus
-from campaigns.models import JoinRequest, Pairing, Round
+from campaigns.models import JoinRequest
+from league.models import Pairing, Round
 from printing.models import PrintJob
 from tests.admin.season import seeded_season
-from tests.campaigns.league_helpers import make_league
+from tests.league.league_helpers import make_league
 
 pytestmark = pytest.mark.django_db
 DASHBOARD = "/admin/campaigns/campaign/dashboard/"
@@ -198,7 +199,7 @@ def test_when_every_game_is_settled_the_next_action_locks_the_round_then_pairs_t
 
     client.post(season_url, {"action": "pair"})
     round_ = Round.objects.get(campaign=campaign)
-    from tests.campaigns.league_helpers import settle_round
+    from tests.league.league_helpers import settle_round
 
     settle_round(campaign, 1, olivia)
     assert "Lock round 1" in client.get(DASHBOARD).content.decode()

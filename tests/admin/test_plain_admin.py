@@ -26,7 +26,7 @@ def test_a_rounds_player_selects_have_short_labels_and_no_related_widgets(client
     season = seeded_season()
     client.force_login(season.olivia)
 
-    page = client.get(f"/admin/campaigns/round/{season.round_two.pk}/change/").content.decode()
+    page = client.get(f"/admin/league/round/{season.round_two.pk}/change/").content.decode()
 
     first = season.round_two.pairings.order_by("table").first()
     # the player and their forces ("alice — Gridley's Own"), not the membership's long name
@@ -38,9 +38,9 @@ def test_a_rounds_player_selects_have_short_labels_and_no_related_widgets(client
 
 
 def test_the_campaign_page_names_the_winner_and_shows_a_bye(client):
-    from campaigns import services
-    from campaigns.models import Pairing
-    from tests.campaigns.league_helpers import make_league, settle
+    from league import services
+    from league.models import Pairing
+    from tests.league.league_helpers import make_league, settle
 
     campaign, olivia, _ = make_league(["alice", "bob", "carol"])
     round_ = services.swiss_round_generate(campaign=campaign)

@@ -7,15 +7,15 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaigns.models import Pairing
+from league.models import Pairing
 from tests.admin.season import seeded_season
-from tests.campaigns.league_helpers import make_league
+from tests.league.league_helpers import make_league
 
 pytestmark = pytest.mark.django_db
 
 
 def results_url(round_) -> str:
-    return f"/admin/campaigns/round/{round_.pk}/results/"
+    return f"/admin/league/round/{round_.pk}/results/"
 
 
 def page_data(response) -> dict:
@@ -141,7 +141,7 @@ def test_an_organiser_of_another_campaign_cannot_open_the_round(client):
     client.force_login(oscar)
 
     assert client.get(results_url(season.round_two)).status_code == 404
-    assert client.get(f"/admin/campaigns/round/{season.round_two.pk}/sheet/").status_code == 404
+    assert client.get(f"/admin/league/round/{season.round_two.pk}/sheet/").status_code == 404
 
 
 def test_the_pairing_sheet_lists_tables_players_and_forces(client):
@@ -152,7 +152,7 @@ def test_the_pairing_sheet_lists_tables_players_and_forces(client):
     ForceFactory(owner=first.home.user, campaign=season.campaign, name="Red Company")
     client.force_login(season.olivia)
 
-    page = client.get(f"/admin/campaigns/round/{season.round_two.pk}/sheet/").content.decode()
+    page = client.get(f"/admin/league/round/{season.round_two.pk}/sheet/").content.decode()
 
     assert "Winter League — round 2" in page
     assert "Red Company" in page

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import League, PairingMethod
+from league.models import League, PairingMethod
 from tests.admin.season import seeded_season
-from tests.campaigns.league_helpers import make_league
+from tests.league.league_helpers import make_league
 
 pytestmark = pytest.mark.django_db
 

@@ -11,13 +11,13 @@ from battles import services
 from battles.errors import BattleConflict
 from battles.models import Battle
 from pages.selectors import character_career
-from rosters.models import EntryCause, ServiceRecordEntry
+from rosters.models import Character, EntryCause, ServiceRecordEntry
 from rules.system import get_system
 from tests.battles.conftest import Cast, fought_battle, start_battle
 from tests.consent import finish_agreed
 
 
-def _veteran(cast: Cast):  # type: ignore[no-untyped-def]
+def _veteran(cast: Cast) -> Character | None:
     return cast.red.characters.order_by("pk").first()
 
 

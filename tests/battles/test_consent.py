@@ -20,7 +20,7 @@ from battles import services
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleStatus, PostBattleRoll
 from battles.tasks import process_battle
-from campaigns.models import Pairing, Round
+from league.models import Pairing, Round
 from rosters.models import Character, CharacterStatus, ServiceRecordEntry
 from tests.battles.conftest import Cast, make_force, start_battle
 from tests.factories import UserFactory

@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 # Playwright's sync API runs an event loop in the test thread; Django refuses ORM calls from a
 # thread with a running loop unless told the caller knows what it is doing. The tests do: the
@@ -86,7 +90,7 @@ ACCESSIBILITY_PROBLEMS = """
 """
 
 
-def accessibility_problems(page) -> list[str]:  # type: ignore[no-untyped-def]
+def accessibility_problems(page: Page) -> list[str]:
     """Return what breaks the basics: labels on every field, heading order, landmarks."""
     return page.evaluate(ACCESSIBILITY_PROBLEMS)
 
@@ -98,7 +102,7 @@ class Screens:
     tests visit is held to them.
     """
 
-    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, page: Page) -> None:
         self.page = page
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 

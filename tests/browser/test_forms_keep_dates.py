@@ -15,11 +15,11 @@ import pytest
 from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
 
-from campaigns import services
-from campaigns.models import League, Round
+from league import services
+from league.models import League, Round
 from tests.browser.conftest import DESKTOP
 from tests.browser.test_season_admin import sign_in_to_the_admin
-from tests.campaigns.league_helpers import make_league
+from tests.league.league_helpers import make_league
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,7 +48,7 @@ def test_saving_the_season_and_results_unchanged_keeps_dates_deadlines_and_ratin
         assert page.input_value("#id_league-season_start") == "2026-11-02"
         page.get_by_role("button", name="Save the season settings").click()
         page.get_by_text("season settings saved").wait_for()
-        page.goto(f"{live_server.url}/admin/campaigns/round/{round_.pk}/results/")
+        page.goto(f"{live_server.url}/admin/league/round/{round_.pk}/results/")
         assert page.input_value("#id_round-deadline") == "2026-11-26"
         page.get_by_role("button", name="Save the round's results").click()
         page.get_by_text("nothing changed").wait_for()
@@ -77,8 +77,8 @@ def _admin_pages(campaign, round_) -> list[str]:
         f"/admin/campaigns/campaign/{campaign.pk}/change/",
         f"/admin/campaigns/campaign/{campaign.pk}/season/",
         f"/admin/campaigns/campaign/{campaign.pk}/standings/",
-        f"/admin/campaigns/round/{round_.pk}/change/",
-        f"/admin/campaigns/round/{round_.pk}/results/",
+        f"/admin/league/round/{round_.pk}/change/",
+        f"/admin/league/round/{round_.pk}/results/",
     ]
     return pages
 
@@ -94,7 +94,7 @@ def test_every_admin_page_fits_a_laptop_screen(page, live_server):
     pages.append(f"/admin/rosters/force/{force.pk}/change/")
     pages += [f"/admin/rosters/character/{c.pk}/change/" for c in force.characters.all()[:1]]
     pages += [f"/admin/notices/webhook/{h.pk}/change/" for h in campaign.webhooks.all()]
-    pages += [f"/admin/campaigns/pairing/{p.pk}/change/" for p in round_.pairings.all()]
+    pages += [f"/admin/league/pairing/{p.pk}/change/" for p in round_.pairings.all()]
     pages += [f"/admin/battles/battle/{b.pk}/change/" for b in campaign.battles.all()]
     page.set_viewport_size(DESKTOP)
     sign_in_to_the_admin(page, live_server, "admin")

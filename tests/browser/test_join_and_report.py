@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import Membership, Pairing
-from campaigns.services import round_create_manual
+from campaigns.models import Membership
+from league.models import Pairing
+from league.services import round_create_manual
 from tests.browser.conftest import PHONE, Screens
 from tests.factories import PASSWORD
 from tests.pages.conftest import make_muster
@@ -124,7 +125,8 @@ def test_a_new_player_signs_up_joins_and_reports_a_result_the_opponent_confirms(
 
 def test_the_account_and_organiser_pages_read_well_on_a_phone(browser, live_server):
     """Every page around accounts and joining, photographed and held to the basics."""
-    from campaigns.services import claim_from, invitation_create, pairing_report
+    from campaigns.services import invitation_create
+    from league.services import claim_from, pairing_report
 
     muster = make_muster(size=2)
     players = Membership.objects.filter(campaign=muster.campaign)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns import services
-from campaigns.models import Pairing
-from tests.campaigns.league_helpers import make_league, settle
+from league import services
+from league.models import Pairing
+from tests.league.league_helpers import make_league, settle
 
 pytestmark = pytest.mark.browser
 

@@ -5,13 +5,19 @@ text checked for WCAG AA contrast from the browser's computed styles."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
-from campaigns import selectors, services
-from campaigns.models import Pairing, Round
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+    from pytest_django.live_server_helper import LiveServer
+
+from league import selectors, services
+from league.models import Pairing, Round
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS
-from tests.campaigns.league_helpers import make_league
 from tests.factories import PASSWORD
+from tests.league.league_helpers import make_league
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -73,11 +79,11 @@ CONTRAST_PROBLEMS = """
 """
 
 
-def contrast_problems(page) -> list[str]:  # type: ignore[no-untyped-def]
+def contrast_problems(page: Page) -> list[str]:
     return page.evaluate(CONTRAST_PROBLEMS)
 
 
-def photograph(page, name: str) -> None:  # type: ignore[no-untyped-def]
+def photograph(page: Page, name: str) -> None:
     """Save the page at phone and laptop width, checking the contrast at each."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for width_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
@@ -87,12 +93,12 @@ def photograph(page, name: str) -> None:  # type: ignore[no-untyped-def]
     page.set_viewport_size(PHONE)
 
 
-def no_wider_than_the_screen(page) -> None:  # type: ignore[no-untyped-def]
+def no_wider_than_the_screen(page: Page) -> None:
     width = page.evaluate("document.querySelector('#content-main').scrollWidth")
     assert width <= page.viewport_size["width"], width
 
 
-def sign_in_to_the_admin(page, live_server, username: str) -> None:  # type: ignore[no-untyped-def]
+def sign_in_to_the_admin(page: Page, live_server: LiveServer, username: str) -> None:
     page.goto(f"{live_server.url}/admin/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
@@ -129,7 +135,7 @@ def test_an_organiser_runs_a_round_from_the_dashboard_to_the_standings(page, liv
     )
 
     # The round page: one card per game; enter tables 2 and 3 and save them in one submit.
-    page.goto(f"{live_server.url}/admin/campaigns/round/{round_.pk}/results/")
+    page.goto(f"{live_server.url}/admin/league/round/{round_.pk}/results/")
     no_wider_than_the_screen(page)
     photograph(page, "round-results")
     for game, vp in zip(games[1:], (3, 4), strict=True):
@@ -180,7 +186,7 @@ def test_an_organiser_runs_a_round_from_the_dashboard_to_the_standings(page, liv
     photograph(page, "season-preview")
 
     # The pairing sheet for the club night.
-    page.goto(f"{live_server.url}/admin/campaigns/round/{round_.pk}/sheet/")
+    page.goto(f"{live_server.url}/admin/league/round/{round_.pk}/sheet/")
     photograph(page, "pairing-sheet")
 
 

@@ -10,10 +10,12 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from campaigns import services
-from campaigns.models import Invitation, JoinRequest, Membership, Pairing
+from campaigns.models import Invitation, JoinRequest, Membership
 from campaigns.selectors import signup_needs_invitation
-from tests.campaigns.league_helpers import make_league
+from league import services as league_services
+from league.models import Pairing
 from tests.factories import ClubFactory, UserFactory
+from tests.league.league_helpers import make_league
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +95,9 @@ def test_a_player_cannot_approve_a_joiner():
 
 def test_a_member_with_league_games_is_withdrawn_not_removed():
     campaign, olivia, players, _ = league_with_link()
-    services.round_create_manual(campaign=campaign, pairings=[(players["ann"], players["ben"])])
+    league_services.round_create_manual(
+        campaign=campaign, pairings=[(players["ann"], players["ben"])]
+    )
 
     with pytest.raises(ValidationError, match="league games"):
         services.membership_remove(membership=players["ben"], user=olivia)
@@ -119,15 +123,17 @@ def test_sign_up_needs_an_invitation_only_when_every_club_is_invite_only():
 
 def test_a_dispute_ends_when_the_first_reporter_comes_round_to_the_other():
     campaign, _, players, _ = league_with_link()
-    services.round_create_manual(campaign=campaign, pairings=[(players["ann"], players["ben"])])
+    league_services.round_create_manual(
+        campaign=campaign, pairings=[(players["ann"], players["ben"])]
+    )
     pairing = Pairing.objects.get(round__campaign=campaign)
-    ann_says = services.claim_from({"winner": "HOME", "home_vp": 5})
-    ben_says = services.claim_from({"winner": "AWAY", "away_vp": 7})
+    ann_says = league_services.claim_from({"winner": "HOME", "home_vp": 5})
+    ben_says = league_services.claim_from({"winner": "AWAY", "away_vp": 7})
 
-    services.pairing_report(pairing=pairing, user=players["ann"].user, claim=ann_says)
-    services.pairing_report(pairing=pairing, user=players["ben"].user, claim=ben_says)
-    disputed = services.claims_by_side(Pairing.objects.get(pk=pairing.pk))
-    services.pairing_report(pairing=pairing, user=players["ann"].user, claim=ben_says)
+    league_services.pairing_report(pairing=pairing, user=players["ann"].user, claim=ann_says)
+    league_services.pairing_report(pairing=pairing, user=players["ben"].user, claim=ben_says)
+    disputed = league_services.claims_by_side(Pairing.objects.get(pk=pairing.pk))
+    league_services.pairing_report(pairing=pairing, user=players["ann"].user, claim=ben_says)
 
     pairing.refresh_from_db()
     assert disputed == {"home": ann_says, "away": ben_says}

@@ -18,8 +18,8 @@ from battles.services import (
     battle_resolve,
     battle_start,
 )
-from campaigns.demo_season import demo_season_seed
 from campaigns.models import Campaign
+from league.demo_season import demo_season_seed
 from rosters.demo import demo_seed
 from rosters.models import Force
 from tests.consent import finish_agreed

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import Pairing
 from chronicle.campaigns import campaign_chronicle
 from chronicle.citations import missing
+from league.models import Pairing
 from tests.chronicle.conftest import RAW_KEY
 
 pytestmark = pytest.mark.django_db

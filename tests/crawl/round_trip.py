@@ -75,7 +75,7 @@ class BrowserParser(PageParser):
         for button in self.buttons.get(id(form), [])[1:]:
             sent.append(Form(form.action, form.method, [*form.fields, button], form.htmx))
         for variant in sent:
-            variant.editable = self.is_editable(form)  # type: ignore[attr-defined]
+            variant.editable = self.is_editable(form)  # type: ignore[attr-defined]  # read by _post_and_follow
         return sent
 
 

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from battles.models import Battle
 from tests.crawl.conftest import crawls_of
 from tests.crawl.crawler import clean, report
 from tests.crawl.world import make_world
 from tests.house_rules_system import pack
+
+# A whole-site crawl: `make test-crawl` runs these (on PostgreSQL), not `make test`.
+pytestmark = pytest.mark.crawl
 
 LONGBOWS = pack(longbow={"range": 24, "volley": 3})
 SHORT_BOWS = pack(bows={"range": 12})

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from campaigns.models import Role
 from campaigns.services.house_rules import house_rules_save
 from rules import house
 from tests.crawl.crawler import Caps, Crawl, clean, report
 from tests.crawl.world import ACTORS, STAFF, World, make_world
 from tests.factories import CampaignFactory, MembershipFactory
+
+# A whole-site crawl: `make test-crawl` runs these (on PostgreSQL), not `make test`.
+pytestmark = pytest.mark.crawl
 
 SYSTEM = "rencounter"
 #: Only the editor's own routes are followed from the seeds (the rest of the site has its crawls).

@@ -2,9 +2,14 @@
 watching (issue 28). The stream's 404 to a stranger is tests/pages/test_live_stream.py: the
 crawl's world is not committed, and the stream reads on connections of its own."""
 
+import pytest
+
 from tests.crawl.conftest import crawls_of
 from tests.crawl.crawler import clean, report
 from tests.crawl.world import make_world
+
+# A whole-site crawl: `make test-crawl` runs these (on PostgreSQL), not `make test`.
+pytestmark = pytest.mark.crawl
 
 LIVE_PAGES = {"battles/<int:pk>/watch/", "battles/<int:pk>/screen/"}
 

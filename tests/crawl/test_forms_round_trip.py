@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import Pairing
+from league.models import Pairing
 from tests.crawl.crawler import Caps
 from tests.crawl.league_world import MEMBER, ORGANISER, PLAYER, league_world
 from tests.crawl.round_trip import RoundTrip
 from tests.crawl.test_crawl_admin import admin_seeds
 from tests.crawl.world import STAFF, World
+
+# A whole-site crawl: `make test-crawl` runs these (on PostgreSQL), not `make test`.
+pytestmark = pytest.mark.crawl
 
 #: Forms whose submission is the point: they act, add or sign out (path pattern, why).
 ACTIONS = (
@@ -40,10 +43,10 @@ def seeds(world: World) -> list[str]:
     desk = [f"/admin/campaigns/campaign/{campaign.pk}/{p}/" for p in ("season", "house-rules")]
     desk.append("/admin/campaigns/campaign/dashboard/")
     for round_ in campaign.rounds.all():
-        desk += [f"/admin/campaigns/round/{round_.pk}/change/"]
-        desk += [f"/admin/campaigns/round/{round_.pk}/results/"]
+        desk += [f"/admin/league/round/{round_.pk}/change/"]
+        desk += [f"/admin/league/round/{round_.pk}/results/"]
     for pairing in Pairing.objects.filter(round__campaign=campaign):
-        desk.append(f"/admin/campaigns/pairing/{pairing.pk}/change/")
+        desk.append(f"/admin/league/pairing/{pairing.pk}/change/")
     desk += [f"/admin/notices/webhook/{h.pk}/change/" for h in campaign.webhooks.all()]
     return [*admin_seeds([world]), *desk, *world.seeds(api=False)]
 

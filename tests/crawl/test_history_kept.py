@@ -14,15 +14,16 @@ from django.db.models import Model, ProtectedError
 from django.urls import reverse
 
 from battles.models import Battle, BattleStatus, PostBattleRoll
-from campaigns import services
-from campaigns.models import HouseRules, Pairing, PairingReport, Round, RoundStatus
-from campaigns.selectors import pairing_kept_because
+from campaigns.models import HouseRules
+from league import services
+from league.models import Pairing, PairingReport, Round, RoundStatus
+from league.selectors import pairing_kept_because
 from ratings.models import RatedGame
 from rosters.models import Character, Force, ServiceRecordEntry
-from tests.campaigns.league_helpers import make_league
 from tests.crawl.crawler import PageParser
 from tests.crawl.league_world import ORGANISER, PLAYER, league_world
 from tests.crawl.world import STAFF, World
+from tests.league.league_helpers import make_league
 
 pytestmark = pytest.mark.django_db
 

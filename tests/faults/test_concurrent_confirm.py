@@ -10,7 +10,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from campaigns.models import Pairing, Role, Round
+from campaigns.models import Role
+from league.models import Pairing, Round
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

@@ -11,8 +11,8 @@ from battles.services import pipeline
 from notices import delivery as sending
 from notices.models import Delivery, HookFormat, Webhook
 from tests.battles.conftest import finished, make_cast
-from tests.campaigns.league_helpers import make_league
 from tests.factories import CampaignFactory
+from tests.league.league_helpers import make_league
 
 pytestmark = pytest.mark.usefixtures("inline_delivery")
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 
 from battles.models import BattleStatus
-from campaigns import services
-from campaigns.models import Pairing, Round, RoundKind
+from league import services
+from league.models import Pairing, Round, RoundKind
 from notices.models import Event, EventKind, Notice
 from ratings.models import RatedGame
-from tests.campaigns.league_helpers import make_league
 from tests.crawl.crawler import PageParser
 from tests.factories import CharacterFactory, ForceFactory
+from tests.league.league_helpers import make_league
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def test_a_disputing_report_is_announced_as_that_player_reported_it():
 def test_a_round_paired_by_hand_in_the_admin_tells_its_players_and_hooks(admin_client):
     campaign, _, p = make_league(["ann", "ben"])
     round_ = Round.objects.create(campaign=campaign, number=1, kind=RoundKind.MANUAL)
-    url = f"/admin/campaigns/round/{round_.pk}/change/"
+    url = f"/admin/league/round/{round_.pk}/change/"
     parser = PageParser()
     parser.feed(admin_client.get(url).content.decode())
     form = next(f for f in parser.forms if any("TOTAL_FORMS" in n for n, _ in f.fields))

@@ -7,12 +7,12 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from campaigns import services
-from campaigns.models import Pairing
+from league import services
+from league.models import Pairing
 from notices.models import Notice
 from notices.services import notice_settings_update
 from notices.tasks import email_notice
-from tests.campaigns.league_helpers import make_league
+from tests.league.league_helpers import make_league
 
 
 def paired_league():

@@ -14,10 +14,10 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from campaigns import services
-from campaigns.models import Pairing
+from league import services
+from league.models import Pairing
 from notices.models import Delivery, DeliveryStatus, HookFormat, Webhook
-from tests.campaigns.league_helpers import make_league
+from tests.league.league_helpers import make_league
 
 
 def game_with_hook(receiver):

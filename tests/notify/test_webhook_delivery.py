@@ -12,13 +12,13 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from campaigns import services
-from campaigns.models import Pairing
+from league import services
+from league.models import Pairing
 from notices import delivery as sending
 from notices.models import Delivery, DeliveryStatus, Event, HookFormat, Webhook
 from notices.services import event_record
 from notices.tasks import deliver_to_hook
-from tests.campaigns.league_helpers import make_league, settle
+from tests.league.league_helpers import make_league, settle
 
 pytestmark = pytest.mark.usefixtures("inline_delivery")
 

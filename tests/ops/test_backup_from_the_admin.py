@@ -1,17 +1,21 @@
 """Backups from the campaign's admin page: the organiser downloads the campaign and restores it
-as a copy under a new name and slug in the same club (no JSON edited by hand); the players'
-written reports come along; the copy's games are not rated a second time."""
+as a copy under a new name and slug in the same club (no JSON edited by hand). The upload is
+checked in the request and restored by the worker (eager here); the job page follows it and
+links to the copy. The players' written reports come along; the copy's games are not rated a
+second time."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from campaigns import services
-from campaigns.models import Campaign, Pairing, PairingReport
+from campaign_backup.models import RestoreJob
+from campaigns.models import Campaign
+from league import services
+from league.models import Pairing, PairingReport
 from ratings.models import RatedGame
 from ratings.services import ratings_recompute
-from tests.campaigns.league_helpers import make_league, settle
+from tests.league.league_helpers import make_league, settle
 
 pytestmark = pytest.mark.django_db
 
@@ -30,43 +34,43 @@ def played_league():
     return campaign, olivia
 
 
-def test_an_organiser_restores_a_copy_into_the_same_club_with_its_written_reports(client):
+def backup_of(client, campaign) -> bytes:
+    return client.get(f"/admin/campaigns/campaign/{campaign.pk}/backup.json").content
+
+
+def restore(client, campaign, content: bytes, *, slug="winter-copy", name="Winter (copy)", **form):
+    upload = SimpleUploadedFile("winter.json", content, "application/json")
+    body = {"document": upload, "name": name, "slug": slug, "club": campaign.club_id, **form}
+    return client.post(f"/admin/campaigns/campaign/{campaign.pk}/backup/", body)
+
+
+def test_an_organiser_restores_a_copy_into_the_same_club_with_its_written_reports(
+    client, django_capture_on_commit_callbacks
+):
     campaign, olivia = played_league()
     client.force_login(olivia)
-    backup = client.get(f"/admin/campaigns/campaign/{campaign.pk}/backup.json")
-    upload = SimpleUploadedFile("winter.json", backup.content, "application/json")
+    backup = backup_of(client, campaign)
 
-    answer = client.post(
-        f"/admin/campaigns/campaign/{campaign.pk}/backup/",
-        {
-            "document": upload,
-            "name": "Winter (copy)",
-            "slug": "winter-copy",
-            "club": campaign.club_id,
-        },
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = restore(client, campaign, backup)
 
+    job = RestoreJob.objects.get()
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/admin/campaigns/campaign/restores/{job.pk}/"
     copy = Campaign.objects.get(club=campaign.club, slug="winter-copy")
-    assert answer.status_code == 302 and copy.name == "Winter (copy)"
-    assert copy.copy_of == "winter"
+    assert copy.name == "Winter (copy)" and copy.copy_of == "winter"
     report = PairingReport.objects.get(pairing__round__campaign=copy)
     assert report.text == "Held the bridge." and report.reporter.username == "ann"
+    page = client.get(answer["Location"]).content.decode()
+    assert f'href="/admin/campaigns/campaign/{copy.pk}/change/"' in page
+    assert "hx-trigger" not in page  # done: the page stops polling
 
 
-def test_a_restored_copy_is_not_rated_twice(client):
+def test_a_restored_copy_is_not_rated_twice(client, django_capture_on_commit_callbacks):
     campaign, olivia = played_league()
     client.force_login(olivia)
-    backup = client.get(f"/admin/campaigns/campaign/{campaign.pk}/backup.json")
-    upload = SimpleUploadedFile("winter.json", backup.content, "application/json")
-    client.post(
-        f"/admin/campaigns/campaign/{campaign.pk}/backup/",
-        {
-            "document": upload,
-            "name": "Winter (copy)",
-            "slug": "winter-copy",
-            "club": campaign.club_id,
-        },
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        restore(client, campaign, backup_of(client, campaign))
 
     rated = ratings_recompute(club=campaign.club)
 
@@ -77,13 +81,9 @@ def test_a_restored_copy_is_not_rated_twice(client):
 def test_a_slug_already_taken_in_the_club_is_a_form_error_and_nothing_is_written(client):
     campaign, olivia = played_league()
     client.force_login(olivia)
-    backup = client.get(f"/admin/campaigns/campaign/{campaign.pk}/backup.json")
-    upload = SimpleUploadedFile("winter.json", backup.content, "application/json")
 
-    answer = client.post(
-        f"/admin/campaigns/campaign/{campaign.pk}/backup/",
-        {"document": upload, "name": "Again", "slug": "winter", "club": campaign.club_id},
-    )
+    answer = restore(client, campaign, backup_of(client, campaign), slug="winter", name="Again")
 
     assert answer.status_code == 200 and b"already has a campaign" in answer.content
     assert Campaign.objects.count() == 1
+    assert not RestoreJob.objects.exists()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS_BELOW = ("rules", "campaigns", "rosters", "battles", "printing", "pages")
+APPS_BELOW = ("rules", "campaigns", "rosters", "battles", "league", "printing", "pages")
 
 
 def _imported_modules(path: Path) -> set[str]:

@@ -15,7 +15,8 @@ from django.core.management import CommandError, call_command
 from battles.models import BattleStatus
 from battles.services import battle_audit
 from campaign_backup.campaign import campaign_export, campaign_import, documents_equal
-from campaigns.models import Campaign, League, LeagueAdjustment, Pairing, Round
+from campaigns.models import Campaign
+from league.models import League, LeagueAdjustment, Pairing, Round
 from rosters.models import Character, ServiceRecordEntry
 from rules.dice import HMAC_SHA256
 from tests.battles.conftest import fought_battle, make_cast

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -19,7 +21,7 @@ def _campaign_with(battles: int):
     return cast.campaign
 
 
-def _queries(work) -> int:  # type: ignore[no-untyped-def]
+def _queries(work: Callable[[], object]) -> int:
     with CaptureQueriesContext(connection) as captured:
         work()
     return len(captured)

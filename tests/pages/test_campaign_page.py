@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import Membership, Pairing, Round, Winner
+from campaigns.models import Campaign, Membership
+from league.models import Pairing, Round, Winner
 from tests.pages.conftest import add_figures, make_muster
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +102,7 @@ def test_the_campaign_page_costs_the_same_queries_at_any_size(
 CAMPAIGN_QUERIES = 16
 
 
-def campaign_queries(campaign) -> int:  # type: ignore[no-untyped-def]
+def campaign_queries(campaign: Campaign) -> int:
     """CAMPAIGN_QUERIES, and the house-rules versions where the system's tables are editable."""
     from rules.system import get_system
 

@@ -12,8 +12,9 @@ import pytest
 from django import forms
 
 from battles.services import SideChoice, battle_start
-from campaigns.models import Membership, Pairing
-from campaigns.services import round_create_manual
+from campaigns.models import Membership
+from league.models import Pairing
+from league.services import round_create_manual
 from pages.errors import ErrorLine, error_summary
 
 pytestmark = pytest.mark.django_db

@@ -566,3 +566,24 @@ def test_a_figure_carrying_a_weapon_the_club_dropped_still_shows_and_prints(clie
 
     assert [client.get(url).status_code for url in pages + prints] == [200] * 5
     assert "Red Sheriff" in client.get(pages[0]).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("system_key", "table", "column"),
+    [
+        ("game_the_90", "unit_types", "turns_per_move"),
+        ("grits_and_glory", "weapons", "pistol"),
+        ("grits_and_glory", "victory_points", "points"),
+    ],
+)
+def test_a_printed_only_column_says_so_in_the_editor(client, system_key, table, column):
+    olivia = UserFactory(username="olivia")
+    campaign = CampaignFactory(system=system_key)
+    MembershipFactory(user=olivia, campaign=campaign, role=Role.ORGANISER)
+    client.force_login(olivia)
+    explained = get_system(system_key).house.table(table).column(column).explained
+
+    html = client.get(f"/campaigns/{campaign.pk}/house-rules/").content.decode()
+
+    assert "Printed only: " in explained
+    assert escape(explained) in html

@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from campaigns.models import Invitation, JoinRequest, Membership
-from campaigns.services import invitation_create, invitation_revoke, round_create_manual
+from campaigns.services import invitation_create, invitation_revoke
+from league.services import round_create_manual
 from tests.pages.test_campaign_page import campaign_queries
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import Membership, Pairing, PairingReport
-from campaigns.services import claim_from, pairing_report, round_create_manual
+from campaigns.models import Membership
+from league.models import Pairing, PairingReport
+from league.services import claim_from, pairing_report, round_create_manual
 
 pytestmark = pytest.mark.django_db
 
@@ -166,7 +167,7 @@ def test_an_anonymous_visitor_is_sent_to_sign_in(client, muster, game):
 
 
 def test_a_confirmed_result_can_no_longer_be_reported(client, muster, game):
-    from campaigns.services import pairing_confirm
+    from league.services import pairing_confirm
 
     pairing_confirm(pairing=game, user=muster.olivia, claim=claim_from({"winner": "DRAW"}))
     client.force_login(muster.bob)

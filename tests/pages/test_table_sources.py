@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 
 from battles.models import Battle, BattleFigure
 from battles.services import SideChoice, battle_start
+from campaigns.models import Role
+from campaigns.services.house_rules import house_rules_save
+from rules import house
 from rules.checks import Check, FigureView, FromEquipment, FromState, Source, _Stat
 from rules.errors import RulesError, ValidationError
 from rules.schema import Field
@@ -375,3 +378,31 @@ def test_a_targets_parameter_says_so_while_no_target_is_picked(client, muster):
 
     assert page.values["attack_skill"] == "9"
     assert page.sources["parry_skill"] == "the default: pick a target to read it"
+
+
+def test_a_weapons_reload_is_read_from_the_clubs_table_under_its_house_rules(client):
+    system = get_system("grits_and_glory")
+    document = house.template(system)
+    next(r for r in document["tables"]["weapons"] if r["key"] == "musket")["reload"] = 4
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    campaign = CampaignFactory(system="grits_and_glory")
+    MembershipFactory(user=alice, campaign=campaign, role=Role.ORGANISER)
+    house_rules_save(campaign=campaign, document=document, user=alice, note="slow muskets")
+    forces = []
+    for owner, name in ((alice, "Red"), (bob, "Blue")):
+        if owner is bob:
+            MembershipFactory(user=owner, campaign=campaign)
+        force = ForceFactory(campaign=campaign, owner=owner, name=name)
+        CharacterFactory(force=force, unit=UnitFactory(force=force), name=f"{name} man")
+        forces.append(force)
+    battle = battle_start(
+        sides=[SideChoice(force=f) for f in forces], campaign=campaign, user=alice
+    )
+    red = battle.figures.get(name="Red man")
+    _set(red, {**red.stats, "weapons": ["musket"]}, {**red.state, "reloading": 0})
+    client.force_login(alice)
+
+    page = _read(_check_form(client, battle, system.check("reload"), red.pk, red.pk))
+
+    assert page.values["reload"] == "4"
+    assert page.sources["reload"] == "Reload 4 — Red man"

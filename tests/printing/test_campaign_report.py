@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from battles.models import Battle, BattleEvent, BattleSide
 from battles.services import battle_process
-from campaigns.models import Pairing, Round, Winner
+from league.models import Pairing, Round, Winner
 from printing.models import PrintJob
 from tests.battles.conftest import finished, make_cast
 from tests.printing.pdfs import open_pdf, page_text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.models import Pairing, Round
+from league.models import Pairing, Round
 from printing.models import LabelPrint, PrintJob
 from tests.battles.conftest import make_cast, start_battle
 from tests.printing.pdfs import open_pdf, page_text

@@ -7,12 +7,13 @@ import pytest
 from django.core.management import call_command
 
 from campaigns import services
-from campaigns.models import Pairing
+from league import services as league_services
+from league.models import Pairing
 from ratings.models import PlayerRating, RatedGame, RatingPoint
 from ratings.selectors import rating_history
 from ratings.services import glicko_period, ratings_recompute
-from tests.campaigns.league_helpers import make_league, settle
 from tests.factories import CampaignFactory, MembershipFactory
+from tests.league.league_helpers import make_league, settle
 
 
 def test_glickmans_published_example_is_reproduced():
@@ -40,10 +41,10 @@ def snapshot(club_id: int) -> tuple[list[tuple], list[tuple]]:
 
 def play_two_swiss_rounds(campaign, olivia) -> None:
     """Round 1 all home wins; round 2 a draw and a major away win, settled in table order."""
-    services.swiss_round_generate(campaign=campaign)
+    league_services.swiss_round_generate(campaign=campaign)
     for pairing in Pairing.objects.filter(round__number=1, round__campaign=campaign):
         settle(pairing, olivia, winner="HOME", home_vp=10, away_vp=4)
-    services.swiss_round_generate(campaign=campaign)
+    league_services.swiss_round_generate(campaign=campaign)
     results = [{"winner": "DRAW"}, {"winner": "AWAY", "major_victory": True}]
     games = Pairing.objects.filter(round__number=2, round__campaign=campaign).order_by("table")
     for pairing, result in zip(games, results, strict=True):
@@ -53,7 +54,7 @@ def play_two_swiss_rounds(campaign, olivia) -> None:
 @pytest.mark.django_db
 def test_confirming_a_result_raises_the_winner_and_lowers_the_loser():
     campaign, olivia, _players = make_league(["alice", "bob"])
-    services.swiss_round_generate(campaign=campaign)
+    league_services.swiss_round_generate(campaign=campaign)
     pairing = Pairing.objects.get(round__campaign=campaign)
     settle(pairing, olivia, winner="HOME", home_vp=3)
     home = PlayerRating.objects.get(user_id=pairing.home.user_id)
@@ -66,12 +67,12 @@ def test_confirming_a_result_raises_the_winner_and_lowers_the_loser():
 @pytest.mark.django_db
 def test_a_game_both_players_report_alike_is_rated_once():
     campaign, _olivia, players = make_league(["alice", "bob"])
-    services.swiss_round_generate(campaign=campaign)
+    league_services.swiss_round_generate(campaign=campaign)
     pairing = Pairing.objects.get(round__campaign=campaign)
-    claim = services.claim_from({"winner": "AWAY"})
-    services.pairing_report(pairing=pairing, user=players["alice"].user, claim=claim)
+    claim = league_services.claim_from({"winner": "AWAY"})
+    league_services.pairing_report(pairing=pairing, user=players["alice"].user, claim=claim)
     assert not RatedGame.objects.exists()  # one report is not yet a result
-    services.pairing_report(pairing=pairing, user=players["bob"].user, claim=claim)
+    league_services.pairing_report(pairing=pairing, user=players["bob"].user, claim=claim)
     assert RatedGame.objects.get().score == 0.0
     assert PlayerRating.objects.get(user=pairing.away.user).games == 1
 
@@ -106,13 +107,13 @@ def test_a_corrected_result_rebuilds_the_ratings_as_if_it_had_always_been_so():
 @pytest.mark.django_db
 def test_one_rating_follows_a_player_across_the_clubs_systems():
     campaign, olivia, players = make_league(["alice", "bob"], system="d12_skirmish")
-    services.swiss_round_generate(campaign=campaign)
+    league_services.swiss_round_generate(campaign=campaign)
     settle(Pairing.objects.get(round__campaign=campaign), olivia, winner="DRAW")
     other = CampaignFactory(club=campaign.club, system="escarmouche", slug="second")
     services.membership_create(campaign=other, user=olivia, role="ORGANISER")
     for name in ("alice", "bob"):
         MembershipFactory(campaign=other, user=players[name].user)
-    services.swiss_round_generate(campaign=other)
+    league_services.swiss_round_generate(campaign=other)
     settle(Pairing.objects.get(round__campaign=other), olivia, winner="HOME")
     alice = PlayerRating.objects.get(user=players["alice"].user)
     assert alice.games == 2

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns import services
-from campaigns.models import Pairing
+from league import services
+from league.models import Pairing
 from ratings.models import PlayerRating
-from tests.campaigns.league_helpers import make_league
+from tests.league.league_helpers import make_league
 
 #: Ratings that seed alice, carol, bob, dave: not the table's (alphabetical) order.
 RATINGS = {"alice": 1710.0, "carol": 1650.0, "bob": 1450.0, "dave": 1390.0}

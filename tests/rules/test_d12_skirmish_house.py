@@ -236,6 +236,23 @@ def _sheet(system):
     return {s["title"]: s for s in sheet}
 
 
+def test_the_bayonet_flag_decides_which_firearms_a_figure_may_fix_a_bayonet_to():
+    pack = edited(
+        lambda d: (
+            row(d, "firearms", "shotgun").update(bayonet=True),
+            row(d, "firearms", "rifled_musket").update(bayonet=False),
+        )
+    )
+    housed = SYSTEM.with_house(pack)
+
+    shotgun = housed.stats.validate({"weapons": ["shotgun", "bayonet"]})
+    with pytest.raises(ValidationError, match="a bayonet needs a carbine"):
+        housed.stats.validate({"weapons": ["rifled_musket", "bayonet"]})
+    with pytest.raises(ValidationError, match="a bayonet needs a rifled musket or a carbine"):
+        SYSTEM.stats.validate({"weapons": ["shotgun", "bayonet"]})
+    assert shotgun["weapons"] == ["shotgun", "bayonet"]
+
+
 def test_the_sheet_marks_only_the_sections_a_pack_changes():
     housed = SYSTEM.with_house(edited(lambda d: row(d, "melee_weapons", "sword").update(bonus=3)))
 

@@ -253,6 +253,136 @@ def test_a_wider_cowered_band_puts_the_first_hit_at_three():
     assert [r["diff"] for r in housed.tables({})["shooting_effects"]] == ["0", "1-2", "3", "4+"]
 
 
+def _effects(resolution: Any) -> list[tuple[str, str, Any]]:
+    return [(e.who, e.key, e.value) for e in resolution.effects]
+
+
+def test_a_tie_won_on_rating_gives_the_first_bands_effects_as_the_club_sets_them():
+    document = template()
+    row(document, "shooting_effects", "shaken").update(shaken=False, disarmed=True, hits=1)
+    housed = SYSTEM.with_house(document)
+    # The thrown weapon's 2 against the target's 2: a tie the shooter's rating 3 wins over 1.
+    tie = {"weapon": "thrown", "target_rating": 1}
+
+    written = SYSTEM.check("shoot").resolve(tie, GivenDice([2, 4, 2]))
+    club = housed.check("shoot").resolve(tie, GivenDice([2, 4, 2]))
+
+    assert (written.outcome, club.outcome) == ("shaken", "shaken")
+    assert _effects(written) == [("target", "shaken", 1)]
+    assert _effects(club) == [("target", "wounds", -1), ("target", "disarmed", True)]
+
+
+def test_the_last_shooting_band_may_send_the_target_prone_and_stop_adding_hits():
+    document = template()
+    row(document, "shooting_effects", "multiple_hits").update(prone=True, more_hits=False)
+    housed = SYSTEM.with_house(document)
+    # 5 against 1: won by 4, one point above the band's start at 3.
+    shot = {"weapon": "thrown", "target_rating": 1}
+
+    written = SYSTEM.check("shoot").resolve(shot, GivenDice([5, 4, 1]))
+    club = housed.check("shoot").resolve(shot, GivenDice([5, 4, 1]))
+
+    assert (written.details["hits"], club.details["hits"]) == (3, 2)
+    assert ("target", "prone", True) in _effects(club)
+    assert ("target", "cover", True) in _effects(club)
+    assert ("target", "prone", True) not in _effects(written)
+
+
+def test_a_fighting_band_may_disarm_and_spare_the_loser_its_shaken_marker():
+    document = template()
+    row(document, "fighting_effects", "shaken").update(shaken=False, disarmed=True)
+    housed = SYSTEM.with_house(document)
+
+    # Attacker 4 against defender 3: won by one.
+    fight = housed.check("fight").resolve({}, GivenDice([4, 3, 1, 1]))
+
+    assert fight.outcome == "defender_shaken"
+    assert _effects(fight) == [("target", "disarmed", True)]
+    assert _effects(SYSTEM.check("fight").resolve({}, GivenDice([4, 3, 1, 1]))) == [
+        ("target", "shaken", 1)
+    ]
+
+
+@pytest.mark.parametrize(("table", "index"), [("shooting_effects", 2), ("fighting_effects", 0)])
+def test_more_hits_on_a_band_one_difference_wide_is_refused(table, index):
+    document = template()
+    document["tables"][table][index]["more_hits"] = True
+
+    with pytest.raises(PackError, match="one difference wide") as caught:
+        house.load(SYSTEM, document)
+
+    assert (caught.value.table, caught.value.row, caught.value.column) == (
+        table,
+        index,
+        "more_hits",
+    )
+
+
+def test_more_hits_counts_once_the_band_is_wider_than_one_difference():
+    document = template()
+    row(document, "shooting_effects", "hit")["more_hits"] = True
+    row(document, "shooting_effects", "multiple_hits")["diff"] = 4
+    housed = SYSTEM.with_house(document)
+
+    # 5 against 2: won by 3, one point above the hit band's start at 2.
+    shot = housed.check("shoot").resolve(
+        {"weapon": "thrown", "target_rating": 1}, GivenDice([5, 4, 2])
+    )
+
+    assert (shot.outcome, shot.details["hits"]) == ("hit", 2)
+
+
+def _fought_checks(system: Any, melee: str) -> set[str]:
+    pikeman = SimFigure("p", "Pikeman", {"rating": 3, "pike_trailer": 1, "melee": melee})
+    horseman = SimFigure("h", "Horseman", {"rating": 3, "rider": 1, "mounted": True})
+    checks: set[str] = set()
+    for seed in range(6):
+        result = system.simulate([[pikeman], [horseman]], {}, SeededDice(f"pike-{seed}"))
+        checks |= {event.resolution.check for event in result.events}
+    return checks
+
+
+def test_the_auto_resolver_fights_as_a_pike_only_with_a_weapon_the_club_calls_a_pike():
+    document = template()
+    row(document, "melee_weapons", "pike")["pike"] = False
+    housed = SYSTEM.with_house(document)
+
+    assert "pike_vs_cavalry" in _fought_checks(SYSTEM, "pike")
+    assert "pike_vs_cavalry" not in _fought_checks(housed, "pike")
+    assert "horse_vs_foot" in _fought_checks(housed, "pike")
+
+
+def test_a_renamed_melee_weapon_is_carried_by_its_new_key_only():
+    document = template()
+    row(document, "melee_weapons", "pike")["key"] = "long_pike"
+    housed = SYSTEM.with_house(document)
+
+    assert housed.stats.validate({"melee": "long_pike"})["melee"] == "long_pike"
+    with pytest.raises(ValidationError):
+        housed.stats.validate({"melee": "pike"})
+
+
+def test_the_skill_improvement_die_is_the_clubs():
+    document = template()
+    row_ = next(r for r in document["tables"]["improvement"] if r["stat"] == "skill")
+    row_["die"] = 6
+    housed = SYSTEM.with_house(document)
+    shooter = FigureRecord(
+        name="Jacques",
+        stats=housed.stats.validate({"rating": 5, "shooter": 1}),
+        skills_used=frozenset({"shooter"}),
+    )
+
+    # A 5 is a face of the club's d6 (not of the text's d4), over the skill of 1.
+    faces = {0: [1], 1: [5]}  # the rating's roll, then the Shooter skill's
+    rolls = housed.post_battle(shooter, {"house_campaign": True}, lambda p, i: GivenDice(faces[i]))
+
+    assert [(r.subject, r.outcome) for r in rolls] == [
+        ("improvement: rating (d6 over 5)", "unchanged"),
+        ("improvement: shooter (d6 over 1)", "improves"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("table", "index", "diff", "words"),
     [

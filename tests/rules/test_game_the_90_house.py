@@ -129,6 +129,40 @@ def test_a_later_removal_lets_units_carry_more_hits_and_moves_the_card_track():
     assert SYSTEM.card.track_boxes == 14
 
 
+def _effects(resolution: Any) -> list[tuple[str, Any, str]]:
+    return [(effect.key, effect.value, effect.note) for effect in resolution.effects]
+
+
+def test_an_earlier_removal_and_fatigue_mark_show_in_a_melees_effects():
+    housed = SYSTEM.with_house(
+        _pack(removal=[(0, "removed_at", 12), (0, "rally_fatigue_past", 8), (0, "rally_floor", 4)])
+    )
+    params = {"attacker": "knights", "target_hits": 8}
+
+    club = housed.check("melee").resolve(params, GivenDice([2]))
+    written = SYSTEM.check("melee").resolve(params, GivenDice([2]))
+
+    hits = club.details["hits"]
+    assert hits == written.details["hits"] and 12 <= 8 + hits < 15
+    assert ("status", "removed", f"{8 + hits} Hits") in _effects(club)
+    assert ("passed_ten", True, "past eight Hits") in _effects(club)
+    assert "removed" not in [value for _, value, _ in _effects(written)]
+    assert ("passed_ten", True, "past ten Hits") in _effects(written)
+
+
+def test_turns_per_move_is_printed_only_and_the_sheet_prints_the_clubs_number():
+    column = SYSTEM.house.table("unit_types").column("turns_per_move")
+    housed = SYSTEM.with_house(_pack(unit_types=[(4, "turns_per_move", 3)]))
+
+    assert column.sheet_only and column.explained.endswith(
+        "Printed only: the player turns the unit as it moves; no check rolls for a Turn."
+    )
+    lights = next(u for u in housed.tables({})["unit_types"] if u["type"] == "lights")
+    assert lights["turns"] == 3
+    notes = sheet_module.card_notes({"type": "lights"}, housed.tables({}))
+    assert "3 turns a move" in " ".join(notes)
+
+
 def test_quivers_and_fast_moves_follow_their_tables():
     housed = SYSTEM.with_house(
         _pack(out_of_missiles=[(4, "runs_out", False)], fast_bonus=[(2, "inches", 7)])

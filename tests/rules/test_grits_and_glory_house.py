@@ -267,6 +267,58 @@ def test_victory_points_are_scored_and_printed_from_the_pack():
     assert ["Each enemy unit killed", "+3"] in points["items"][0]["table"]["rows"]
 
 
+def _reloads(system: Any, seeds: int = 8) -> list[dict[str, Any]]:
+    """The reload checks musketeers make in seeded auto-resolved battles against swordsmen."""
+    sides = [
+        [SimFigure("muskets", "Musketeers", {"figures": 4, "weapons": ["musket"]})],
+        [SimFigure("swords", "Swordsmen", {"figures": 4, "weapons": ["sabre"]})],
+    ]
+    reloads = []
+    for seed in range(seeds):
+        result = system.simulate(sides, {}, SeededDice("reload", str(seed)))
+        reloads += [e.resolution for e in result.events if e.resolution.check == "reload"]
+    return [{**r.params, **r.details, "outcome": r.outcome} for r in reloads]
+
+
+def test_a_slower_musket_reloads_for_longer_in_the_check_and_the_auto_resolver():
+    housed = SYSTEM.with_house(_edited("weapons", "musket", "reload", 4))
+
+    club = housed.check("reload").resolve(
+        housed.check("reload").params.validate({"reload": 4}), GivenDice([])
+    )
+    reloads = _reloads(housed)
+
+    assert club.details["rounds_left"] == 4
+    assert reloads and {r["reload"] for r in reloads} == {4}
+    assert {r["reload"] for r in _reloads(SYSTEM)} == {2}
+    # A reload begun goes on: 4 rounds after the action under the club's musket, 2 as written.
+    assert max(r["rounds_left"] for r in reloads) == 4
+
+
+def test_the_pistol_and_victory_point_cells_say_they_are_printed_only():
+    weapons, points = SYSTEM.house.table("weapons"), SYSTEM.house.table("victory_points")
+
+    assert weapons.column("pistol").explained.startswith(
+        "May be fired in close combat (at the defender's Parry). Printed only: the player fires "
+    )
+    assert "Printed only: the players score the battle" in points.column("points").explained
+
+
+def test_the_sheet_marks_the_weapons_the_club_lets_fire_in_close_combat():
+    housed = SYSTEM.with_house(_edited("weapons", "derringer", "pistol", False))
+    options = housed.options.validate({})
+
+    def weapon_names(system: Any) -> list[str]:
+        sheet = reference.sheet(system.tables(options), options)
+        section = next(s for s in sheet if s["title"] == "Weapons")
+        return [row[0] for row in section["items"][0]["table"]["rows"]]
+
+    with house.applied(housed.pack):
+        club = weapon_names(housed)
+    assert "Derringer (pistol)" in weapon_names(SYSTEM)
+    assert "Derringer" in club and "Six-shooter (pistol)" in club
+
+
 # --- refusals -------------------------------------------------------------------------------
 
 

@@ -17,9 +17,11 @@ from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 from rules import house
+from rules.campaign import FigureRecord
 from rules.dice import SeededDice
 from rules.errors import ValidationError
 from rules.house import PackError
+from rules.simulate import SimFigure
 from rules.system import RuleSystem, all_systems, get_system
 from tests.rules.agreement import params_strategy
 
@@ -269,7 +271,7 @@ def test_a_number_cell_takes_a_whole_json_float_as_its_number(system: RuleSystem
     assert pack.changed_tables() == ()
 
 
-# --- every editable cell is read by some check, or says it is printed only ------------------
+# --- every editable cell is read by a check or a procedure, or says it is printed only -----
 
 
 #: Seeded results per probe: enough that an effect row a probe reaches once in a while shows.
@@ -293,6 +295,85 @@ def _signature(system: RuleSystem, probes: list[Any]) -> list[Any]:
         ]
         answers.append((odds.probabilities, json.dumps(seeded, sort_keys=True, default=str)))
     return answers
+
+
+# What a table's cells reach beyond the checks: a figure's stats and starting state, its label,
+# the auto-resolver and the campaign procedure, run under the pack (seeded where they roll).
+
+#: Seeded auto-resolved battles per procedure probe: each is a whole battle, so fewer than SEEDS.
+BATTLES = 4
+
+
+def _validated(system: RuleSystem, stats: dict[str, Any]) -> Any:
+    """A figure's stats as the system normalises them, or why it refuses them."""
+    try:
+        return system.stats.validate(stats)
+    except ValidationError as exc:
+        return ("refused", str(exc))
+
+
+def _figure(system: RuleSystem, stats: dict[str, Any]) -> list[Any]:
+    """A figure carrying the row: its stats, starting battle state and base label."""
+    valid = _validated(system, stats)
+    if isinstance(valid, tuple):
+        return [valid]
+    return [valid, system.initial_state(valid), system.label_text("Probe", valid)]
+
+
+def _battles(system: RuleSystem, ours: dict[str, Any], theirs: dict[str, Any]) -> list[Any]:
+    """Seeded auto-resolved battles of one figure (or unit) against another, event by event."""
+    sides = [[SimFigure("a", "Ours", ours)], [SimFigure("b", "Theirs", theirs)]]
+    assert system.simulate is not None
+    fought = []
+    for seed in range(BATTLES):
+        try:
+            result = system.simulate(sides, system.options.validate({}), SeededDice(f"b{seed}"))
+        except ValidationError as exc:
+            return [("refused", str(exc))]
+        events = [(e.actor, e.target, e.resolution.as_json()) for e in result.events]
+        fought.append((result.winner, json.dumps(events, sort_keys=True, default=str)))
+    return fought
+
+
+def _campaign(system: RuleSystem, options: dict[str, Any], **record: Any) -> list[Any]:
+    """A figure's seeded post-battle procedure under the campaign options."""
+    figure = FigureRecord(name="Probe", **record)
+    rolls = system.post_battle(
+        figure,
+        system.options.validate(options),
+        lambda procedure, index: SeededDice("campaign", f"{procedure}/{index}"),
+    )
+    return [json.dumps([roll.as_json() for roll in rolls], sort_keys=True, default=str)]
+
+
+def _bayonet_probe(system: RuleSystem, row: dict[str, Any]) -> list[Any]:
+    # Only a firearm that takes a bayonet lets a figure carry one.
+    return _figure(system, {"weapons": [row["key"], "bayonet"]})
+
+
+def _escarmouche_melee_probe(system: RuleSystem, row: dict[str, Any]) -> list[Any]:
+    figure = {"rating": 3, "fighter": 1, "pike_trailer": 1, "melee": row["key"]}
+    horseman = {"rating": 3, "rider": 1, "mounted": True}
+    return [*_figure(system, figure), *_battles(system, figure, horseman)]
+
+
+def _escarmouche_improvement_probe(system: RuleSystem, row: dict[str, Any]) -> list[Any]:
+    stats = system.stats.validate({"rating": 2, "shooter": 1, "fighter": 1})
+    options = {"house_campaign": True}
+    return _campaign(system, options, stats=stats, skills_used=frozenset({"shooter", "fighter"}))
+
+
+#: (system, table) -> the procedures a row of it reaches, beside its checks.
+PROCEDURES: dict[tuple[str, str], Any] = {
+    ("d12_skirmish", "firearms"): _bayonet_probe,
+    ("escarmouche", "melee_weapons"): _escarmouche_melee_probe,
+    ("escarmouche", "improvement"): _escarmouche_improvement_probe,
+}
+
+
+def _procedures(system: RuleSystem, table: Any, row: dict[str, Any]) -> list[Any]:
+    probe = PROCEDURES.get((system.key, table.name))
+    return probe(system, row) if probe else []
 
 
 def _every_default_probe(system: RuleSystem) -> list[Any]:
@@ -322,33 +403,6 @@ def _candidates(column: Any, value: Any) -> list[Any]:
     ]
 
 
-#: Cells this property still finds unread by any check and not declared printed only: (system,
-#: table, column) -> where the value is read instead, or what is not yet understood. Each fails
-#: the property today for some of its rows (xfail, not strict: the rows differ), and is the
-#: next session's work (issue 27, item 2 beyond Rencounter).
-NOT_YET_HONOURED: dict[tuple[str, str, str], str] = {
-    ("d12_skirmish", "firearms", "bayonet"): "read by the stats check of carried weapons",
-    ("escarmouche", "melee_weapons", "key"): "no check names a melee weapon by key",
-    ("escarmouche", "melee_weapons", "pike"): "read by the auto-resolver, not a check",
-    ("escarmouche", "melee_weapons", "weaponless"): "read by the auto-resolver, not a check",
-    ("escarmouche", "improvement", "die"): "the probe's stat value leaves some dice equal",
-    ("game_the_90", "removal", "removed_at"): "the probes do not reach the removal hits",
-    ("game_the_90", "removal", "rally_fatigue_past"): "the probes do not reach rally fatigue",
-    ("game_the_90", "unit_types", "turns_per_move"): "movement: read by the sheet only",
-    ("grits_and_glory", "victory_points", "points"): "scored after the battle, not by a check",
-    ("grits_and_glory", "weapons", "reload"): "read by the auto-resolver, not a check",
-    ("grits_and_glory", "weapons", "pistol"): "read by the unit card, not a check",
-    **{
-        ("escarmouche", table, column): "the effect rows' flags reach no probe's result"
-        for table, columns in (
-            ("shooting_effects", ("hits", "more_hits", "shaken", "disarmed", "prone")),
-            ("fighting_effects", ("hits", "more_hits", "shaken", "disarmed", "pushed_back")),
-        )
-        for column in columns
-    },
-}
-
-
 def _cells() -> list[Any]:
     cells = []
     for system in SYSTEMS:
@@ -356,8 +410,6 @@ def _cells() -> list[Any]:
             rows = house.template(system)["tables"][table.name]
             for index in sorted({0, len(rows) // 2, len(rows) - 1}):
                 for column in table.columns:
-                    gap = NOT_YET_HONOURED.get((system.key, table.name, column.name))
-                    marks = [pytest.mark.xfail(reason=gap, strict=False)] if gap else []
                     cells.append(
                         pytest.param(
                             system,
@@ -365,7 +417,6 @@ def _cells() -> list[Any]:
                             index,
                             column,
                             id=f"{system.key}-{table.name}-{index}-{column.name}",
-                            marks=marks,
                         )
                     )
     return cells
@@ -389,13 +440,15 @@ def test_every_editable_cell_changes_a_check_or_says_it_is_printed_only(
         except PackError:
             continue
         loaded += 1
-        if column.name == table.key:
-            # A row's key is how checks name it: the row's checks read the row by its new name
-            # and no longer know the old one.
-            before = _signature(housed, _probes(housed, table, row))
-        else:
-            before = _signature(system, _probes(system, table, row))
-        if _signature(housed, _probes(housed, table, edited_row)) != before:
+        # A row's key is how checks name it: the row's checks read the row by its new name
+        # and no longer know the old one.
+        was = housed if column.name == table.key else system
+        before = [*_signature(was, _probes(was, table, row)), *_procedures(was, table, row)]
+        after = [
+            *_signature(housed, _probes(housed, table, edited_row)),
+            *_procedures(housed, table, edited_row),
+        ]
+        if after != before:
             return
     if loaded == 0:
         # No pack takes this cell changed on its own (a fixed table's key, a band pinned by
@@ -403,6 +456,6 @@ def test_every_editable_cell_changes_a_check_or_says_it_is_printed_only(
         return
     pytest.fail(
         f"{system.key}: editing {table.name} row {index + 1} column {column.name} "
-        f"({loaded} value(s) a pack takes) changes no check; read it in a check or declare "
-        "it sheet_only"
+        f"({loaded} value(s) a pack takes) changes no check or probed procedure; read it in a "
+        "check (or probe the procedure that reads it, PROCEDURES) or declare it sheet_only"
     )

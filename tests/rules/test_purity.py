@@ -11,6 +11,7 @@ FORBIDDEN_ROOTS = {
     "rosters",
     "battles",
     "campaigns",
+    "league",
     "printing",
     "config",
     "random",

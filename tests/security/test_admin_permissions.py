@@ -19,7 +19,7 @@ from tests.security.world import World, build_world
 
 pytestmark = pytest.mark.django_db
 
-APPS = ("rosters", "campaigns", "battles", "printing")
+APPS = ("rosters", "campaigns", "battles", "league", "printing")
 PRIVATE_NAMES = (b"Gridley", b"Thirty Years")
 
 

@@ -236,7 +236,7 @@ def _allowed(path: str, method: str, operation: dict[str, Any], actor: str) -> b
 
 def _fingerprint() -> dict[str, list[dict[str, Any]]]:
     """Every row of Muster's own tables: a refused request must not change one of them."""
-    labels = ("rosters", "campaigns", "battles", "printing", "notices", "ratings")
+    labels = ("rosters", "campaigns", "battles", "league", "printing", "notices", "ratings")
     return {
         model._meta.label: list(model.objects.order_by("pk").values())
         for label in labels

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.services import SideChoice, battle_start
-from campaigns.models import HouseRules, Membership, Pairing, Role, Round
+from campaigns.models import HouseRules, Membership, Role
 from campaigns.services.house_rules import house_rules_save
+from league.models import Pairing, Round
 from notices.models import Webhook
 from printing.models import PrintJob
 from rules import house

@@ -27,7 +27,7 @@ class Command(BaseCommand):
             help="a FINISHED battle waiting longer than this is re-queued",
         )
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         stale, grace = options["stale_minutes"], options["grace_seconds"]
         queued = battles_sweep(
             stale_after=timedelta(minutes=stale) if stale is not None else None,

@@ -1,8 +1,7 @@
-"""Restore a `muster.campaign` JSON document written by `export_campaign`."""
+"""Restore a `muster.campaign` JSON document written by `export_campaign` (or Download)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,24 +9,40 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaign_backup.campaign import campaign_import
+from campaign_backup.uploads import backup_parse
 
 
 class Command(BaseCommand):
-    help = "Import a campaign document (all or nothing) into its club or into --club."
+    help = (
+        "Import a campaign document (all or nothing) into its club or into --club; with "
+        "--slug (and --name), as a copy. Runs here and now, not on a worker."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the JSON document")
         parser.add_argument("--club", default=None, help="club slug to import into")
+        parser.add_argument("--slug", default="", help="restore as a copy with this slug")
+        parser.add_argument("--name", default="", help="the copy's name (default: its slug)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            document = json.loads(Path(options["file"]).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:  # missing, not UTF-8, not JSON
+            # The same reader as the admin's upload: encodings, NaN, NUL, nesting, in words.
+            document = backup_parse(Path(options["file"]).read_bytes())
+        except OSError as exc:
             raise CommandError(f"cannot read {options['file']}: {exc}") from None
-        except RecursionError:
-            raise CommandError(f"cannot read {options['file']}: nested too deep") from None
+        except ValidationError as exc:
+            raise CommandError(f"cannot read {options['file']}: {exc.messages[0]}") from None
         try:
-            campaign = campaign_import(document=document, club_slug=options["club"])
+            campaign = campaign_import(
+                document=document,
+                club_slug=options["club"],
+                name=options["name"],
+                slug=options["slug"],
+                progress=self._progress if options["verbosity"] > 1 else None,
+            )
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None
         self.stdout.write(f"imported campaign {campaign.pk} ({campaign}) into {campaign.club}")
+
+    def _progress(self, step: str, done: int, total: int) -> None:
+        self.stderr.write(f"{step}: {done} of {total} rows")

@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from battles.demo import demo_battles_seed, demo_waiting_battle_seed
-from campaigns.demo_season import demo_season_seed
 from campaigns.models import Campaign
 from campaigns.services import invitation_standing
+from league.demo_season import demo_season_seed
 from rosters.demo import demo_seed
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.management.base import BaseCommand, CommandParser
 
 from campaigns.models import Club
@@ -16,7 +14,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--club", help="Only this club (its slug).")
 
-    def handle(self, *args: Any, club: str | None = None, **options: Any) -> None:
+    def handle(self, *args: object, club: str | None = None, **options: object) -> None:
         clubs = Club.objects.order_by("pk")
         if club:
             clubs = clubs.filter(slug=club)

@@ -239,14 +239,66 @@ def _bands_in_order(name: str) -> Callable[[list[Cells]], None]:
     return validate
 
 
+def _one_wide_bands_add_no_hits(name: str) -> Callable[[list[Cells]], None]:
+    """Refuse "+1 hit per point" on a band one difference wide: no point lies above its start.
+
+    The hits grow with the difference past the band's own; where the next band starts one
+    higher, the flag could never add a hit, and a cell that changes nothing is not offered.
+    """
+
+    def validate(rows: list[Cells]) -> None:
+        for index in range(len(rows) - 1):
+            start, following = rows[index]["diff"], rows[index + 1]["diff"]
+            if rows[index]["more_hits"] and following == start + 1:
+                raise PackError(
+                    f"must be off: the band is one difference wide (the next row starts at "
+                    f"{following}), so no point lies above it",
+                    table=name,
+                    row=index,
+                    column="more_hits",
+                )
+
+    return validate
+
+
+def _effects_rules(name: str) -> Callable[[list[Cells]], None]:
+    in_order, hits_above = _bands_in_order(name), _one_wide_bands_add_no_hits(name)
+
+    def validate(rows: list[Cells]) -> None:
+        in_order(rows)
+        hits_above(rows)
+
+    return validate
+
+
+#: A roll that reaches every band of an effects table: four active dice against one defence
+#: die wins by 0 to 5 and more, and its rating over the defender's wins the ties (band 0).
+STRONG = {"rating": AVERAGE["rating"], "active": 3}
+WEAK = 1
+
+
 def _shooting_probes(row: Cells) -> list[Probe]:
     shot = {**AVERAGE, "target_rating": AVERAGE["rating"]}
-    return [Probe("shoot", shot, _against_an_equal("Shoot with the default weapon"))]
+    return [
+        Probe("shoot", shot, _against_an_equal("Shoot with the default weapon")),
+        Probe(
+            "shoot",
+            {**STRONG, "target_rating": WEAK},
+            f"Shoot with four active dice, rating {STRONG['rating']} against rating {WEAK}",
+        ),
+    ]
 
 
 def _fighting_probes(row: Cells) -> list[Probe]:
     fight = {**AVERAGE, "defender_rating": AVERAGE["rating"]}
-    return [Probe("fight", fight, _against_an_equal("Fight"))]
+    return [
+        Probe("fight", fight, _against_an_equal("Fight")),
+        Probe(
+            "fight",
+            {**STRONG, "defender_rating": WEAK},
+            f"Fight with four active dice, rating {STRONG['rating']} against rating {WEAK}",
+        ),
+    ]
 
 
 SHOOTING_EFFECTS = EditableTable(
@@ -258,7 +310,7 @@ SHOOTING_EFFECTS = EditableTable(
     fixed_rows=True,
     help="What a shot that beats its target does, by how much it won: each row a band of "
     "differences up to the next row's.",
-    validate=_bands_in_order("shooting_effects"),
+    validate=_effects_rules("shooting_effects"),
     probes=_shooting_probes,
 )
 FIGHTING_EFFECTS = EditableTable(
@@ -270,7 +322,7 @@ FIGHTING_EFFECTS = EditableTable(
     fixed_rows=True,
     help="What the winner of a fight does to the loser, by how much it won: each row a band of "
     "differences up to the next row's.",
-    validate=_bands_in_order("fighting_effects"),
+    validate=_effects_rules("fighting_effects"),
     probes=_fighting_probes,
 )
 

@@ -139,7 +139,15 @@ UNIT_TYPES_TABLE = EditableTable(
         Column(
             "armoured", "bool", "Armoured", help="Hits on it from shooting and melee are halved"
         ),
-        Column("turns_per_move", "int", "Turns per move", min=0, max=4),
+        Column(
+            "turns_per_move",
+            "int",
+            "Turns per move",
+            min=0,
+            max=4,
+            help="How often the unit may Turn (rotate up to 180°) in one move",
+            sheet_only="the player turns the unit as it moves; no check rolls for a Turn",
+        ),
     ),
     rows=_unit_rows,
     build=_build_units,
@@ -358,11 +366,27 @@ def _validate_removal(rows: list[Row]) -> None:
 
 
 def _removal_probes(row: Mapping[str, Any]) -> list[Probe]:
-    # The threshold itself is no outcome (a check reports removal in its details); the floor
-    # shows in a rally one Hit above it by a unit past the fatigue mark.
+    # The floor shows in a rally one Hit above it by a unit past the fatigue mark. The
+    # threshold and the fatigue mark are no outcome of their own: a melee or a volley reports
+    # them in its effects (the target removed, or past the mark), so they are probed on a
+    # target one Hit short of removal and on one just at the mark.
     hits = min(row["rally_floor"] + 1, row["removed_at"] - 1)
     label = f"Rally from {hits} Hits, once past {row['rally_fatigue_past']}"
-    return [Probe("rally", {"hits": hits, "passed_ten": True}, label)]
+    defender = UNIT_NAMES[DEFENDER]
+    short, at_mark = row["removed_at"] - 1, row["rally_fatigue_past"]
+    return [
+        Probe("rally", {"hits": hits, "passed_ten": True}, label),
+        Probe(
+            "melee",
+            {"attacker": "knights", "target": DEFENDER, "target_hits": short},
+            f"Knights attack {defender} one Hit short of removal ({short} Hits)",
+        ),
+        Probe(
+            "shoot",
+            {"shooter": "bowmen", "target": DEFENDER, "target_hits": at_mark},
+            f"Bowmen shoot at {defender} on the fatigue mark ({at_mark} Hits)",
+        ),
+    ]
 
 
 REMOVAL_TABLE = EditableTable(

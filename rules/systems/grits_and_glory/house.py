@@ -127,7 +127,13 @@ WEAPON_COLUMNS = (
         max=3,
         help="Reach in inches (spear 1, lance 2): set against a charge at +2 a point.",
     ),
-    Column("pistol", "bool", help="May be fired in melee (at the defender's Parry)."),
+    Column(
+        "pistol",
+        "bool",
+        help="May be fired in close combat (at the defender's Parry)",
+        sheet_only="the player fires it in close combat and sets the shooting check's TN to the "
+        "defender's Parry",
+    ),
 )
 
 
@@ -301,6 +307,9 @@ def _weapon_probes(row: Row) -> list[Probe]:
     if row.get("reach"):
         reach = {"die": PROBE_DIE, "reach": row["reach"], "foe_die": PROBE_DIE}
         probes.append(Probe("set_weapons", reach, f"{name}: set against a charge (Agility d8)"))
+    if row.get("kind") == "ranged":
+        # Reload N: the rounds a jammed weapon spends reloading before it fires again.
+        probes.append(Probe("reload", {"reload": row["reload"]}, f"{name}: reloading after a jam"))
     return probes
 
 
@@ -545,7 +554,17 @@ def _build_points(rows: list[Row]) -> dict[str, Any]:
 POINTS_TABLE = EditableTable(
     "victory_points",
     "Victory points",
-    (Column("key", "text", max=32), Column("points", "int", min=-10, max=10)),
+    (
+        Column("key", "text", max=32),
+        Column(
+            "points",
+            "int",
+            min=-10,
+            max=10,
+            sheet_only="the players score the battle from the sheet, once the post-game Vigor "
+            "tests say who was knocked out and who killed, and enter the points with its result",
+        ),
+    ),
     _points_rows,
     _build_points,
     fixed_rows=True,

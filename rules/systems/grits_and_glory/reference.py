@@ -68,6 +68,11 @@ def _profile(weapon: Mapping[str, Any]) -> tuple[str, ...]:
     )
 
 
+def _named(weapon: Mapping[str, Any]) -> str:
+    """The weapon's name on the sheet, marked if it may be fired in close combat."""
+    return f"{weapon['name']} (pistol)" if weapon.get("pistol") else str(weapon["name"])
+
+
 def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
     """Return (column heading, value) pairs for a weapon, or None if the tables lack it."""
     weapon = _by_key(tables).get(key)
@@ -79,7 +84,8 @@ def weapon_legend(tables: Mapping[str, Any] | None = None) -> str:
     ranges = (tables or {}).get("modifiers", {}).get("range", {"medium": -2, "long": -4})
     return (
         f"Range: short/medium/long in inches ({_signed(ranges['medium'])} medium, "
-        f"{_signed(ranges['long'])} long); RoF: dice per shot; Reload N: N rounds of reloading."
+        f"{_signed(ranges['long'])} long); RoF: dice per shot; Reload N: N rounds of reloading; "
+        "a pistol may be fired in close combat, at the defender's Parry."
     )
 
 
@@ -371,7 +377,7 @@ def _sections(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dic
                     "table": {
                         "caption": "",
                         "header": ["Weapon", *WEAPON_HEAD],
-                        "rows": [[w["name"], *_profile(w)] for w in tables["weapons"]],
+                        "rows": [[_named(w), *_profile(w)] for w in tables["weapons"]],
                     }
                 },
                 {"text": weapon_legend(tables)},

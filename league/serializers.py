@@ -1,0 +1,132 @@
+"""League API serializers: the standings, rounds and pairings, and the small inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from campaigns.models import Membership
+from league.models import Pairing, Round, RoundKind
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField(help_text="Membership id.")
+    name = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    result_points = serializers.IntegerField()
+    bonus_points = serializers.IntegerField()
+    adjustment_points = serializers.IntegerField()
+    points = serializers.IntegerField()
+    vp_for = serializers.IntegerField()
+    vp_against = serializers.IntegerField()
+    vp_difference = serializers.IntegerField()
+    figures_lost = serializers.IntegerField()
+    strength_of_schedule = serializers.IntegerField()
+    separated_by = serializers.CharField(allow_null=True)
+    adjustments = serializers.ListField(child=serializers.DictField())
+
+
+def standing_row(row: Any, names: dict[int, str]) -> dict[str, Any]:
+    """Return one table row as the API shows it (names and adjustment reasons included)."""
+    data = {
+        name: getattr(row, name)
+        for name in StandingRowSerializer().fields
+        if name not in ("name", "adjustments")
+    }
+    data["name"] = names[row.player]
+    data["adjustments"] = [{"points": a.points, "reason": a.reason} for a in row.adjustments]
+    return data
+
+
+class PlayerBriefSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player_name", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "name"]
+
+
+class PairingSerializer(serializers.ModelSerializer):
+    home = PlayerBriefSerializer(read_only=True)
+    away = PlayerBriefSerializer(read_only=True, allow_null=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    campaign = serializers.IntegerField(source="round.campaign_id", read_only=True)
+    settled = serializers.BooleanField(source="is_settled", read_only=True)
+
+    class Meta:
+        model = Pairing
+        fields = [
+            "id",
+            "campaign",
+            "round",
+            "table",
+            "home",
+            "away",
+            "battle",
+            "winner",
+            "home_vp",
+            "away_vp",
+            "home_figures_lost",
+            "away_figures_lost",
+            "major_victory",
+            "home_no_show",
+            "away_no_show",
+            "reported_by_home",
+            "reported_by_away",
+            "confirmed_by_organiser",
+            "disputed",
+            "disputed_claim",
+            "settled",
+            "version",
+        ]
+        read_only_fields = fields
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    pairings = PairingSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["id", "campaign", "number", "kind", "status", "locked_at", "pairings"]
+        read_only_fields = fields
+
+
+class RoundInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[RoundKind.ROUND_ROBIN, RoundKind.SWISS])
+    legs = serializers.IntegerField(min_value=1, max_value=4, default=1)
+
+
+class PairingResultInputSerializer(serializers.Serializer):
+    winner = serializers.ChoiceField(choices=["HOME", "AWAY", "DRAW", ""], required=False)
+    home_vp = serializers.IntegerField(min_value=0, default=0)
+    away_vp = serializers.IntegerField(min_value=0, default=0)
+    home_figures_lost = serializers.IntegerField(min_value=0, default=0)
+    away_figures_lost = serializers.IntegerField(min_value=0, default=0)
+    major_victory = serializers.BooleanField(default=False)
+    home_no_show = serializers.BooleanField(default=False)
+    away_no_show = serializers.BooleanField(default=False)
+
+
+class ConfirmInputSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=0, help_text="The pairing's version you looked at (a newer one is a 409)."
+    )
+    result = PairingResultInputSerializer(
+        required=False, help_text="Give it to settle a dispute or correct; omit to confirm."
+    )
+
+
+class SwapInputSerializer(serializers.Serializer):
+    first = serializers.IntegerField(help_text="Membership id.")
+    second = serializers.IntegerField(help_text="Membership id.")
+
+
+class LinkBattleInputSerializer(serializers.Serializer):
+    battle = serializers.IntegerField()
+    version = serializers.IntegerField(min_value=0, required=False)
