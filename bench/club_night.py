@@ -121,7 +121,7 @@ FIRE = {
 BROWSER = {"Accept-Encoding": "gzip, deflate, br", "Accept": "text/html"}
 
 
-def _env() -> dict[str, str]:
+def _env(pool: int = 0) -> dict[str, str]:
     return {
         **os.environ,
         "DATABASE_URL": f"{PG}/{DATABASE}",
@@ -132,6 +132,7 @@ def _env() -> dict[str, str]:
         "CONN_MAX_AGE": "0",  # as docker-compose.yml's web
         # One player's phone past the API's rate would get 429s; the mix measures capacity.
         "API_THROTTLE_ENABLED": "false",
+        "DB_POOL_SIZE": str(pool),  # 0: a connect per request, as docker-compose.yml today
     }
 
 
@@ -149,22 +150,22 @@ def _prepare(battles: int) -> dict:
     return json.loads(seeded.stdout.strip().splitlines()[-1])
 
 
-def _start(command: list[str]) -> subprocess.Popen[bytes]:
+def _start(command: list[str], pool: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        command, cwd=ROOT, env=_env(), start_new_session=True, stdout=subprocess.DEVNULL
+        command, cwd=ROOT, env=_env(pool), start_new_session=True, stdout=subprocess.DEVNULL
     )
 
 
-def _start_stack(port: int, workers: int) -> tuple[subprocess.Popen[bytes], ...]:
+def _start_stack(port: int, workers: int, pool: int) -> tuple[subprocess.Popen[bytes], ...]:
     """Start uvicorn and a Celery worker as docker-compose.yml does; wait for /healthz."""
     server = _start(
         [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(workers), "--no-access-log",
-         "--log-level", "warning", "--timeout-graceful-shutdown", "2"]
+         "--log-level", "warning", "--timeout-graceful-shutdown", "2"], pool
     )  # fmt: skip
     worker = _start(
         [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",
-         "--concurrency", "1", "--prefetch-multiplier", "1", "-Q", "celery"]
+         "--concurrency", "1", "--prefetch-multiplier", "1", "-Q", "celery"], pool
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -458,6 +459,7 @@ def _report(run: dict, args: argparse.Namespace, load_start: float) -> dict:
     return {
         "benchmark": "club_night",
         "server": f"uvicorn --workers {args.workers} (ASGI), PostgreSQL, Redis, 1 Celery worker",
+        "db_pool_size": args.pool,
         "cpus": os.cpu_count(),
         "load_average_1m": {"start": load_start, "end": round(os.getloadavg()[0], 2)},
         "battles": args.battles,
@@ -489,6 +491,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--readers", type=int, default=10, help="club members browsing")
     parser.add_argument("--workers", type=int, default=3, help="uvicorn worker processes")
+    parser.add_argument(
+        "--pool", type=int, default=0, help="DB_POOL_SIZE per process (0: a connect a request)"
+    )
     parser.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
     parser.add_argument("--keep-database", action="store_true")
     args = parser.parse_args()
@@ -499,7 +504,7 @@ def main() -> int:
         print(json.dumps({"benchmark": "club_night", "skipped": f"no PostgreSQL: {exc}"}))
         return 0
     port = args.port or _free_port()
-    stack = _start_stack(port, args.workers)
+    stack = _start_stack(port, args.workers, args.pool)
     try:
         run = asyncio.run(_night(port, seeded, args.seconds, args.readers))
     finally:
