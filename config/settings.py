@@ -126,7 +126,8 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["CONN_MAX_AGE"
 # connection per thread ever used and docker-compose.yml sets 0: a PostgreSQL connect per
 # request, twice per table action (the form, then the table). DB_POOL_SIZE > 0 gives each
 # process a pool of at most that many connections, shared by its threads (psycopg_pool; a
-# request waits up to 10 s for a free one). docs/operations.md has the figures.
+# request waits up to 10 s for a free one). The live streams' log reads keep one per thread
+# of the event loop's default pool (6 on two cores): size it above that (docs/operations.md).
 DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=0)
 if DB_POOL_SIZE < 0:
     raise ImproperlyConfigured(f"DB_POOL_SIZE must be 0 (no pool) or more, not {DB_POOL_SIZE}")

@@ -24,7 +24,7 @@ def test_the_club_night_bench_runs_bounded_and_answers_every_request():
 
     run = subprocess.run(
         [sys.executable, "bench/club_night.py", "--seconds", "10", "--battles", "2",
-         "--readers", "2", "--workers", "1", "--pool", "4"],
+         "--readers", "2", "--workers", "1", "--pool", "12"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 
