@@ -41,7 +41,8 @@ from battles.chain import link_events
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
 from campaign_backup.schema import document_problem
 from campaigns.models import Campaign, Club, HouseRules, Membership
-from league.models import League, LeagueAdjustment, Pairing, PairingReport, Round
+from league.models import League, LeagueAdjustment, Pairing, PairingReport, ResultEntry, Round
+from league.services.results import RESULT_FIELDS
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rules.dice import HMAC_SHA256
 
@@ -407,6 +408,7 @@ def row_count(doc: Mapping[str, Any]) -> int:
         + (league["settings"] is not None)
         + len(league["rounds"])
         + len(league["pairings"])
+        + sum(1 for p in league["pairings"] if p.get("version", 0) > 0)  # their result entries
         + sum(len(p.get("reports", ())) for p in league["pairings"])
         + len(league["adjustments"])
     )
@@ -644,6 +646,22 @@ class _Importer:
                 for p in data["pairings"]
             ),
             "Pairings",
+        )
+        # A played pairing of the copy is history like the original's: its result as restored
+        # is its first entry (the original's corrections stay with the original).
+        self._insert(
+            ResultEntry,
+            (
+                ResultEntry(
+                    pairing=pairing,
+                    version=pairing.version,
+                    result={name: getattr(pairing, name) for name in RESULT_FIELDS},
+                    by=pairing.confirmed_by,
+                )
+                for pairing in pairings
+                if pairing.version > 0
+            ),
+            "Results",
         )
         self._insert(
             PairingReport,

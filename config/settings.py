@@ -123,6 +123,25 @@ DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 # CONN_MAX_AGE (docker-compose.yml), and a connection is checked before each request reuses it.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["CONN_MAX_AGE"] != 0
+# Under ASGI (uvicorn) every request runs in a thread of its own, so CONN_MAX_AGE would keep a
+# connection per thread ever used and docker-compose.yml sets 0: a PostgreSQL connect per
+# request, twice per table action (the form, then the table). DB_POOL_SIZE > 0 gives each
+# process a pool of at most that many connections, shared by its threads (psycopg_pool; a
+# request waits up to 10 s for a free one). The live streams' log reads keep one per thread
+# of the event loop's default pool (6 on two cores): size it above that (docs/operations.md).
+DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=0)
+if DB_POOL_SIZE < 0:
+    raise ImproperlyConfigured(f"DB_POOL_SIZE must be 0 (no pool) or more, not {DB_POOL_SIZE}")
+if DB_POOL_SIZE:
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DB_POOL_SIZE needs PostgreSQL (a postgres:// DATABASE_URL)")
+    if DATABASES["default"]["CONN_MAX_AGE"]:
+        raise ImproperlyConfigured("DB_POOL_SIZE and CONN_MAX_AGE exclude each other: set one")
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DB_POOL_SIZE),
+        "max_size": DB_POOL_SIZE,
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -258,6 +258,35 @@ class Pairing(models.Model):
         )
 
 
+class ResultEntry(models.Model):
+    """One write of a pairing's result, kept: the `version` it made, the result it left and who
+    wrote it (a report, a confirmation, a correction, a no-show, a withdrawal).
+
+    The league's own record of how a result came to be. PROTECT, in the database as well as the
+    ORM: a pairing with a result on record cannot be deleted, even one reported without a
+    written report or a rated game. A mistake is corrected by a new version, which adds a row.
+    """
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.PROTECT, related_name="result_entries")
+    version = models.PositiveIntegerField()
+    result = models.JSONField(help_text="The pairing's result fields after this write.")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pairing", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pairing", "version"], name="result_entry_once_a_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Result version {self.version} of pairing {self.pairing_id}"
+
+
 class PairingReport(models.Model):
     """What one player wrote with their result: a link to the battle and a few lines.
 

@@ -19,16 +19,42 @@ from league.admin.history import (
     pairing_kept_because,
 )
 from league.admin.rounds import PairingInline, pairing_state, save_pairing, scope_pairing_choices
-from league.desk.words import reports, winner_name
+from league.desk.words import claim_sentence, reports, winner_name
 from league.errors import LeagueConflict
 from league.forms import PairingForm
-from league.models import LeagueAdjustment, Pairing
+from league.models import LeagueAdjustment, Pairing, ResultEntry
+
+
+class ResultEntryInline(admin.TabularInline):
+    """Every result this pairing held, oldest first: how a correction came about, read-only."""
+
+    model = ResultEntry
+    extra = 0
+    can_delete = False
+    fields = ["version", "created_at", "by", "result_in_words"]
+    readonly_fields = fields
+    verbose_name = "result on record"
+    verbose_name_plural = "results on record"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # written by the result services alone
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="result")
+    def result_in_words(self, entry: ResultEntry) -> str:
+        standing = "confirmed" if entry.result.get("confirmed_by_organiser") else "reported"
+        if entry.result.get("disputed"):
+            standing = "disputed"
+        return f"{claim_sentence(entry.pairing, entry.result)} ({standing})"
 
 
 @admin.register(Pairing)
 class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     campaign_path = "round__campaign"
     form = PairingForm
+    inlines = [ResultEntryInline]
     list_display = ["__str__", "campaign", "home_player", "away_player", "score", "result_state"]
     list_filter = [
         "disputed",

@@ -32,6 +32,7 @@ from league.core import Pairing as CorePairing
 from league.core import Round as CoreRound
 from league.errors import LeagueConflict
 from league.models import League, LeagueAdjustment, Pairing, Round, RoundKind, RoundStatus, Winner
+from league.services.results import result_entry_record
 from league.signals import round_paired, swiss_seeding
 
 User = AbstractBaseUser
@@ -416,4 +417,5 @@ def _forfeit(
         updated_at=timezone.now(),
     )
     pairing.refresh_from_db()
+    result_entry_record(pairing, user)
     return pairing

@@ -17,7 +17,7 @@ from django.db import transaction
 
 from campaigns.selectors import campaigns_managed_by
 from league.errors import LeagueConflict
-from league.models import Pairing, RoundStatus, Winner
+from league.models import Pairing, ResultEntry, RoundStatus, Winner
 from league.signals import result_written
 
 User = AbstractBaseUser
@@ -106,11 +106,33 @@ def _locked(pairing: Pairing) -> Pairing:
     )
 
 
-def _save(pairing: Pairing) -> Pairing:
+def _save(pairing: Pairing, user: User) -> Pairing:
     pairing.version += 1
     pairing.full_clean(exclude=["battle"])
     pairing.save()
+    result_entry_record(pairing, user)
     return pairing
+
+
+#: What a result entry keeps of the pairing: the claim and who stands behind it.
+RESULT_FIELDS = (
+    *Claim.__dataclass_fields__,
+    "reported_by_home",
+    "reported_by_away",
+    "confirmed_by_organiser",
+    "disputed",
+)
+
+
+def result_entry_record(pairing: Pairing, user: User | None) -> ResultEntry:
+    """Keep the result this write left (`pairing.version` already bumped): one entry a version,
+    so the record shows every correction, and the pairing is history the database protects."""
+    return ResultEntry.objects.create(
+        pairing=pairing,
+        version=pairing.version,
+        result={name: getattr(pairing, name) for name in RESULT_FIELDS},
+        by=user if user is not None and user.is_authenticated else None,
+    )
 
 
 def side_of(pairing: Pairing, user: User) -> str | None:
@@ -159,7 +181,7 @@ def pairing_report(*, pairing: Pairing, user: User, claim: Claim) -> Pairing:
         # The same report again changes nothing: no new version (an organiser holding the
         # page would get a false conflict) and no second announcement.
         return pairing
-    return _announce(_save(pairing), confirmed=False, user=user)
+    return _announce(_save(pairing, user), confirmed=False, user=user)
 
 
 def _reported_state(pairing: Pairing) -> tuple[Any, ...]:
@@ -225,7 +247,7 @@ def pairing_confirm(
     _write(pairing, claim)
     pairing.confirmed_by_organiser, pairing.confirmed_by = True, user
     pairing.disputed, pairing.disputed_claim = False, {}
-    return _announce(_save(pairing), confirmed=True, user=user)
+    return _announce(_save(pairing, user), confirmed=True, user=user)
 
 
 def _announce(pairing: Pairing, *, confirmed: bool, user: User) -> Pairing:

@@ -17,7 +17,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from battles.models import Battle
-from league.models import League, LeagueAdjustment, Pairing, PairingReport, Round
+from league.models import League, LeagueAdjustment, Pairing, PairingReport, ResultEntry, Round
 from ratings.models import PlayerRating, RatedGame, RatingPoint
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -141,6 +141,10 @@ def test_the_move_to_the_league_app_keeps_every_row_and_link():
     assert pairing.confirmed_by_id == played["users"][2]
     assert pairing.is_settled
     assert Pairing.objects.get(pk=played["bye"]).is_bye
+    # A result written before the record of results existed is kept like one written after.
+    entry = ResultEntry.objects.get(pairing=pairing)
+    assert (entry.version, entry.result["winner"], entry.by_id) == (3, "HOME", played["users"][2])
+    assert not ResultEntry.objects.filter(pairing_id=played["bye"]).exists()
     assert sorted(Round.objects.values_list("pk", flat=True)) == sorted(played["rounds"])
     assert League.objects.get(campaign_id=played["campaign"]).win_points == 4
     report = PairingReport.objects.get(pk=played["report"])
