@@ -79,7 +79,7 @@ from pages.selectors import (
 from pages.table import CheckForm, figure_by_id, pick_check, submitted_check, suggested_check
 from rosters.models import Force
 from rosters.selectors import forces_editable_by, forces_visible_to
-from rules import house, narrate
+from rules import narrate
 from rules.errors import RulesError
 from rules.system import RuleSystem, get_system
 
@@ -128,10 +128,9 @@ def _suggested(
     # The calls the player made on the page carry over while the same figure and check stay
     # picked (a change of target keeps the range he set); the figures' values are read anew.
     same = actor is not None and query.get("shown") == f"{actor.pk}:{check.name}"
-    # A source may read a table (a weapon's Reload N): under the battle's house rules it must
-    # read the club's table, not the text's.
-    with house.applied(table.system.pack):
-        form = suggested_check(check, actor, target, query if same else None)
+    # A source may read a table (a weapon's Reload N): the check comes from the battle's system
+    # under its house rules, so its sources read the club's table, not the text's.
+    form = suggested_check(check, actor, target, query if same else None)
     return form, actor, target
 
 

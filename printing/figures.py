@@ -17,7 +17,6 @@ from typing import Any
 from common.stats import known_stats
 from printing.cards import BLANK_WEAPON_ROWS, CardSection, CardSpec, StatCell, WeaponRow
 from printing.labels import LabelSpec
-from rules import house
 from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Field
 from rules.system import RuleSystem
@@ -276,16 +275,10 @@ def figure_card(
     system's reference data (abbreviations, weapon profiles, specials, the track's length).
 
     `index` is accepted for older callers and unused: profiles come from the system's own
-    reference module, not a walk of the tables. The reference module reads under the house
-    rules the system runs under (a club's weapon profiles), as the checks do.
+    reference module, not a walk of the tables. The reference module reads the tables and the
+    snapshot of the house rules the system runs under (a club's weapon profiles), as the checks
+    do.
     """
-    with house.applied(system.pack):
-        return _figure_card(system, figure, tables, qr=qr)
-
-
-def _figure_card(
-    system: RuleSystem, figure: FigureData, tables: Mapping[str, Any], *, qr: bool
-) -> CardSpec:
     module = _reference(system)
     marker = "\u2605 Wild Card" if figure.stats.get("wild_card") else ""
     # "Active" is every printed card's status by default: only say it when it is not.
@@ -316,10 +309,9 @@ def _figure_card(
 
 def blank_system_card(system: RuleSystem) -> CardSpec:
     """Return an empty card with the system's headings and boxes, to fill in by hand."""
-    with house.applied(system.pack):
-        module = _reference(system)
-        track_label, boxes = module.track({}, **_snapshot(module.track, system))
-        marks = getattr(module, "card_marks", lambda stats: ())({})
+    module = _reference(system)
+    track_label, boxes = module.track({}, **_snapshot(module.track, system))
+    marks = getattr(module, "card_marks", lambda stats: ())({})
     return CardSpec(
         title="",
         sections=_sections(system, {}, blank=True),

@@ -18,7 +18,6 @@ from types import ModuleType
 from typing import Any
 
 from printing.fit import text_width_em
-from rules import house
 from rules.schema import Schema
 from rules.system import RuleSystem
 
@@ -92,11 +91,9 @@ def _item(item: Mapping[str, Any]) -> RefItem:
 def sheet_sections(system: RuleSystem, options: Mapping[str, Any]) -> list[RefSection]:
     """Return the sheet's sections for the campaign's options."""
     module = system_reference(system)
-    # The reference module reads the tables the system hands it and marks the sections whose
-    # tables the club's pack changed (a system not yet on a tables snapshot still reads them
-    # under the applied pack).
-    with house.applied(system.pack):
-        sheet = module.sheet(system.tables(options), options, system.changed_tables())
+    # The reference module reads the tables the system hands it (a club's, under its house
+    # rules) and marks the sections whose tables the club's pack changed.
+    sheet = module.sheet(system.tables(options), options, system.changed_tables())
     return [
         RefSection(
             title=section["title"],

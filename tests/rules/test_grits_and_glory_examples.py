@@ -5,6 +5,7 @@ from fractions import Fraction
 from rules.dice import GivenDice
 from rules.systems.grits_and_glory import SYSTEM
 from rules.systems.grits_and_glory.checks import _damage_dice, _fighting_modifier
+from rules.systems.grits_and_glory.tables import BASE
 
 DAMAGE = SYSTEM.check("damage")
 FIGHTING = SYSTEM.check("fighting")
@@ -13,7 +14,7 @@ FIGHTING = SYSTEM.check("fighting")
 def test_a_sabre_in_a_d10_strength_hand_rolls_d10_plus_d6():
     params = DAMAGE.params.validate({"weapon": "sabre", "strength": 10})
 
-    dice = _damage_dice(params)
+    dice = _damage_dice(params, BASE.DAMAGE_SOURCES[params["weapon"]])
     result = DAMAGE.resolve(params, GivenDice([7, 4]))
 
     assert dice == (10, 6)
@@ -32,7 +33,7 @@ def test_a_d6_strength_spear_hitting_with_a_raise_rolls_three_d6():
 
     result = DAMAGE.resolve(params, GivenDice([2, 3, 4]))
 
-    assert _damage_dice(params) == (6, 6, 6)
+    assert _damage_dice(params, BASE.DAMAGE_SOURCES[params["weapon"]]) == (6, 6, 6)
     assert [r.die for r in result.dice] == ["d6", "d6", "d6"]
 
 
@@ -41,7 +42,7 @@ def test_four_attackers_ganging_up_each_add_three():
 
     result = FIGHTING.resolve(params, GivenDice([1]))
 
-    assert _fighting_modifier(params) == 3
+    assert _fighting_modifier(BASE, params) == 3
     assert result.details["total"] == 4
     assert result.outcome == "miss"  # 4 against the default Parry 5
 
@@ -49,7 +50,7 @@ def test_four_attackers_ganging_up_each_add_three():
 def test_ganging_up_never_adds_more_than_four():
     params = FIGHTING.params.validate({"die": 6, "gang_up": 9})
 
-    assert _fighting_modifier(params) == 4
+    assert _fighting_modifier(BASE, params) == 4
 
 
 def test_a_hero_with_two_wounds_rolls_at_minus_two():

@@ -120,12 +120,11 @@ def test_a_unit_may_carry_an_added_weapon_and_its_card_and_sheet_show_it():
         ("RoF", "1"),
         ("Reload", "2"),  # under the heading "Reload", no doubled word
     )
-    with house.applied(housed.pack):
-        sheet = reference.sheet(tables, options)
+    sheet = reference.sheet(tables, options, housed.changed_tables())
     weapons = next(s for s in sheet if s["title"] == "Weapons")
     assert ["Blunderbuss", "6/12/24", "3d6", "1", "2"] in weapons["items"][0]["table"]["rows"]
     assert [s["title"] for s in sheet if s.get("house")] == ["Weapons"]
-    assert not any(s.get("house") for s in reference.sheet(tables, options))  # no pack applied
+    assert not any(s.get("house") for s in reference.sheet(tables, options))  # nothing changed
 
 
 def test_the_comparison_prices_an_added_weapon_after_and_not_before():
@@ -171,9 +170,9 @@ def test_changing_one_weapon_changes_only_the_damage_it_does():
     assert changed == {"shotgun"}
     assert _default_odds(housed) == _default_odds(SYSTEM)  # the default weapon is the sabre
     assert dict(housed.check("damage").params["weapon"].choices)["shotgun"] == "Shotgun (2d6)"
-    with house.applied(housed.pack):
-        assert t.WEAPONS["shotgun"].dice == t.DAMAGE_SOURCES["shotgun"].dice == (6, 6)
-    assert t.WEAPONS["shotgun"].dice == (6, 6, 6)  # the pack never leaks out of its context
+    club = housed.snapshot
+    assert club.WEAPONS["shotgun"].dice == club.DAMAGE_SOURCES["shotgun"].dice == (6, 6)
+    assert t.BASE.WEAPONS["shotgun"].dice == (6, 6, 6)  # the pack never leaks into the text's
 
 
 def test_an_edited_weapon_is_a_house_value_and_an_unchanged_one_keeps_its_source():
@@ -258,9 +257,8 @@ def test_victory_points_are_scored_and_printed_from_the_pack():
     housed = SYSTEM.with_house(pack)
     options = housed.options.validate({})
 
-    with house.applied(pack):
-        scored = gg_campaign.victory_points([], ["killed"])
-        sheet = reference.sheet(housed.tables(options), options)
+    scored = gg_campaign.victory_points([], ["killed"], tables=housed.snapshot)
+    sheet = reference.sheet(housed.tables(options), options, housed.changed_tables())
     assert (scored, gg_campaign.victory_points([], ["killed"])) == (3, 2)
     points = next(s for s in sheet if s["title"] == "Victory points")
     assert points["house"] is True
@@ -313,8 +311,7 @@ def test_the_sheet_marks_the_weapons_the_club_lets_fire_in_close_combat():
         section = next(s for s in sheet if s["title"] == "Weapons")
         return [row[0] for row in section["items"][0]["table"]["rows"]]
 
-    with house.applied(housed.pack):
-        club = weapon_names(housed)
+    club = weapon_names(housed)
     assert "Derringer (pistol)" in weapon_names(SYSTEM)
     assert "Derringer" in club and "Six-shooter (pistol)" in club
 

@@ -4,6 +4,7 @@ from rules.dice import GivenDice, SeededDice
 from rules.simulate import SimFigure
 from rules.systems.grits_and_glory import SYSTEM
 from rules.systems.grits_and_glory.simulate import _setup, _shoot
+from rules.systems.grits_and_glory.tables import BASE
 
 POSSE = [
     SimFigure(
@@ -55,7 +56,7 @@ def test_every_seed_gives_a_result_within_the_turn_limit():
 
 def test_a_jammed_musket_spends_three_actions_reloading_before_it_fires_again():
     musketeers = SimFigure("muskets", "Musketeers", {"figures": 2, "weapons": ["musket"]})
-    battle = _setup([[musketeers], [SimFigure("foe", "Foe", {})]])
+    battle = _setup([[musketeers], [SimFigure("foe", "Foe", {})]], BASE, SYSTEM.checks)
     battle.states["muskets"]["loaded"] = False  # jammed last action
     dice = GivenDice([])  # reloading rolls nothing
 
@@ -69,7 +70,7 @@ def test_a_jammed_musket_spends_three_actions_reloading_before_it_fires_again():
 
 def test_a_jammed_rifle_reloads_in_one_action():
     riflemen = SimFigure("rifles", "Riflemen", {"weapons": ["rifle"]})
-    battle = _setup([[riflemen], [SimFigure("foe", "Foe", {})]])
+    battle = _setup([[riflemen], [SimFigure("foe", "Foe", {})]], BASE, SYSTEM.checks)
     battle.states["rifles"]["loaded"] = False
 
     _shoot(battle, "rifles", "foe", "rifle", False, GivenDice([]))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules.checks import (
     JUDGED,
+    Check,
     Derived,
     FromActor,
     FromEquipment,
@@ -24,9 +26,12 @@ from rules.systems.grits_and_glory import procedures as pr
 from rules.systems.grits_and_glory import table_rolls as r
 from rules.systems.grits_and_glory.stats import STATS, initial_state, label_text
 from rules.systems.grits_and_glory.tables import (
+    BASE,
     SCENARIO_BY_ROLL,
     SKILLS,
     TRAITS,
+    GGTables,
+    Weapon,
     reference_tables,
 )
 
@@ -60,24 +65,23 @@ def _wild_die(stats: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
     return bool(stats.get("wild_card")) or int(state.get("figures", stats.get("figures", 1))) >= 2
 
 
-def _carried(stats: Mapping[str, Any], attribute: str) -> int:
-    from rules.systems.grits_and_glory import tables as t
+@dataclass(frozen=True)
+class _Carried:
+    """The largest `attribute` of the weapons a unit carries, read from a weapon table (a
+    club's, under its house rules): the Reload N of the slowest (musket 2; most firearms 0), the
+    Reach of the longest (spear 1, lance 2). Holds the table's numbers for that attribute, so
+    two tables with the same numbers make the same declaration."""
 
-    weapons = t.WEAPONS
-    return max(
-        (getattr(weapons[w], attribute) for w in stats.get("weapons", ()) if w in weapons),
-        default=0,
-    )
+    attribute: str
+    values: tuple[tuple[str, int], ...]
 
+    @classmethod
+    def of(cls, weapons: Mapping[str, Weapon], attribute: str) -> _Carried:
+        return cls(attribute, tuple((key, getattr(w, attribute)) for key, w in weapons.items()))
 
-def _reload(stats: Mapping[str, Any], state: Mapping[str, Any]) -> int:
-    """The Reload N of the slowest weapon the unit carries (musket 2; most firearms 0)."""
-    return _carried(stats, "reload")
-
-
-def _reach(stats: Mapping[str, Any], state: Mapping[str, Any]) -> int:
-    """The Reach of the longest weapon the unit carries (spear 1, lance 2)."""
-    return _carried(stats, "reach")
+    def __call__(self, stats: Mapping[str, Any], state: Mapping[str, Any]) -> int:
+        carried = set(stats.get("weapons", ()))
+        return max((value for key, value in self.values if key in carried), default=0)
 
 
 def _trait_of(trait: str) -> dict[str, Source]:
@@ -101,7 +105,21 @@ def _opposed(trait: str, foe_trait: str) -> dict[str, Source]:
 _WOUNDS = FromState("wounds")
 _FIGURES = FromState("figures")
 
-SOURCES: dict[str, dict[str, Source]] = {
+
+def _sources(tables: GGTables) -> dict[str, dict[str, Source]]:
+    """Where each check's parameters come from; a weapon's Reload and Reach from the weapon
+    table of `tables`."""
+    reload = Derived("actor", "Reload", _Carried.of(tables.WEAPONS, "reload"))
+    reach = Derived("actor", "Reach", _Carried.of(tables.WEAPONS, "reach"))
+    return {
+        **_SOURCES,
+        "set_weapons": {**_SOURCES["set_weapons"], "reach": reach},
+        "reload": {**_SOURCES["reload"], "reload": reload},
+    }
+
+
+#: Where each parameter comes from, but for the ones that read the weapon table (`_sources`).
+_SOURCES: dict[str, dict[str, Source]] = {
     # Which trait a plain trait roll tests is the player's call; the Wild Die is the unit's.
     "trait": {
         "die": JUDGED,
@@ -171,7 +189,7 @@ SOURCES: dict[str, dict[str, Source]] = {
     "obstacle": {**_trait_of("agility"), "modifier": JUDGED},
     "swim": {**_trait_of("swimming"), "load": JUDGED, "modifier": JUDGED},
     "interrupt": _opposed("agility", "agility"),
-    "set_weapons": {**_opposed("agility", "agility"), "reach": Derived("actor", "Reach", _reach)},
+    "set_weapons": {**_opposed("agility", "agility"), "reach": JUDGED},
     "intimidate": _opposed("intimidation", "spirit"),
     "taunt": _opposed("taunt", "smarts"),
     "notice": {
@@ -187,7 +205,7 @@ SOURCES: dict[str, dict[str, Source]] = {
     },
     "into_melee": {"foes": JUDGED, "friends": JUDGED},
     "reload": {
-        "reload": Derived("actor", "Reload", _reload),
+        "reload": JUDGED,
         "reloading": FromState("reloading"),
         "limited_ammunition": JUDGED,
     },
@@ -224,18 +242,20 @@ ALONE = frozenset(
     }
 )
 
-_CHECKS = {
-    check.name: check
-    for check in (
-        c.TRAIT,
-        c.GROUP_ROLL,
+
+def build_checks(tables: GGTables) -> dict[str, Check]:
+    """Every check, built from a tables snapshot and carrying its declared sources: the
+    checks that read an editable value are built for `tables`, the others are shared."""
+    built = (
+        c.trait_check(tables),
+        c.group_roll_check(tables),
         c.VIGOR_TEST,
         c.RECOVER,
-        c.FIGHTING,
-        c.SHOOTING,
-        c.AUTOFIRE,
-        c.VOLLEY_FIRE,
-        c.DAMAGE_CHECK,
+        c.fighting_check(tables),
+        c.shooting_check(tables),
+        c.autofire_check(tables),
+        c.volley_fire_check(tables),
+        c.damage_check(tables),
         c.SOAK_CHECK,
         c.FEAR,
         r.RUN,
@@ -244,23 +264,26 @@ _CHECKS = {
         r.FREAK_EVENT,
         r.RESERVES,
         r.SENTRY,
-        r.STEALTH,
+        r.stealth_check(tables),
         r.LINE_OF_SIGHT,
-        r.OBSTACLE,
-        r.SWIM,
-        o.INTERRUPT,
-        o.SET_WEAPONS,
-        o.INTIMIDATE,
-        o.TAUNT,
-        o.NOTICE,
+        r.obstacle_check(tables),
+        r.swim_check(tables),
+        o.interrupt_check(tables),
+        o.set_weapons_check(tables),
+        o.intimidate_check(tables),
+        o.taunt_check(tables),
+        o.notice_check(tables),
         pr.DIFFICULT_GROUND,
-        pr.AREA_EFFECT,
+        pr.area_effect_check(tables),
         pr.INTO_MELEE,
         pr.RELOAD,
-        pr.BENNY_REROLL,
+        pr.benny_reroll_check(tables),
     )
-}
-CHECKS = declare(_CHECKS, SOURCES, ALONE)
+    return declare({check.name: check for check in built}, _sources(tables), ALONE)
+
+
+SOURCES = _sources(BASE)
+CHECKS = build_checks(BASE)
 
 CARD = CardLayout(
     sections=(
@@ -277,14 +300,15 @@ CARD = CardLayout(
 )
 
 
-def campaign_tables(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the reference tables, with the campaign's scenario and scoring choices.
+def campaign_tables(options: Mapping[str, Any], *, tables: GGTables = BASE) -> dict[str, Any]:
+    """Return the reference tables of `tables`, with the campaign's scenario and scoring
+    choices.
 
     Not named `tables`: that would hide the `tables` submodule from the modules imported
     later (the deck, the campaign, the auto-resolver), which read it as the package's
     attribute.
     """
-    data = reference_tables()
+    data = reference_tables(tables=tables)
     if not options.get("victory_points", True):
         data.pop("victory_points")
     chosen = options.get("scenario", "random")
@@ -302,6 +326,7 @@ SYSTEM = register(
         stats=STATS,
         options=OPTIONS,
         checks=CHECKS,
+        snapshot=BASE,
         tables=campaign_tables,
         label_text=label_text,
         initial_state=initial_state,

@@ -45,10 +45,15 @@ def vigor_params(stats: Mapping[str, Any], removed: int) -> dict[str, Any]:
 
 
 def post_battle(
-    record: FigureRecord, options: Mapping[str, Any], dice_for: DiceFor
+    record: FigureRecord,
+    options: Mapping[str, Any],
+    dice_for: DiceFor,
+    *,
+    tables: t.GGTables = t.BASE,
 ) -> tuple[PostBattleRoll, ...]:
-    """Roll the post-game Vigor test for a unit removed from play."""
-    stats = stats_schema().validate_snapshot(record.stats)
+    """Roll the post-game Vigor test for a unit removed from play (its stats validated against
+    the schema of `tables`: a club's weapons)."""
+    stats = stats_schema(tables).validate_snapshot(record.stats)
     removed = figures_removed(record, stats["figures"])
     if not is_removed(removed, stats["figures"]):
         return ()
@@ -81,9 +86,9 @@ class UnitFate:
     ally: bool = False
 
 
-def own_points(fate: Fate) -> int:
-    """Return the points a unit scores for its own side (the house rules' points, if any)."""
-    points = t.VICTORY_POINTS
+def own_points(fate: Fate, *, tables: t.GGTables = t.BASE) -> int:
+    """Return the points a unit scores for its own side (the points of `tables`)."""
+    points = tables.VICTORY_POINTS
     if fate == "killed":
         return points["killed"]
     if fate == "ko":
@@ -92,16 +97,19 @@ def own_points(fate: Fate) -> int:
     return points["survived"] + ran
 
 
-def enemy_points(fate: Fate) -> int:
+def enemy_points(fate: Fate, *, tables: t.GGTables = t.BASE) -> int:
     """Return the points an enemy unit's fate scores for the other side."""
-    points = t.VICTORY_POINTS
+    points = tables.VICTORY_POINTS
     return {"killed": points["enemy_killed"], "ko": points["enemy_ko"]}.get(fate, 0)
 
 
-def victory_points(own: Iterable[UnitFate], enemy: Iterable[Fate]) -> int:
+def victory_points(
+    own: Iterable[UnitFate], enemy: Iterable[Fate], *, tables: t.GGTables = t.BASE
+) -> int:
     """Score one side: its units' fates (allied units killed cost 1), then the enemy's."""
     total = 0
     for unit in own:
         lost_ally = unit.ally and unit.fate == "killed"
-        total += t.VICTORY_POINTS["ally_killed"] if lost_ally else own_points(unit.fate)
-    return total + sum(enemy_points(fate) for fate in enemy)
+        mine = own_points(unit.fate, tables=tables)
+        total += tables.VICTORY_POINTS["ally_killed"] if lost_ally else mine
+    return total + sum(enemy_points(fate, tables=tables) for fate in enemy)

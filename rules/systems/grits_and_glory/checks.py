@@ -3,16 +3,17 @@
 Every trait roll is an aced die plus Wild Dice (Wild Cards and group rolls); `aces.py` says why
 every probability here is an exact Fraction.
 
-A check whose parameters name a value a club may edit (a modifier in a choice's label or a
-field's help, the weapon choices) is built by a function, called once for the rules as written
-(the module's constant) and again under each house-rules pack (`house.py`'s rebuild).
+A check that reads a value a club may edit (a modifier in a choice's label, a field's help or
+a roll, the weapon choices) is built by a function from a tables snapshot (`GGTables`), called
+once for the rules as written (the module's constant, from `t.BASE`) and again for each
+house-rules pack (`house.py`'s built_from): its resolver and odds are bound to the snapshot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from math import comb
 from typing import Any
 
@@ -50,9 +51,9 @@ def die_field(name: str = "die", help_text: str = "The trait or skill die.") -> 
     return Field(name, "die", default=6, choices=DIE_CHOICES, help=help_text)
 
 
-def _skill_die(what: str) -> Field:
+def _skill_die(tables: t.GGTables, what: str) -> Field:
     """A skill die that may be untrained, e.g. `what` "Fighting die"."""
-    help_text = f"{what} (untrained: {t.untrained_text()})."
+    help_text = f"{what} (untrained: {t.untrained_text(tables)})."
     return Field("die", "die", default=6, choices=SKILL_CHOICES, help=help_text)
 
 
@@ -85,26 +86,28 @@ TN = int_field("tn", t.STANDARD_TN, 1, 30, "Target number (4 unless something sa
 WOUNDS = int_field("wounds", 0, 0, t.WILD_CARD_MAX_WOUNDS, "The roller's wounds: -1 each.")
 
 
-def untrained_field() -> Field:
-    return flag_field("untrained", f"No such skill: roll {t.untrained_text()} instead of the die.")
-
-
-def joker_field() -> Field:
+def untrained_field(tables: t.GGTables) -> Field:
     return flag_field(
-        "joker", f"Acting on a Joker: {signed(t.JOKER_BONUS)} to trait and damage rolls."
+        "untrained", f"No such skill: roll {t.untrained_text(tables)} instead of the die."
     )
 
 
-def _actions_field() -> Field:
-    penalty = signed(t.MULTI_ACTION_PENALTY)
+def joker_field(tables: t.GGTables) -> Field:
+    return flag_field(
+        "joker", f"Acting on a Joker: {signed(tables.JOKER_BONUS)} to trait and damage rolls."
+    )
+
+
+def _actions_field(tables: t.GGTables) -> Field:
+    penalty = signed(tables.MULTI_ACTION_PENALTY)
     return int_field(
         "actions", 1, 1, 4, f"Actions this round: {penalty} for each beyond the first."
     )
 
 
-def _situation_flag(name: str, situation: str, words: str) -> Field:
+def _situation_flag(tables: t.GGTables, name: str, situation: str, words: str) -> Field:
     """A flag for one situation modifier, its value in its help: "Ran this round: -2."."""
-    return flag_field(name, f"{words}: {signed(t.SITUATION_MODIFIERS[situation])}.")
+    return flag_field(name, f"{words}: {signed(tables.SITUATION_MODIFIERS[situation])}.")
 
 
 # --- shared roll helpers ------------------------------------------------------------------
@@ -114,29 +117,27 @@ def _wild_dice(p: Params) -> int:
     return 1 if p.get("wild_card") else 0
 
 
-def _common_modifier(p: Params) -> int:
+def _common_modifier(tables: t.GGTables, p: Params) -> int:
     """Sum the situational modifiers every trait-based attack shares."""
     # Each editable value is read only when a parameter asks for it: most attacks are a
     # single action, not running, not on a Joker, and then read none of these at all.
     total: int = p["modifier"] - p.get("wounds", 0)
     if p.get("joker"):
-        total += t.JOKER_BONUS
+        total += tables.JOKER_BONUS
     actions = p.get("actions", 1)
     if actions > 1:
-        total += t.MULTI_ACTION_PENALTY * (actions - 1)
-    return total + (t.SITUATION_MODIFIERS["running"] if p.get("running") else 0)
+        total += tables.MULTI_ACTION_PENALTY * (actions - 1)
+    return total + (tables.SITUATION_MODIFIERS["running"] if p.get("running") else 0)
 
 
-def range_and_cover(p: Params) -> int:
+def range_and_cover(tables: t.GGTables, p: Params) -> int:
     """The range and cover modifiers of a shot (tables a club may edit, read on every shot)."""
-    ranges: Mapping[str, int] = t.now("RANGE_MODIFIERS")
-    cover: Mapping[str, int] = t.now("COVER_MODIFIERS")
-    return ranges[p["range"]] + cover[p["cover"]]
+    return tables.RANGE_MODIFIERS[p["range"]] + tables.COVER_MODIFIERS[p["cover"]]
 
 
-def skill_dice(die: int, modifier: int) -> tuple[int, int]:
+def skill_dice(tables: t.GGTables, die: int, modifier: int) -> tuple[int, int]:
     """Return (sides, modifier), rolling an untrained skill (die 0) as d4-2 (a house setting)."""
-    return (die, modifier) if die else (t.UNTRAINED_DIE, modifier + t.UNTRAINED_PENALTY)
+    return (die, modifier) if die else (t.UNTRAINED_DIE, modifier + tables.UNTRAINED_PENALTY)
 
 
 def _roll(dice: Dice, sides: int, wild: int, modifier: int, label: str) -> TraitRoll:
@@ -153,17 +154,17 @@ def fold_grades(key_of: Callable[[str], str], odds: Mapping[str, Fraction]) -> d
 # --- trait, group roll, vigor test, recovery ----------------------------------------------
 
 
-def _trait_dice(p: Params) -> tuple[int, int]:
+def _trait_dice(tables: t.GGTables, p: Params) -> tuple[int, int]:
     base = (
-        (t.UNTRAINED_DIE, p["modifier"] + t.UNTRAINED_PENALTY)
+        (t.UNTRAINED_DIE, p["modifier"] + tables.UNTRAINED_PENALTY)
         if p["untrained"]
         else (p["die"], p["modifier"])
     )
     return base
 
 
-def _trait_resolve(p: Params, dice: Dice) -> Outcome:
-    sides, modifier = _trait_dice(p)
+def _trait_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    sides, modifier = _trait_dice(tables, p)
     roll = _roll(dice, sides, _wild_dice(p), modifier, "trait")
     return Outcome(
         grade(roll.total, p["tn"]),
@@ -176,53 +177,53 @@ def cached_grade_odds(sides: int, wild: int, modifier: int, tn: int) -> dict[str
     return grade_odds(sides, wild, modifier, tn)
 
 
-def _trait_odds(p: Params) -> dict[str, Fraction]:
-    sides, modifier = _trait_dice(p)
+def _trait_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    sides, modifier = _trait_dice(tables, p)
     return cached_grade_odds(sides, _wild_dice(p), modifier, p["tn"])
 
 
-def trait_check() -> Check:
+def trait_check(tables: t.GGTables) -> Check:
     return Check(
         "trait",
         "Trait test",
-        Schema((die_field(), MODIFIER, WILD_CARD, TN, untrained_field())),
+        Schema((die_field(), MODIFIER, WILD_CARD, TN, untrained_field(tables))),
         GRADES,
-        _trait_resolve,
-        _trait_odds,
-        f"Roll the aced die ({t.untrained_text()} untrained), Wild Cards add an aced Wild Die "
-        "and keep the best; TN or more succeeds, every 4 over is a raise.",
+        partial(_trait_resolve, tables),
+        partial(_trait_odds, tables),
+        f"Roll the aced die ({t.untrained_text(tables)} untrained), Wild Cards add an aced Wild "
+        "Die and keep the best; TN or more succeeds, every 4 over is a raise.",
         "trait die (and its aces), then the Wild Die (and its aces)",
     )
 
 
-TRAIT = trait_check()
+TRAIT = trait_check(t.BASE)
 
 
-def _group_resolve(p: Params, dice: Dice) -> Outcome:
-    sides, modifier = _trait_dice(p)
+def _group_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    sides, modifier = _trait_dice(tables, p)
     roll = _roll(dice, sides, 1, modifier, "group roll")
     return Outcome(grade(roll.total, p["tn"]), roll.as_json())
 
 
-def _group_odds(p: Params) -> dict[str, Fraction]:
-    sides, modifier = _trait_dice(p)
+def _group_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    sides, modifier = _trait_dice(tables, p)
     return cached_grade_odds(sides, 1, modifier, p["tn"])
 
 
-def group_roll_check() -> Check:
+def group_roll_check(tables: t.GGTables) -> Check:
     return Check(
         "group_roll",
         "Group roll",
-        Schema((die_field(), MODIFIER, TN, untrained_field())),
+        Schema((die_field(), MODIFIER, TN, untrained_field(tables))),
         GRADES,
-        _group_resolve,
-        _group_odds,
+        partial(_group_resolve, tables),
+        partial(_group_odds, tables),
         "A unit of two or more figures rolls one trait die and one Wild Die for all of them.",
         "trait die (and its aces), then the Wild Die (and its aces)",
     )
 
 
-GROUP_ROLL = group_roll_check()
+GROUP_ROLL = group_roll_check(t.BASE)
 
 
 def _vigor_resolve(p: Params, dice: Dice) -> Outcome:
@@ -283,71 +284,74 @@ RECOVER = Check(
 # --- attacks ------------------------------------------------------------------------------
 
 
-def _fighting_modifier(p: Params) -> int:
-    gang = min(int(p["gang_up"]), t.GANG_UP_MAX) if p["gang_up"] else 0
-    touch = t.SITUATION_MODIFIERS["touch_attack"] if p["touch"] else 0
-    off_hand = t.SITUATION_MODIFIERS["off_hand"] if p["off_hand"] else 0
-    return _common_modifier(p) + gang + touch + off_hand
+def _fighting_modifier(tables: t.GGTables, p: Params) -> int:
+    gang = min(int(p["gang_up"]), tables.GANG_UP_MAX) if p["gang_up"] else 0
+    touch = tables.SITUATION_MODIFIERS["touch_attack"] if p["touch"] else 0
+    off_hand = tables.SITUATION_MODIFIERS["off_hand"] if p["off_hand"] else 0
+    return _common_modifier(tables, p) + gang + touch + off_hand
 
 
-def _fighting_resolve(p: Params, dice: Dice) -> Outcome:
-    sides, modifier = skill_dice(p["die"], _fighting_modifier(p))
+def _fighting_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    sides, modifier = skill_dice(tables, p["die"], _fighting_modifier(tables, p))
     roll = _roll(dice, sides, _wild_dice(p), modifier, "fighting")
     return Outcome(_HIT_OF[grade(roll.total, p["parry"])], roll.as_json())
 
 
-def _fighting_odds(p: Params) -> dict[str, Fraction]:
-    sides, modifier = skill_dice(p["die"], _fighting_modifier(p))
+def _fighting_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    sides, modifier = skill_dice(tables, p["die"], _fighting_modifier(tables, p))
     odds = cached_grade_odds(sides, _wild_dice(p), modifier, p["parry"])
     return fold_grades(_HIT_OF.__getitem__, odds)
 
 
-def fighting_check() -> Check:
-    gang_up = f"Other attackers next to the defender: +1 each, max {signed(t.GANG_UP_MAX)}."
+def fighting_check(tables: t.GGTables) -> Check:
+    gang_up = f"Other attackers next to the defender: +1 each, max {signed(tables.GANG_UP_MAX)}."
     return Check(
         "fighting",
         "Melee attack",
         Schema(
             (
-                _skill_die("Fighting die"),
+                _skill_die(tables, "Fighting die"),
                 WILD_CARD,
                 int_field("parry", 5, 2, 20, "The defender's Parry: the TN to hit."),
                 int_field("gang_up", 0, 0, 12, gang_up),
-                joker_field(),
+                joker_field(tables),
                 WOUNDS,
-                _actions_field(),
-                _situation_flag("running", "running", "Ran this round"),
-                _situation_flag("touch", "touch_attack", "Only touching the foe"),
+                _actions_field(tables),
+                _situation_flag(tables, "running", "running", "Ran this round"),
+                _situation_flag(tables, "touch", "touch_attack", "Only touching the foe"),
                 _situation_flag(
-                    "off_hand", "off_hand", "Off-hand attack of a figure that is not Ambidextrous"
+                    tables,
+                    "off_hand",
+                    "off_hand",
+                    "Off-hand attack of a figure that is not Ambidextrous",
                 ),
                 MODIFIER,
             )
         ),
         HITS,
-        _fighting_resolve,
-        _fighting_odds,
+        partial(_fighting_resolve, tables),
+        partial(_fighting_odds, tables),
         "Fighting against the defender's Parry; a raise adds a d6 to the damage.",
         "Fighting die (and its aces), then the Wild Die (and its aces)",
         skill="fighting",
     )
 
 
-FIGHTING = fighting_check()
+FIGHTING = fighting_check(t.BASE)
 
 SHOTS = ("miss", "hit", "raise", "miss_jammed", "hit_jammed", "raise_jammed")
 
 
-def _shooting_modifier(p: Params) -> int:
-    total = _common_modifier(p) + range_and_cover(p)
+def _shooting_modifier(tables: t.GGTables, p: Params) -> int:
+    total = _common_modifier(tables, p) + range_and_cover(tables, p)
     if p["unstable_platform"] or p["dark"] or p["fog"]:
-        situation: Mapping[str, int] = t.now("SITUATION_MODIFIERS")
+        situation = tables.SITUATION_MODIFIERS
         total += sum(situation[f] for f in ("unstable_platform", "dark", "fog") if p[f])
     return total
 
 
-def _shooting_resolve(p: Params, dice: Dice) -> Outcome:
-    sides, modifier = skill_dice(p["die"], _shooting_modifier(p))
+def _shooting_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    sides, modifier = skill_dice(tables, p["die"], _shooting_modifier(tables, p))
     roll = _roll(dice, sides, _wild_dice(p), modifier, "shooting")
     key = _HIT_OF[grade(roll.total, p["tn"])]
     if roll.all_ones:
@@ -356,8 +360,8 @@ def _shooting_resolve(p: Params, dice: Dice) -> Outcome:
     return Outcome(key, roll.as_json())
 
 
-def _shooting_odds(p: Params) -> dict[str, Fraction]:
-    sides, modifier = skill_dice(p["die"], _shooting_modifier(p))
+def _shooting_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    sides, modifier = skill_dice(tables, p["die"], _shooting_modifier(tables, p))
     wild = _wild_dice(p)
     odds = fold_grades(_HIT_OF.__getitem__, cached_grade_odds(sides, wild, modifier, p["tn"]))
     jam = Fraction(1, sides) * Fraction(1, 6) ** wild
@@ -368,44 +372,45 @@ def _shooting_odds(p: Params) -> dict[str, Fraction]:
     return result
 
 
-def _range_field() -> Field:
-    return _pick("range", t.RANGE_MODIFIERS, "short", "Range bracket of the target.")
+def _range_field(tables: t.GGTables) -> Field:
+    return _pick("range", tables.RANGE_MODIFIERS, "short", "Range bracket of the target.")
 
 
-def _cover_field() -> Field:
-    return _pick("cover", t.COVER_MODIFIERS, "none", "The target's cover.")
+def _cover_field(tables: t.GGTables) -> Field:
+    return _pick("cover", tables.COVER_MODIFIERS, "none", "The target's cover.")
 
 
-def shooting_check() -> Check:
+def shooting_check(tables: t.GGTables) -> Check:
     return Check(
         "shooting",
         "Ranged attack",
         Schema(
             (
-                _skill_die("Shooting (or Throwing) die"),
+                _skill_die(tables, "Shooting (or Throwing) die"),
                 WILD_CARD,
-                _range_field(),
-                _cover_field(),
+                _range_field(tables),
+                _cover_field(tables),
                 int_field(
                     "tn", t.STANDARD_TN, 1, 20, "4, or the defender's Parry for a pistol in melee."
                 ),
                 _situation_flag(
+                    tables,
                     "unstable_platform",
                     "unstable_platform",
                     "Firing from horseback or a moving vehicle",
                 ),
-                _situation_flag("dark", "dark", "The Dark of Night"),
-                _situation_flag("fog", "fog", "Shooting into fog"),
-                joker_field(),
+                _situation_flag(tables, "dark", "dark", "The Dark of Night"),
+                _situation_flag(tables, "fog", "fog", "Shooting into fog"),
+                joker_field(tables),
                 WOUNDS,
-                _actions_field(),
-                _situation_flag("running", "running", "Ran this round"),
+                _actions_field(tables),
+                _situation_flag(tables, "running", "running", "Ran this round"),
                 MODIFIER,
             )
         ),
         SHOTS,
-        _shooting_resolve,
-        _shooting_odds,
+        partial(_shooting_resolve, tables),
+        partial(_shooting_odds, tables),
         "Shooting at TN 4 with range, cover and situation modifiers. A natural 1 on the "
         "Shooting die (and on the Wild Die too, for a Wild Card) means the gun must be "
         "reloaded: the outcome gains _jammed.",
@@ -414,23 +419,22 @@ def shooting_check() -> Check:
     )
 
 
-SHOOTING = shooting_check()
+SHOOTING = shooting_check(t.BASE)
 
 HIT_COUNTS = tuple(f"hits_{n}" for n in range(t.FANFIRE_MAX_SHOTS + 1))
 
 
-def _autofire_modifier(p: Params) -> int:
-    situation: Mapping[str, int] = t.now("SITUATION_MODIFIERS")
-    penalty = situation["fanfire" if p["fanfire"] else "autofire"]
-    return _common_modifier(p) + penalty + range_and_cover(p)
+def _autofire_modifier(tables: t.GGTables, p: Params) -> int:
+    penalty = tables.SITUATION_MODIFIERS["fanfire" if p["fanfire"] else "autofire"]
+    return _common_modifier(tables, p) + penalty + range_and_cover(tables, p)
 
 
 #: Any natural 1 on an automatic weapon's Shooting dice: one immutable Effect for every jam.
 _AUTOFIRE_JAM_EFFECTS = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),)
 
 
-def _autofire_resolve(p: Params, dice: Dice) -> Outcome:
-    sides, modifier = skill_dice(p["die"], _autofire_modifier(p))
+def _autofire_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    sides, modifier = skill_dice(tables, p["die"], _autofire_modifier(tables, p))
     shots = roll_aced_pool(dice, sides, p["shots"], "shooting")
     wild = roll_aced(dice, t.WILD_DIE, "shooting: wild die") if p["wild_card"] else None
     need = p["tn"] - modifier
@@ -447,8 +451,8 @@ def _autofire_resolve(p: Params, dice: Dice) -> Outcome:
     return Outcome(HIT_COUNTS[hits], details, _AUTOFIRE_JAM_EFFECTS if jammed else ())
 
 
-def _autofire_odds(p: Params) -> dict[str, Fraction]:
-    sides, modifier = skill_dice(p["die"], _autofire_modifier(p))
+def _autofire_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    sides, modifier = skill_dice(tables, p["die"], _autofire_modifier(tables, p))
     hit = ace_tail(sides, p["tn"] - modifier)
     binomial = _binomial(p["shots"], hit)
     if not p["wild_card"]:
@@ -466,15 +470,15 @@ def _binomial(n: int, p: Fraction) -> list[Fraction]:
     return [comb(n, k) * p**k * (ONE - p) ** (n - k) for k in range(n + 1)]
 
 
-def autofire_check() -> Check:
-    situation = t.SITUATION_MODIFIERS
+def autofire_check(tables: t.GGTables) -> Check:
+    situation = tables.SITUATION_MODIFIERS
     autofire, fanfire = signed(situation["autofire"]), signed(situation["fanfire"])
     return Check(
         "autofire",
         "Automatic fire or fanfire",
         Schema(
             (
-                _skill_die("Shooting die"),
+                _skill_die(tables, "Shooting die"),
                 WILD_CARD,
                 int_field(
                     "shots", 3, 2, t.FANFIRE_MAX_SHOTS, "Shooting dice (RoF; fanfire up to 6)."
@@ -484,17 +488,17 @@ def autofire_check() -> Check:
                     f"Fanning a single-action six-shooter at short range: {fanfire}, not "
                     f"{autofire}.",
                 ),
-                _range_field(),
-                _cover_field(),
+                _range_field(tables),
+                _cover_field(tables),
                 TN,
-                joker_field(),
+                joker_field(tables),
                 WOUNDS,
                 MODIFIER,
             )
         ),
         HIT_COUNTS,
-        _autofire_resolve,
-        _autofire_odds,
+        partial(_autofire_resolve, tables),
+        partial(_autofire_odds, tables),
         f"Several Shooting dice at {autofire} (fanfire {fanfire}); a Wild Card's one Wild Die "
         "may replace a missing die. Any natural 1 on a Shooting die means a reload (see "
         "details).",
@@ -503,15 +507,15 @@ def autofire_check() -> Check:
     )
 
 
-AUTOFIRE = autofire_check()
+AUTOFIRE = autofire_check(t.BASE)
 
 
 def _volley_wild_dice(p: Params) -> int:
     return 1 + int(p["figures"]) // t.VOLLEY_FIGURES_PER_WILD_DIE
 
 
-def _volley_modifier(p: Params) -> int:
-    return int(p["modifier"]) + range_and_cover(p)
+def _volley_modifier(tables: t.GGTables, p: Params) -> int:
+    return int(p["modifier"]) + range_and_cover(tables, p)
 
 
 #: A hit by a volley forces a Spirit test; Effects are immutable, so one serves every hit.
@@ -520,16 +524,16 @@ _VOLLEY_HIT_EFFECTS = (
 )
 
 
-def _volley_resolve(p: Params, dice: Dice) -> Outcome:
+def _volley_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
     # Flat on purpose (the slowest check of the system): the Wild Dice are rolled as one pool
     # and the total is worked out once, with the same dice, labels and details as `roll_trait`.
     trait = roll_aced(dice, p["die"], "volley")
     wild = roll_aced_pool(dice, t.WILD_DIE, _volley_wild_dice(p), "volley: wild die")
-    return _volley_outcome(p, trait, wild)
+    return _volley_outcome(tables, p, trait, wild)
 
 
-def _volley_outcome(p: Params, trait: int, wild: tuple[int, ...]) -> Outcome:
-    modifier = _volley_modifier(p)
+def _volley_outcome(tables: t.GGTables, p: Params, trait: int, wild: tuple[int, ...]) -> Outcome:
+    modifier = _volley_modifier(tables, p)
     total = max(trait, *wild) + modifier
     details = {"trait_die": trait, "wild_dice": list(wild), "modifier": modifier, "total": total}
     if total < p["tn"]:
@@ -539,12 +543,12 @@ def _volley_outcome(p: Params, trait: int, wild: tuple[int, ...]) -> Outcome:
     )
 
 
-def _volley_odds(p: Params) -> dict[str, Fraction]:
-    odds = cached_grade_odds(p["die"], _volley_wild_dice(p), _volley_modifier(p), p["tn"])
+def _volley_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    odds = cached_grade_odds(p["die"], _volley_wild_dice(p), _volley_modifier(tables, p), p["tn"])
     return fold_grades(_HIT_OF.__getitem__, odds)
 
 
-def volley_fire_check() -> Check:
+def volley_fire_check(tables: t.GGTables) -> Check:
     return Check(
         "volley_fire",
         "Volley fire",
@@ -554,15 +558,15 @@ def volley_fire_check() -> Check:
                 int_field(
                     "figures", 10, 10, 36, "Figures firing (two or more units of 5+ in contact)."
                 ),
-                _range_field(),
-                _cover_field(),
+                _range_field(tables),
+                _cover_field(tables),
                 TN,
                 MODIFIER,
             )
         ),
         HITS,
-        _volley_resolve,
-        _volley_odds,
+        partial(_volley_resolve, tables),
+        partial(_volley_odds, tables),
         "A group Shooting roll with its Wild Die plus a bonus Wild Die per 5 figures firing; "
         "units hit must pass Spirit (use `fear`-style group Spirit) or be Shaken.",
         "Shooting die (and its aces), then each Wild Die in turn (and its aces)",
@@ -570,7 +574,7 @@ def volley_fire_check() -> Check:
     )
 
 
-VOLLEY_FIRE = volley_fire_check()
+VOLLEY_FIRE = volley_fire_check(t.BASE)
 
 
 # --- damage and soak ----------------------------------------------------------------------
@@ -578,26 +582,24 @@ VOLLEY_FIRE = volley_fire_check()
 DAMAGE = ("no_effect", "shaken", "wounded", "removed")
 
 
-def _source(p: Params) -> t.Weapon:
+def _source(tables: t.GGTables, p: Params) -> t.Weapon:
     """The weapon or hazard of a damage roll, from the weapon table in force."""
-    sources: Mapping[str, t.Weapon] = t.now("DAMAGE_SOURCES")
-    return sources[p["weapon"]]
+    return tables.DAMAGE_SOURCES[p["weapon"]]
 
 
-def _damage_dice(p: Params, weapon: t.Weapon | None = None) -> tuple[int, ...]:
-    weapon = weapon or _source(p)
+def _damage_dice(p: Params, weapon: t.Weapon) -> tuple[int, ...]:
     strength = (p["strength"],) if weapon.strength else ()
     extra = (t.BONUS_DAMAGE_DIE,) * (int(p["raise_hit"]) + int(p["charging"]))
     return strength + weapon.dice + extra
 
 
-def _damage_bonus(p: Params, weapon: t.Weapon | None = None) -> int:
-    joker = t.JOKER_BONUS if p["joker"] else 0
-    return (weapon or _source(p)).bonus + joker + int(p["modifier"])
+def _damage_bonus(tables: t.GGTables, p: Params, weapon: t.Weapon) -> int:
+    joker = tables.JOKER_BONUS if p["joker"] else 0
+    return weapon.bonus + joker + int(p["modifier"])
 
 
-def _toughness(p: Params) -> int:
-    return int(p["toughness"]) + (t.MOUNTED_TOUGHNESS_BONUS if p["mounted_target"] else 0)
+def _toughness(tables: t.GGTables, p: Params) -> int:
+    return int(p["toughness"]) + (tables.MOUNTED_TOUGHNESS_BONUS if p["mounted_target"] else 0)
 
 
 def _damage_result(p: Params, scored: int) -> tuple[str, int]:
@@ -646,10 +648,10 @@ def _damage_effects(p: Params, key: str, wounds: int) -> tuple[Effect, ...]:
     return _REMOVAL[p["target_figures"] == 1, bool(p["target_shaken"])]
 
 
-def _damage_resolve(p: Params, dice: Dice) -> Outcome:
-    weapon = _source(p)  # read once: the weapon table is a club's to edit
+def _damage_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    weapon = _source(tables, p)  # read once: the weapon table is a club's to edit
     rolled = roll_sum(dice, _damage_dice(p, weapon), "damage")
-    bonus, toughness = _damage_bonus(p, weapon), _toughness(p)
+    bonus, toughness = _damage_bonus(tables, p, weapon), _toughness(tables, p)
     total = sum(rolled) + bonus
     key, wounds = _damage_result(p, raises(total, toughness))
     details = {
@@ -662,9 +664,9 @@ def _damage_resolve(p: Params, dice: Dice) -> Outcome:
     return Outcome(key, details, _damage_effects(p, key, wounds))
 
 
-def _damage_odds(p: Params) -> dict[str, Fraction]:
-    weapon = _source(p)
-    dice, need = _damage_dice(p, weapon), _toughness(p) - _damage_bonus(p, weapon)
+def _damage_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    weapon = _source(tables, p)
+    dice, need = _damage_dice(p, weapon), _toughness(tables, p) - _damage_bonus(tables, p, weapon)
     cap = t.WILD_CARD_MAX_WOUNDS + 1 - p["target_wounds"] if p["target_wild_card"] else 1
     tails = [sum_tail(dice, need + t.RAISE_STEP * k) for k in range(cap + 1)] + [ZERO]
     odds = {key: ZERO for key in DAMAGE}
@@ -681,9 +683,9 @@ def _damage_odds(p: Params) -> dict[str, Fraction]:
 DEFAULT_WEAPON = "sabre"
 
 
-def _weapon_field() -> Field:
+def _weapon_field(tables: t.GGTables) -> Field:
     """The damage check's weapon: every weapon of the (house) weapon table, then the hazards."""
-    sources = t.DAMAGE_SOURCES
+    sources = tables.DAMAGE_SOURCES
     return Field(
         "weapon",
         "choice",
@@ -693,18 +695,18 @@ def _weapon_field() -> Field:
     )
 
 
-def damage_check() -> Check:
-    mounted = signed(t.MOUNTED_TOUGHNESS_BONUS)
+def damage_check(tables: t.GGTables) -> Check:
+    mounted = signed(tables.MOUNTED_TOUGHNESS_BONUS)
     return Check(
         "damage",
         "Damage against Toughness",
         Schema(
             (
-                _weapon_field(),
+                _weapon_field(tables),
                 die_field("strength", "The attacker's Strength die (melee weapons only)."),
                 flag_field("raise_hit", "The attack hit with a raise: +d6 bonus damage."),
                 flag_field("charging", 'A rider who charged more than 6": +d6.'),
-                joker_field(),
+                joker_field(tables),
                 MODIFIER,
                 int_field("toughness", 5, 1, 30, "The target's Toughness (armour included)."),
                 flag_field("mounted_target", f"The target rides: {mounted} Toughness."),
@@ -723,8 +725,8 @@ def damage_check() -> Check:
             )
         ),
         DAMAGE,
-        _damage_resolve,
-        _damage_odds,
+        partial(_damage_resolve, tables),
+        partial(_damage_odds, tables),
         "Aced damage dice against Toughness: equal or more Shakes, each raise wounds. Extras "
         "are removed by a wound; a Wild Card is removed by a fourth wound.",
         "Strength die (melee), each weapon die, the raise d6, the charge d6 - each with its aces",
@@ -733,7 +735,7 @@ def damage_check() -> Check:
     )
 
 
-DAMAGE_CHECK = damage_check()
+DAMAGE_CHECK = damage_check(t.BASE)
 
 SOAK = ("soaked_all", "soaked_some", "soaked_none")
 

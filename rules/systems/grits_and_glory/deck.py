@@ -14,6 +14,7 @@ card first), `cards` (unit -> card this turn), `held`, `joker_seen`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from rules.activation import ActivationMethod, Draw, State, shuffle
@@ -82,8 +83,9 @@ def _deal(state: State, dice: Dice) -> State:
     }
 
 
-def draw(state: State, dice: Dice) -> Draw:
-    """Turn the next card: who acts, on what card, and the event a Joker sets off."""
+def draw(state: State, dice: Dice, *, tables: t.GGTables = t.BASE) -> Draw:
+    """Turn the next card: who acts, on what card, and the event a Joker sets off (with the
+    Joker's bonus of `tables`, a club's to edit)."""
     if not state["queue"]:
         state = _deal(state, dice)
     unit, *rest = state["queue"]
@@ -96,7 +98,7 @@ def draw(state: State, dice: Dice) -> Draw:
         "bonus": 0,
     }
     if is_joker(card):
-        result.update(bonus=t.JOKER_BONUS, event=roll_event(dice))
+        result.update(bonus=tables.JOKER_BONUS, event=roll_event(dice))
     new_state = {**state, "queue": rest, "joker_seen": state["joker_seen"] or is_joker(card)}
     return Draw(new_state, result)
 
@@ -154,15 +156,26 @@ def game_ends(turn: int, dice: Dice) -> tuple[bool, int | None]:
     return roll >= needs, roll
 
 
-def describe() -> str:
-    """The deck in a sentence, with the Joker's bonus in force (a club may change it)."""
+def describe(tables: t.GGTables) -> str:
+    """The deck in a sentence, with the Joker's bonus of `tables` (a club may change it)."""
     return (
         "A card per unit each turn, Aces high, suits spades-hearts-diamonds-clubs; Jokers act "
-        f"any time at {t.JOKER_BONUS:+d} and roll an event; reshuffle after a Joker."
+        f"any time at {tables.JOKER_BONUS:+d} and roll an event; reshuffle after a Joker."
     )
 
 
-ACTION_DECK = ActivationMethod("action_deck", "54-card action deck", start, draw, describe())
+def build_methods(tables: t.GGTables) -> dict[str, ActivationMethod]:
+    """The system's activation methods by key, dealing and drawing with `tables`."""
+    deck = ActivationMethod(
+        "action_deck",
+        "54-card action deck",
+        start,
+        partial(draw, tables=tables),
+        describe(tables),
+    )
+    return {deck.name: deck}
 
-#: The system's activation methods by key (`RuleSystem.activation`).
-METHODS = {ACTION_DECK.name: ACTION_DECK}
+
+#: The system's activation methods by key (`RuleSystem.activation`), as written.
+METHODS = build_methods(t.BASE)
+ACTION_DECK = METHODS["action_deck"]

@@ -8,10 +8,10 @@ the untrained and multiple-action penalties, the Joker's bonus, a mount's Toughn
 victory points. The hazards of events and mishaps (falls, fire, the sniper) stay as the text
 gives them.
 
-Every table here is read by the checks at call time (`tables.py` serves them through
-`rules.house`); the checks whose parameters show a table's values (the damage check's weapon
-choices, a range choice's modifier) and the unit stat schema (the weapons a unit may carry)
-are built again under each pack (`_rebuild`).
+Every table here is a field of the tables snapshot (`tables.GGTables`): a pack's rows build
+the fields it replaces, and `built_from` builds the checks (their parameters, resolvers and
+odds), the unit stat schema, the action deck, the reference tables, the campaign procedure and
+the auto-resolver from the pack's snapshot, once per pack.
 """
 
 from __future__ import annotations
@@ -20,13 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules import house
-from rules.checks import Check
 from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe, Row
-from rules.systems.grits_and_glory import checks as c
-from rules.systems.grits_and_glory import opposed as o
-from rules.systems.grits_and_glory import procedures as pr
-from rules.systems.grits_and_glory import table_rolls as r
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import DIE_CHOICES, stats_schema
 from rules.systems.grits_and_glory.tables import Weapon
@@ -138,8 +132,8 @@ WEAPON_COLUMNS = (
 
 
 def _weapon_rows() -> list[Row]:
-    melee = set(t.MELEE_KEYS)
-    return [_row_of(w, "melee" if w.key in melee else "ranged") for w in t.WEAPONS.values()]
+    melee = set(t.BASE.MELEE_KEYS)
+    return [_row_of(w, "melee" if w.key in melee else "ranged") for w in t.BASE.WEAPONS.values()]
 
 
 def _row_of(weapon: Weapon, kind: str) -> Row:
@@ -184,8 +178,7 @@ def _weapon_of(row: Row, base: Mapping[str, Weapon]) -> Weapon:
 
 
 def _build_weapons(rows: list[Row]) -> dict[str, Any]:
-    with house.applied(None):
-        base: Mapping[str, Weapon] = t.WEAPONS
+    base: Mapping[str, Weapon] = t.BASE.WEAPONS
     weapons = [(_weapon_of(row, base), row["kind"]) for row in rows]
     return t.weapon_tables(
         tuple(w for w, kind in weapons if kind == "melee"),
@@ -339,7 +332,7 @@ def _modifier_table(
     """A fixed list of named modifiers: a club changes the numbers, not which ones there are."""
 
     def rows() -> list[Row]:
-        table: Mapping[str, int] = getattr(t, constant)
+        table: Mapping[str, int] = getattr(t.BASE, constant)
         return [{"key": key, "modifier": value} for key, value in table.items()]
 
     def build(edited: list[Row]) -> dict[str, Any]:
@@ -493,7 +486,7 @@ SETTINGS: dict[str, tuple[str, int, int, Probe]] = {
 
 
 def _setting_rows() -> list[Row]:
-    return [{"key": key, "value": getattr(t, spec[0])} for key, spec in SETTINGS.items()]
+    return [{"key": key, "value": getattr(t.BASE, spec[0])} for key, spec in SETTINGS.items()]
 
 
 def _build_settings(rows: list[Row]) -> dict[str, Any]:
@@ -544,7 +537,7 @@ SETTINGS_TABLE = EditableTable(
 
 
 def _points_rows() -> list[Row]:
-    return [{"key": key, "points": value} for key, value in t.VICTORY_POINTS.items()]
+    return [{"key": key, "points": value} for key, value in t.BASE.VICTORY_POINTS.items()]
 
 
 def _build_points(rows: list[Row]) -> dict[str, Any]:
@@ -571,48 +564,32 @@ POINTS_TABLE = EditableTable(
     help="Points per unit's fate, your own and the enemy's (shown on the reference sheet).",
 )
 
-# --- what is built again under a pack -------------------------------------------------------
-
-#: The checks whose parameters show an editable value (a choice's modifier, a help's number,
-#: the damage check's weapons): built again under each pack, the others are shared.
-REBUILT_CHECKS: tuple[Callable[[], Check], ...] = (
-    c.trait_check,
-    c.group_roll_check,
-    c.fighting_check,
-    c.shooting_check,
-    c.autofire_check,
-    c.volley_fire_check,
-    c.damage_check,
-    pr.area_effect_check,
-    pr.benny_reroll_check,
-    r.stealth_check,
-    r.swim_check,
-    o.notice_check,
-)
+# --- what is built from a pack's snapshot ----------------------------------------------------
 
 
-def _rebuild() -> dict[str, Any]:
-    """The checks, stat schema and action deck under the pack applied (called with it applied)."""
-    from rules.systems.grits_and_glory import CHECKS, SYSTEM
+def built_from(tables: t.GGTables, changed: tuple[str, ...]) -> dict[str, Any]:
+    """The system's parts that read the tables, built from a snapshot: the checks (their
+    choices, help, resolvers and odds, and the weapon a Reload or Reach is read from), the unit
+    stat schema, the action deck (a Joker's bonus), labels and starting state, the reference
+    tables, the post-game procedure and the auto-resolver. (The sheet is told what `changed`
+    when printed.)"""
+    from functools import partial
 
-    rebuilt = {check.name: check for check in (build() for build in REBUILT_CHECKS)}
-    from rules.systems.grits_and_glory import deck
+    from rules.systems.grits_and_glory import build_checks, campaign_tables, deck
+    from rules.systems.grits_and_glory.campaign import post_battle
+    from rules.systems.grits_and_glory.simulate import simulate
+    from rules.systems.grits_and_glory.stats import initial_state, label_text
 
-    pack = house.active()
-    # The deck gives a Joker its bonus (a setting): it deals and draws under the pack too.
-    activation = {
-        name: replace(
-            method,
-            start=house.under(pack, method.start),
-            draw=house.under(pack, method.draw),
-            description=deck.describe(),
-        )
-        for name, method in SYSTEM.activation.items()
-    }
+    checks = build_checks(tables)
     return {
-        "checks": {name: rebuilt.get(name, check) for name, check in CHECKS.items()},
-        "stats": stats_schema(),
-        "activation": activation,
+        "checks": checks,
+        "stats": stats_schema(tables),
+        "activation": deck.build_methods(tables),
+        "label_text": partial(label_text, tables=tables),
+        "initial_state": partial(initial_state, tables=tables),
+        "tables": partial(campaign_tables, tables=tables),
+        "post_battle": partial(post_battle, tables=tables),
+        "simulate": partial(simulate, tables=tables, checks=checks),
     }
 
 
@@ -627,5 +604,5 @@ HOUSE = HouseSpec(
         SETTINGS_TABLE,
         POINTS_TABLE,
     ),
-    rebuild=_rebuild,
+    built_from=built_from,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import partial
 from typing import Any, NamedTuple
 
 from rules.checks import Check, Effect, Outcome
@@ -39,9 +40,12 @@ OURS = SideKeys("die", "modifier", "wild_card")
 FOES = SideKeys("foe_die", "foe_modifier", "foe_wild_card")
 
 
-def _side_fields(keys: SideKeys, trait: str, whose: str, skill: bool) -> tuple[Field, ...]:
-    """Die, modifier and Wild Die for one side; a skill may be untrained (die 0: d4-2)."""
-    untrained = f" (untrained: {t.untrained_text()})" if skill else ""
+def _side_fields(
+    keys: SideKeys, trait: str, whose: str, skill: t.GGTables | None
+) -> tuple[Field, ...]:
+    """Die, modifier and Wild Die for one side; a skill (given the tables that say how an
+    untrained one rolls) may be untrained (die 0: d4-2)."""
+    untrained = f" (untrained: {t.untrained_text(skill)})" if skill else ""
     return (
         Field(
             keys.die,
@@ -61,14 +65,14 @@ def _side_fields(keys: SideKeys, trait: str, whose: str, skill: bool) -> tuple[F
     )
 
 
-def _side(p: Params, keys: SideKeys, bonus: int = 0) -> tuple[int, int, int]:
+def _side(tables: t.GGTables, p: Params, keys: SideKeys, bonus: int = 0) -> tuple[int, int, int]:
     """Return (sides, Wild Dice, modifier) of one side; die 0 is an untrained d4-2."""
-    sides, modifier = skill_dice(p[keys.die], p[keys.modifier] + bonus)
+    sides, modifier = skill_dice(tables, p[keys.die], p[keys.modifier] + bonus)
     return sides, 1 if p[keys.wild_card] else 0, modifier
 
 
-def _odds_side(p: Params, keys: SideKeys, bonus: int = 0) -> Side:
-    sides, wild, modifier = _side(p, keys, bonus)
+def _odds_side(tables: t.GGTables, p: Params, keys: SideKeys, bonus: int = 0) -> Side:
+    sides, wild, modifier = _side(tables, p, keys, bonus)
     return Side((sides,) + (t.WILD_DIE,) * wild, modifier)
 
 
@@ -82,10 +86,10 @@ Rolled = tuple[int, tuple[int, ...], int, int]
 
 
 def _roll_side(
-    p: Params, dice: Dice, keys: SideKeys, bonus: int, labels: tuple[str, str]
+    tables: t.GGTables, p: Params, dice: Dice, keys: SideKeys, bonus: int, labels: tuple[str, str]
 ) -> Rolled:
     """Return (trait die, Wild Dice, modifier, total) of one side, each die with its aces."""
-    sides, wild, modifier = _side(p, keys, bonus)
+    sides, wild, modifier = _side(tables, p, keys, bonus)
     trait = roll_aced(dice, sides, labels[0])
     if not wild:
         return trait, (), modifier, trait + modifier
@@ -94,12 +98,19 @@ def _roll_side(
 
 
 def _contest(
-    p: Params, dice: Dice, labels: Labels, bonus: int = 0, foe_bonus: int = 0
+    tables: t.GGTables,
+    p: Params,
+    dice: Dice,
+    labels: Labels,
+    bonus: int = 0,
+    foe_bonus: int = 0,
 ) -> tuple[int, int, dict[str, Any]]:
     """Roll the side making the roll, then the side opposing it: both totals and the details."""
     # Flat rather than two TraitRolls: an opposed roll is two trait tests in one budget.
-    trait, wild, modifier, total = _roll_side(p, dice, OURS, bonus, labels[0])
-    foe_trait, foe_wild, foe_modifier, foe_total = _roll_side(p, dice, FOES, foe_bonus, labels[1])
+    trait, wild, modifier, total = _roll_side(tables, p, dice, OURS, bonus, labels[0])
+    foe_trait, foe_wild, foe_modifier, foe_total = _roll_side(
+        tables, p, dice, FOES, foe_bonus, labels[1]
+    )
     details = {
         "trait_die": trait,
         "wild_dice": list(wild),
@@ -134,33 +145,39 @@ INTERRUPT_KEYS = ("interrupts", "simultaneous", "acts_after")
 _INTERRUPT_LABELS = (_labels("agility (holding)"), _labels("agility (acting)"))
 
 
-def _interrupt_resolve(p: Params, dice: Dice) -> Outcome:
-    total, foe_total, details = _contest(p, dice, _INTERRUPT_LABELS)
+def _interrupt_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    total, foe_total, details = _contest(tables, p, dice, _INTERRUPT_LABELS)
     return Outcome(_who_first(total, foe_total, INTERRUPT_KEYS), details, _HOLD_SPENT)
 
 
-def _interrupt_odds(p: Params) -> dict[str, Fraction]:
-    return _first_odds(_odds_side(p, OURS), _odds_side(p, FOES), INTERRUPT_KEYS)
+def _interrupt_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    ours, theirs = _odds_side(tables, p, OURS), _odds_side(tables, p, FOES)
+    return _first_odds(ours, theirs, INTERRUPT_KEYS)
 
 
-INTERRUPT = Check(
-    "interrupt",
-    "Interrupting from Hold",
-    Schema(
-        (
-            *_side_fields(OURS, "Agility", "The unit on Hold:", skill=False),
-            *_side_fields(FOES, "Agility", "The unit acting:", skill=False),
-        )
-    ),
-    INTERRUPT_KEYS,
-    _interrupt_resolve,
-    _interrupt_odds,
-    "A unit on Hold interrupts with an opposed Agility roll: the higher total acts first, a tie "
-    "acts simultaneously. No TN: someone has to go first. A Joker interrupts without a roll.",
-    "the holding unit's Agility die (and its aces) and Wild Die (and its aces), then the acting "
-    "unit's Agility die and Wild Die",
-    skill="agility",
-)
+def interrupt_check(tables: t.GGTables) -> Check:
+    return Check(
+        "interrupt",
+        "Interrupting from Hold",
+        Schema(
+            (
+                *_side_fields(OURS, "Agility", "The unit on Hold:", skill=None),
+                *_side_fields(FOES, "Agility", "The unit acting:", skill=None),
+            )
+        ),
+        INTERRUPT_KEYS,
+        partial(_interrupt_resolve, tables),
+        partial(_interrupt_odds, tables),
+        "A unit on Hold interrupts with an opposed Agility roll: the higher total acts first, a "
+        "tie acts simultaneously. No TN: someone has to go first. A Joker interrupts without a "
+        "roll.",
+        "the holding unit's Agility die (and its aces) and Wild Die (and its aces), then the "
+        "acting unit's Agility die and Wild Die",
+        skill="agility",
+    )
+
+
+INTERRUPT = interrupt_check(t.BASE)
 
 SET_WEAPON_KEYS = ("set_first", "simultaneous", "charge_first")
 #: The winner adds the +4 charge bonus to damage, the loser none; a tie has no winner.
@@ -178,38 +195,46 @@ def _set_bonus(p: Params) -> int:
 _SET_WEAPON_LABELS = (_labels("agility (set weapon)"), _labels("agility (rider)"))
 
 
-def _set_weapons_resolve(p: Params, dice: Dice) -> Outcome:
-    total, foe_total, details = _contest(p, dice, _SET_WEAPON_LABELS, bonus=_set_bonus(p))
+def _set_weapons_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    total, foe_total, details = _contest(tables, p, dice, _SET_WEAPON_LABELS, _set_bonus(p))
     key = _who_first(total, foe_total, SET_WEAPON_KEYS)
     details["damage_bonus"], details["foe_damage_bonus"] = _SET_WEAPON_DAMAGE[key]
     return Outcome(key, details, _HOLD_SPENT)
 
 
-def _set_weapons_odds(p: Params) -> dict[str, Fraction]:
-    ours = _odds_side(p, OURS, _set_bonus(p))
-    return _first_odds(ours, _odds_side(p, FOES), SET_WEAPON_KEYS)
+def _set_weapons_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    ours = _odds_side(tables, p, OURS, _set_bonus(p))
+    return _first_odds(ours, _odds_side(tables, p, FOES), SET_WEAPON_KEYS)
 
 
-SET_WEAPONS = Check(
-    "set_weapons",
-    "Setting weapons against a charge",
-    Schema(
-        (
-            *_side_fields(OURS, "Agility", "The figure on Hold with a Reach weapon:", skill=False),
-            int_field("reach", 1, 1, 3, "The weapon's Reach (spear 1, lance 2): +2 Agility each."),
-            *_side_fields(FOES, "Agility", "The charging rider:", skill=False),
-        )
-    ),
-    SET_WEAPON_KEYS,
-    _set_weapons_resolve,
-    _set_weapons_odds,
-    "The interrupt roll of a figure on Hold charged by a mount, +2 Agility per point of Reach: "
-    "the winner attacks first with +4 damage (damage `modifier=4`, and the rider rolls no "
-    "charge d6), the loser gains no bonus; a tie strikes at once with no bonus.",
-    "the set weapon's Agility die (and its aces) and Wild Die (and its aces), then the rider's "
-    "Agility die and Wild Die",
-    skill="agility",
-)
+def set_weapons_check(tables: t.GGTables) -> Check:
+    return Check(
+        "set_weapons",
+        "Setting weapons against a charge",
+        Schema(
+            (
+                *_side_fields(
+                    OURS, "Agility", "The figure on Hold with a Reach weapon:", skill=None
+                ),
+                int_field(
+                    "reach", 1, 1, 3, "The weapon's Reach (spear 1, lance 2): +2 Agility each."
+                ),
+                *_side_fields(FOES, "Agility", "The charging rider:", skill=None),
+            )
+        ),
+        SET_WEAPON_KEYS,
+        partial(_set_weapons_resolve, tables),
+        partial(_set_weapons_odds, tables),
+        "The interrupt roll of a figure on Hold charged by a mount, +2 Agility per point of "
+        "Reach: the winner attacks first with +4 damage (damage `modifier=4`, and the rider "
+        "rolls no charge d6), the loser gains no bonus; a tie strikes at once with no bonus.",
+        "the set weapon's Agility die (and its aces) and Wild Die (and its aces), then the "
+        "rider's Agility die and Wild Die",
+        skill="agility",
+    )
+
+
+SET_WEAPONS = set_weapons_check(t.BASE)
 
 
 # --- Tests of Wills: Intimidation and Taunt; Notice against Stealth ------------------------
@@ -239,24 +264,27 @@ def _contest_odds(ours: Side, theirs: Side, keys: tuple[str, str, str]) -> dict[
     return {keys[0]: ONE - wins, keys[1]: wins - raises, keys[2]: raises}
 
 
-def _will_check(name: str, skill: str, resisted_by: str, help_text: str) -> Check:
+def _will_check(
+    tables: t.GGTables, name: str, skill: str, resisted_by: str, help_text: str
+) -> Check:
     labels = (_labels(skill.lower()), _labels(resisted_by.lower()))
 
     def resolve(p: Params, dice: Dice) -> Outcome:
-        total, foe_total, details = _contest(p, dice, labels)
+        total, foe_total, details = _contest(tables, p, dice, labels)
         key = _contest_key(total, foe_total, WILL_KEYS)
         return Outcome(key, details, _WILL_EFFECTS[key])
 
     def odds(p: Params) -> dict[str, Fraction]:
-        return _contest_odds(_odds_side(p, OURS), _odds_side(p, FOES), WILL_KEYS)
+        ours, theirs = _odds_side(tables, p, OURS), _odds_side(tables, p, FOES)
+        return _contest_odds(ours, theirs, WILL_KEYS)
 
     return Check(
         name,
         f"{skill} (a Test of Wills)",
         Schema(
             (
-                *_side_fields(OURS, skill, f"The figure using {skill}:", skill=False),
-                *_side_fields(FOES, resisted_by, 'The foe within 8":', skill=False),
+                *_side_fields(OURS, skill, f"The figure using {skill}:", skill=None),
+                *_side_fields(FOES, resisted_by, 'The foe within 8":', skill=None),
             )
         ),
         WILL_KEYS,
@@ -269,20 +297,30 @@ def _will_check(name: str, skill: str, resisted_by: str, help_text: str) -> Chec
     )
 
 
-INTIMIDATE = _will_check(
-    "intimidate",
-    "Intimidation",
-    "Spirit",
-    "Opposed Intimidation against Spirit (needs the skill): beating the foe with 4 or more "
-    "gives +2 to the next action against that foe; a raise also Shakes the foe. Ties resist.",
-)
-TAUNT = _will_check(
-    "taunt",
-    "Taunt",
-    "Smarts",
-    "Opposed Taunt against Smarts (needs the ability): beating the foe with 4 or more gives "
-    "+2 to the next action against that foe; a raise also Shakes the foe. Ties resist.",
-)
+def intimidate_check(tables: t.GGTables) -> Check:
+    return _will_check(
+        tables,
+        "intimidate",
+        "Intimidation",
+        "Spirit",
+        "Opposed Intimidation against Spirit (needs the skill): beating the foe with 4 or more "
+        "gives +2 to the next action against that foe; a raise also Shakes the foe. Ties resist.",
+    )
+
+
+def taunt_check(tables: t.GGTables) -> Check:
+    return _will_check(
+        tables,
+        "taunt",
+        "Taunt",
+        "Smarts",
+        "Opposed Taunt against Smarts (needs the ability): beating the foe with 4 or more gives "
+        "+2 to the next action against that foe; a raise also Shakes the foe. Ties resist.",
+    )
+
+
+INTIMIDATE = intimidate_check(t.BASE)
+TAUNT = taunt_check(t.BASE)
 
 #: Failure, success, raise: any win spots the hidden unit.
 NOTICE_GRADES = ("unseen", "spotted", "spotted")
@@ -296,13 +334,14 @@ def _stealth_bonus(p: Params) -> int:
 _NOTICE_LABELS = (_labels("notice"), _labels("stealth"))
 
 
-def _notice_resolve(p: Params, dice: Dice) -> Outcome:
-    total, foe_total, details = _contest(p, dice, _NOTICE_LABELS, foe_bonus=_stealth_bonus(p))
+def _notice_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    bonus = _stealth_bonus(p)
+    total, foe_total, details = _contest(tables, p, dice, _NOTICE_LABELS, foe_bonus=bonus)
     return Outcome(_contest_key(total, foe_total, NOTICE_GRADES), details)
 
 
-def _notice_odds(p: Params) -> dict[str, Fraction]:
-    ours, theirs = _odds_side(p, OURS), _odds_side(p, FOES, _stealth_bonus(p))
+def _notice_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    ours, theirs = _odds_side(tables, p, OURS), _odds_side(tables, p, FOES, _stealth_bonus(p))
     spotted = over(ours, theirs, 1, t.STANDARD_TN)
     return {"unseen": ONE - spotted, "spotted": spotted}
 
@@ -318,15 +357,15 @@ def _bonus_choice(name: str, bonuses: Mapping[str, int], meaning: str) -> Field:
     )
 
 
-def notice_check() -> Check:
+def notice_check(tables: t.GGTables) -> Check:
     """Notice against Stealth; built by a function as its dice help names the untrained die."""
     return Check(
         "notice",
         "Notice against Stealth",
         Schema(
             (
-                *_side_fields(OURS, "Notice", "The figure looking:", skill=True),
-                *_side_fields(FOES, "Stealth", "The hidden unit:", skill=True),
+                *_side_fields(OURS, "Notice", "The figure looking:", skill=tables),
+                *_side_fields(FOES, "Stealth", "The hidden unit:", skill=tables),
                 _bonus_choice(
                     "range", t.STEALTH_RANGE_BONUS, 'Range to the hidden unit: up to 5", 10", 20".'
                 ),
@@ -335,8 +374,8 @@ def notice_check() -> Check:
             )
         ),
         ("unseen", "spotted"),
-        _notice_resolve,
-        _notice_odds,
+        partial(_notice_resolve, tables),
+        partial(_notice_odds, tables),
         "Opposed Notice against Stealth (a sentry's test, or any unit looking): a Notice total "
         'of 4 or more that beats the Stealth total reveals the unit. Beyond 20" there is no '
         "roll.",
@@ -346,4 +385,4 @@ def notice_check() -> Check:
     )
 
 
-NOTICE = notice_check()
+NOTICE = notice_check(t.BASE)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import product
 from typing import Any
 
@@ -94,10 +94,9 @@ DIFFICULT_GROUND = Check(
 AREA_KEYS = ("on_target", "deviates")
 
 
-def _area_roll(p: Params) -> tuple[int, int]:
-    ranges: Mapping[str, int] = t.now("RANGE_MODIFIERS")
-    modifier = p["modifier"] + ranges[p["range"]] - p["wounds"]
-    return skill_dice(p["die"], modifier + (t.JOKER_BONUS if p["joker"] else 0))
+def _area_roll(tables: t.GGTables, p: Params) -> tuple[int, int]:
+    modifier = p["modifier"] + tables.RANGE_MODIFIERS[p["range"]] - p["wounds"]
+    return skill_dice(tables, p["die"], modifier + (tables.JOKER_BONUS if p["joker"] else 0))
 
 
 def _half(distance: int) -> int | float:
@@ -117,8 +116,8 @@ def _deviation(p: Params, dice: Dice) -> dict[str, Any]:
     }
 
 
-def _area_resolve(p: Params, dice: Dice) -> Outcome:
-    sides, modifier = _area_roll(p)
+def _area_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    sides, modifier = _area_roll(tables, p)
     roll = roll_trait(dice, sides, 1 if p["wild_card"] else 0, modifier, "area attack")
     jammed = p["delivery"] == "fired" and roll.all_ones
     effects = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),) if jammed else ()
@@ -128,14 +127,14 @@ def _area_resolve(p: Params, dice: Dice) -> Outcome:
     return Outcome("deviates", {**details, **_deviation(p, dice)}, effects)
 
 
-def _area_odds(p: Params) -> dict[str, Fraction]:
-    sides, modifier = _area_roll(p)
+def _area_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    sides, modifier = _area_roll(tables, p)
     odds = cached_grade_odds(sides, 1 if p["wild_card"] else 0, modifier, p["tn"])
     return {"on_target": ONE - odds["failure"], "deviates": odds["failure"]}
 
 
-def _area_range_field() -> Field:
-    ranges = t.RANGE_MODIFIERS
+def _area_range_field(tables: t.GGTables) -> Field:
+    ranges = tables.RANGE_MODIFIERS
     return Field(
         "range",
         "choice",
@@ -148,7 +147,7 @@ def _area_range_field() -> Field:
     )
 
 
-def area_effect_check() -> Check:
+def area_effect_check(tables: t.GGTables) -> Check:
     return Check(
         "area_effect",
         "Area-effect attack",
@@ -160,7 +159,7 @@ def area_effect_check() -> Check:
                     default=6,
                     choices=SKILL_CHOICES,
                     help="Throwing (thrown) or Shooting (fired) die (untrained: "
-                    f"{t.untrained_text()}).",
+                    f"{t.untrained_text(tables)}).",
                 ),
                 WILD_CARD,
                 Field(
@@ -173,19 +172,19 @@ def area_effect_check() -> Check:
                     ),
                     help="Thrown (a grenade) or fired (a launched projectile).",
                 ),
-                _area_range_field(),
+                _area_range_field(tables),
                 int_field(
                     "distance", 12, 1, 200, "Inches to the aiming point (caps the deviation)."
                 ),
-                joker_field(),
+                joker_field(tables),
                 WOUNDS,
                 TN,
                 MODIFIER,
             )
         ),
         AREA_KEYS,
-        _area_resolve,
-        _area_odds,
+        partial(_area_resolve, tables),
+        partial(_area_odds, tables),
         "Place the template and roll Shooting or Throwing: success centres it. Failure deviates "
         'd6" (thrown) or d10" (fired) times 1/2/3 for Short/Medium/Long, in the direction of a '
         "d12 read as a clock, never more than half the distance to the aiming point. Cover "
@@ -197,7 +196,7 @@ def area_effect_check() -> Check:
     )
 
 
-AREA_EFFECT = area_effect_check()
+AREA_EFFECT = area_effect_check(t.BASE)
 
 
 # --- firing into a melee -------------------------------------------------------------------
@@ -305,17 +304,17 @@ RELOAD = Check(
 BENNY_GOALS = ("success", "raise")
 
 
-def _benny_dice(p: Params) -> tuple[int, int, int]:
+def _benny_dice(tables: t.GGTables, p: Params) -> tuple[int, int, int]:
     sides, modifier = (
-        (t.UNTRAINED_DIE, p["modifier"] + t.UNTRAINED_PENALTY)
+        (t.UNTRAINED_DIE, p["modifier"] + tables.UNTRAINED_PENALTY)
         if p["untrained"]
         else (p["die"], p["modifier"])
     )
     return sides, 1 if p["wild_card"] else 0, modifier
 
 
-def _benny_resolve(p: Params, dice: Dice) -> Outcome:
-    sides, wild, modifier = _benny_dice(p)
+def _benny_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    sides, wild, modifier = _benny_dice(tables, p)
     goal, best, tries = GRADES.index(p["goal"]), 0, []
     for attempt in range(1 + p["bennies"]):
         label = "trait" if attempt == 0 else f"benny {attempt}"
@@ -328,8 +327,8 @@ def _benny_resolve(p: Params, dice: Dice) -> Outcome:
     return Outcome(GRADES[best], details)
 
 
-def _benny_odds(p: Params) -> dict[str, Fraction]:
-    sides, wild, modifier = _benny_dice(p)
+def _benny_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    sides, wild, modifier = _benny_dice(tables, p)
     one = cached_grade_odds(sides, wild, modifier, p["tn"])
     tries = 1 + p["bennies"]
     failure = one["failure"] ** tries
@@ -346,7 +345,7 @@ def _benny_odds(p: Params) -> dict[str, Fraction]:
     }
 
 
-def benny_reroll_check() -> Check:
+def benny_reroll_check(tables: t.GGTables) -> Check:
     return Check(
         "benny_reroll",
         "Trait test with Bennies to spend",
@@ -356,7 +355,7 @@ def benny_reroll_check() -> Check:
                 MODIFIER,
                 WILD_CARD,
                 TN,
-                untrained_field(),
+                untrained_field(tables),
                 int_field("bennies", 1, 1, 5, "Bennies the player will spend at most."),
                 Field(
                     "goal",
@@ -368,12 +367,12 @@ def benny_reroll_check() -> Check:
             )
         ),
         GRADES,
-        _benny_resolve,
-        _benny_odds,
+        partial(_benny_resolve, tables),
+        partial(_benny_odds, tables),
         "A trait test rerolled with a Benny each time it falls short of the goal, until it is "
         "reached or the Bennies run out; the best roll counts. Not for damage or table rolls.",
         "the first roll's trait die and Wild Die (with aces), then each Benny's reroll in turn",
     )
 
 
-BENNY_REROLL = benny_reroll_check()
+BENNY_REROLL = benny_reroll_check(t.BASE)

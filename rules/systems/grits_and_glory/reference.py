@@ -4,7 +4,7 @@ for the shape of a section).
 
 Everything here reads the `tables` it is given (the system's `tables(options)`), so under a
 house-rules pack a card shows the club's weapons and the sheet the club's values; a section
-drawing on a table the applied pack changed is marked `"house": True`.
+drawing on a table the pack changed (the sheet is told which) is marked `"house": True`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules import house
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import STATS
 from rules.systems.grits_and_glory.tables import SKILLS
@@ -228,18 +227,9 @@ DRAWS_ON = {
 }
 
 
-def _house_changed() -> frozenset[str]:
-    """The tables the house-rules pack applied now changes (none without a pack)."""
-    pack = house.active()
-    return frozenset(pack.changed_tables()) if pack is not None else frozenset()
-
-
-def _mark_house(
-    sections: list[dict[str, Any]], given: Iterable[str] | None
-) -> list[dict[str, Any]]:
-    """Mark each section that draws on a table the pack changed (`given`, else the applied
-    pack's) as a house rule."""
-    changed = frozenset(given) if given is not None else _house_changed()
+def _mark_house(sections: list[dict[str, Any]], given: Iterable[str]) -> list[dict[str, Any]]:
+    """Mark each section that draws on a table the pack changed (`given`) as a house rule."""
+    changed = frozenset(given)
     if changed:
         for section in sections:
             if changed.intersection(DRAWS_ON.get(section["title"], ())):
@@ -250,12 +240,13 @@ def _mark_house(
 def sheet(
     tables: Mapping[str, Any],
     options: Mapping[str, Any],
-    changed: Iterable[str] | None = None,
+    changed: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
     """Return the quick-reference sheet's sections, in reading order.
 
-    `tables` are the system's tables under the campaign's options (and house rules); call it
-    with the campaign's pack applied (`rules.house.applied`) to mark the sections it changes.
+    `tables` are the system's tables under the campaign's options (and house rules);
+    `changed` names the tables the campaign's pack changes (`RuleSystem.changed_tables()`),
+    whose sections are marked as house rules.
     """
     return _mark_house(_sections(tables, options), changed)
 

@@ -7,8 +7,9 @@ checks. A force is Broken when it has lost half its units; the battle stops when
 or when the end-of-game d10 says so after turn 6 (then the side that lost the smaller share of
 its units wins).
 
-Under a house-rules pack the battle is fought with the pack's checks, stat schema and weapon
-table (a weapon the club added is carried, fired and rolled for damage like any other).
+Under a house-rules pack the battle is fought with the pack's snapshot: its checks, stat schema,
+weapon table and Joker's bonus (a weapon the club added is carried, fired and rolled for damage
+like any other); `house.py`'s built_from binds them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import house
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
@@ -38,7 +38,9 @@ class _Battle:
     stats: dict[str, dict[str, Any]]
     states: dict[str, dict[str, Any]]
     starting: tuple[int, ...]
-    #: The checks in force (the system's, or under a house-rules pack the pack's), by name.
+    #: The tables snapshot the battle is fought with (the text's, or a club's).
+    tables: t.GGTables
+    #: The checks built from it (the system's, or under a house-rules pack the pack's), by name.
     checks: Mapping[str, Check] = field(default_factory=dict)
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
@@ -98,7 +100,7 @@ def _damage(
 def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
     if not state["loaded"]:
-        reload = {"reload": t.WEAPONS[weapon].reload, "reloading": state["reloading"]}
+        reload = {"reload": b.tables.WEAPONS[weapon].reload, "reloading": state["reloading"]}
         b.run(b.checks["reload"], reload, dice, actor, None)  # the action goes on reloading
         return
     for _ in range(state["figures"]):
@@ -117,8 +119,8 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
 
 def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
-    weapon = _weapon(stats, t.MELEE_KEYS) or "unarmed"
-    gang = min(state["figures"] - 1, t.GANG_UP_MAX)
+    weapon = _weapon(stats, b.tables.MELEE_KEYS) or "unarmed"
+    gang = min(state["figures"] - 1, b.tables.GANG_UP_MAX)
     for _ in range(state["figures"]):
         if b.states[target]["status"] not in IN_PLAY:
             return
@@ -147,7 +149,7 @@ def _act(b: _Battle, actor: str, joker: bool, dice: Dice) -> None:
     if not foes:
         return
     target = foes[dice.roll(len(foes), "target") - 1] if len(foes) > 1 else foes[0]
-    ranged = _weapon(stats, t.RANGED_KEYS)
+    ranged = _weapon(stats, b.tables.RANGED_KEYS)
     if ranged:
         _shoot(b, actor, target, ranged, joker, dice)
     else:
@@ -171,33 +173,39 @@ def _turn_over(b: _Battle, dice: Dice) -> bool:
     return ends
 
 
-def _checks_in_force() -> Mapping[str, Check]:
-    """The system's checks under the house-rules pack applied (if any) while the battle runs."""
-    from rules.system import get_system
-
-    return get_system("grits_and_glory").with_house(house.active()).checks
-
-
-def _setup(sides: Sequence[Sequence[SimFigure]]) -> _Battle:
+def _setup(
+    sides: Sequence[Sequence[SimFigure]], tables: t.GGTables, checks: Mapping[str, Check]
+) -> _Battle:
     units = {u.ref: u for side in sides for u in side}
     side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
-    schema = stats_schema()
+    schema = stats_schema(tables)
     stats = {ref: schema.validate_snapshot(u.stats) for ref, u in units.items()}
-    states = {ref: initial_state(s) for ref, s in stats.items()}
+    states = {ref: initial_state(s, tables=tables) for ref, s in stats.items()}
     starting = tuple(len(side) for side in sides)
-    return _Battle(units, side_of, stats, states, starting, _checks_in_force())
+    return _Battle(units, side_of, stats, states, starting, tables, checks)
 
 
 def simulate(
-    sides: Sequence[Sequence[SimFigure]], options: Mapping[str, Any], dice: Dice
+    sides: Sequence[Sequence[SimFigure]],
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    tables: t.GGTables = t.BASE,
+    checks: Mapping[str, Check] | None = None,
 ) -> SimResult:
-    """Fight an abstract battle between two forces of units until one breaks or time runs out."""
+    """Fight an abstract battle between two forces of units until one breaks or time runs out,
+    with the tables snapshot `tables` and the checks built from it (the system's as written
+    when none are given)."""
     if len(sides) != 2 or not all(sides):
         raise ValueError("auto-resolve needs exactly two forces, each with at least one unit")
-    b = _setup(sides)
+    if checks is None:
+        from rules.systems.grits_and_glory import CHECKS
+
+        checks = CHECKS
+    b = _setup(sides, tables, checks)
     state: State = deck.start(list(b.units), options, dice)
     while True:
-        drawn = deck.draw(state, dice)
+        drawn = deck.draw(state, dice, tables=tables)
         state = drawn.state
         _act(b, drawn.result["unit"], drawn.result["joker"], dice)
         if not state["queue"] and _turn_over(b, dice):

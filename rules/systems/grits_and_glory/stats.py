@@ -4,17 +4,18 @@ The playing piece is the unit (1-6 figures sharing one unit card): the text deal
 cards, counts Broken forces, scores victory points and rolls the post-game Vigor test per unit.
 
 The weapon choices come from the weapon table, which a club may extend as a house rule: the
-schema is built by `stats_schema()`, once for the rules as written (`STATS`) and once under each
-house-rules pack, and everything that validates a unit's stats asks it for the schema in force.
+schema is built from a tables snapshot by `stats_schema(tables)` (cached per snapshot), once for
+the rules as written (`STATS`) and once for each house-rules pack; labels and the starting
+state validate with the schema of the snapshot they are given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rules.errors import ValidationError
-from rules.house_context import house_cache
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.tables import DIE_SIZES, SKILLS, TRAITS, UNIT_MAX_FIGURES
@@ -35,13 +36,13 @@ def _trait(name: str) -> Field:
     )
 
 
-def _skill(name: str) -> Field:
+def _skill(tables: t.GGTables, name: str) -> Field:
     return Field(
         name,
         "die",
         default=_TRAINED_BY_DEFAULT.get(name, 0),
         choices=SKILL_CHOICES,
-        help=f"{name.capitalize()} die, or untrained (rolls {t.untrained_text()}).",
+        help=f"{name.capitalize()} die, or untrained (rolls {t.untrained_text(tables)}).",
     )
 
 
@@ -73,26 +74,26 @@ _UNIT_FIELDS = (
 )
 
 
-def _fields() -> tuple[Field, ...]:
-    """The unit's fields under the house rules in force (the weapon table, the settings)."""
-    mounted = f"Rides a mount ({t.MOUNTED_TOUGHNESS_BONUS:+d} Toughness when hit)."
+def _fields(tables: t.GGTables) -> tuple[Field, ...]:
+    """The unit's fields from a snapshot (the weapon table, the settings)."""
+    mounted = f"Rides a mount ({tables.MOUNTED_TOUGHNESS_BONUS:+d} Toughness when hit)."
     return (
         *(_trait(name) for name in TRAITS),
-        *(_skill(name) for name in SKILLS),
+        *(_skill(tables, name) for name in SKILLS),
         *_UNIT_FIELDS,
-        _weapons_field(),
+        _weapons_field(tables),
         Field("mounted", "bool", default=False, help=mounted),
         Field("causes_fear", "bool", default=False, help="The unit causes Fear."),
     )
 
 
-def _weapons_field() -> Field:
+def _weapons_field(tables: t.GGTables) -> Field:
     return Field(
         "weapons",
         "multichoice",
         default=[],
         max=4,
-        choices=tuple((w.key, f"{w.name} ({w.damage_text})") for w in t.WEAPONS.values()),
+        choices=tuple((w.key, f"{w.name} ({w.damage_text})") for w in tables.WEAPONS.values()),
         help="Weapons carried, from the weapon table.",
     )
 
@@ -118,23 +119,25 @@ def clean(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-@house_cache(maxsize=16)
-def stats_schema() -> Schema:
-    """The unit stat schema under the house rules in force (a club's weapons are choices)."""
-    return Schema(_fields(), clean=clean, description="One Grits & Glory unit (1-6 figures).")
+@lru_cache(maxsize=16)
+def stats_schema(tables: t.GGTables) -> Schema:
+    """The unit stat schema of a snapshot (a club's weapons are choices); one per snapshot."""
+    return Schema(_fields(tables), clean=clean, description="One Grits & Glory unit (1-6 figures).")
 
 
 #: The schema as written (no house rules).
-STATS = stats_schema()
+STATS = stats_schema(t.BASE)
 
 
 def _die(value: int) -> str:
     return f"d{value}" if value else "-"
 
 
-def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
+def label_text(
+    name: str, stats: Mapping[str, Any], *, tables: t.GGTables = t.BASE
+) -> tuple[str, ...]:
     """Return short sticker lines: name, traits (and Fighting) in two lines, P/Pa/T."""
-    values = stats_schema().validate_snapshot(stats)
+    values = stats_schema(tables).validate_snapshot(stats)
     star = "* " if values["wild_card"] else ""
     size = f" x{values['figures']}" if values["figures"] > 1 else ""
     first = " ".join(f"{t[:2].capitalize()} {_die(values[t])}" for t in TRAITS[:3])
@@ -145,9 +148,9 @@ def label_text(name: str, stats: Mapping[str, Any]) -> tuple[str, ...]:
     return (f"{star}{name}{size}", first, f"{second} {fighting}", derived)
 
 
-def initial_state(stats: Mapping[str, Any]) -> dict[str, Any]:
+def initial_state(stats: Mapping[str, Any], *, tables: t.GGTables = t.BASE) -> dict[str, Any]:
     """Return a unit's battle state at the start of a game."""
-    values = stats_schema().validate_snapshot(stats)
+    values = stats_schema(tables).validate_snapshot(stats)
     return {
         "figures": values["figures"],
         "shaken": 0,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from rules.checks import Check, Effect, Outcome
@@ -170,7 +171,7 @@ SENTRY = Check(
 )
 
 
-def _stealth_params() -> Schema:
+def _stealth_params(tables: t.GGTables) -> Schema:
     return Schema(
         (
             Field(
@@ -178,7 +179,7 @@ def _stealth_params() -> Schema:
                 "die",
                 default=6,
                 choices=SKILL_CHOICES,
-                help=f"Stealth die (untrained: {t.untrained_text()}).",
+                help=f"Stealth die (untrained: {t.untrained_text(tables)}).",
             ),
             WILD_CARD,
             int_field("figures", 1, 1, t.UNIT_MAX_FIGURES, "Figures (2+: a group roll)."),
@@ -188,40 +189,40 @@ def _stealth_params() -> Schema:
     )
 
 
-def _stealth_roll(p: Params) -> tuple[int, int, int]:
+def _stealth_roll(tables: t.GGTables, p: Params) -> tuple[int, int, int]:
     wild = 1 if p["wild_card"] or p["figures"] > 1 else 0
-    sides, modifier = skill_dice(p["die"], p["modifier"] + (2 if p["dark"] else 0))
+    sides, modifier = skill_dice(tables, p["die"], p["modifier"] + (2 if p["dark"] else 0))
     return sides, wild, modifier
 
 
-def _stealth_resolve(p: Params, dice: Dice) -> Outcome:
-    sides, wild, modifier = _stealth_roll(p)
+def _stealth_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    sides, wild, modifier = _stealth_roll(tables, p)
     roll = roll_trait(dice, sides, wild, modifier, "stealth")
     hidden = roll.total >= t.STANDARD_TN
     return Outcome("hidden" if hidden else "seen", roll.as_json())
 
 
-def _stealth_odds(p: Params) -> dict[str, Fraction]:
-    sides, wild, modifier = _stealth_roll(p)
+def _stealth_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    sides, wild, modifier = _stealth_roll(tables, p)
     hidden = best_tail(sides, wild, t.STANDARD_TN - modifier)
     return {"hidden": hidden, "seen": ONE - hidden}
 
 
-def stealth_check() -> Check:
+def stealth_check(tables: t.GGTables) -> Check:
     return Check(
         "stealth",
         "Deploying hidden",
-        _stealth_params(),
+        _stealth_params(tables),
         ("hidden", "seen"),
-        _stealth_resolve,
-        _stealth_odds,
+        partial(_stealth_resolve, tables),
+        partial(_stealth_odds, tables),
         "A (group) Stealth roll: success starts the unit hidden.",
         "Stealth die (and its aces), then the Wild Die (and its aces)",
         skill="stealth",
     )
 
 
-STEALTH = stealth_check()
+STEALTH = stealth_check(t.BASE)
 
 
 def _los_resolve(p: Params, dice: Dice) -> Outcome:
@@ -249,17 +250,19 @@ def _natural_one_odds(sides: int, wild: int) -> Fraction:
 
 
 def _skill_with_ones(
-    p: Params, label: str, keys: Mapping[str, str], one_key: str, dice: Dice
+    tables: t.GGTables, p: Params, label: str, keys: Mapping[str, str], one_key: str, dice: Dice
 ) -> Outcome:
-    sides, modifier = skill_dice(p["die"], p["modifier"])
+    sides, modifier = skill_dice(tables, p["die"], p["modifier"])
     roll = roll_trait(dice, sides, 1 if p["wild_card"] else 0, modifier, label)
     if roll.all_ones:
         return Outcome(one_key, roll.as_json())
     return Outcome(keys[grade(roll.total, t.STANDARD_TN)], roll.as_json())
 
 
-def _odds_with_ones(p: Params, keys: Mapping[str, str], one_key: str) -> dict[str, Fraction]:
-    sides, modifier = skill_dice(p["die"], p["modifier"])
+def _odds_with_ones(
+    tables: t.GGTables, p: Params, keys: Mapping[str, str], one_key: str
+) -> dict[str, Fraction]:
+    sides, modifier = skill_dice(tables, p["die"], p["modifier"])
     wild = 1 if p["wild_card"] else 0
     ones = _natural_one_odds(sides, wild)
     odds = fold_grades(keys.__getitem__, cached_grade_odds(sides, wild, modifier, t.STANDARD_TN))
@@ -267,44 +270,52 @@ def _odds_with_ones(p: Params, keys: Mapping[str, str], one_key: str) -> dict[st
     return {**odds, one_key: ones}
 
 
-def _obstacle_resolve(p: Params, dice: Dice) -> Outcome:
-    outcome = _skill_with_ones(p, "agility", OBSTACLE_KEYS, "shaken", dice)
+def _obstacle_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    outcome = _skill_with_ones(tables, p, "agility", OBSTACLE_KEYS, "shaken", dice)
     if outcome.key == "shaken":
         return Outcome("shaken", outcome.details, (Effect("actor", "shaken", "set", 1),))
     return outcome
 
 
-OBSTACLE = Check(
-    "obstacle",
-    "Crossing an obstacle",
-    Schema((die_field(help_text="Agility die."), WILD_CARD, MODIFIER)),
-    (*OBSTACLE_KEYS.values(), "shaken"),
-    _obstacle_resolve,
-    lambda p: _odds_with_ones(p, OBSTACLE_KEYS, "shaken"),
-    "Agility: success crosses and stops, a raise keeps moving; a natural 1 Shakes the unit.",
-    "Agility die (and its aces), then the Wild Die (and its aces)",
-    skill="agility",
-)
+def _obstacle_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    return _odds_with_ones(tables, p, OBSTACLE_KEYS, "shaken")
+
+
+def obstacle_check(tables: t.GGTables) -> Check:
+    return Check(
+        "obstacle",
+        "Crossing an obstacle",
+        Schema((die_field(help_text="Agility die."), WILD_CARD, MODIFIER)),
+        (*OBSTACLE_KEYS.values(), "shaken"),
+        partial(_obstacle_resolve, tables),
+        partial(_obstacle_odds, tables),
+        "Agility: success crosses and stops, a raise keeps moving; a natural 1 Shakes the unit.",
+        "Agility die (and its aces), then the Wild Die (and its aces)",
+        skill="agility",
+    )
+
+
+OBSTACLE = obstacle_check(t.BASE)
 SWIM_KEYS = {"failure": "wades", "success": "swims", "raise": "swims"}
 
 
-def _swim_modifier(p: Params) -> dict[str, Any]:
-    loads: Mapping[str, int] = t.now("SWIMMING_MODIFIERS")
-    return {**p, "modifier": p["modifier"] + loads.get(p["load"], 0)}
+def _swim_modifier(tables: t.GGTables, p: Params) -> dict[str, Any]:
+    return {**p, "modifier": p["modifier"] + tables.SWIMMING_MODIFIERS.get(p["load"], 0)}
 
 
-def _swim_resolve(p: Params, dice: Dice) -> Outcome:
-    outcome = _skill_with_ones(_swim_modifier(p), "swimming", SWIM_KEYS, "drowns", dice)
+def _swim_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+    swum = _swim_modifier(tables, p)
+    outcome = _skill_with_ones(tables, swum, "swimming", SWIM_KEYS, "drowns", dice)
     if outcome.key == "drowns":
         return Outcome("drowns", outcome.details, (Effect("actor", "figures", "add", -1),))
     return outcome
 
 
-def _swim_odds(p: Params) -> dict[str, Fraction]:
-    return _odds_with_ones(_swim_modifier(p), SWIM_KEYS, "drowns")
+def _swim_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
+    return _odds_with_ones(tables, _swim_modifier(tables, p), SWIM_KEYS, "drowns")
 
 
-def swim_check() -> Check:
+def swim_check(tables: t.GGTables) -> Check:
     return Check(
         "swim",
         "Swimming",
@@ -315,7 +326,7 @@ def swim_check() -> Check:
                     "die",
                     default=0,
                     choices=SKILL_CHOICES,
-                    help=f"Swimming die (untrained: {t.untrained_text()}).",
+                    help=f"Swimming die (untrained: {t.untrained_text(tables)}).",
                 ),
                 WILD_CARD,
                 Field(
@@ -324,19 +335,19 @@ def swim_check() -> Check:
                     default="normal",
                     choices=(
                         ("normal", "normal kit (+0)"),
-                        *((k, f"{k} ({v:+d})") for k, v in t.SWIMMING_MODIFIERS.items()),
+                        *((k, f"{k} ({v:+d})") for k, v in tables.SWIMMING_MODIFIERS.items()),
                     ),
                 ),
                 MODIFIER,
             )
         ),
         ("swims", "wades", "drowns"),
-        _swim_resolve,
-        _swim_odds,
+        partial(_swim_resolve, tables),
+        partial(_swim_odds, tables),
         "Swimming: success moves the full Pace, failure as difficult ground, a natural 1 drowns.",
         "Swimming die (and its aces), then the Wild Die (and its aces)",
         skill="swimming",
     )
 
 
-SWIM = swim_check()
+SWIM = swim_check(t.BASE)

@@ -7,18 +7,17 @@ says so (`source`), because the text refers to weapon ranges, RoF, Reload and Fa
 listing them.
 
 A club may edit the weapons, the modifier lists, a few settings and the victory points as
-house rules (`rules.systems.grits_and_glory.house`): those constants are not plain module
-attributes but are served by the module's `__getattr__` from the pack applied in the current
-context (`rules.house`), so every use reads them at call time as `t.NAME`.
+house rules (`rules.systems.grits_and_glory.house`): those values are not module attributes but
+the fields of one frozen snapshot, `GGTables`, whose values as written are `BASE`. Checks,
+sheets, the deck, the campaign and the auto-resolver are built from a snapshot
+(`RuleSystem.with_house` builds a club's with `dataclasses.replace`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from rules import house_context as house
+from typing import Any
 
 TRAITS = ("agility", "smarts", "spirit", "strength", "vigor")
 SKILLS = (
@@ -46,8 +45,8 @@ FANFIRE_MAX_SHOTS = 6
 VOLLEY_FIGURES_PER_WILD_DIE = 5
 UNIT_MAX_FIGURES = 6
 
-#: The base values of what a club may edit, served as `t.NAME` through `__getattr__` (the end of
-#: the module): the settings, the modifier lists, and (added below) the weapon table and the
+#: The values as written of what a club may edit (the fields of `BASE`, at the end of the
+#: module): the settings, the modifier lists, and (added below) the weapon table and the
 #: victory points.
 _EDITABLE: dict[str, Any] = {
     "UNTRAINED_PENALTY": -2,
@@ -438,28 +437,52 @@ SCENARIO_DIE = 12
 SCENARIO_BY_ROLL = {s.roll: s for s in SCENARIOS}
 
 
-def untrained_text() -> str:
+@dataclass(frozen=True, eq=False)
+class GGTables:
+    """Every value a club may change, as one snapshot. Compared and hashed by identity: a
+    snapshot is built once per pack, so caches of work done with it key on it."""
+
+    UNTRAINED_PENALTY: int
+    MULTI_ACTION_PENALTY: int
+    GANG_UP_MAX: int
+    JOKER_BONUS: int
+    MOUNTED_TOUGHNESS_BONUS: int
+    RANGE_MODIFIERS: Mapping[str, int]
+    COVER_MODIFIERS: Mapping[str, int]
+    SITUATION_MODIFIERS: Mapping[str, int]
+    SWIMMING_MODIFIERS: Mapping[str, int]
+    WEAPONS: Mapping[str, Weapon]
+    DAMAGE_SOURCES: Mapping[str, Weapon]
+    MELEE_KEYS: tuple[str, ...]
+    RANGED_KEYS: tuple[str, ...]
+    VICTORY_POINTS: Mapping[str, int]
+
+
+#: The tables as written.
+BASE = GGTables(**_EDITABLE)
+
+
+def untrained_text(tables: GGTables) -> str:
     """How an untrained skill is rolled, e.g. "d4-2" (the penalty is a club's to edit)."""
-    penalty: int = __getattr__("UNTRAINED_PENALTY")
+    penalty = tables.UNTRAINED_PENALTY
     return f"d{UNTRAINED_DIE}{penalty:+d}" if penalty else f"d{UNTRAINED_DIE}"
 
 
-def reference_tables() -> dict[str, Any]:
-    """Return every reference table as JSON-able data (under the applied house rules)."""
-    now = __getattr__  # `now` is defined below it
+def reference_tables(*, tables: GGTables = BASE) -> dict[str, Any]:
+    """Return every reference table as JSON-able data (the club's, from its snapshot)."""
     return {
-        "weapons": [w.as_json() for w in now("WEAPONS").values()],
+        "weapons": [w.as_json() for w in tables.WEAPONS.values()],
         "hazards": [w.as_json() for w in HAZARDS],
         "modifiers": {
-            "range": now("RANGE_MODIFIERS"),
-            "cover": now("COVER_MODIFIERS"),
-            "situation": now("SITUATION_MODIFIERS"),
-            "swimming": now("SWIMMING_MODIFIERS"),
-            "multi_action": now("MULTI_ACTION_PENALTY"),
-            "gang_up_max": now("GANG_UP_MAX"),
-            "joker": now("JOKER_BONUS"),
-            "untrained": untrained_text(),
-            "mounted_target_toughness": now("MOUNTED_TOUGHNESS_BONUS"),
+            "range": tables.RANGE_MODIFIERS,
+            "cover": tables.COVER_MODIFIERS,
+            "situation": tables.SITUATION_MODIFIERS,
+            "swimming": tables.SWIMMING_MODIFIERS,
+            "multi_action": tables.MULTI_ACTION_PENALTY,
+            "gang_up_max": tables.GANG_UP_MAX,
+            "joker": tables.JOKER_BONUS,
+            "untrained": untrained_text(tables),
+            "mounted_target_toughness": tables.MOUNTED_TOUGHNESS_BONUS,
         },
         "fortunes": [
             {"roll": f"{lo}-{hi}" if lo != hi else str(lo), "key": key, "effect": text}
@@ -490,32 +513,8 @@ def reference_tables() -> dict[str, Any]:
             "walking": f"{DIFFICULT_GROUND_DICE}d6, the lowest (never above Pace)",
             "running": f"{DIFFICULT_GROUND_RUN_DICE}d6, the lowest two; a 1 Shakes the unit",
         },
-        "victory_points": now("VICTORY_POINTS"),
+        "victory_points": tables.VICTORY_POINTS,
         "scenarios": [s.as_json() for s in SCENARIOS],
         "scenario_die": f"d{SCENARIO_DIE}",
         "end_game": {"first_roll_after_turn": END_GAME_FIRST_TURN, "die": f"d{END_GAME_DIE}"},
     }
-
-
-if TYPE_CHECKING:  # what `__getattr__` serves, typed for the checks that read it as `t.NAME`
-    UNTRAINED_PENALTY: int
-    MULTI_ACTION_PENALTY: int
-    GANG_UP_MAX: int
-    JOKER_BONUS: int
-    MOUNTED_TOUGHNESS_BONUS: int
-    RANGE_MODIFIERS: dict[str, int]
-    COVER_MODIFIERS: dict[str, int]
-    SITUATION_MODIFIERS: dict[str, int]
-    SWIMMING_MODIFIERS: dict[str, int]
-    WEAPONS: dict[str, Weapon]
-    DAMAGE_SOURCES: dict[str, Weapon]
-    MELEE_KEYS: tuple[str, ...]
-    RANGED_KEYS: tuple[str, ...]
-    VICTORY_POINTS: dict[str, int]
-
-#: Every editable name answers from the applied house-rules pack, else from `_EDITABLE` (PEP 562).
-__getattr__ = house.module_getattr(__name__, _EDITABLE)
-#: The same lookup called directly, for the checks' per-roll paths: `t.now("RANGE_MODIFIERS")`
-#: skips the ordinary attribute lookup Python tries (and fails, raising and catching an
-#: AttributeError) before it calls a module's `__getattr__`: about a microsecond a read on 3.11.
-now: Callable[[str], Any] = __getattr__
