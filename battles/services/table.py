@@ -24,6 +24,7 @@ from battles.models import Battle, BattleEvent, BattleFigure, BattleStatus, Even
 from battles.selectors import figure_belongs_to_other
 from battles.services.breakpoints import side_is_broken
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
+from battles.services.turns import require_own_draw
 from rules.checks import Check, Resolution, kept_per_figure
 from rules.dice import Dice, GivenDice, SeededDice
 from rules.errors import DiceError
@@ -430,13 +431,17 @@ def _activation_before(battle: Battle) -> dict[str, Any]:
 def battle_activation_draw(
     *, battle: Battle, user: AbstractBaseUser | None = None, key: str = ""
 ) -> BattleEvent:
-    """Draw the next activation (card or dice) and keep the new state on the battle."""
+    """Draw the next activation (card or dice) and keep the new state on the battle.
+
+    On their own phones the player whose unit activated last draws (`turns`).
+    """
     battle = locked(battle.pk)
     if (done := repeated(battle, key)) is not None:
         return done
     require_status(battle, PLAYABLE, "draw an activation")
     if not battle.activation_method:
         raise ValidationError({"method": ["start an activation method first"]})
+    require_own_draw(battle, user)
     method = system_of(battle).activation[battle.activation_method]
     seq, before = next_seq(battle), _activation_before(battle)
     dice = event_dice(battle, seq)
