@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 import pytest
 import redis
 import redis.asyncio as aioredis
-from django.conf import settings
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import connection, connections
 from django.test import AsyncClient
 
