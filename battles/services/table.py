@@ -55,7 +55,7 @@ def log_event(battle: Battle, event: BattleEvent) -> BattleEvent:
     event.save(force_insert=True)
     battle.log_head = event_hash(event, event.prev_hash)
     battle.save(update_fields=["log_head"])
-    ring_on_commit(battle.pk)
+    ring_on_commit(battle.pk, event.seq)
     return event
 
 
