@@ -105,8 +105,10 @@ def _env() -> dict[str, str]:
         "CELERY_TASK_ALWAYS_EAGER": "true",
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        # As docker-compose.yml's web: under ASGI a kept connection per request thread leaks.
+        # As docker-compose.yml's web: under ASGI a kept connection per request thread leaks,
+        # so a pool (LIVE_DATABASE_POOL=0: none, every request connects anew).
         "CONN_MAX_AGE": "0",
+        "DATABASE_POOL": os.environ.get("LIVE_DATABASE_POOL", "12"),
         "API_THROTTLE_ENABLED": "false",
     }
 
@@ -414,6 +416,7 @@ def _report(seeded: dict, run: dict, seconds: float, workers: int) -> dict:
         "clients_per_battle": {"phones": 2, "spectators": 2},
         "seconds": seconds,
         "server": f"uvicorn --workers {workers}, PostgreSQL, Redis pub/sub",
+        "database_pool_per_worker": int(_env()["DATABASE_POOL"]),
         "load_average_before_after": [
             list(map(lambda x: round(x, 2), run["load"][0])),
             list(map(lambda x: round(x, 2), run["load"][1])),

@@ -160,6 +160,9 @@ def _read_log(watched: Watched, after: int) -> list[tuple[int, str]]:
     except (InterfaceError, OperationalError):
         connection.close()
         return stream_messages(watched, after)
+    finally:
+        if connection.settings_dict.get("OPTIONS", {}).get("pool"):
+            connection.close()  # back to the pool (DATABASE_POOL): held only while reading
 
 
 read_log = sync_to_async(_read_log, thread_sensitive=False)
