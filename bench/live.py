@@ -108,7 +108,7 @@ def _env() -> dict[str, str]:
         # As docker-compose.yml's web: under ASGI a kept connection per request thread leaks,
         # so a pool (LIVE_DATABASE_POOL=0: none, every request connects anew).
         "CONN_MAX_AGE": "0",
-        "DATABASE_POOL": os.environ.get("LIVE_DATABASE_POOL", "12"),
+        "DATABASE_POOL": os.environ.get("LIVE_DATABASE_POOL", "20"),
         "API_THROTTLE_ENABLED": "false",
     }
 
