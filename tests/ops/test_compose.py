@@ -64,6 +64,12 @@ def test_web_migrates_then_serves_the_asgi_app_with_uvicorn():
     assert (ROOT / "config" / "asgi.py").exists()
 
 
+def test_the_web_takes_its_database_connections_from_a_pool():
+    # Under ASGI a connection kept per request thread leaks: no CONN_MAX_AGE, a pool instead.
+    size = re.search(r"CONN_MAX_AGE=0 DATABASE_POOL=(\d+) ", _command("web"))
+    assert size is not None and int(size.group(1)) > 0
+
+
 def test_worker_prefetches_one_and_recycles_children():
     command = _command("worker")
     assert "-A config worker" in command
