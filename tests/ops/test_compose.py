@@ -139,8 +139,13 @@ def test_acks_late_is_on_only_for_the_idempotent_claimed_tasks():
         if not name.startswith("celery.") and task.acks_late
     )
 
-    # Both claim their row with a conditional UPDATE, so a redelivered message does nothing.
-    assert late == ["battles.process_battle", "notices.deliver_to_hook"]
+    # Each claims its row first (a conditional UPDATE; the restore job `FOR UPDATE SKIP
+    # LOCKED` inside its one transaction), so a redelivered message does nothing twice.
+    assert late == [
+        "battles.process_battle",
+        "campaign_backup.restore_job_run",
+        "notices.deliver_to_hook",
+    ]
 
 
 def test_every_beat_entry_names_a_registered_task(settings):
