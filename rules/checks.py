@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import gcd, lcm
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -437,21 +438,24 @@ class Check:
         """Validate `params` and return the distribution over every outcome key."""
         values = self.params.validate(params)
         result = self.odds_fn(values)
-        odds = result if isinstance(result, Odds) else Odds(dict(result))
-        unknown = set(odds.probabilities) - set(self.outcomes)
+        if isinstance(result, Odds):
+            given, is_exact, bound = result.probabilities, result.exact, result.error_bound
+        else:
+            given, is_exact, bound = result, True, 0.0
+        unknown = [key for key in given if key not in self._keys]
         if unknown:
             raise RulesError(f"{self.name} odds name unknown outcomes {sorted(unknown)}")
-        full = {key: odds.probabilities.get(key, Fraction(0)) for key in self.outcomes}
-        if odds.exact:
-            exact_total = sum((Fraction(v) for v in full.values()), Fraction(0))
-            if exact_total != 1:
-                raise RulesError(f"{self.name} odds sum to {exact_total}, not 1")
+        full = {key: given.get(key, _ZERO) for key in self.outcomes}
+        if is_exact:
+            if not _sums_to_one(full.values()):
+                total = sum((Fraction(v) for v in full.values()), Fraction(0))
+                raise RulesError(f"{self.name} odds sum to {total}, not 1")
         else:
             float_total = sum(float(v) for v in full.values())
-            tolerance = max(float(odds.error_bound) * len(full), 1e-12)
+            tolerance = max(float(bound) * len(full), 1e-12)
             if abs(float_total - 1.0) > tolerance:
                 raise RulesError(f"{self.name} odds sum to {float_total}, not 1")
-        return Odds(full, odds.exact, odds.error_bound)
+        return Odds(full, is_exact, bound)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -467,6 +471,54 @@ class Check:
             "takes_target": self.takes_target,
             "sources": {name: source.as_json() for name, source in self.sources.items()},
         }
+
+
+_ZERO = Fraction(0)
+
+
+def _sums_to_one(values: Iterable[Fraction | int | float]) -> bool:
+    """Whether exact probabilities sum to 1, in whole numbers over their common denominator.
+
+    Adding Fractions one by one normalises at every step (a gcd each); this is the same test
+    at a fraction of the cost, and `odds` runs it on every call.
+    """
+    parts = [(Fraction(v) if isinstance(v, float) else v) for v in values]
+    common = lcm(*(v.denominator for v in parts)) if parts else 1
+    return sum(v.numerator * (common // v.denominator) for v in parts) == common
+
+
+def exact(numerator: int, denominator: int) -> Fraction:
+    """Return numerator/denominator as a Fraction, built without Fraction's generic checks.
+
+    `Fraction(n, d)` inspects its arguments' numeric types on every call; an odds function
+    that counts outcomes in whole numbers knows both are ints, so it only needs the gcd. The
+    result is an ordinary normalised Fraction (the same as `Fraction(n, d)`; a test pins it).
+    """
+    if denominator <= 0:
+        raise ZeroDivisionError(f"exact({numerator}, {denominator})")
+    divisor = gcd(numerator, denominator)
+    value = _new_fraction(Fraction)
+    value._numerator = numerator // divisor
+    value._denominator = denominator // divisor
+    return value
+
+
+_new_fraction = object.__new__
+
+
+def counted(counts: Mapping[str, int], total: int) -> dict[str, Fraction]:
+    """Turn whole-number counts of each outcome (out of `total` equally likely ways) into
+    probabilities: one Fraction per outcome, none per way."""
+    return {key: exact(count, total) for key, count in counts.items()}
+
+
+def face_odds(faces: Sequence[int], classify: Callable[[int], str]) -> dict[str, Fraction]:
+    """The distribution of `classify(face)` over one die's equally likely faces."""
+    counts: dict[str, int] = {}
+    for face in faces:
+        key = classify(face)
+        counts[key] = counts.get(key, 0) + 1
+    return counted(counts, len(faces))
 
 
 def distribution(
