@@ -255,9 +255,10 @@ def measure(
         return {**row, "skipped": f"more than {MAX_LEAVES} resolutions to enumerate"}
     odds = check.odds(params).probabilities
     agrees, worst = agreement(odds, built)
-    repeats = 5 if built.denominator() > 10**6 else 15
+    # A tree of thousands of resolutions takes icepool seconds: fewer repeats say as much.
+    repeats = 3 if tree.leaves > 2_000 else 9 if tree.leaves > 100 else 21
     nothing = lambda: None  # noqa: E731
-    muster_cold = _timed(lambda: check.odds(params), muster_caches, repeats * 2)
+    muster_cold = _timed(lambda: check.odds(params), muster_caches, 21)
     ice_cold = _timed(lambda: icepool_odds(check, params, {}), _clear(icecaches), repeats)
     ice_warm = _timed(lambda: icepool_odds(check, params, warm_dice), nothing, repeats)
     return {

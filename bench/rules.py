@@ -4,6 +4,11 @@ Budgets (issues 2 and 4): >= 100,000 resolutions per second per core for each ch
 dice, and <= 10 ms for each `odds` call (uncached: the first call for its parameters). Prints
 one JSON document. Run: `.venv/bin/python bench/rules.py` (or `make bench`).
 
+`--randint` (issue 29) measures each check rolled through `Check.prepare` (parameters validated
+once, as a simulation rolls them) against a bare `random.randint` loop rolling the same dice the
+check rolled, side by side in alternating rounds: `randint_ratio` is the check's time over the
+loop's (budget: <= 4 for every check).
+
 `--house` (issue 17) measures each check twice, side by side in one run, as written and under
 a house-rules pack (the system's template with one cell edited, so the pack is a real one and
 its tables are read through the pack): `house_ratio` is resolutions/s under the pack divided by
@@ -14,6 +19,7 @@ interleaved runs are what to compare).
 from __future__ import annotations
 
 import json
+import random
 import statistics
 import sys
 import time
@@ -23,12 +29,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.checks import Check
-from rules.dice import SeededDice
+from rules.dice import DICE_BY_NAME, SeededDice
 from rules.errors import RulesError
 from rules.schema import Field
 from rules.system import RuleSystem, all_systems
 
 RESOLVE_BUDGET_PER_S = 100_000
+RANDINT_BUDGET = 4.0
 ODDS_BUDGET_MS = 10.0
 #: Checks whose odds are also timed at their heaviest parameters, as the issue asks.
 HEAVY_PARAMS = {("rencounter", "aftermath"): {"wounds": 5}}
@@ -85,6 +92,52 @@ def measure(system_key: str, check: Check) -> dict[str, Any]:
     }
 
 
+def _sides(die: str) -> int:
+    known = DICE_BY_NAME.get(die)
+    return known.sides if known else int(die.removeprefix("d"))
+
+
+def randint_ratio(
+    check: Check, params: dict[str, Any], count: int = 2000, rounds: int = 5
+) -> dict[str, Any]:
+    """The prepared check's time over a bare randint loop rolling the dice it rolled."""
+    prepared = check.prepare(params)
+    ratios, check_times, bare_times = [], [], []
+    for round_ in range(rounds):
+        dice = SeededDice("bench", f"{check.name}/{round_}")
+        roll = prepared.roll
+        start = time.perf_counter()
+        for _ in range(count):
+            roll(dice)
+        check_time = time.perf_counter() - start
+        sides = [_sides(r.die) for r in dice.rolls]
+        randint = random.Random(round_).randint
+        start = time.perf_counter()
+        for n in sides:
+            randint(1, n)
+        bare_time = max(time.perf_counter() - start, 1e-9)
+        ratios.append(check_time / bare_time)
+        check_times.append(check_time)
+        bare_times.append(bare_time)
+    dice_per = len(sides) / count
+    return {
+        "check": check.name,
+        "dice_per_resolution": round(dice_per, 2),
+        "prepared_us": round(statistics.median(check_times) / count * 1e6, 3),
+        "randint_loop_us": round(statistics.median(bare_times) / count * 1e6, 3),
+        "randint_ratio": round(statistics.median(ratios), 2),
+    }
+
+
+def randint_rows() -> list[dict[str, Any]]:
+    rows = []
+    for system in all_systems():
+        for check in system.checks.values():
+            row = randint_ratio(check, sample_params(check))
+            rows.append({"system": system.key, **row})
+    return rows
+
+
 def edited_pack(system: RuleSystem) -> dict[str, Any]:
     """The system's template with its first editable whole-number cell moved by one."""
     from rules import house
@@ -137,6 +190,27 @@ def house_ratios(system: RuleSystem, rounds: int = 5) -> list[dict[str, Any]]:
 
 
 def main() -> None:
+    if "--randint" in sys.argv[1:]:
+        rows = randint_rows()
+        ratios = [r["randint_ratio"] for r in rows if r["dice_per_resolution"]]
+        print(
+            json.dumps(
+                {
+                    "benchmark": "rules_randint",
+                    "budget": RANDINT_BUDGET,
+                    "checks": rows,
+                    "median_ratio": round(statistics.median(ratios), 2),
+                    "worst": sorted(rows, key=lambda r: -r["randint_ratio"])[:5],
+                    "over_budget": [
+                        f"{r['system']}.{r['check']}"
+                        for r in rows
+                        if r["randint_ratio"] > RANDINT_BUDGET and r["dice_per_resolution"]
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
     if "--house" in sys.argv[1:]:
         rows = [r for s in all_systems() if s.house for r in house_ratios(s)]
         ratios = [r["house_ratio"] for r in rows]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from math import gcd, lcm
+from itertools import combinations_with_replacement
+from math import factorial, gcd, lcm
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -434,6 +436,14 @@ class Check:
             Resolution, (self.name, values, key, tuple(rolls[start:]), details, effects)
         )
 
+    def prepare(self, params: Mapping[str, Any]) -> Prepared:
+        """Validate `params` once, for a check rolled many times with the same parameters.
+
+        A simulation asks the same question again and again (the same figure's shot at the
+        same range); validation is most of what a cheap check costs, so it is paid here once.
+        """
+        return Prepared(self.name, MappingProxyType(self.params.validate(params)), self)
+
     def odds(self, params: Mapping[str, Any]) -> Odds:
         """Validate `params` and return the distribution over every outcome key."""
         values = self.params.validate(params)
@@ -471,6 +481,26 @@ class Check:
             "takes_target": self.takes_target,
             "sources": {name: source.as_json() for name, source in self.sources.items()},
         }
+
+
+class Prepared(NamedTuple):
+    """A check with its parameters validated once (`Check.prepare`): `roll` resolves it again
+    and again for the same Resolution `Check.resolve` would give, without re-validating."""
+
+    name: str
+    values: Mapping[str, Any]
+    check: Check
+
+    def roll(self, dice: Dice) -> Resolution:
+        """Resolve with `dice` and return the result with its dice."""
+        rolls = dice.rolls
+        start = len(rolls)
+        key, details, effects = self.check.resolver(self.values, dice)
+        if key not in self.check._keys:
+            raise RulesError(f"{self.name} produced unknown outcome {key!r}")
+        return _new_resolution(
+            Resolution, (self.name, self.values, key, tuple(rolls[start:]), details, effects)
+        )
 
 
 _ZERO = Fraction(0)
@@ -528,10 +558,32 @@ def distribution(
 
     `outcomes` maps each raw result (a roll total, a tuple of dice ...) to its probability or
     weight; weights are normalised, so icepool's integer quantities can be passed directly.
+    Whole-number weights are folded in whole numbers (one Fraction per key at the end).
     """
+    if all(weight.__class__ is int for weight in outcomes.values()):
+        counts: dict[str, int] = {}
+        for raw, weight in outcomes.items():
+            key = classify(raw)
+            counts[key] = counts.get(key, 0) + weight  # type: ignore[operator]
+        return counted(counts, sum(counts.values()))
     total = sum(Fraction(w) for w in outcomes.values())
     folded: dict[str, Fraction] = {}
     for raw, weight in outcomes.items():
         key = classify(raw)
         folded[key] = folded.get(key, Fraction(0)) + Fraction(weight) / total
     return folded
+
+
+def multisets(faces: Sequence[int], count: int) -> dict[tuple[int, ...], int]:
+    """Each sorted hand of `count` dice with these faces, and the orderings that show it.
+
+    For a roll whose result depends only on which faces came up (the lowest two, how many
+    ones), this is the same distribution as every ordered roll, with far fewer hands.
+    """
+    hands: dict[tuple[int, ...], int] = {}
+    for hand in combinations_with_replacement(sorted(faces), count):
+        ways = factorial(count)
+        for same in Counter(hand).values():
+            ways //= factorial(same)
+        hands[hand] = hands.get(hand, 0) + ways
+    return hands
