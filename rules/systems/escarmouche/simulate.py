@@ -22,7 +22,7 @@ from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
 from rules.errors import ValidationError
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.system import get_system
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
@@ -45,6 +45,7 @@ class Battle:
     stats: dict[str, dict[str, Any]]
     states: dict[str, dict[str, Any]]
     checks: Mapping[str, Check]
+    prepared: PreparedChecks
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
@@ -73,6 +74,7 @@ def _battle(sides: Sequence[Sequence[SimFigure]]) -> Battle:
         stats,
         {ref: initial_state(s) for ref, s in stats.items()},
         system.checks,
+        PreparedChecks(system.checks),
     )
 
 
@@ -217,7 +219,7 @@ def _note_skills(
 def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tuple[State, str]:
     name, params, target, kind = _choose(battle, ref, act, dice)
     check = battle.checks[name]
-    resolution = check.resolve(params, dice)
+    resolution = battle.prepared.resolve(name, params, dice)
     battle.events.append(SimEvent(turn, ref, target, resolution))
     _apply(battle, ref, target, resolution)
     _note_skills(battle, ref, target, check, params)

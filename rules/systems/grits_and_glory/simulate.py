@@ -21,7 +21,7 @@ from rules import house
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import initial_state, stats_schema
@@ -40,9 +40,13 @@ class _Battle:
     starting: tuple[int, ...]
     #: The checks in force (the system's, or under a house-rules pack the pack's), by name.
     checks: Mapping[str, Check] = field(default_factory=dict)
+    prepared: PreparedChecks = field(init=False)
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
+
+    def __post_init__(self) -> None:
+        self.prepared = PreparedChecks(self.checks)
 
     def active(self, side: int) -> list[str]:
         return [
@@ -58,7 +62,7 @@ class _Battle:
     def run(
         self, check: Check, params: Mapping[str, Any], dice: Dice, actor: str, target: str | None
     ) -> Resolution:
-        resolution = check.resolve(params, dice)
+        resolution = self.prepared.resolve(check.name, params, dice)
         self.events.append(SimEvent(self.turn, actor, target, resolution))
         if check.skill:
             self.skills.setdefault(actor, set()).add(check.skill)
