@@ -5,9 +5,11 @@ simulation (`RuleSystem.simulate`, what `battles.services.simulate_batch` loops 
 by six starting figures a side (the stats a new character gets: defaults, and the lowest legal
 value where the schema needs one) with seeded dice, as a batch run seeds them. The anchor is
 a bare `random.randint` loop rolling as many d6 as the battles rolled dice, timed in the same
-run, so the figure can be read against the machine's load.
+run, so the figure can be read against the machine's load; CPU seconds (this process's own) are
+given beside the wall time, as a busy machine stretches the wall clock, not the work.
 
-Prints one JSON document. Run: `.venv/bin/python bench/auto_resolve.py [--battles N]`.
+Prints one JSON document.
+Run: `.venv/bin/python bench/auto_resolve.py [--battles N] [--system KEY]`.
 """
 
 from __future__ import annotations
@@ -57,13 +59,13 @@ def battles(system: RuleSystem, count: int) -> dict[str, Any]:
     simulate, fighters = system.simulate, sides(system)
     options = system.options.validate({})
     events = dice = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for run in range(count):
         source = SeededDice("bench", f"simulate/{run}")
         result = simulate(fighters, options, source)
         events += len(result.events)
         dice += len(source.rolls)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     randint = random.Random(0).randint
     start = time.perf_counter()
     for _ in range(dice):
@@ -74,6 +76,7 @@ def battles(system: RuleSystem, count: int) -> dict[str, Any]:
         "battles": count,
         "seconds": round(seconds, 3),
         "seconds_per_1000": round(seconds * 1000 / count, 3),
+        "cpu_seconds_per_1000": round(cpu * 1000 / count, 3),
         "events_per_battle": round(events / count, 1),
         "dice_per_battle": round(dice / count, 1),
         "randint_loop_seconds": round(anchor, 4),
@@ -84,7 +87,10 @@ def battles(system: RuleSystem, count: int) -> dict[str, Any]:
 def main() -> int:
     args = sys.argv[1:]
     count = int(args[args.index("--battles") + 1]) if "--battles" in args else 1000
-    rows = [battles(s, count) for s in all_systems() if s.simulate is not None]
+    only = args[args.index("--system") + 1] if "--system" in args else None
+    rows = [
+        battles(s, count) for s in all_systems() if s.simulate is not None and only in (None, s.key)
+    ]
     report = {
         "benchmark": "auto_resolve",
         "budget_s_per_1000": BUDGET_S,

@@ -256,7 +256,7 @@ def measure(
     odds = check.odds(params).probabilities
     agrees, worst = agreement(odds, built)
     # A tree of thousands of resolutions takes icepool seconds: fewer repeats say as much.
-    repeats = 3 if tree.leaves > 2_000 else 9 if tree.leaves > 100 else 21
+    repeats = 1 if tree.leaves > 2_000 else 5 if tree.leaves > 100 else 21
     nothing = lambda: None  # noqa: E731
     muster_cold = _timed(lambda: check.odds(params), muster_caches, 21)
     ice_cold = _timed(lambda: icepool_odds(check, params, {}), _clear(icecaches), repeats)

@@ -49,13 +49,18 @@ class Battle:
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
+    #: Who stands on each side, asked several times an action; forgotten when a check lands.
+    _standing: dict[int, list[str]] = field(default_factory=dict)
 
     def standing(self, side: int) -> list[str]:
-        return [
-            ref
-            for ref, s in self.side_of.items()
-            if s == side and self.states[ref]["status"] != OUT
-        ]
+        known = self._standing.get(side)
+        if known is None:
+            known = self._standing[side] = [
+                ref
+                for ref, s in self.side_of.items()
+                if s == side and self.states[ref]["status"] != OUT
+            ]
+        return known
 
     def beaten(self) -> int | None:
         return next((side for side in (0, 1) if not self.standing(side)), None)
@@ -188,6 +193,7 @@ def _choose(
 
 
 def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution) -> None:
+    battle._standing.clear()
     for effect in resolution.effects:
         who = ref if effect.who == "actor" else target
         if who is not None:

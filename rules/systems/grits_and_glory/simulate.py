@@ -44,14 +44,21 @@ class _Battle:
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
+    #: Who is still fighting on each side; forgotten whenever a unit's state changes.
+    _active: dict[int, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.prepared = PreparedChecks(self.checks)
 
     def active(self, side: int) -> list[str]:
-        return [
-            r for r, s in self.side_of.items() if s == side and self.states[r]["status"] in IN_PLAY
-        ]
+        known = self._active.get(side)
+        if known is None:
+            known = self._active[side] = [
+                r
+                for r, s in self.side_of.items()
+                if s == side and self.states[r]["status"] in IN_PLAY
+            ]
+        return known
 
     def lost_share(self, side: int) -> float:
         return 1 - len(self.active(side)) / self.starting[side]
@@ -66,6 +73,7 @@ class _Battle:
         self.events.append(SimEvent(self.turn, actor, target, resolution))
         if check.skill:
             self.skills.setdefault(actor, set()).add(check.skill)
+        self._active.clear()
         for effect in resolution.effects:
             who = actor if effect.who == "actor" else target
             if who is not None:
@@ -97,6 +105,7 @@ def _damage(
     state["shaken"] = max(0, min(state["shaken"], state["figures"]))
     if state["figures"] <= 0:
         state["status"] = "out"
+        b._active.clear()
 
 
 def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
