@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules import house
 from rules.activation import State
@@ -36,6 +36,14 @@ MAX_TURNS = 200
 OUT = "out"
 
 
+class Kit(NamedTuple):
+    """What a figure fights with, worked out once a battle: its stats do not change in it."""
+
+    melee: t.MeleeWeapon | None
+    arms: str
+    lightest: str | None
+
+
 @dataclass
 class Battle:
     """The mutable bookkeeping of one simulated battle (local to `simulate`)."""
@@ -46,6 +54,7 @@ class Battle:
     states: dict[str, dict[str, Any]]
     checks: Mapping[str, Check]
     prepared: PreparedChecks
+    kits: dict[str, Kit]
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
@@ -63,7 +72,9 @@ class Battle:
         return known
 
     def beaten(self) -> int | None:
-        return next((side for side in (0, 1) if not self.standing(side)), None)
+        if not self.standing(0):
+            return 0
+        return 1 if not self.standing(1) else None
 
 
 def _battle(sides: Sequence[Sequence[SimFigure]]) -> Battle:
@@ -80,6 +91,7 @@ def _battle(sides: Sequence[Sequence[SimFigure]]) -> Battle:
         {ref: initial_state(s) for ref, s in stats.items()},
         system.checks,
         PreparedChecks(system.checks),
+        {ref: Kit(melee_weapon(s), _arms(s), _lightest_weapon(s)) for ref, s in stats.items()},
     )
 
 
@@ -92,10 +104,10 @@ def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
     return enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
 
 
-def _develop_purpose(state: Mapping[str, Any], stats: Mapping[str, Any]) -> str | None:
+def _develop_purpose(state: Mapping[str, Any], kit: Kit) -> str | None:
     if state["prone"]:
         return "stand_up"
-    melee = melee_weapon(stats)
+    melee = kit.melee
     if state["disarmed"] and not (melee and melee.weaponless):
         return "rearm"
     return "remove_shaken" if state["shaken"] >= 2 else None
@@ -151,7 +163,7 @@ _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 def _fight(battle: Battle, ref: str, target: str, act: State) -> tuple[str, dict[str, Any]]:
     stats, state = battle.stats[ref], battle.states[ref]
     enemy = battle.stats[target]
-    mine, theirs = _arms(stats), _arms(enemy)
+    mine, theirs = battle.kits[ref].arms, battle.kits[target].arms
     check, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
     return check, {
         **_common(act, state),
@@ -169,11 +181,11 @@ def _choose(
     battle: Battle, ref: str, act: State, dice: Dice
 ) -> tuple[str, dict[str, Any], str | None, str]:
     """Return the check's name, its params, the target and the action kind for the next go."""
-    stats, state = battle.stats[ref], battle.states[ref]
-    purpose = _develop_purpose(state, stats)
+    state = battle.states[ref]
+    purpose = _develop_purpose(state, battle.kits[ref])
     if purpose:
         return "develop", {**_common(act, state), "purpose": purpose}, None, "develop"
-    weapon = _lightest_weapon(stats)
+    weapon = battle.kits[ref].lightest
     target = _pick_target(battle, ref, dice)
     if weapon:
         return (*_shot(battle, ref, target, act, weapon), target, "shoot")
@@ -211,15 +223,11 @@ def _note_skills(
 ) -> None:
     if check.skill and params.get("skill", params.get("artillerist", 0)):
         mine = (
-            _SKILL_FOR_ARMS[_arms(battle.stats[ref])]
-            if "defender_rating" in params
-            else check.skill
+            _SKILL_FOR_ARMS[battle.kits[ref].arms] if "defender_rating" in params else check.skill
         )
         battle.skills_used.setdefault(ref, set()).add(mine)
     if target and params.get("defender_skill", 0) > params.get("defender_rating", 9):
-        battle.skills_used.setdefault(target, set()).add(
-            _SKILL_FOR_ARMS[_arms(battle.stats[target])]
-        )
+        battle.skills_used.setdefault(target, set()).add(_SKILL_FOR_ARMS[battle.kits[target].arms])
 
 
 def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tuple[State, str]:
