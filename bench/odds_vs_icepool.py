@@ -281,7 +281,9 @@ def rows(quick: bool) -> Iterator[dict[str, Any]]:
     for system in systems:
         for check in system.checks.values():
             for params in cases(check, quick):
-                yield measure(system.key, check, params, caches)
+                row = measure(system.key, check, params, caches)
+                print(row["system"], row["check"], row.get("ratio_warm", "skipped"), file=sys.stderr)
+                yield row
 
 
 def main() -> int:
