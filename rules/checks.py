@@ -418,10 +418,14 @@ class Check:
     sources: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))
     takes_target: bool = True
     _keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _nothing: dict[str, Fraction] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         # `resolve` checks every outcome key: a set lookup, not a scan of the tuple.
         object.__setattr__(self, "_keys", frozenset(self.outcomes))
+        object.__setattr__(self, "_nothing", dict.fromkeys(self.outcomes, _ZERO))
 
     def resolve(self, params: Mapping[str, Any], dice: Dice) -> Resolution:
         """Validate `params`, resolve with `dice` and return the result with its dice."""
@@ -455,7 +459,8 @@ class Check:
         unknown = [key for key in given if key not in self._keys]
         if unknown:
             raise RulesError(f"{self.name} odds name unknown outcomes {sorted(unknown)}")
-        full = {key: given.get(key, _ZERO) for key in self.outcomes}
+        full = self._nothing.copy()  # every key in outcome order, then what the odds give
+        full.update(given)
         if is_exact:
             if not _sums_to_one(full.values()):
                 total = sum((Fraction(v) for v in full.values()), Fraction(0))

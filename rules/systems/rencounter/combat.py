@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.checks import counted, face_odds
+from rules.checks import counted, exact, face_odds
 from rules.dice import D6, D12, Dice
 from rules.house_context import house_cache
 from rules.systems.rencounter import tables as t
@@ -80,13 +80,19 @@ def shot_hits(need: int, dice: Dice) -> tuple[bool, int]:
 
 def shot_hit_odds(need: int) -> tuple[Fraction, Fraction]:
     """Return exact (chance of an ordinary hit, chance of a hit that succeeded by 3+)."""
+    plain, good = shot_hit_ways(need)
+    return exact(plain, 144), exact(good, 144)
+
+
+def shot_hit_ways(need: int) -> tuple[int, int]:
+    """`shot_hit_odds` in whole ways out of 144 (the to-hit d12 and its confirming d12)."""
     if need < CONFIRM_FLOOR:
-        return Fraction(0), Fraction(0)
+        return 0, 0
     if need <= 0:
-        return TWELFTH * Fraction(t.CONFIRMATION[need], 12), Fraction(0)
+        return t.CONFIRMATION[need], 0
     hits = min(need, 11)
     good = max(0, min(need - t.GOOD_HIT_MARGIN, 11))
-    return Fraction(hits - good, 12), Fraction(good, 12)
+    return 12 * (hits - good), 12 * good
 
 
 # --- melee ----------------------------------------------------------------------------------
