@@ -6,8 +6,10 @@ one JSON document. Run: `.venv/bin/python bench/rules.py` (or `make bench`).
 
 `--randint` (issue 29) measures each check rolled through `Check.prepare` (parameters validated
 once, as a simulation rolls them) against a bare `random.randint` loop rolling the same dice the
-check rolled, side by side in alternating rounds: `randint_ratio` is the check's time over the
-loop's (budget: <= 4 for every check).
+check rolled (resolution by resolution, into a list), side by side in alternating rounds in CPU
+time: `randint_ratio` is the check's time over the loop's (budget: <= 4 for every check; a check
+that rolls no dice has no ratio); `resolve_ratio` is the same for `Check.resolve`, which
+validates the parameters on every roll (what a simulation paid before issue 29).
 
 `--house` (issue 17) measures each check twice, side by side in one run, as written and under
 a house-rules pack (the system's template with one cell edited, so the pack is a real one and
@@ -97,35 +99,57 @@ def _sides(die: str) -> int:
     return known.sides if known else int(die.removeprefix("d"))
 
 
+def _marks(prepared: Any, context: str, count: int) -> list[int]:
+    """Where each resolution's dice end, replayed untimed from the same seed."""
+    dice, marks = SeededDice("bench", context), []
+    for _ in range(count):
+        prepared.roll(dice)
+        marks.append(len(dice.rolls))
+    return marks
+
+
 def randint_ratio(
     check: Check, params: dict[str, Any], count: int = 2000, rounds: int = 5
 ) -> dict[str, Any]:
-    """The prepared check's time over a bare randint loop rolling the dice it rolled."""
+    """The prepared check's time over a bare randint loop rolling the dice it rolled.
+
+    The loop rolls, resolution by resolution, the same dice (one `randint(1, sides)` each) into
+    a list, which is the least a program that rolls and keeps those dice does. Both are timed
+    in CPU seconds of this process, round by round, so the machine's load falls on both.
+    """
     prepared = check.prepare(params)
-    ratios, check_times, bare_times = [], [], []
+    ratios, check_times, bare_times, resolve_times = [], [], [], []
     for round_ in range(rounds):
         dice = SeededDice("bench", f"{check.name}/{round_}")
+        start = time.process_time()
+        for _ in range(count):
+            check.resolve(params, dice)  # as before: parameters validated every roll
+        resolve_times.append(time.process_time() - start)
+        dice = SeededDice("bench", f"{check.name}/{round_}")
         roll = prepared.roll
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(count):
             roll(dice)
-        check_time = time.perf_counter() - start
+        check_time = time.process_time() - start
         sides = [_sides(r.die) for r in dice.rolls]
+        marks = _marks(prepared, f"{check.name}/{round_}", count)
+        hands = [sides[a:b] for a, b in zip([0, *marks[:-1]], marks, strict=True)]
         randint = random.Random(round_).randint
-        start = time.perf_counter()
-        for n in sides:
-            randint(1, n)
-        bare_time = max(time.perf_counter() - start, 1e-9)
+        start = time.process_time()
+        for hand in hands:
+            [randint(1, n) for n in hand]
+        bare_time = max(time.process_time() - start, 1e-9)
         ratios.append(check_time / bare_time)
         check_times.append(check_time)
         bare_times.append(bare_time)
-    dice_per = len(sides) / count
     return {
         "check": check.name,
-        "dice_per_resolution": round(dice_per, 2),
+        "dice_per_resolution": round(len(sides) / count, 2),
         "prepared_us": round(statistics.median(check_times) / count * 1e6, 3),
         "randint_loop_us": round(statistics.median(bare_times) / count * 1e6, 3),
         "randint_ratio": round(statistics.median(ratios), 2),
+        "resolve_us": round(statistics.median(resolve_times) / count * 1e6, 3),
+        "resolve_ratio": round(statistics.median(resolve_times) / statistics.median(bare_times), 2),
     }
 
 
@@ -200,6 +224,12 @@ def main() -> None:
                     "budget": RANDINT_BUDGET,
                     "checks": rows,
                     "median_ratio": round(statistics.median(ratios), 2),
+                    "median_resolve_ratio": round(
+                        statistics.median(
+                            r["resolve_ratio"] for r in rows if r["dice_per_resolution"]
+                        ),
+                        2,
+                    ),
                     "worst": sorted(rows, key=lambda r: -r["randint_ratio"])[:5],
                     "over_budget": [
                         f"{r['system']}.{r['check']}"
