@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import factorial, gcd, lcm
+from math import factorial, gcd
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -513,14 +513,24 @@ _ZERO = Fraction(0)
 
 
 def _sums_to_one(values: Iterable[Fraction | int | float]) -> bool:
-    """Whether exact probabilities sum to 1, in whole numbers over their common denominator.
+    """Whether exact probabilities sum to 1, in whole numbers over a common denominator.
 
     Adding Fractions one by one normalises at every step (a gcd each); this is the same test
     at a fraction of the cost, and `odds` runs it on every call.
     """
-    parts = [(Fraction(v) if isinstance(v, float) else v) for v in values]
-    common = lcm(*(v.denominator for v in parts)) if parts else 1
-    return sum(v.numerator * (common // v.denominator) for v in parts) == common
+    # The running sum as numerator/denominator, never reduced: it is 1 when they are equal.
+    total, over = 0, 1
+    for value in values:
+        if value is _ZERO:  # an outcome the odds left out
+            continue
+        exact_value = value if value.__class__ is Fraction else Fraction(value)
+        # The slots `exact` fills; the public properties cost a Python call each.
+        numerator, denominator = exact_value._numerator, exact_value._denominator
+        if denominator == over:
+            total += numerator
+        else:
+            total, over = total * denominator + numerator * over, over * denominator
+    return total == over
 
 
 def exact(numerator: int, denominator: int) -> Fraction:
