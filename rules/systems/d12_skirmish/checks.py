@@ -82,7 +82,8 @@ def _enumerate(
     """
     total = 12**dice_count
     counts: dict[str, int] = {}
-    pending: list[tuple[tuple[int, ...], int]] = [((), total)]
+    # Every check reads its first die, so dealing starts there.
+    pending = [((face,), total // 12) for face in FACES]
     while pending:
         faces, ways = pending.pop()
         try:
