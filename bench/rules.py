@@ -230,7 +230,10 @@ def main() -> None:
                         ),
                         2,
                     ),
-                    "worst": sorted(rows, key=lambda r: -r["randint_ratio"])[:5],
+                    "worst": sorted(
+                        (r for r in rows if r["dice_per_resolution"]),
+                        key=lambda r: -r["randint_ratio"],
+                    )[:5],
                     "over_budget": [
                         f"{r['system']}.{r['check']}"
                         for r in rows
