@@ -555,7 +555,7 @@ _new_fraction = object.__new__
 def counted(counts: Mapping[str, int], total: int) -> dict[str, Fraction]:
     """Turn whole-number counts of each outcome (out of `total` equally likely ways) into
     probabilities: one Fraction per outcome, none per way."""
-    return {key: exact(count, total) for key, count in counts.items()}
+    return {key: exact(count, total) if count else _ZERO for key, count in counts.items()}
 
 
 def face_odds(faces: Sequence[int], classify: Callable[[int], str]) -> dict[str, Fraction]:
