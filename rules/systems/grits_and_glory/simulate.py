@@ -24,7 +24,7 @@ from rules.dice import Dice
 from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
-from rules.systems.grits_and_glory.stats import initial_state, stats_schema
+from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
 
 MAX_TURNS = 40
 #: Battle statuses of a unit still fighting (the rest are out, ko, dead or routed).
@@ -196,7 +196,7 @@ def _setup(sides: Sequence[Sequence[SimFigure]]) -> _Battle:
     side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
     schema = stats_schema()
     stats = {ref: schema.validate_snapshot(u.stats) for ref, u in units.items()}
-    states = {ref: initial_state(s) for ref, s in stats.items()}
+    states = {ref: state_at_start(s) for ref, s in stats.items()}
     starting = tuple(len(side) for side in sides)
     return _Battle(units, side_of, stats, states, starting, _checks_in_force())
 
