@@ -8,8 +8,9 @@ checks that the two agree.
 
 How icepool builds each distribution: icepool enumerates the check's own dice. The check's
 resolver is replayed on a `_Replay` dice source; each time it asks for a die it has not been
-given, that die becomes an icepool `Die` (one die), a `Pool` expanded to its sorted faces
-(`roll_many`: a pool's outcome depends on the multiset, which the agreement check verifies) or,
+given, that die becomes an icepool `Die` (one die, or each die of a `roll_many` of up to three),
+a `Pool` expanded to its sorted faces (a larger `roll_many`: taken to depend on the multiset
+only, which the agreement check verifies) or,
 past `MAX_DEPTH` dice on one path, a lump named `_DEEPER` (open-ended rolls: Grits & Glory's aces,
 Rencounter's sepsis). icepool then mixes the branches (`Die.map` with a function returning a
 die), so every probability is icepool's arithmetic and every outcome is the rules' own. A case
@@ -56,6 +57,9 @@ from rules.system import all_systems
 MEDIAN_BUDGET = 10.0
 #: Dice on one path of the tree beyond which the rest is lumped (open-ended rolls).
 MAX_DEPTH = 26
+#: Pools up to this many dice are enumerated die by die, in order; larger ones as sorted hands
+#: (an outcome that depends on the order then shows as a disagreement, not as a pass).
+ORDERED_UP_TO = 3
 #: Resolutions one case may take to enumerate before it is skipped.
 MAX_LEAVES = 60_000
 _DEEPER = "_deeper"
@@ -163,7 +167,7 @@ class _Replay(Dice):
 
     def roll_many(self, count: int, die: Die | int, label: str = "") -> tuple[int, ...]:
         face = d(die) if isinstance(die, int) else die
-        if count <= 1:
+        if count <= ORDERED_UP_TO:  # one die at a time: the order the check reads them in
             return tuple(self.roll(face, label) for _ in range(count))
         values: tuple[int, ...] = self._next("pool", face, count)
         self.rolls.extend(DieRoll(face.name, v, label) for v in values)
