@@ -594,12 +594,24 @@ def multisets(faces: Sequence[int], count: int) -> dict[tuple[int, ...], int]:
     """Each sorted hand of `count` dice with these faces, and the orderings that show it.
 
     For a roll whose result depends only on which faces came up (the lowest two, how many
-    ones), this is the same distribution as every ordered roll, with far fewer hands.
+    ones), this is the same distribution as every ordered roll, with far fewer hands. The
+    table returned is shared: read it, do not change it.
     """
+    known = _HANDS.get((tuple(faces), count))
+    if known is not None:
+        return known
     hands: dict[tuple[int, ...], int] = {}
     for hand in combinations_with_replacement(sorted(faces), count):
         ways = factorial(count)
         for same in Counter(hand).values():
             ways //= factorial(same)
         hands[hand] = hands.get(hand, 0) + ways
+    if count <= _HANDS_UP_TO:
+        _HANDS[(tuple(faces), count)] = hands
     return hands
+
+
+#: Hands already worked out, by faces and count: a table of the dice, the same for any check
+#: and any parameters (not a cache of anyone's odds). Small hands only, so it stays small.
+_HANDS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}
+_HANDS_UP_TO = 6

@@ -123,9 +123,12 @@ def resolve_hero(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 def hero_odds(params: Mapping[str, Any]) -> Dist:
     """Exact distribution of the heroes rule's two rolls."""
-    window = Fraction(params["threshold"], 6)
-    inspired = window * Fraction(params["experience"], 6)
-    return {"ordinary": 1 - window, "falters": window - inspired, "inspired": inspired}
+    # Whole ways out of 36: the first d6 within the threshold, then the second within experience.
+    window = 6 * params["threshold"]
+    inspired = params["threshold"] * params["experience"]
+    return counted(
+        {"ordinary": 36 - window, "falters": window - inspired, "inspired": inspired}, 36
+    )
 
 
 # --- grenades -------------------------------------------------------------------------------
