@@ -9,7 +9,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial, gcd
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from rules.dice import Dice, DieRoll
 from rules.errors import RulesError
@@ -460,7 +460,8 @@ class Check:
         unknown = [key for key in given if key not in self._keys]
         if unknown:
             raise RulesError(f"{self.name} odds name unknown outcomes {sorted(unknown)}")
-        full = self._nothing.copy()  # every key in outcome order, then what the odds give
+        # Every key in outcome order, then what the odds give.
+        full: dict[str, Fraction | float] = dict(self._nothing)
         full.update(given)
         if is_exact:
             if not _sums_to_one(full.values()):
@@ -525,7 +526,8 @@ def _sums_to_one(values: Iterable[Fraction | int | float]) -> bool:
             continue
         exact_value = value if value.__class__ is Fraction else Fraction(value)
         # The slots `exact` fills; the public properties cost a Python call each.
-        numerator, denominator = exact_value._numerator, exact_value._denominator
+        numerator = exact_value._numerator  # type: ignore[attr-defined]
+        denominator = exact_value._denominator  # type: ignore[attr-defined]
         if denominator == over:
             total += numerator
         else:
@@ -544,12 +546,14 @@ def exact(numerator: int, denominator: int) -> Fraction:
         raise ZeroDivisionError(f"exact({numerator}, {denominator})")
     divisor = gcd(numerator, denominator)
     value = _new_fraction(Fraction)
-    value._numerator = numerator // divisor
-    value._denominator = denominator // divisor
+    value._numerator = numerator // divisor  # type: ignore[attr-defined]
+    value._denominator = denominator // divisor  # type: ignore[attr-defined]
     return value
 
 
 _new_fraction = object.__new__
+#: A die's face as `face_odds` reads it: a number, or a table's entry printed on it.
+Face = TypeVar("Face")
 
 
 def counted(counts: Mapping[str, int], total: int) -> dict[str, Fraction]:
@@ -558,7 +562,7 @@ def counted(counts: Mapping[str, int], total: int) -> dict[str, Fraction]:
     return {key: exact(count, total) if count else _ZERO for key, count in counts.items()}
 
 
-def face_odds(faces: Sequence[int], classify: Callable[[int], str]) -> dict[str, Fraction]:
+def face_odds(faces: Sequence[Face], classify: Callable[[Face], str]) -> dict[str, Fraction]:
     """The distribution of `classify(face)` over one die's equally likely faces."""
     counts: dict[str, int] = {}
     for face in faces:
@@ -580,7 +584,7 @@ def distribution(
         counts: dict[str, int] = {}
         for raw, weight in outcomes.items():
             key = classify(raw)
-            counts[key] = counts.get(key, 0) + weight  # type: ignore[operator]
+            counts[key] = counts.get(key, 0) + int(weight)
         return counted(counts, sum(counts.values()))
     total = sum(Fraction(w) for w in outcomes.values())
     folded: dict[str, Fraction] = {}

@@ -83,7 +83,7 @@ def _enumerate(
     total = 12**dice_count
     counts: dict[str, int] = {}
     # Every check reads its first die, so dealing starts there.
-    pending = [((face,), total // 12) for face in FACES]
+    pending: list[tuple[tuple[int, ...], int]] = [((face,), total // 12) for face in FACES]
     while pending:
         faces, ways = pending.pop()
         try:
