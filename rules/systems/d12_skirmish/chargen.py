@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rules.checks import Check, Outcome
+from rules.checks import Check, Outcome, counted
 from rules.dice import D12, Dice
 from rules.schema import Schema
 from rules.systems.d12_skirmish import tables as t
@@ -32,7 +32,7 @@ def resolve_troop_type(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 
 def troop_type_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-    return {key: Fraction(high - low + 1, 12) for low, high, key in TROOP_TYPE_TABLE}
+    return counted({key: high - low + 1 for low, high, key in TROOP_TYPE_TABLE}, 12)
 
 
 def resolve_ability(params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -41,7 +41,7 @@ def resolve_ability(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 
 def ability_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-    return {key: Fraction(1, 12) for key in ABILITY_OUTCOMES}
+    return counted(dict.fromkeys(ABILITY_OUTCOMES, 1), 12)
 
 
 TROOP_TYPE = Check(

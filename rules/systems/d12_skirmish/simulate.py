@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.checks import Effect, Resolution
 from rules.dice import Dice
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.d12_skirmish import tables as t
 from rules.systems.d12_skirmish.activation import roll_initiative
 from rules.systems.d12_skirmish.checks import current_checks
@@ -33,6 +33,7 @@ class _Skirmish:
         self.side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
         # The checks and stats under the applied house-rules pack, and its arms, read once.
         self.checks = current_checks()
+        self.prepared = PreparedChecks(self.checks)
         schema = current_stats()
         self.stats = {f.ref: schema.validate_snapshot(f.stats) for side in sides for f in side}
         self.firearms = dict(t.FIREARMS)
@@ -49,7 +50,7 @@ class _Skirmish:
         return [r for r in self.sides[side] if self.states[r]["status"] not in OUT_STATUSES]
 
     def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]) -> Resolution:
-        resolution = self.checks[check].resolve(params, self.dice)
+        resolution = self.prepared.resolve(check, params, self.dice)
         for effect in resolution.effects:
             self._apply(effect, actor if effect.who == "actor" else target)
         self.events.append(SimEvent(self.turn, actor, target, resolution))

@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.checks import Effect
 from rules.dice import Dice
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.game_the_90 import tables as t
 from rules.systems.game_the_90.checks import checks_in_play
 from rules.systems.game_the_90.stats import initial_state, stats_in_play
@@ -27,6 +27,7 @@ class _Battle:
     def __init__(self, sides: Sequence[Sequence[SimFigure]], die: str, dice: Dice) -> None:
         # The checks and stat schema of the applied house rules (the text's with none).
         self.checks, stats = checks_in_play(), stats_in_play()
+        self.prepared = PreparedChecks(self.checks)
         self.sides = [[f.ref for f in side] for side in sides]
         self.stats = {f.ref: stats.validate_snapshot(f.stats) for side in sides for f in side}
         self.states = {ref: initial_state(s) for ref, s in self.stats.items()}
@@ -44,7 +45,7 @@ class _Battle:
                 effect.apply(self.states[ref])
 
     def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]) -> None:
-        resolution = self.checks[check].resolve({"die": self.die, **params}, self.dice)
+        resolution = self.prepared.resolve(check, {"die": self.die, **params}, self.dice)
         self.apply(actor, target, resolution.effects)
         self.events.append(SimEvent(self.turn, actor, target, resolution))
 
