@@ -94,21 +94,26 @@ def _redis() -> Any:
     return _publisher
 
 
-def ring(battle_id: int) -> None:
-    """Tell every open stream of the battle, in any process, that the log has grown."""
+def ring(battle_id: int, seq: int | None = None) -> None:
+    """Tell every open stream of the battle, in any process, that the log has grown.
+
+    The message names the battle and, where the writer knows it, the new event's number
+    ("12:7"), so a watcher of the channel (bench/live.py) can tell which commit it rings for.
+    """
     if not settings.REDIS_URL:
         ring_here(battle_id)
         return
+    message = str(battle_id) if seq is None else f"{battle_id}:{seq}"
     try:
-        _redis().publish(f"{CHANNEL_PREFIX}{battle_id}", str(battle_id))
+        _redis().publish(f"{CHANNEL_PREFIX}{battle_id}", message)
     except Exception:  # a dead Redis must not fail a player's action: the streams poll
         log.warning("live: could not publish battle %s on Redis; ringing locally", battle_id)
         ring_here(battle_id)
 
 
-def ring_on_commit(battle_id: int) -> None:
+def ring_on_commit(battle_id: int, seq: int | None = None) -> None:
     """Ring once the current transaction commits (at once outside a transaction)."""
-    transaction.on_commit(lambda: ring(battle_id))
+    transaction.on_commit(lambda: ring(battle_id, seq))
 
 
 async def _listen() -> None:

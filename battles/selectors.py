@@ -103,6 +103,31 @@ def figure_belongs_to_other(battle: Battle, figure: BattleFigure, user: Visitor)
     return owner.get_username()
 
 
+def referees(battle: Battle, user: Visitor) -> bool:
+    """Say whether the user referees the battle: a superuser or an organiser of its campaign."""
+    if user.is_superuser:
+        return True
+    campaign_id = battle.campaign_id
+    if campaign_id is None:
+        return False
+    return campaigns_managed_by(user).filter(pk=campaign_id).exists()
+
+
+def sides_played_by(battle: Battle, user: Visitor) -> frozenset[int] | None:
+    """Return the indexes of the sides the user acts for at the table; None for every side.
+
+    One phone taps for both sides; on their own phones a player acts for the sides their
+    forces fight on, and the referee (`referees`) for anyone. Reads the battle's sides
+    (prefetched by the pages) and at most one query for the organiser.
+    """
+    if not user.is_authenticated:
+        return frozenset()
+    if battle.one_phone:
+        return None
+    own = frozenset(s.index for s in battle.sides.all() if s.force.owner_id == user.pk)
+    return None if referees(battle, user) else own
+
+
 def _earlier_rows(character: Character, before: Battle | None) -> QuerySet[PostBattleRoll]:
     rows = PostBattleRoll.objects.filter(character=character, battle__status=BattleStatus.PROCESSED)
     if before is not None:

@@ -134,7 +134,7 @@ def _env(pool: int = 0) -> dict[str, str]:
         "CONN_MAX_AGE": "0",  # as docker-compose.yml's web
         # One player's phone past the API's rate would get 429s; the mix measures capacity.
         "API_THROTTLE_ENABLED": "false",
-        "DB_POOL_SIZE": str(pool),  # 0: a connect per request, as docker-compose.yml today
+        "DATABASE_POOL": str(pool),  # 0: a connect per request, as docker-compose.yml today
     }
 
 
@@ -495,7 +495,7 @@ def main() -> int:
     parser.add_argument("--readers", type=int, default=10, help="club members browsing")
     parser.add_argument("--workers", type=int, default=3, help="uvicorn worker processes")
     parser.add_argument(
-        "--pool", type=int, default=0, help="DB_POOL_SIZE per process (0: a connect a request)"
+        "--pool", type=int, default=0, help="DATABASE_POOL per process (0: a connect a request)"
     )
     parser.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
     parser.add_argument("--keep-database", action="store_true")

@@ -12,14 +12,24 @@ What it does, all on 127.0.0.1 and all bounded:
 4. waits for the streams to drain, closes them, stops uvicorn, and compares every client's
    received event ids with the battle's log.
 
-Printed: fan-out latency p50/p95/max in ms (from the event's `created_at`, written in the
-action's transaction, to its arrival at each client; budget p95 <= 250 ms, issue 28), the
-streams held open, the server's PostgreSQL connections while they were open, the server's
-memory per open stream (RSS growth of the workers when the streams opened, over their
-number), and events lost or duplicated (0 and 0 expected).
+Printed, with the load average (`os.getloadavg`, as `uptime`) before and after:
+- `fanout_ms`: the fan-out itself, from the moment the action's commit was published on Redis
+  (the bench watches the channel like a server process does; each ring names its event) to
+  the event's arrival at each client; budget p95 <= 250 ms (issue 28);
+- `action_to_others_ms`: what a player sees, from the acting phone's request completing (its
+  answer read) to the event's arrival at the other phone and the spectators ("the opponent's
+  phone shows each new event within one second"); a negative value: it arrived first;
+- `created_at_ms`: the old figure, from the event's `created_at` (set before the commit, so it
+  also counts the action's own work), kept for comparison;
+- actions intended (every phone every 2 s) and achieved per second, the action's round trip,
+  the streams held open, the server's PostgreSQL connections while they were open, memory per
+  open stream (RSS growth of the workers when the streams opened, over their number), and
+  events lost or duplicated (0 and 0 expected: every client's ids compared with the log).
 
     python bench/live.py                     # 50 battles x (2 phones + 2 spectators), 2 min
     python bench/live.py --seconds 30        # shorter
+    LIVE_DATABASE=muster_t28b LIVE_REDIS_URL=redis://127.0.0.1:6379/1 \
+        python bench/live.py --battles 10 --port 8100   # a helper's own database, Redis db, port
 """
 
 from __future__ import annotations
@@ -31,7 +41,6 @@ import os
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -96,8 +105,10 @@ def _env() -> dict[str, str]:
         "CELERY_TASK_ALWAYS_EAGER": "true",
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        # As docker-compose.yml's web: under ASGI a kept connection per request thread leaks.
+        # As docker-compose.yml's web: under ASGI a kept connection per request thread leaks,
+        # so a pool (LIVE_DATABASE_POOL=0: none, every request connects anew).
         "CONN_MAX_AGE": "0",
+        "DATABASE_POOL": os.environ.get("LIVE_DATABASE_POOL", "20"),
         "API_THROTTLE_ENABLED": "false",
     }
 
@@ -181,9 +192,20 @@ def _workers_rss_kb(server: subprocess.Popen[bytes]) -> int:
 @dataclass
 class Stream:
     battle: int
-    role: str
+    role: str  # "phone0", "phone1" (the phone of side 0 or 1) or "spectator"
     received: list[tuple[int, float]] = field(default_factory=list)
     open: bool = False
+
+
+@dataclass
+class Tally:
+    """What the phones did: each action's event and when its answer was read (wall clock)."""
+
+    actions: int = 0
+    errors: list[int] = field(default_factory=list)
+    answered: dict[tuple[int, int], tuple[str, float]] = field(default_factory=dict)
+    round_trips: list[float] = field(default_factory=list)
+    rings: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
 async def _follow(port: int, stream: Stream, cookie: str, stop: asyncio.Event) -> None:
@@ -221,7 +243,8 @@ async def _follow(port: int, stream: Stream, cookie: str, stop: asyncio.Event) -
         writer.close()
 
 
-async def _request(port: int, method: str, path: str, token: str, body: dict) -> int:
+async def _request(port: int, method: str, path: str, token: str, body: dict) -> tuple[int, dict]:
+    """Send one API request on a new connection; return its status and its JSON answer."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     payload = json.dumps(body).encode()
     writer.write(
@@ -232,24 +255,51 @@ async def _request(port: int, method: str, path: str, token: str, body: dict) ->
     )
     await writer.drain()
     status = int((await reader.readline()).split()[1])
-    await reader.read()
+    answer = await reader.read()
     writer.close()
-    return status
+    body_text = answer.split(b"\r\n\r\n", 1)[-1]
+    try:
+        return status, json.loads(body_text)
+    except ValueError:
+        return status, {}
 
 
-async def _phone(port: int, battle: int, phone: dict, until: float, tally: dict) -> None:
+async def _phone(
+    port: int, battle: int, role: str, phone: dict, until: float, tally: Tally
+) -> None:
     await asyncio.sleep(random.uniform(0, ACT_EVERY))
     body = {"check": "fire", "actor": phone["actor"], "target": phone["target"]}
     body["params"] = {"skill": 9}
     while time.monotonic() < until:
         started = time.monotonic()
-        status = await _request(
+        status, answer = await _request(
             port, "POST", f"/api/battles/{battle}/resolve/", phone["token"], body
         )
-        tally["actions"] += 1
+        done = time.time()
+        tally.actions += 1
+        tally.round_trips.append((time.monotonic() - started) * 1000)
         if status != 201:
-            tally["errors"].append(status)
+            tally.errors.append(status)
+        elif "seq" in answer:
+            tally.answered[(battle, int(answer["seq"]))] = (role, done)
         await asyncio.sleep(max(0.0, ACT_EVERY - (time.monotonic() - started)))
+
+
+async def _watch_rings(tally: Tally, ready: asyncio.Event) -> None:
+    """Note when each ring ("<battle>:<seq>") is published, as a server's listener hears it."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(REDIS)
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    await pubsub.psubscribe("muster:battle-log:*")
+    ready.set()
+    try:
+        async for message in pubsub.listen():
+            battle, _, seq = message["data"].decode().partition(":")
+            if battle.isdigit() and seq.isdigit():
+                tally.rings.setdefault((int(battle), int(seq)), time.time())
+    finally:
+        await client.aclose()
 
 
 async def _run(port: int, seeded: dict, seconds: float, server: subprocess.Popen[bytes]) -> dict:
@@ -258,7 +308,8 @@ async def _run(port: int, seeded: dict, seconds: float, server: subprocess.Popen
     rss_before = _workers_rss_kb(server)
     for battle in seeded["battles"]:
         cookies = [p["session"] for p in battle["phones"]] + seeded["watchers"]
-        for role, cookie in zip(("phone", "phone", "spectator", "spectator"), cookies, strict=True):
+        roles = ("phone0", "phone1", "spectator", "spectator")
+        for role, cookie in zip(roles, cookies, strict=True):
             stream = Stream(battle["id"], role)
             streams.append(stream)
             tasks.append(asyncio.create_task(_follow(port, stream, cookie, stop)))
@@ -269,25 +320,40 @@ async def _run(port: int, seeded: dict, seconds: float, server: subprocess.Popen
     await asyncio.sleep(1.0)
     rss_open = _workers_rss_kb(server)
     connections = int(_psql(f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{DATABASE}'"))
-    tally: dict = {"actions": 0, "errors": []}
+    tally = Tally()
+    ready = asyncio.Event()
+    watcher = asyncio.create_task(_watch_rings(tally, ready))
+    await ready.wait()
+    load_before = os.getloadavg()
     until = time.monotonic() + seconds
+    started = time.monotonic()
     await asyncio.gather(
-        *(_phone(port, b["id"], p, until, tally) for b in seeded["battles"] for p in b["phones"])
+        *(
+            _phone(port, b["id"], f"phone{i}", p, until, tally)
+            for b in seeded["battles"]
+            for i, p in enumerate(b["phones"])
+        )
     )
+    acted_for = time.monotonic() - started
+    load_after = os.getloadavg()
     held = sum(s.open for s in streams)
     await asyncio.sleep(3.0)  # let the last events drain
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    watcher.cancel()
+    await asyncio.gather(*tasks, watcher, return_exceptions=True)
     return {
         "streams": streams,
         "tally": tally,
         "held": held,
         "rss": (rss_before, rss_open),
         "connections": connections,
+        "acted_for": acted_for,
+        "load": (load_before, load_after),
     }
 
 
-def _report(seeded: dict, run: dict, seconds: float, workers: int) -> dict:
+def _logged(seeded: dict) -> dict[int, dict[int, float]]:
+    """Return every battle's log: event number -> created_at (epoch seconds)."""
     ids = ",".join(str(b["id"]) for b in seeded["battles"])
     rows = _psql(
         "SELECT battle_id, seq, extract(epoch from created_at) FROM battles_battleevent "
@@ -298,38 +364,76 @@ def _report(seeded: dict, run: dict, seconds: float, workers: int) -> dict:
     for row in rows.splitlines():
         battle, seq, at = row.split("|")
         logged.setdefault(int(battle), {})[int(seq)] = float(at)
-    latencies, lost, duplicated = [], 0, 0
-    for stream in run["streams"]:
-        log = logged.get(stream.battle, {})
-        got = [seq for seq, _ in stream.received]
-        lost += len(set(log) - set(got))
-        duplicated += len(got) - len(set(got))
-        latencies += [(at - log[seq]) * 1000 for seq, at in stream.received if seq in log]
-    latencies.sort()
-    streams = len(run["streams"])
-    before, opened = run["rss"]
+    return logged
+
+
+def _percentiles(values: list[float]) -> dict[str, float | int | None]:
+    values = sorted(values)
+    if not values:
+        return {"n": 0, "p50": None, "p95": None, "max": None}
 
     def pct(p: float) -> float:
-        return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))], 1)
+        return round(values[min(len(values) - 1, int(p * len(values)))], 1)
 
+    return {"n": len(values), "p50": pct(0.50), "p95": pct(0.95), "max": round(values[-1], 1)}
+
+
+def _latencies(run: dict, logged: dict[int, dict[int, float]]) -> dict[str, list[float]]:
+    tally: Tally = run["tally"]
+    fanout: list[float] = []
+    to_others: list[float] = []
+    created: list[float] = []
+    for stream in run["streams"]:
+        log = logged.get(stream.battle, {})
+        for seq, at in stream.received:
+            key = (stream.battle, seq)
+            if seq in log:
+                created.append((at - log[seq]) * 1000)
+            if key in tally.rings:
+                fanout.append((at - tally.rings[key]) * 1000)
+            actor, done = tally.answered.get(key, (stream.role, 0.0))
+            if actor != stream.role:  # the acting phone has its answer already
+                to_others.append((at - done) * 1000)
+    return {"fanout": fanout, "to_others": to_others, "created": created}
+
+
+def _report(seeded: dict, run: dict, seconds: float, workers: int) -> dict:
+    logged = _logged(seeded)
+    lost, duplicated = 0, 0
+    for stream in run["streams"]:
+        got = [seq for seq, _ in stream.received]
+        lost += len(set(logged.get(stream.battle, {})) - set(got))
+        duplicated += len(got) - len(set(got))
+    latencies = _latencies(run, logged)
+    fanout = _percentiles(latencies["fanout"])
+    tally: Tally = run["tally"]
+    streams = len(run["streams"])
+    phones = 2 * len(seeded["battles"])
+    before, opened = run["rss"]
     return {
         "bench": "live",
         "battles": len(seeded["battles"]),
         "clients_per_battle": {"phones": 2, "spectators": 2},
         "seconds": seconds,
         "server": f"uvicorn --workers {workers}, PostgreSQL, Redis pub/sub",
-        "actions": run["tally"]["actions"],
-        "action_errors": len(run["tally"]["errors"]),
-        "events_logged": sum(len(v) for v in logged.values()),
-        "deliveries": len(latencies),
-        "fanout_ms": {
-            "p50": pct(0.50),
-            "p95": pct(0.95),
-            "max": round(latencies[-1], 1) if latencies else None,
-            "mean": round(statistics.fmean(latencies), 1) if latencies else None,
+        "database_pool_per_worker": int(_env()["DATABASE_POOL"]),
+        "load_average_before_after": [
+            list(map(lambda x: round(x, 2), run["load"][0])),
+            list(map(lambda x: round(x, 2), run["load"][1])),
+        ],
+        "actions": tally.actions,
+        "actions_per_s": {
+            "intended": round(phones / ACT_EVERY, 1),
+            "achieved": round(tally.actions / run["acted_for"], 1),
         },
+        "action_errors": len(tally.errors),
+        "action_round_trip_ms": _percentiles(tally.round_trips),
+        "events_logged": sum(len(v) for v in logged.values()),
+        "fanout_ms": fanout,
+        "action_to_others_ms": _percentiles(latencies["to_others"]),
+        "created_at_ms": _percentiles(latencies["created"]),
         "budget_p95_ms": BUDGET_P95_MS,
-        "within_budget": bool(latencies) and pct(0.95) <= BUDGET_P95_MS,
+        "within_budget": fanout["p95"] is not None and fanout["p95"] <= BUDGET_P95_MS,
         "streams_open": streams,
         "streams_held_to_the_end": run["held"],
         "server_db_connections_with_streams_open": run["connections"],
@@ -348,10 +452,11 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=0, help="the server's port (0: any free one)")
     parser.add_argument("--keep-database", action="store_true")
     args = parser.parse_args()
     seeded = _prepare(args.battles)
-    port = _free_port()
+    port = args.port or _free_port()
     server = _start_server(port, args.workers)
     try:
         run = asyncio.run(_run(port, seeded, args.seconds, server))

@@ -4,6 +4,13 @@ Budgets (issues 2 and 4): >= 100,000 resolutions per second per core for each ch
 dice, and <= 10 ms for each `odds` call (uncached: the first call for its parameters). Prints
 one JSON document. Run: `.venv/bin/python bench/rules.py` (or `make bench`).
 
+`--randint` (issue 29) measures each check rolled through `Check.prepare` (parameters validated
+once, as a simulation rolls them) against a bare `random.randint` loop rolling the same dice the
+check rolled (resolution by resolution, into a list), side by side in alternating rounds in CPU
+time: `randint_ratio` is the check's time over the loop's (budget: <= 4 for every check; a check
+that rolls no dice has no ratio); `resolve_ratio` is the same for `Check.resolve`, which
+validates the parameters on every roll (what a simulation paid before issue 29).
+
 `--house` (issue 17) measures each check twice, side by side in one run, as written and under
 a house-rules pack (the system's template with one cell edited, so the pack is a real one and
 its tables are read through the pack): `house_ratio` is resolutions/s under the pack divided by
@@ -14,6 +21,7 @@ interleaved runs are what to compare).
 from __future__ import annotations
 
 import json
+import random
 import statistics
 import sys
 import time
@@ -23,12 +31,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.checks import Check
-from rules.dice import SeededDice
+from rules.dice import DICE_BY_NAME, SeededDice
 from rules.errors import RulesError
 from rules.schema import Field
 from rules.system import RuleSystem, all_systems
 
 RESOLVE_BUDGET_PER_S = 100_000
+RANDINT_BUDGET = 4.0
 ODDS_BUDGET_MS = 10.0
 #: Checks whose odds are also timed at their heaviest parameters, as the issue asks.
 HEAVY_PARAMS = {("rencounter", "aftermath"): {"wounds": 5}}
@@ -85,6 +94,74 @@ def measure(system_key: str, check: Check) -> dict[str, Any]:
     }
 
 
+def _sides(die: str) -> int:
+    known = DICE_BY_NAME.get(die)
+    return known.sides if known else int(die.removeprefix("d"))
+
+
+def _marks(prepared: Any, context: str, count: int) -> list[int]:
+    """Where each resolution's dice end, replayed untimed from the same seed."""
+    dice, marks = SeededDice("bench", context), []
+    for _ in range(count):
+        prepared.roll(dice)
+        marks.append(len(dice.rolls))
+    return marks
+
+
+def randint_ratio(
+    check: Check, params: dict[str, Any], count: int = 2000, rounds: int = 5
+) -> dict[str, Any]:
+    """The prepared check's time over a bare randint loop rolling the dice it rolled.
+
+    The loop rolls, resolution by resolution, the same dice (one `randint(1, sides)` each) into
+    a list, which is the least a program that rolls and keeps those dice does. Both are timed
+    in CPU seconds of this process, round by round, so the machine's load falls on both.
+    """
+    prepared = check.prepare(params)
+    ratios, check_times, bare_times, resolve_times = [], [], [], []
+    for round_ in range(rounds):
+        dice = SeededDice("bench", f"{check.name}/{round_}")
+        start = time.process_time()
+        for _ in range(count):
+            check.resolve(params, dice)  # as before: parameters validated every roll
+        resolve_times.append(time.process_time() - start)
+        dice = SeededDice("bench", f"{check.name}/{round_}")
+        roll = prepared.roll
+        start = time.process_time()
+        for _ in range(count):
+            roll(dice)
+        check_time = time.process_time() - start
+        sides = [_sides(r.die) for r in dice.rolls]
+        marks = _marks(prepared, f"{check.name}/{round_}", count)
+        hands = [sides[a:b] for a, b in zip([0, *marks[:-1]], marks, strict=True)]
+        randint = random.Random(round_).randint
+        start = time.process_time()
+        for hand in hands:
+            [randint(1, n) for n in hand]
+        bare_time = max(time.process_time() - start, 1e-9)
+        ratios.append(check_time / bare_time)
+        check_times.append(check_time)
+        bare_times.append(bare_time)
+    return {
+        "check": check.name,
+        "dice_per_resolution": round(len(sides) / count, 2),
+        "prepared_us": round(statistics.median(check_times) / count * 1e6, 3),
+        "randint_loop_us": round(statistics.median(bare_times) / count * 1e6, 3),
+        "randint_ratio": round(statistics.median(ratios), 2),
+        "resolve_us": round(statistics.median(resolve_times) / count * 1e6, 3),
+        "resolve_ratio": round(statistics.median(resolve_times) / statistics.median(bare_times), 2),
+    }
+
+
+def randint_rows() -> list[dict[str, Any]]:
+    rows = []
+    for system in all_systems():
+        for check in system.checks.values():
+            row = randint_ratio(check, sample_params(check))
+            rows.append({"system": system.key, **row})
+    return rows
+
+
 def edited_pack(system: RuleSystem) -> dict[str, Any]:
     """The system's template with its first editable whole-number cell moved by one."""
     from rules import house
@@ -137,6 +214,36 @@ def house_ratios(system: RuleSystem, rounds: int = 5) -> list[dict[str, Any]]:
 
 
 def main() -> None:
+    if "--randint" in sys.argv[1:]:
+        rows = randint_rows()
+        ratios = [r["randint_ratio"] for r in rows if r["dice_per_resolution"]]
+        print(
+            json.dumps(
+                {
+                    "benchmark": "rules_randint",
+                    "budget": RANDINT_BUDGET,
+                    "checks": rows,
+                    "median_ratio": round(statistics.median(ratios), 2),
+                    "median_resolve_ratio": round(
+                        statistics.median(
+                            r["resolve_ratio"] for r in rows if r["dice_per_resolution"]
+                        ),
+                        2,
+                    ),
+                    "worst": sorted(
+                        (r for r in rows if r["dice_per_resolution"]),
+                        key=lambda r: -r["randint_ratio"],
+                    )[:5],
+                    "over_budget": [
+                        f"{r['system']}.{r['check']}"
+                        for r in rows
+                        if r["randint_ratio"] > RANDINT_BUDGET and r["dice_per_resolution"]
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
     if "--house" in sys.argv[1:]:
         rows = [r for s in all_systems() if s.house for r in house_ratios(s)]
         ratios = [r["house_ratio"] for r in rows]

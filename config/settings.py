@@ -123,24 +123,24 @@ DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 # CONN_MAX_AGE (docker-compose.yml), and a connection is checked before each request reuses it.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["CONN_MAX_AGE"] != 0
-# Under ASGI (uvicorn) every request runs in a thread of its own, so CONN_MAX_AGE would keep a
-# connection per thread ever used and docker-compose.yml sets 0: a PostgreSQL connect per
-# request, twice per table action (the form, then the table). DB_POOL_SIZE > 0 gives each
-# process a pool of at most that many connections, shared by its threads (psycopg_pool; a
-# request waits up to 10 s for a free one). The live streams' log reads keep one per thread
-# of the event loop's default pool (6 on two cores): size it above that (docs/operations.md).
-DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=0)
-if DB_POOL_SIZE < 0:
-    raise ImproperlyConfigured(f"DB_POOL_SIZE must be 0 (no pool) or more, not {DB_POOL_SIZE}")
-if DB_POOL_SIZE:
+# DATABASE_POOL=N: a pool of up to N PostgreSQL connections per process (psycopg_pool). Under
+# ASGI (the web) each request's sync code runs on a thread of its own, so a kept connection
+# (CONN_MAX_AGE) would leak with its thread, and without one every request connects anew
+# (40 ms on a loaded machine, bench/live.py), twice per table action (the form, then the
+# table); the pool hands a connection back on close. The live streams' log reads keep
+# connections of their own, outside the pool (docs/deploy.md, docs/operations.md).
+DATABASE_POOL = env.int("DATABASE_POOL", default=0)
+if DATABASE_POOL < 0:
+    raise ImproperlyConfigured(f"DATABASE_POOL must be 0 (no pool) or more, not {DATABASE_POOL}")
+if DATABASE_POOL:
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-        raise ImproperlyConfigured("DB_POOL_SIZE needs PostgreSQL (a postgres:// DATABASE_URL)")
+        raise ImproperlyConfigured("DATABASE_POOL needs PostgreSQL (a postgres:// DATABASE_URL)")
     if DATABASES["default"]["CONN_MAX_AGE"]:
-        raise ImproperlyConfigured("DB_POOL_SIZE and CONN_MAX_AGE exclude each other: set one")
+        raise ImproperlyConfigured("DATABASE_POOL replaces CONN_MAX_AGE: set CONN_MAX_AGE=0")
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": min(2, DB_POOL_SIZE),
-        "max_size": DB_POOL_SIZE,
-        "timeout": 10,
+        "min_size": min(2, DATABASE_POOL),
+        "max_size": DATABASE_POOL,
+        "timeout": 10,  # seconds a request waits for a free connection before it fails
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

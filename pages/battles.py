@@ -40,6 +40,7 @@ from battles.selectors import (
     battle_is_playable_by,
     battles_visible_to,
     rules_for_battle,
+    sides_played_by,
 )
 from battles.services import (
     SideChoice,
@@ -55,6 +56,7 @@ from battles.services import (
     battle_void_last,
 )
 from battles.services.adjust import Marker, markers
+from battles.services.turns import draw_refusal
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
@@ -116,10 +118,11 @@ def _figures(table: Table) -> dict[int, BattleFigure]:
 
 
 def _suggested(
-    table: Table, query: QueryDict
+    table: Table, query: QueryDict, played: frozenset[int] | None
 ) -> tuple[CheckForm, BattleFigure | None, BattleFigure | None]:
     figures = _figures(table)
-    actor = figure_by_id(figures, query.get("actor"))
+    own = {f.pk: f for b in table.sides if _acts_for(played, b.side.index) for f in b.figures}
+    actor = figure_by_id(own, query.get("actor"))
     # "against", not "target": Game the 90% has a check parameter named target.
     target = figure_by_id(figures, query.get("against"))
     check = pick_check(table.system, query.get("check"))
@@ -160,12 +163,18 @@ def _last_activation(table: Table) -> EventView | None:
     return event_view(table.system, event) if event is not None else None
 
 
+def _acts_for(played: frozenset[int] | None, side_index: int) -> bool:
+    """Say whether the viewer acts for the side (`played` None: for every side)."""
+    return played is None or side_index in played
+
+
 @dataclass(frozen=True)
 class FigureRow:
     figure: BattleFigure
     chips: tuple[Chip, ...]
     out: bool
     markers: tuple[Marker, ...] = ()
+    mine: bool = True
 
 
 @dataclass(frozen=True)
@@ -175,15 +184,15 @@ class SideBlock:
     standing: int
 
 
-def _side_blocks(table: Table) -> list[SideBlock]:
+def _side_blocks(table: Table, played: frozenset[int] | None) -> list[SideBlock]:
     blocks = []
     for block in table.sides:
         rows = []
+        mine = _acts_for(played, block.side.index)
         for f in block.figures:
             marks = markers(table.system, f.stats)
-            rows.append(
-                FigureRow(f, figure_chips(table.system, f.state, marks), is_out(f.state), marks)
-            )
+            chips = figure_chips(table.system, f.state, marks)
+            rows.append(FigureRow(f, chips, is_out(f.state), marks, mine))
         blocks.append(SideBlock(block.side, tuple(rows), sum(1 for r in rows if not r.out)))
     return blocks
 
@@ -203,8 +212,11 @@ def _table_context(
 ) -> dict[str, object]:
     system = rules_for_battle(battle)
     table = battle_table(battle, system)
-    suggested, actor, target = _suggested(table, request.GET if form is None else request.POST)
+    played = sides_played_by(battle, request.user)
+    query = request.GET if form is None else request.POST
+    suggested, actor, target = _suggested(table, query, played)
     form = form or suggested
+    can_play = battle_is_playable_by(battle, request.user)
     return {
         "battle": battle,
         "table": table,
@@ -213,11 +225,15 @@ def _table_context(
         "actor": actor,
         "target": target,
         "preview": _preview(table, form),
-        "can_play": battle_is_playable_by(battle, request.user),
+        "can_play": can_play,
+        # On their own phones "who acts" offers only the viewer's figures (the organiser's:
+        # anyone's); the service refuses the rest by name whatever a form sends.
+        "acting_sides": [b for b in table.sides if _acts_for(played, b.side.index)],
         "activation": _last_activation(table),
+        "draw_refusal": draw_refusal(battle, request.user) if can_play else "",
         "results": SideResult.choices[1:],
         "ready_to_finish": all(s.side.result for s in table.sides),
-        "sides": _side_blocks(table),
+        "sides": _side_blocks(table, played),
         "form_key": uuid.uuid4().hex,
         "can_delete": battle_is_deletable_by(battle, request.user),
         "watch_qr": watch_qr(request, battle),

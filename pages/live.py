@@ -154,6 +154,9 @@ def _render(watched: Watched, seqs: list[int]) -> None:
 
 
 def _read_log(watched: Watched, after: int) -> list[tuple[int, str]]:
+    # Each of the loop's few pool threads keeps its connection, also under DATABASE_POOL: a
+    # read handed back to the pool waited there behind the actions at 50 battles (fan-out
+    # p50 11.6 s, bench/live.py), while a kept one never waits.
     # A pooled thread's connection may have died (database restart): reconnect once.
     try:
         return stream_messages(watched, after)

@@ -75,8 +75,9 @@ class LabelPrintAdmin(ModelAdmin):
 
 
 # --- print actions on the force admin ----------------------------------------------------------
-# The force admin lives in rosters/admin.py; printing adds its actions from PrintingConfig.ready()
-# (see `add_force_print_actions`) so that rosters never imports printing: data flows one way.
+# The force admin lives in rosters/admin/forces.py; printing adds its actions from
+# PrintingConfig.ready() (see `add_force_print_actions`) so that rosters never imports printing:
+# data flows one way.
 
 FORCE_DOCUMENTS: dict[str, tuple[str, dict[str, Any]]] = {
     PrintJob.Kind.LABELS: (

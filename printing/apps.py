@@ -8,7 +8,7 @@ class PrintingConfig(AppConfig):
     verbose_name = "Printing"
 
     def ready(self) -> None:
-        # The force admin is rosters' (rosters/admin.py); printing adds its print actions to
+        # The force admin is rosters' (rosters/admin/forces.py); printing adds its print actions to
         # it here, after every admin module is loaded, so rosters needs no import of printing.
         from django.contrib.admin.exceptions import NotRegistered
 

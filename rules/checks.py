@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import factorial, gcd
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from rules.dice import Dice, DieRoll
 from rules.errors import RulesError
@@ -16,12 +19,13 @@ from rules.schema import Field, Schema
 Who = Literal["actor", "target"]
 
 
-@dataclass(frozen=True)
-class Effect:
+class Effect(NamedTuple):
     """A change to one figure's battle state, applied generically by the battle service.
 
     `op` is `add` (numeric, missing counts as 0) or `set`. Battle state is a flat JSON dict per
     figure; each system documents its keys (e.g. `wounds`, `status`, `shaken`, `loaded`).
+    Immutable like a frozen dataclass, but a NamedTuple: resolvers build one or two for most
+    checks rolled, and a tuple is several times cheaper to build.
     """
 
     who: Who
@@ -415,10 +419,14 @@ class Check:
     sources: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))
     takes_target: bool = True
     _keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _nothing: dict[str, Fraction] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         # `resolve` checks every outcome key: a set lookup, not a scan of the tuple.
         object.__setattr__(self, "_keys", frozenset(self.outcomes))
+        object.__setattr__(self, "_nothing", dict.fromkeys(self.outcomes, _ZERO))
 
     def resolve(self, params: Mapping[str, Any], dice: Dice) -> Resolution:
         """Validate `params`, resolve with `dice` and return the result with its dice."""
@@ -433,25 +441,38 @@ class Check:
             Resolution, (self.name, values, key, tuple(rolls[start:]), details, effects)
         )
 
+    def prepare(self, params: Mapping[str, Any]) -> Prepared:
+        """Validate `params` once, for a check rolled many times with the same parameters.
+
+        A simulation asks the same question again and again (the same figure's shot at the
+        same range); validation is most of what a cheap check costs, so it is paid here once.
+        """
+        return Prepared(self.name, MappingProxyType(self.params.validate(params)), self)
+
     def odds(self, params: Mapping[str, Any]) -> Odds:
         """Validate `params` and return the distribution over every outcome key."""
         values = self.params.validate(params)
         result = self.odds_fn(values)
-        odds = result if isinstance(result, Odds) else Odds(dict(result))
-        unknown = set(odds.probabilities) - set(self.outcomes)
+        if isinstance(result, Odds):
+            given, is_exact, bound = result.probabilities, result.exact, result.error_bound
+        else:
+            given, is_exact, bound = result, True, 0.0
+        unknown = [key for key in given if key not in self._keys]
         if unknown:
             raise RulesError(f"{self.name} odds name unknown outcomes {sorted(unknown)}")
-        full = {key: odds.probabilities.get(key, Fraction(0)) for key in self.outcomes}
-        if odds.exact:
-            exact_total = sum((Fraction(v) for v in full.values()), Fraction(0))
-            if exact_total != 1:
-                raise RulesError(f"{self.name} odds sum to {exact_total}, not 1")
+        # Every key in outcome order, then what the odds give.
+        full: dict[str, Fraction | float] = dict(self._nothing)
+        full.update(given)
+        if is_exact:
+            if not _sums_to_one(full.values()):
+                total = sum((Fraction(v) for v in full.values()), Fraction(0))
+                raise RulesError(f"{self.name} odds sum to {total}, not 1")
         else:
             float_total = sum(float(v) for v in full.values())
-            tolerance = max(float(odds.error_bound) * len(full), 1e-12)
+            tolerance = max(float(bound) * len(full), 1e-12)
             if abs(float_total - 1.0) > tolerance:
                 raise RulesError(f"{self.name} odds sum to {float_total}, not 1")
-        return Odds(full, odds.exact, odds.error_bound)
+        return Odds(full, is_exact, bound)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -469,6 +490,87 @@ class Check:
         }
 
 
+class Prepared(NamedTuple):
+    """A check with its parameters validated once (`Check.prepare`): `roll` resolves it again
+    and again for the same Resolution `Check.resolve` would give, without re-validating."""
+
+    name: str
+    values: Mapping[str, Any]
+    check: Check
+
+    def roll(self, dice: Dice) -> Resolution:
+        """Resolve with `dice` and return the result with its dice."""
+        rolls = dice.rolls
+        start = len(rolls)
+        key, details, effects = self.check.resolver(self.values, dice)
+        if key not in self.check._keys:
+            raise RulesError(f"{self.name} produced unknown outcome {key!r}")
+        return _new_resolution(
+            Resolution, (self.name, self.values, key, tuple(rolls[start:]), details, effects)
+        )
+
+
+_ZERO = Fraction(0)
+
+
+def _sums_to_one(values: Iterable[Fraction | int | float]) -> bool:
+    """Whether exact probabilities sum to 1, in whole numbers over a common denominator.
+
+    Adding Fractions one by one normalises at every step (a gcd each); this is the same test
+    at a fraction of the cost, and `odds` runs it on every call.
+    """
+    # The running sum as numerator/denominator, never reduced: it is 1 when they are equal.
+    total, over = 0, 1
+    for value in values:
+        if value is _ZERO:  # an outcome the odds left out
+            continue
+        exact_value = value if value.__class__ is Fraction else Fraction(value)
+        # The slots `exact` fills; the public properties cost a Python call each.
+        numerator = exact_value._numerator  # type: ignore[attr-defined]
+        denominator = exact_value._denominator  # type: ignore[attr-defined]
+        if denominator == over:
+            total += numerator
+        else:
+            total, over = total * denominator + numerator * over, over * denominator
+    return total == over
+
+
+def exact(numerator: int, denominator: int) -> Fraction:
+    """Return numerator/denominator as a Fraction, built without Fraction's generic checks.
+
+    `Fraction(n, d)` inspects its arguments' numeric types on every call; an odds function
+    that counts outcomes in whole numbers knows both are ints, so it only needs the gcd. The
+    result is an ordinary normalised Fraction (the same as `Fraction(n, d)`; a test pins it).
+    """
+    if denominator <= 0:
+        raise ZeroDivisionError(f"exact({numerator}, {denominator})")
+    divisor = gcd(numerator, denominator)
+    value = _new_fraction(Fraction)
+    value._numerator = numerator // divisor  # type: ignore[attr-defined]
+    value._denominator = denominator // divisor  # type: ignore[attr-defined]
+    return value
+
+
+_new_fraction = object.__new__
+#: A die's face as `face_odds` reads it: a number, or a table's entry printed on it.
+Face = TypeVar("Face")
+
+
+def counted(counts: Mapping[str, int], total: int) -> dict[str, Fraction]:
+    """Turn whole-number counts of each outcome (out of `total` equally likely ways) into
+    probabilities: one Fraction per outcome, none per way."""
+    return {key: exact(count, total) if count else _ZERO for key, count in counts.items()}
+
+
+def face_odds(faces: Sequence[Face], classify: Callable[[Face], str]) -> dict[str, Fraction]:
+    """The distribution of `classify(face)` over one die's equally likely faces."""
+    counts: dict[str, int] = {}
+    for face in faces:
+        key = classify(face)
+        counts[key] = counts.get(key, 0) + 1
+    return counted(counts, len(faces))
+
+
 def distribution(
     outcomes: Mapping[Any, Fraction | int], classify: Callable[[Any], str]
 ) -> dict[str, Fraction]:
@@ -476,10 +578,44 @@ def distribution(
 
     `outcomes` maps each raw result (a roll total, a tuple of dice ...) to its probability or
     weight; weights are normalised, so icepool's integer quantities can be passed directly.
+    Whole-number weights are folded in whole numbers (one Fraction per key at the end).
     """
+    if all(weight.__class__ is int for weight in outcomes.values()):
+        counts: dict[str, int] = {}
+        for raw, weight in outcomes.items():
+            key = classify(raw)
+            counts[key] = counts.get(key, 0) + int(weight)
+        return counted(counts, sum(counts.values()))
     total = sum(Fraction(w) for w in outcomes.values())
     folded: dict[str, Fraction] = {}
     for raw, weight in outcomes.items():
         key = classify(raw)
         folded[key] = folded.get(key, Fraction(0)) + Fraction(weight) / total
     return folded
+
+
+def multisets(faces: Sequence[int], count: int) -> dict[tuple[int, ...], int]:
+    """Each sorted hand of `count` dice with these faces, and the orderings that show it.
+
+    For a roll whose result depends only on which faces came up (the lowest two, how many
+    ones), this is the same distribution as every ordered roll, with far fewer hands. The
+    table returned is shared: read it, do not change it.
+    """
+    known = _HANDS.get((tuple(faces), count))
+    if known is not None:
+        return known
+    hands: dict[tuple[int, ...], int] = {}
+    for hand in combinations_with_replacement(sorted(faces), count):
+        ways = factorial(count)
+        for same in Counter(hand).values():
+            ways //= factorial(same)
+        hands[hand] = hands.get(hand, 0) + ways
+    if count <= _HANDS_UP_TO:
+        _HANDS[(tuple(faces), count)] = hands
+    return hands
+
+
+#: Hands already worked out, by faces and count: a table of the dice, the same for any check
+#: and any parameters (not a cache of anyone's odds). Small hands only, so it stays small.
+_HANDS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}
+_HANDS_UP_TO = 6

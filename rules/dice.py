@@ -42,15 +42,26 @@ class Die:
 
 def d(sides: int) -> Die:
     """Return the ordinary die with faces 1..sides."""
+    known = _STANDARD.get(sides) or _OTHER.get(sides)
+    if known is not None:
+        return known
     if sides < 2:
         raise DiceError(f"a die needs at least 2 sides, not {sides}")
-    return _STANDARD.get(sides) or Die(f"d{sides}", tuple(range(1, sides + 1)))
+    # Shuffling a deck rolls a d54, a d53 ... a d2, and a target is picked with a die the size
+    # of the enemy's line: each is built once, not once per roll.
+    die = Die(f"d{sides}", tuple(range(1, sides + 1)))
+    if sides <= _OTHER_UP_TO:
+        _OTHER[sides] = die
+    return die
 
 
 _STANDARD = {n: Die(f"d{n}", tuple(range(1, n + 1))) for n in (2, 3, 4, 6, 8, 10, 12, 20, 100)}
 D4, D6, D8, D10, D12, D20 = (_STANDARD[n] for n in (4, 6, 8, 10, 12, 20))
 #: "Game the 90%"'s average die: a d6 marked 2, 3, 3, 4, 4, 5.
 AVERAGE_DIE = Die("avg", (2, 3, 3, 4, 4, 5))
+#: Other ordinary dice built so far (see `d`), up to a d1000 so the table stays small.
+_OTHER: dict[int, Die] = {}
+_OTHER_UP_TO = 1000
 DICE_BY_NAME = {die.name: die for die in (*_STANDARD.values(), AVERAGE_DIE)}
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.checks import Resolution
+from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
 
 
@@ -52,3 +52,27 @@ class SimResult:
 
 
 Simulator = Callable[[Sequence[Sequence[SimFigure]], Mapping[str, Any], Dice], SimResult]
+
+
+class PreparedChecks:
+    """A battle's checks, each prepared once per distinct parameters (`Check.prepare`).
+
+    A simulation asks the same few questions thousands of times (the same figure's blow at the
+    same foe); validating the parameters was most of what a cheap check cost. The Resolution
+    is the one `Check.resolve` gives, drawing the same dice in the same order.
+    """
+
+    def __init__(self, checks: Mapping[str, Check]) -> None:
+        self.checks = checks
+        self._prepared: dict[tuple[Any, ...], Prepared] = {}
+
+    def resolve(self, name: str, params: Mapping[str, Any], dice: Dice) -> Resolution:
+        """Resolve the check called `name` with `params` (validated on first use) and `dice`."""
+        key = (name, *params.items())
+        try:
+            prepared = self._prepared.get(key)
+        except TypeError:  # a list-valued parameter: not hashable, validated every time
+            return self.checks[name].resolve(params, dice)
+        if prepared is None:
+            prepared = self._prepared[key] = self.checks[name].prepare(params)
+        return prepared.roll(dice)

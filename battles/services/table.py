@@ -23,6 +23,7 @@ from battles.models import Battle, BattleEvent, BattleFigure, BattleStatus, Even
 from battles.selectors import figure_belongs_to_other
 from battles.services.breakpoints import side_is_broken
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
+from battles.services.turns import require_own_draw
 from common.users import User
 from rules.checks import Check, Resolution, kept_per_figure
 from rules.dice import Dice, GivenDice, SeededDice
@@ -54,7 +55,7 @@ def log_event(battle: Battle, event: BattleEvent) -> BattleEvent:
     event.save(force_insert=True)
     battle.log_head = event_hash(event, event.prev_hash)
     battle.save(update_fields=["log_head"])
-    ring_on_commit(battle.pk)
+    ring_on_commit(battle.pk, event.seq)
     return event
 
 
@@ -73,7 +74,9 @@ def require_own(battle: Battle, user: User | None, figure: BattleFigure | None) 
 
 def figure_in(battle: Battle, figure_id: Any, role: str) -> BattleFigure:
     """Return the battle's figure or refuse naming the role ("actor", "target")."""
-    figure = battle.figures.filter(pk=figure_id).first() if str(figure_id).isdigit() else None
+    # With its player: the own-figure rule (`require_own`) names them without three reads more.
+    figures = battle.figures.select_related("side__force__owner")
+    figure = figures.filter(pk=figure_id).first() if str(figure_id).isdigit() else None
     if figure is None:
         raise ValidationError({role: [f"figure {figure_id!r} is not in this battle"]})
     return figure
@@ -428,13 +431,17 @@ def _activation_before(battle: Battle) -> dict[str, Any]:
 def battle_activation_draw(
     *, battle: Battle, user: User | None = None, key: str = ""
 ) -> BattleEvent:
-    """Draw the next activation (card or dice) and keep the new state on the battle."""
+    """Draw the next activation (card or dice) and keep the new state on the battle.
+
+    On their own phones the player whose unit activated last draws (`turns`).
+    """
     battle = locked(battle.pk)
     if (done := repeated(battle, key)) is not None:
         return done
     require_status(battle, PLAYABLE, "draw an activation")
     if not battle.activation_method:
         raise ValidationError({"method": ["start an activation method first"]})
+    require_own_draw(battle, user)
     method = system_of(battle).activation[battle.activation_method]
     seq, before = next_seq(battle), _activation_before(battle)
     dice = event_dice(battle, seq)

@@ -31,6 +31,7 @@ ORGANISER_PERMISSIONS = (
         for model in ("leagueadjustment", "round", "pairing")
         for action in ("view", "add", "change", "delete")
     ),
+    "view_resultentry",  # a pairing's results on record: read only, written by the services
 )
 #: Organisers add and fix their campaigns' webhooks (notices.migrations.0002 grants the same).
 WEBHOOK_PERMISSIONS = (

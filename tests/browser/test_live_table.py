@@ -214,8 +214,16 @@ def test_two_phones_share_one_live_battle_and_catch_up_after_a_cut(browser, asgi
     assert counts == [1, 1, 1, 1]
     assert bob.evaluate("window.notReloaded") is True
 
-    # bob cannot act for alice's figures: refused by name, nothing logged.
-    _open_check(bob, cable.url, battle, "Red man 2", "Blue man 2")
+    # bob cannot act for alice's figures: his page offers only his own, and a form forged to
+    # name alice's figure is refused by name, nothing logged.
+    _open_check(bob, cable.url, battle, "Blue man 2", "Red man 2")
+    offered = bob.locator("#check-actor option").all_inner_texts()
+    assert offered and all(name.startswith("Blue") for name in offered)
+    forged = str(_figure(battle, "Red man 2").pk)
+    bob.evaluate(
+        "pk => document.getElementById('check-actor').add(new Option('Red man 2', pk, true, true))",
+        forged,
+    )
     bob.get_by_test_id("resolve").click()
     bob.get_by_text("Red man 2 is alice's figure").wait_for()
     assert battle.events.count() == 4

@@ -11,9 +11,11 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
 
 from campaign_backup.campaign import campaign_export, campaign_import
+from campaigns.services.clubs import organiser_access_sync
 from league import services
 from league.models import Pairing, ResultEntry
 from ratings.models import RatedGame
+from tests.factories import UserFactory
 from tests.league.league_helpers import make_league
 
 pytestmark = pytest.mark.django_db
@@ -93,14 +95,20 @@ def test_a_restored_copys_played_pairings_are_kept_as_history_too():
         copied.delete()
 
 
-def test_the_pairing_admin_page_shows_every_result_on_record_in_words(admin_client):
+@pytest.mark.parametrize("viewer", ["the club admin", "the campaign's organiser"])
+def test_the_pairing_admin_page_shows_every_result_on_record_in_words(client, viewer):
     pairing, organiser = _game()
     _report(pairing, "home", "HOME")
     services.pairing_confirm(
         pairing=pairing, user=organiser, claim=services.claim_from({"winner": "AWAY"})
     )
+    if viewer == "the club admin":
+        client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    else:
+        organiser_access_sync(user=organiser)
+        client.force_login(organiser)
 
-    page = admin_client.get(f"/admin/league/pairing/{pairing.pk}/change/").content.decode()
+    page = client.get(f"/admin/league/pairing/{pairing.pk}/change/").content.decode()
 
     assert "Results on record" in page
     assert "ann won, 0–0 in victory points, figures lost 0–0 (reported)" in page

@@ -64,6 +64,12 @@ def test_web_migrates_then_serves_the_asgi_app_with_uvicorn():
     assert (ROOT / "config" / "asgi.py").exists()
 
 
+def test_the_web_takes_its_database_connections_from_a_pool():
+    # Under ASGI a connection kept per request thread leaks: no CONN_MAX_AGE, a pool instead.
+    size = re.search(r"CONN_MAX_AGE=0 DATABASE_POOL=(\d+) ", _command("web"))
+    assert size is not None and int(size.group(1)) > 0
+
+
 def test_worker_prefetches_one_and_recycles_children():
     command = _command("worker")
     assert "-A config worker" in command
@@ -133,8 +139,13 @@ def test_acks_late_is_on_only_for_the_idempotent_claimed_tasks():
         if not name.startswith("celery.") and task.acks_late
     )
 
-    # Both claim their row with a conditional UPDATE, so a redelivered message does nothing.
-    assert late == ["battles.process_battle", "notices.deliver_to_hook"]
+    # Each claims its row first (a conditional UPDATE; the restore job `FOR UPDATE SKIP
+    # LOCKED` inside its one transaction), so a redelivered message does nothing twice.
+    assert late == [
+        "battles.process_battle",
+        "campaign_backup.restore_job_run",
+        "notices.deliver_to_hook",
+    ]
 
 
 def test_every_beat_entry_names_a_registered_task(settings):

@@ -1,4 +1,4 @@
-"""DB_POOL_SIZE: a psycopg pool per process on PostgreSQL, refused where it cannot work.
+"""DATABASE_POOL: a psycopg pool per process on PostgreSQL, refused where it cannot work.
 
 Settings are read once per process, so each case imports them in a fresh interpreter.
 """
@@ -31,7 +31,7 @@ def _settings(**env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_pool_size_gives_postgresql_a_pool_of_that_many_connections():
-    run = _settings(DATABASE_URL=POSTGRES, DB_POOL_SIZE="6", CONN_MAX_AGE="0")
+    run = _settings(DATABASE_URL=POSTGRES, DATABASE_POOL="6", CONN_MAX_AGE="0")
 
     assert run.returncode == 0, run.stderr[-2000:]
     pool = json.loads(run.stdout.strip().splitlines()[-1])["pool"]
@@ -39,7 +39,7 @@ def test_a_pool_size_gives_postgresql_a_pool_of_that_many_connections():
 
 
 def test_no_pool_size_means_no_pool():
-    run = _settings(DATABASE_URL=POSTGRES, DB_POOL_SIZE="0")
+    run = _settings(DATABASE_URL=POSTGRES, DATABASE_POOL="0")
 
     assert run.returncode == 0, run.stderr[-2000:]
     assert "pool" not in json.loads(run.stdout.strip().splitlines()[-1])
@@ -47,9 +47,12 @@ def test_no_pool_size_means_no_pool():
 
 def test_a_pool_is_refused_on_sqlite_with_kept_connections_or_below_zero():
     cases = [
-        ({"DATABASE_URL": "sqlite:////tmp/muster-pool.sqlite3", "DB_POOL_SIZE": "4"}, "PostgreSQL"),
-        ({"DATABASE_URL": POSTGRES, "DB_POOL_SIZE": "4", "CONN_MAX_AGE": "60"}, "CONN_MAX_AGE"),
-        ({"DATABASE_URL": POSTGRES, "DB_POOL_SIZE": "-1"}, "DB_POOL_SIZE must be 0"),
+        (
+            {"DATABASE_URL": "sqlite:////tmp/muster-pool.sqlite3", "DATABASE_POOL": "4"},
+            "PostgreSQL",
+        ),
+        ({"DATABASE_URL": POSTGRES, "DATABASE_POOL": "4", "CONN_MAX_AGE": "60"}, "CONN_MAX_AGE"),
+        ({"DATABASE_URL": POSTGRES, "DATABASE_POOL": "-1"}, "DATABASE_POOL must be 0"),
     ]
     for env, says in cases:
         run = _settings(**env)

@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from rules.checks import Check, Outcome
+from rules.checks import Check, Outcome, counted
 from rules.dice import D12, Dice
 from rules.schema import Schema
 from rules.systems.d12_skirmish import tables as t
@@ -33,7 +33,7 @@ def resolve_troop_type(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 
 def troop_type_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-    return {key: Fraction(high - low + 1, 12) for low, high, key in TROOP_TYPE_TABLE}
+    return counted({key: high - low + 1 for low, high, key in TROOP_TYPE_TABLE}, 12)
 
 
 def resolve_ability(tables: t.D12Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
@@ -42,7 +42,7 @@ def resolve_ability(tables: t.D12Tables, params: Mapping[str, Any], dice: Dice) 
 
 
 def ability_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-    return {key: Fraction(1, 12) for key in ABILITY_OUTCOMES}
+    return counted(dict.fromkeys(ABILITY_OUTCOMES, 1), 12)
 
 
 TROOP_TYPE = Check(

@@ -24,6 +24,7 @@ from rules.checks import (
     FromTarget,
     Outcome,
     Source,
+    counted,
     declare,
 )
 from rules.dice import D12, Dice
@@ -77,13 +78,38 @@ Tables = t.D12Tables
 def _enumerate(
     params: Mapping[str, Any], dice_count: int, classify: Classify
 ) -> dict[str, Fraction]:
-    """Exact odds over every sequence of `dice_count` d12s; unused trailing dice just repeat."""
-    weight = Fraction(1, 12**dice_count)
-    odds: dict[str, Fraction] = {}
-    for faces in product(FACES, repeat=dice_count):
-        key = classify(params, faces)
-        odds[key] = odds.get(key, Fraction(0)) + weight
-    return odds
+    """Exact odds over every sequence of `dice_count` d12s; unused trailing dice just repeat.
+
+    The dice are dealt on demand: a sequence is extended only when `classify` reads a die it
+    was not given (a second die is rolled only for a cover re-roll or a throw from the horse),
+    and each outcome is counted in whole sequences, so a one-die answer costs 12 calls, not 144.
+    """
+    total = 12**dice_count
+    counts: dict[str, int] = {}
+    # Every check reads its first die, so dealing starts there.
+    pending: list[tuple[tuple[int, ...], int]] = [((face,), total // 12) for face in FACES]
+    while pending:
+        faces, ways = pending.pop()
+        try:
+            key = classify(params, _Dealt(faces))
+        except _NextDie:
+            pending.extend(((*faces, face), ways // 12) for face in FACES)
+            continue
+        counts[key] = counts.get(key, 0) + ways
+    return counted(counts, total)
+
+
+class _NextDie(Exception):
+    """`classify` read a die beyond those dealt so far."""
+
+
+class _Dealt(tuple[int, ...]):
+    """The dice dealt so far; reading the next one asks for it to be dealt."""
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int) and index >= len(self):
+            raise _NextDie
+        return super().__getitem__(index)
 
 
 def _cached(

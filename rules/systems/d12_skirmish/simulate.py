@@ -16,7 +16,7 @@ from typing import Any
 from rules.checks import Check, Effect, Resolution
 from rules.dice import Dice
 from rules.schema import Schema
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.d12_skirmish import tables as t
 from rules.systems.d12_skirmish.activation import roll_initiative
 from rules.systems.d12_skirmish.checks import CHECKS
@@ -41,6 +41,7 @@ class _Skirmish:
         self.side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
         # The checks, stats and arms of the rules the battle runs under (a club's, if any).
         self.checks = checks
+        self.prepared = PreparedChecks(self.checks)
         self.stats = {f.ref: schema.validate_snapshot(f.stats) for side in sides for f in side}
         self.firearms = dict(tables.FIREARMS)
         self.every_turn = tables.FIREARMS_EVERY_TURN
@@ -56,7 +57,7 @@ class _Skirmish:
         return [r for r in self.sides[side] if self.states[r]["status"] not in OUT_STATUSES]
 
     def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]) -> Resolution:
-        resolution = self.checks[check].resolve(params, self.dice)
+        resolution = self.prepared.resolve(check, params, self.dice)
         for effect in resolution.effects:
             self._apply(effect, actor if effect.who == "actor" else target)
         self.events.append(SimEvent(self.turn, actor, target, resolution))

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.schema import Schema
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import NOT_AT_STAKE
@@ -36,6 +36,14 @@ MAX_TURNS = 200
 OUT = "out"
 
 
+class Kit(NamedTuple):
+    """What a figure fights with, worked out once a battle: its stats do not change in it."""
+
+    melee: t.MeleeWeapon | None
+    arms: str
+    lightest: str | None
+
+
 @dataclass
 class Battle:
     """The mutable bookkeeping of one simulated battle (local to `simulate`)."""
@@ -46,19 +54,28 @@ class Battle:
     states: dict[str, dict[str, Any]]
     checks: Mapping[str, Check]
     tables: t.EscarmoucheTables
+    prepared: PreparedChecks
+    kits: dict[str, Kit]
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
+    #: Who stands on each side, asked several times an action; forgotten when a check lands.
+    _standing: dict[int, list[str]] = field(default_factory=dict)
 
     def standing(self, side: int) -> list[str]:
-        return [
-            ref
-            for ref, s in self.side_of.items()
-            if s == side and self.states[ref]["status"] != OUT
-        ]
+        known = self._standing.get(side)
+        if known is None:
+            known = self._standing[side] = [
+                ref
+                for ref, s in self.side_of.items()
+                if s == side and self.states[ref]["status"] != OUT
+            ]
+        return known
 
     def beaten(self) -> int | None:
-        return next((side for side in (0, 1) if not self.standing(side)), None)
+        if not self.standing(0):
+            return 0
+        return 1 if not self.standing(1) else None
 
 
 def _battle(
@@ -78,6 +95,11 @@ def _battle(
         {ref: initial_state(s, tables=tables) for ref, s in stats.items()},
         checks,
         tables,
+        PreparedChecks(checks),
+        {
+            ref: Kit(melee_weapon(s, tables), _arms(tables, s), _lightest_weapon(tables, s))
+            for ref, s in stats.items()
+        },
     )
 
 
@@ -90,12 +112,10 @@ def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
     return enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
 
 
-def _develop_purpose(
-    tables: t.EscarmoucheTables, state: Mapping[str, Any], stats: Mapping[str, Any]
-) -> str | None:
+def _develop_purpose(state: Mapping[str, Any], kit: Kit) -> str | None:
     if state["prone"]:
         return "stand_up"
-    melee = melee_weapon(stats, tables)
+    melee = kit.melee
     if state["disarmed"] and not (melee and melee.weaponless):
         return "rearm"
     return "remove_shaken" if state["shaken"] >= 2 else None
@@ -151,7 +171,7 @@ _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 def _fight(battle: Battle, ref: str, target: str, act: State) -> tuple[str, dict[str, Any]]:
     stats, state = battle.stats[ref], battle.states[ref]
     enemy = battle.stats[target]
-    mine, theirs = _arms(battle.tables, stats), _arms(battle.tables, enemy)
+    mine, theirs = battle.kits[ref].arms, battle.kits[target].arms
     check, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
     return check, {
         **_common(act, state),
@@ -169,11 +189,11 @@ def _choose(
     battle: Battle, ref: str, act: State, dice: Dice
 ) -> tuple[str, dict[str, Any], str | None, str]:
     """Return the check's name, its params, the target and the action kind for the next go."""
-    stats, state = battle.stats[ref], battle.states[ref]
-    purpose = _develop_purpose(battle.tables, state, stats)
+    state = battle.states[ref]
+    purpose = _develop_purpose(state, battle.kits[ref])
     if purpose:
         return "develop", {**_common(act, state), "purpose": purpose}, None, "develop"
-    weapon = _lightest_weapon(battle.tables, stats)
+    weapon = battle.kits[ref].lightest
     target = _pick_target(battle, ref, dice)
     if weapon:
         return (*_shot(battle, ref, target, act, weapon), target, "shoot")
@@ -193,6 +213,7 @@ def _choose(
 
 
 def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution) -> None:
+    battle._standing.clear()
     for effect in resolution.effects:
         who = ref if effect.who == "actor" else target
         if who is not None:
@@ -210,21 +231,17 @@ def _note_skills(
 ) -> None:
     if check.skill and params.get("skill", params.get("artillerist", 0)):
         mine = (
-            _SKILL_FOR_ARMS[_arms(battle.tables, battle.stats[ref])]
-            if "defender_rating" in params
-            else check.skill
+            _SKILL_FOR_ARMS[battle.kits[ref].arms] if "defender_rating" in params else check.skill
         )
         battle.skills_used.setdefault(ref, set()).add(mine)
     if target and params.get("defender_skill", 0) > params.get("defender_rating", 9):
-        battle.skills_used.setdefault(target, set()).add(
-            _SKILL_FOR_ARMS[_arms(battle.tables, battle.stats[target])]
-        )
+        battle.skills_used.setdefault(target, set()).add(_SKILL_FOR_ARMS[battle.kits[target].arms])
 
 
 def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tuple[State, str]:
     name, params, target, kind = _choose(battle, ref, act, dice)
     check = battle.checks[name]
-    resolution = check.resolve(params, dice)
+    resolution = battle.prepared.resolve(name, params, dice)
     battle.events.append(SimEvent(turn, ref, target, resolution))
     _apply(battle, ref, target, resolution)
     _note_skills(battle, ref, target, check, params)

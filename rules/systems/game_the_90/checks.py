@@ -24,6 +24,7 @@ from rules.checks import (
     Outcome,
     Source,
     declare,
+    face_odds,
 )
 from rules.dice import Dice
 from rules.schema import Field, Schema
@@ -331,15 +332,6 @@ def resolve_rally(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) ->
 Classify = Callable[[Mapping[str, Any], int, InPlay], str]
 
 
-def _face_odds(params: Mapping[str, Any], classify: Callable[[int], str]) -> dict[str, Fraction]:
-    faces = DICE[params["die"]].faces
-    odds: dict[str, Fraction] = {}
-    for face in faces:
-        key = classify(face)
-        odds[key] = odds.get(key, Fraction(0)) + Fraction(1, len(faces))
-    return odds
-
-
 def _cached(
     tables: t.G90Tables, classify: Classify
 ) -> Callable[[Mapping[str, Any]], dict[str, Fraction]]:
@@ -348,7 +340,7 @@ def _cached(
     @lru_cache(maxsize=4096)
     def by_items(items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
         params, now = dict(items), in_play(tables)
-        return _face_odds(params, lambda face: classify(params, face, now))
+        return face_odds(DICE[params["die"]].faces, lambda face: classify(params, face, now))
 
     def odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
         return dict(by_items(tuple(sorted(params.items()))))

@@ -15,7 +15,7 @@ from typing import Any
 from rules.checks import Check, Effect
 from rules.dice import Dice
 from rules.schema import Schema
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.game_the_90 import tables as t
 from rules.systems.game_the_90.checks import CHECKS
 from rules.systems.game_the_90.stats import STATS, initial_state
@@ -36,6 +36,7 @@ class _Battle:
     ) -> None:
         # The tables, checks and stat schema of the rules in force (a club's, if any).
         self.tables, self.checks = tables, checks
+        self.prepared = PreparedChecks(self.checks)
         self.sides = [[f.ref for f in side] for side in sides]
         self.stats = {f.ref: stats.validate_snapshot(f.stats) for side in sides for f in side}
         self.states = {ref: initial_state(s, tables=tables) for ref, s in self.stats.items()}
@@ -53,7 +54,7 @@ class _Battle:
                 effect.apply(self.states[ref])
 
     def act(self, check: str, actor: str, target: str | None, params: dict[str, Any]) -> None:
-        resolution = self.checks[check].resolve({"die": self.die, **params}, self.dice)
+        resolution = self.prepared.resolve(check, {"die": self.die, **params}, self.dice)
         self.apply(actor, target, resolution.effects)
         self.events.append(SimEvent(self.turn, actor, target, resolution))
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache, partial
-from itertools import product
 from typing import Any
 
-from rules.checks import Check, Effect, Outcome, distribution
+from rules.checks import Check, Effect, Outcome, distribution, multisets
 from rules.dice import D6, Dice, d
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
@@ -61,10 +60,9 @@ def _ground_resolve(p: Params, dice: Dice) -> Outcome:
 @lru_cache(maxsize=128)
 def _ground_odds_for(pace: int, running: bool) -> dict[str, Fraction]:
     count = t.DIFFICULT_GROUND_RUN_DICE if running else t.DIFFICULT_GROUND_DICE
-    faces = range(1, 7)
+    # Only which faces came up matters (the lowest, a 1 among them): hands, not orderings.
     odds = distribution(
-        dict.fromkeys(product(faces, repeat=count), 1),
-        lambda rolled: _ground_move(pace, running, rolled)[0],
+        multisets(range(1, 7), count), lambda rolled: _ground_move(pace, running, rolled)[0]
     )
     return {key: odds.get(key, ZERO) for key in GROUND_KEYS}
 

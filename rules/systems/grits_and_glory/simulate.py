@@ -21,10 +21,10 @@ from typing import Any
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
-from rules.systems.grits_and_glory.stats import initial_state, stats_schema
+from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
 
 MAX_TURNS = 40
 #: Battle statuses of a unit still fighting (the rest are out, ko, dead or routed).
@@ -42,14 +42,25 @@ class _Battle:
     tables: t.GGTables
     #: The checks built from it (the system's, or under a house-rules pack the pack's), by name.
     checks: Mapping[str, Check] = field(default_factory=dict)
+    prepared: PreparedChecks = field(init=False)
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
+    #: Who is still fighting on each side; forgotten whenever a unit's state changes.
+    _active: dict[int, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.prepared = PreparedChecks(self.checks)
 
     def active(self, side: int) -> list[str]:
-        return [
-            r for r, s in self.side_of.items() if s == side and self.states[r]["status"] in IN_PLAY
-        ]
+        known = self._active.get(side)
+        if known is None:
+            known = self._active[side] = [
+                r
+                for r, s in self.side_of.items()
+                if s == side and self.states[r]["status"] in IN_PLAY
+            ]
+        return known
 
     def lost_share(self, side: int) -> float:
         return 1 - len(self.active(side)) / self.starting[side]
@@ -60,10 +71,11 @@ class _Battle:
     def run(
         self, check: Check, params: Mapping[str, Any], dice: Dice, actor: str, target: str | None
     ) -> Resolution:
-        resolution = check.resolve(params, dice)
+        resolution = self.prepared.resolve(check.name, params, dice)
         self.events.append(SimEvent(self.turn, actor, target, resolution))
         if check.skill:
             self.skills.setdefault(actor, set()).add(check.skill)
+        self._active.clear()
         for effect in resolution.effects:
             who = actor if effect.who == "actor" else target
             if who is not None:
@@ -95,6 +107,7 @@ def _damage(
     state["shaken"] = max(0, min(state["shaken"], state["figures"]))
     if state["figures"] <= 0:
         state["status"] = "out"
+        b._active.clear()
 
 
 def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
@@ -180,7 +193,7 @@ def _setup(
     side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
     schema = stats_schema(tables)
     stats = {ref: schema.validate_snapshot(u.stats) for ref, u in units.items()}
-    states = {ref: initial_state(s, tables=tables) for ref, s in stats.items()}
+    states = {ref: state_at_start(s) for ref, s in stats.items()}
     starting = tuple(len(side) for side in sides)
     return _Battle(units, side_of, stats, states, starting, tables, checks)
 

@@ -150,7 +150,11 @@ def label_text(
 
 def initial_state(stats: Mapping[str, Any], *, tables: t.GGTables = t.BASE) -> dict[str, Any]:
     """Return a unit's battle state at the start of a game."""
-    values = stats_schema(tables).validate_snapshot(stats)
+    return state_at_start(stats_schema(tables).validate_snapshot(stats))
+
+
+def state_at_start(values: Mapping[str, Any]) -> dict[str, Any]:
+    """`initial_state` of stats already validated (the auto-resolver validates them once)."""
     return {
         "figures": values["figures"],
         "shaken": 0,

@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from rules.checks import Check, Effect, Outcome
+from rules.checks import Check, Effect, Outcome, face_odds
 from rules.dice import Dice
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
@@ -30,10 +30,8 @@ NO_PARAMS = Schema(())
 
 
 def _uniform(keys: list[str]) -> dict[str, Fraction]:
-    odds: dict[str, Fraction] = {}
-    for key in keys:
-        odds[key] = odds.get(key, ZERO) + Fraction(1, len(keys))
-    return odds
+    """The odds of each key of a die whose faces read `keys` (a key may fill several faces)."""
+    return face_odds(keys, str)
 
 
 def _run_resolve(p: Params, dice: Dice) -> Outcome:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
+from rules.checks import counted, exact, face_odds
 from rules.dice import D6, D12, Dice
 from rules.systems.rencounter import tables as t
 
@@ -41,10 +42,8 @@ def damage_faces(table: DamageTable, modifier: int) -> tuple[str, ...]:
 
 def damage_odds(table: DamageTable, modifier: int) -> Dist:
     """Exact distribution of a damage roll with `modifier` on `table`."""
-    odds: Dist = dict.fromkeys(t.DAMAGE_RESULTS, Fraction(0))
-    for result in damage_faces(table, modifier):
-        odds[result] += TWELFTH
-    return odds
+    faces = damage_faces(table, modifier)
+    return face_odds(range(12), faces.__getitem__)
 
 
 def level_of_points(points: int) -> str:
@@ -79,13 +78,19 @@ def shot_hits(need: int, dice: Dice) -> tuple[bool, int]:
 
 def shot_hit_odds(need: int) -> tuple[Fraction, Fraction]:
     """Return exact (chance of an ordinary hit, chance of a hit that succeeded by 3+)."""
+    plain, good = shot_hit_ways(need)
+    return exact(plain, 144), exact(good, 144)
+
+
+def shot_hit_ways(need: int) -> tuple[int, int]:
+    """`shot_hit_odds` in whole ways out of 144 (the to-hit d12 and its confirming d12)."""
     if need < CONFIRM_FLOOR:
-        return Fraction(0), Fraction(0)
+        return 0, 0
     if need <= 0:
-        return TWELFTH * Fraction(t.CONFIRMATION[need], 12), Fraction(0)
+        return t.CONFIRMATION[need], 0
     hits = min(need, 11)
     good = max(0, min(need - t.GOOD_HIT_MARGIN, 11))
-    return Fraction(hits - good, 12), Fraction(good, 12)
+    return 12 * (hits - good), 12 * good
 
 
 # --- melee ----------------------------------------------------------------------------------
@@ -172,20 +177,18 @@ def action_roll(
 
 def action_odds(experience: int, wounds: int, modifier: int, variant: str) -> Dist:
     """Exact distribution of an action check."""
-    odds: Dist = {}
+    # Counted in whole ways out of 36 (the d6, then the master's confirming d6).
+    counts: dict[str, int] = {}
+    fails = t.MASTER - t.MASTER_CONFIRM_FAIL_FROM + 1
     for natural in range(1, 7):
         total = natural + wounds + modifier
         if needs_master_confirm(experience, natural, total, variant):
-            fail = Fraction(t.MASTER - t.MASTER_CONFIRM_FAIL_FROM + 1, 6)
-            _add(odds, "hesitates", SIXTH * fail)
-            _add(odds, "acts", SIXTH * (1 - fail))
+            counts["hesitates"] = counts.get("hesitates", 0) + fails
+            counts["acts"] = counts.get("acts", 0) + 6 - fails
             continue
-        _add(odds, action_from_total(experience, wounds, natural, total), SIXTH)
-    return odds
-
-
-def _add(odds: Dist, key: str, weight: Fraction) -> None:
-    odds[key] = odds.get(key, Fraction(0)) + weight
+        key = action_from_total(experience, wounds, natural, total)
+        counts[key] = counts.get(key, 0) + 6
+    return counted(counts, 36)
 
 
 def hit_location(dice: Dice) -> str:

@@ -16,20 +16,19 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from rules.checks import Effect, Outcome
+from rules.checks import Effect, Outcome, counted
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (
     POINTS,
-    TWELFTH,
     DamageTable,
     Dist,
     damage_result,
     hit_location,
     level_of_points,
-    shot_hit_odds,
+    shot_hit_ways,
     shot_hits,
 )
 
@@ -274,37 +273,43 @@ def odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
 @lru_cache(maxsize=4096)
 def _odds(tables: t.RencounterTables, key: tuple[Any, ...]) -> tuple[tuple[str, Fraction], ...]:
     fire = plan(tables, key)
-    # State: (any hit, wound points so far) with "dead" absorbing; points cap at death.
-    states: dict[tuple[bool, int], Fraction] = {(False, 0): Fraction(1)}
+    # State: (any hit, wound points so far) with "dead" absorbing; points cap at death. Each
+    # shot is counted in whole ways out of SHOT_WAYS, so the volley is out of SHOT_WAYS**shots.
+    states: dict[tuple[bool, int], int] = {(False, 0): 1}
     for need in fire.needs:
-        states = _next_states(states, _shot_odds(need, fire.damage, fire.damage_table))
-    result: Dist = dict.fromkeys(FIRE_OUTCOMES, Fraction(0))
-    for (hit, points), chance in states.items():
-        outcome = "miss" if not hit else level_of_points(points)
-        result[outcome] += chance
-    return tuple(result.items())
+        states = _next_states(states, _shot_ways(need, fire.damage, fire.damage_table))
+    counts = dict.fromkeys(FIRE_OUTCOMES, 0)
+    for (hit, points), ways in states.items():
+        counts["miss" if not hit else level_of_points(points)] += ways
+    return tuple(counted(counts, SHOT_WAYS ** len(fire.needs)).items())
 
 
-def _shot_odds(need: int, damage: int, table: DamageTable) -> dict[int | None, Fraction]:
-    """Chance of each shot result as wound points (None = miss, 6 = dead)."""
-    plain, good = shot_hit_odds(need)
-    shot: dict[int | None, Fraction] = {None: 1 - plain - good}
-    for chance, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
+#: One shot's ways: the to-hit d12 and its confirming d12 (144), then the damage d12.
+SHOT_WAYS = 144 * 12
+
+
+def _shot_ways(need: int, damage: int, table: DamageTable) -> dict[int | None, int]:
+    """Ways out of SHOT_WAYS of each shot result as wound points (None = miss, 6 = dead)."""
+    plain, good = shot_hit_ways(need)
+    shot: dict[int | None, int] = {None: SHOT_WAYS - 12 * (plain + good)}
+    for ways, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
+        if not ways:
+            continue
         for face in range(1, 13):
             result = damage_result(face + modifier, table)
             points = t.DEATH_POINTS if result == "dead" else POINTS[result]
-            shot[points] = shot.get(points, Fraction(0)) + chance * TWELFTH
+            shot[points] = shot.get(points, 0) + ways
     return shot
 
 
 def _next_states(
-    states: dict[tuple[bool, int], Fraction], shot: dict[int | None, Fraction]
-) -> dict[tuple[bool, int], Fraction]:
-    after: dict[tuple[bool, int], Fraction] = {}
-    for (hit, points), chance in states.items():
-        for extra, p in shot.items():
+    states: dict[tuple[bool, int], int], shot: dict[int | None, int]
+) -> dict[tuple[bool, int], int]:
+    after: dict[tuple[bool, int], int] = {}
+    for (hit, points), ways in states.items():
+        for extra, more in shot.items():
             state = (hit, points) if extra is None else (True, min(points + extra, t.DEATH_POINTS))
-            after[state] = after.get(state, Fraction(0)) + chance * p
+            after[state] = after.get(state, 0) + ways * more
     return after
 
 

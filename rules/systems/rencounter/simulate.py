@@ -15,7 +15,7 @@ from typing import Any
 from rules.activation import shuffle
 from rules.checks import Check
 from rules.dice import Dice
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.campaign import side_broken
 from rules.systems.rencounter.checks import CHECKS
@@ -44,6 +44,7 @@ class _Battle:
         self.turn = 0
         # The tables and checks of the rules the battle runs under (a weapon a club added).
         self.tables, self.checks = tables, checks
+        self.prepared = PreparedChecks(self.checks)
 
     def units(self, side: int) -> dict[str, list[SimFigure]]:
         grouped: dict[str, list[SimFigure]] = {}
@@ -57,8 +58,7 @@ class _Battle:
     def resolve(
         self, check: str, params: Mapping[str, Any], actor: SimFigure, target: SimFigure | None
     ) -> str:
-        checker: Check = self.checks[check]
-        resolution = checker.resolve(params, self.dice)
+        resolution = self.prepared.resolve(check, params, self.dice)
         self.events.append(
             SimEvent(self.turn, actor.ref, target.ref if target else None, resolution)
         )

@@ -6,12 +6,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rules.checks import Effect, Outcome
+from rules.checks import Effect, Outcome, counted, face_odds
 from rules.dice import D6, D12, Dice
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (
-    SIXTH,
     TWELFTH,
     Dist,
     action_from_total,
@@ -81,13 +80,12 @@ def resolve_horsemanship(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 def horsemanship_odds(params: Mapping[str, Any]) -> Dist:
     """Exact distribution of a horsemanship check."""
-    odds: Dist = dict.fromkeys(("keeps_control", "balks", "falls"), Fraction(0))
-    for natural in range(1, 7):
-        result = _horse_result(
+    return face_odds(
+        range(1, 7),
+        lambda natural: _horse_result(
             _horse_total(params, natural), params["horsemanship"], params["jump"]
-        )
-        odds[result] += SIXTH
-    return odds
+        ),
+    )
 
 
 # --- heroes optional rule ---------------------------------------------------------------------
@@ -125,9 +123,12 @@ def resolve_hero(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 def hero_odds(params: Mapping[str, Any]) -> Dist:
     """Exact distribution of the heroes rule's two rolls."""
-    window = Fraction(params["threshold"], 6)
-    inspired = window * Fraction(params["experience"], 6)
-    return {"ordinary": 1 - window, "falters": window - inspired, "inspired": inspired}
+    # Whole ways out of 36: the first d6 within the threshold, then the second within experience.
+    window = 6 * params["threshold"]
+    inspired = params["threshold"] * params["experience"]
+    return counted(
+        {"ordinary": 36 - window, "falters": window - inspired, "inspired": inspired}, 36
+    )
 
 
 # --- grenades -------------------------------------------------------------------------------
@@ -177,17 +178,18 @@ def resolve_grenade(tables: t.RencounterTables, params: Mapping[str, Any], dice:
 
 def grenade_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
     """Exact distribution of a grenade blast on one man."""
-    odds: Dist = dict.fromkeys(GRENADE_OUTCOMES, Fraction(0))
+    # Counted in whole ways out of 72 (the d12, then the d6 to stay standing).
+    counts = dict.fromkeys(GRENADE_OUTCOMES, 0)
     modifier = t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
     for face, result in enumerate(damage_faces(tables.damage_table, modifier), start=1):
         total = face + modifier
         if result != "no_effect" or total > t.GRENADE_KNOCKDOWN_UP_TO:
-            odds[result] += TWELFTH
+            counts[result] += 6
             continue
         stands = sum(_stands(params, n, 0) for n in range(1, 7))
-        odds["no_effect"] += TWELFTH * Fraction(stands, 6)
-        odds["knocked_down"] += TWELFTH * Fraction(6 - stands, 6)
-    return odds
+        counts["no_effect"] += stands
+        counts["knocked_down"] += 6 - stands
+    return counted(counts, 72)
 
 
 FUSE_PARAMS = Schema(())
@@ -274,14 +276,24 @@ def artillery_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dis
     """Exact distribution of one canister or grape roll."""
     need, damage = _artillery_need(params)
     plain, good = shot_hit_odds(need)
-    misfire = TWELFTH if params["quick_loaded"] and need >= min(t.CONFIRMATION) else Fraction(0)
-    odds: Dist = dict.fromkeys(ARTILLERY_OUTCOMES, Fraction(0))
-    odds["misfire"] = misfire
-    odds["miss"] = 1 - plain - good - misfire
-    for chance, modifier in ((plain, damage), (good, damage + t.FIRE_GOOD_HIT_DAMAGE)):
+    # Counted in whole ways out of 1728: the to-hit d12 and its confirming d12 (144), then
+    # the damage d12 for a hit.
+    misfires = params["quick_loaded"] and need >= min(t.CONFIRMATION)
+    counts = dict.fromkeys(ARTILLERY_OUTCOMES, 0)
+    counts["misfire"] = 144 if misfires else 0
+    hits = ((_ways(plain, 144), damage), (_ways(good, 144), damage + t.FIRE_GOOD_HIT_DAMAGE))
+    counts["miss"] = 1728 - counts["misfire"] - 12 * sum(ways for ways, _ in hits)
+    for ways, modifier in hits:
         for result in damage_faces(tables.damage_table, modifier):
-            odds[result] += chance * TWELFTH
-    return odds
+            counts[result] += ways
+    return counted(counts, 1728)
+
+
+def _ways(chance: Fraction, out_of: int) -> int:
+    """A chance as whole ways out of `out_of` (which its denominator divides)."""
+    ways = chance * out_of
+    assert ways.denominator == 1, f"{chance} is not in {out_of}ths"
+    return ways.numerator
 
 
 MISFIRE_OUTCOMES = tuple(key for _, key, _ in t.MISFIRES)
@@ -304,10 +316,7 @@ def resolve_misfire(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 def misfire_odds(params: Mapping[str, Any]) -> Dist:
     """Exact distribution of the misfire table."""
-    odds: Dist = dict.fromkeys(MISFIRE_OUTCOMES, Fraction(0))
-    for face in range(1, 13):
-        odds[_misfire_key(face)] += TWELFTH
-    return odds
+    return face_odds(range(1, 13), _misfire_key)
 
 
 # --- weapons stuck, falls, a leader's direct order ------------------------------------------
@@ -336,10 +345,9 @@ def resolve_stuck(params: Mapping[str, Any], dice: Dice) -> Outcome:
 
 def stuck_odds(params: Mapping[str, Any]) -> Dist:
     """Exact odds of freeing, sticking or breaking the weapon."""
-    odds: Dist = dict.fromkeys(("freed", "stuck", "broken"), Fraction(0))
-    for face in range(1, 13):
-        odds[_stuck_key(face, params["melee_skill"], params["blunt"])] += TWELFTH
-    return odds
+    return face_odds(
+        range(1, 13), lambda face: _stuck_key(face, params["melee_skill"], params["blunt"])
+    )
 
 
 FALL_PARAMS = Schema(

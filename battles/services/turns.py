@@ -1,0 +1,78 @@
+"""Whose turn it is to draw the next activation, where each player has their own phone.
+
+An activation draw acts for no figure, but it moves the battle on, so on their own phones it
+belongs to a side: the player whose unit the last draw activated turns the next card (or
+rolls the next activation dice) once their activation is done. After a start, or a draw that
+ended the turn or named no side Muster can tell, either player may draw. The rule reads only
+what is already in the log, so a refusal tells nothing about the hidden next card, and a
+refused draw rolls nothing (its dice are not drawn).
+
+One phone taps for both sides; the campaign's organisers referee and may draw for anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from battles.models import Battle, BattleEvent, EventKind
+from battles.selectors import sides_played_by
+from common.users import Visitor
+
+DRAW = "activation.draw"
+
+
+def _names(details: Mapping[str, Any]) -> Iterable[str]:
+    """The unit (or side) names a draw's result activated, whatever the method calls them."""
+    for key in ("unit", "side"):
+        if isinstance(details.get(key), str):
+            yield details[key]
+    for key in ("units", "may_act"):
+        value = details.get(key)
+        if isinstance(value, list):
+            yield from (name for name in value if isinstance(name, str))
+
+
+def drawn_sides(details: Mapping[str, Any]) -> frozenset[int]:
+    """Return the side indexes a draw activated: units are named "<side number>:<unit>"."""
+    numbers = (name.partition(":")[0] for name in _names(details))
+    return frozenset(int(n) - 1 for n in numbers if n.isdigit() and int(n) > 0)
+
+
+def last_activation(battle: Battle) -> BattleEvent | None:
+    """Return the latest activation event still standing (a start or a draw)."""
+    standing = battle.events.filter(kind=EventKind.ACTIVATION, voided=False)
+    return standing.order_by("-seq").first()
+
+
+def drawing_sides(battle: Battle) -> frozenset[int] | None:
+    """Return the sides whose player draws next; None when either player may."""
+    if battle.one_phone:
+        return None
+    last = last_activation(battle)
+    if last is None or last.check_name != DRAW or last.details.get("turn_ends"):
+        return None
+    sides = drawn_sides(last.details)
+    known = {s.index for s in battle.sides.all()}
+    return sides if sides and sides <= known else None
+
+
+def draw_refusal(battle: Battle, user: Visitor | None) -> str:
+    """Say why the user may not draw the next activation now ("" when they may)."""
+    if user is None or not user.is_authenticated:
+        return ""  # the admin and tasks are not refused
+    drawers = drawing_sides(battle)
+    played = sides_played_by(battle, user)
+    if drawers is None or played is None or drawers & played:
+        return ""
+    sides = battle.sides.select_related("force__owner").filter(index__in=drawers)
+    who = " and ".join(sorted({side.force.owner.get_username() for side in sides}))
+    return f"{who}'s unit activated last, so {who} draws the next activation"
+
+
+def require_own_draw(battle: Battle, user: Visitor | None) -> None:
+    """Refuse, naming the player whose turn it is, a draw by the other player."""
+    if refusal := draw_refusal(battle, user):
+        raise ValidationError({"activation": [refusal]})
