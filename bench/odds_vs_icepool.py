@@ -64,8 +64,7 @@ ORDERED_UP_TO = 3
 MAX_LEAVES = 60_000
 _DEEPER = "_deeper"
 #: Caches that hold the rules as built, not odds: kept warm in the cold case.
-BUILT = ("checks_in_play", "_checks_under_pack", "stats_in_play", "_stats_under_pack")
-BUILT += ("stats_schema", "_gathered", "get_system", "_housed", "_fates_in_force")
+BUILT = ("stats_schema", "in_play", "get_system")
 
 
 # --- the cases -----------------------------------------------------------------------------
@@ -122,7 +121,7 @@ def _lru_caches(package: str) -> list[tuple[str, Any]]:
         if not isinstance(obj, functools._lru_cache_wrapper):
             continue
         fn = getattr(obj, "__wrapped__", None)
-        # house_cache wraps a lambda; the function it memoises is in the lambda's closure.
+        # A cache that wraps a lambda holds the function it memoises in the lambda's closure.
         code = getattr(fn, "__code__", None)
         inner = dict(zip(code.co_freevars, fn.__closure__ or (), strict=False)) if code else {}
         if "fn" in inner:

@@ -11,9 +11,6 @@ How checks follow a pack: a system's editable tables are one frozen snapshot
 checks, sheets, procedures and simulation are built from a snapshot (`HouseSpec.built_from`).
 `RuleSystem.with_house(pack)` builds the pack's snapshot with `dataclasses.replace`, once per
 pack digest, and the system from it: the tables are a value handed down, never looked up.
-One system is still on the older way (Grits & Glory): its tables module serves the editable
-names through `rules.house_context.lookup`, from the pack applied in a `ContextVar`, and
-`with_house` runs its parts under the pack, with caches keyed on its digest (`house_cache`).
 """
 
 from __future__ import annotations
@@ -27,17 +24,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from rules.errors import RulesError
-from rules.house_context import (
-    active,
-    applied,
-    house_cache,
-    lookup,
-    module_getattr,
-    reader,
-    under,
-    under_odds,
-    under_resolver,
-)
 
 if TYPE_CHECKING:
     from rules.system import RuleSystem
@@ -263,24 +249,18 @@ class EditableTable:
 
 @dataclass(frozen=True)
 class HouseSpec:
-    """What a system lets a club edit: its editable tables and the module that serves them.
+    """What a system lets a club edit: its editable tables and how the system is built from them.
 
-    `module` is the dotted name of the tables module whose constants a pack overrides (a table's
-    `build` returns constant names of that module). `rebuild()` returns RuleSystem fields that
-    are derived from the tables (a check whose weapon choices come from the weapon table, a stat
-    schema whose ability choices come from the ability table); it is called with the pack
-    applied, once per pack.
+    A table's `build` returns fields of the system's tables snapshot (`RuleSystem.snapshot`);
+    `module` (the system's tables module) groups them in the pack. `built_from(snapshot,
+    changed)` returns the RuleSystem fields that read the tables (checks, stats, reference
+    tables, procedures, simulation), built from a pack's snapshot and the names of the tables
+    it changes (which a system's reference tables may list), once per pack.
     """
 
     module: str
     tables: tuple[EditableTable, ...]
-    rebuild: Callable[[], dict[str, Any]] | None = None
-    #: For a system whose tables are a snapshot (`RuleSystem.snapshot`): the RuleSystem fields
-    #: that read the tables (checks, stats, reference tables, procedures, simulation), built
-    #: from a pack's snapshot and the names of the tables it changes (which a system's
-    #: reference tables may list). A table's `build` then returns snapshot field names, and
-    #: `module` only groups them in the pack.
-    built_from: Callable[[Any, tuple[str, ...]], dict[str, Any]] | None = None
+    built_from: Callable[[Any, tuple[str, ...]], dict[str, Any]]
 
     def table(self, name: str) -> EditableTable:
         for table in self.tables:
@@ -306,7 +286,7 @@ class Pack:
     digest: str
     values: Mapping[tuple[str, str], Any] = field(repr=False)
     name: str = ""
-    #: `values` by module, then constant name: what `lookup` reads on every table access.
+    #: `values` by module, then field name: what `RuleSystem.with_house` replaces in a snapshot.
     by_module: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -375,8 +355,6 @@ def pack_document(
     return document
 
 
-# --- applying a pack: rules.house_context (imported on every cold call, kept light) ------------
-
 __all__ = [
     "Change",
     "Column",
@@ -386,22 +364,13 @@ __all__ = [
     "Pack",
     "PackError",
     "Probe",
-    "active",
-    "applied",
     "compare",
     "diff",
     "effective_rows",
-    "house_cache",
     "load",
-    "lookup",
-    "module_getattr",
     "parse_pack_json",
     "read_pack_file",
-    "reader",
     "template",
-    "under",
-    "under_odds",
-    "under_resolver",
 ]
 
 
@@ -416,8 +385,7 @@ def _spec(system: RuleSystem) -> HouseSpec:
 
 
 def _base_rows(table: EditableTable) -> list[Row]:
-    with applied(None):
-        return [dict(row) for row in table.rows()]
+    return [dict(row) for row in table.rows()]
 
 
 def template(system: RuleSystem) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from rules.errors import UnknownCheck, UnknownSystem
+from rules.errors import RulesError, UnknownCheck, UnknownSystem
 from rules.lazy import imported_later
 
 if TYPE_CHECKING:  # types only: a system's checks import what they use, the rest stays unloaded
@@ -206,60 +206,16 @@ _HOUSED_MAX = 64
 
 
 def _housed(system: RuleSystem, pack: Pack) -> RuleSystem:
-    """Build `system` under `pack` (cached: the same pack object is one built system)."""
-    if system.snapshot is not None:
-        return _built_from_snapshot(system, pack)
-    return _housed_in_context(system, pack)
-
-
-def _built_from_snapshot(system: RuleSystem, pack: Pack) -> RuleSystem:
-    """The system rebuilt from its snapshot with the pack's tables replaced in it."""
+    """The system rebuilt from its snapshot with the pack's tables replaced in it: the parts
+    that read a table are built from the pack's snapshot by the system's `HouseSpec.built_from`."""
     from dataclasses import replace
 
     spec = system.house
-    assert spec is not None and spec.built_from is not None  # a snapshot comes with its spec
+    if spec is None or system.snapshot is None:
+        raise RulesError(f"{system.name} has no tables snapshot for house rules")
     snapshot = replace(system.snapshot, **pack.by_module.get(spec.module, {}))
     parts = spec.built_from(snapshot, pack.changed_tables())
     return replace(system, **parts, snapshot=snapshot, pack=pack)
-
-
-def _housed_in_context(system: RuleSystem, pack: Pack) -> RuleSystem:
-    """The older way, for systems whose tables are not yet a snapshot: run under the pack."""
-    from dataclasses import replace
-
-    from rules.house import applied, under, under_odds, under_resolver
-
-    with applied(pack):
-        derived = system.house.rebuild() if system.house and system.house.rebuild else {}
-    checks = derived.pop("checks", system.checks)
-    housed_checks = {
-        name: replace(
-            check,
-            resolver=under_resolver(pack, check.resolver),
-            odds_fn=under_odds(pack, check.odds_fn),
-            # A check rebuilt under the pack keeps the sources its system declared.
-            **_declared(check, system.checks.get(name)),
-        )
-        for name, check in checks.items()
-    }
-    return replace(
-        system,
-        **derived,
-        checks=housed_checks,
-        tables=under(pack, system.tables),
-        label_text=under(pack, system.label_text),
-        initial_state=under(pack, system.initial_state),
-        settle_state=under(pack, system.settle_state),
-        post_battle=under(pack, system.post_battle),
-        simulate=under(pack, system.simulate) if system.simulate is not None else None,
-        pack=pack,
-    )
-
-
-def _declared(check: Check, written: Check | None) -> dict[str, Any]:
-    if check.sources or written is None:
-        return {}
-    return {"sources": written.sources, "takes_target": written.takes_target}
 
 
 def register(system: RuleSystem) -> RuleSystem:

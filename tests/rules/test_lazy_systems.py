@@ -47,7 +47,7 @@ MODULES_PROBE = PROBE.replace('"loaded": loaded', '"modules": sorted(sys.modules
 
 #: What `odds` never needs: narration and its words, the campaign procedures, the auto-resolver,
 #: the activation methods, OpenSSL (hashlib) for dice it does not roll, and house-rules packs
-#: (`rules.house`: their schemas and validation; the tables read them via rules.house_context).
+#: (`rules.house`: their schemas and validation; a pack's tables reach a system built for it).
 NOT_FOR_ODDS = (
     "hashlib",
     "rules.house",

@@ -3,9 +3,9 @@
 Weapon classes and terrain (passive dice; a club may add its own), melee weapons (what fights as
 a pike, what leaves a figure weaponless), the shooting and fighting effects tables (result bands:
 the rows stay, their differences, hits and effects change), and Muster's house campaign rules
-for improvement (each stat's die and maximum). Each table's `build` returns the constants of
-`tables.py` it replaces, lookups included; `rebuild` remakes the checks and the stat schema,
-whose parameters list the club's weapons and terrain and its rating and skill limits.
+for improvement (each stat's die and maximum). Each table's `build` returns the fields of the
+tables snapshot it replaces, lookups included; `built_from` remakes the checks and the stat
+schema, whose parameters list the club's weapons and terrain and its rating and skill limits.
 
 The shooting and fighting penalties are not editable: they carry no numbers (each replaces one
 active die, a rule of the pool, not a table).
