@@ -2,7 +2,7 @@
 
 Each system declares which of its tables a club may edit (`HouseSpec`): for each table, its
 columns with their types and limits, how to read the rows as they stand, and how to turn edited
-rows back into the values its `tables` module holds. A *pack* is a JSON document naming the
+rows back into the fields of its tables snapshot. A *pack* is a JSON document naming the
 system and giving, for some of those tables, every row: a table in the pack replaces the base
 table, so adding a row extends it and the template (every table as it stands) changes nothing.
 
@@ -187,10 +187,9 @@ class Probe:
 class EditableTable:
     """One table a club may edit, with the limits its system sets.
 
-    `rows()` gives the rows as they stand in the base rules (read from the tables module's base
-    values, never from an applied pack); `build(rows)` turns validated rows into the values the
-    tables module serves, as `{CONSTANT_NAME: value}` (or `{"rules.aftermath:NAME": value}` for a
-    constant of a module the system shares with others). `key` names the column that identifies a
+    `rows()` gives the rows as they stand in the base rules (read from the text's snapshot,
+    `BASE`); `build(rows)` turns validated rows into the fields of the system's tables snapshot
+    they replace, as `{FIELD_NAME: value}`. `key` names the column that identifies a
     row (unique, and how checks refer to it, e.g. a weapon's key); None for a table whose rows
     are identified by position. `fixed_rows` forbids adding or removing rows (a table of
     thresholds, one per result). `validate(rows)` checks what spans rows (thresholds in order)
@@ -278,7 +277,7 @@ class Pack:
     """A validated pack: the normalised rows of each table it sets, and the values built from them.
 
     `digest` identifies the pack's content (equal packs share their built tables and caches);
-    `values` maps (module, constant name) to the value a check reads under this pack.
+    `values` maps (module, field name) to the value a snapshot built for this pack holds.
     """
 
     system: str
@@ -434,10 +433,8 @@ def _load_canonical(system_key: str, canonical: str) -> Pack:
             raise
         except (ValueError, KeyError, TypeError) as exc:
             raise PackError(f"cannot be used: {exc}", table=name) from None
-        for constant, value in built.items():
-            # "rules.aftermath:NAME" overrides a shared module's constant (house campaign rules).
-            module, _, bare = constant.rpartition(":")
-            values[(module or spec.module, bare)] = value
+        for field_name, value in built.items():
+            values[(spec.module, field_name)] = value
     name = document.get("name", "")
     if not isinstance(name, str) or len(name) > MAX_TEXT:
         raise PackError(f"'name' must be text of at most {MAX_TEXT} characters")
