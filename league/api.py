@@ -8,8 +8,8 @@ manage; a player reports only their own game. A service's LeagueConflict is a 40
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from django.db.models import Model, Prefetch, QuerySet
 from django.http import HttpResponse
@@ -48,10 +48,14 @@ from league.serializers import (
 )
 from league.services.results import is_organiser_of, side_of
 
+P = ParamSpec("P")
+T = TypeVar("T")
 
-def _conflicts_as_409(call: Any, **kwargs: Any) -> Any:
+
+def _conflicts_as_409(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a league service; its LeagueConflict (a stale version, a locked round) is a 409."""
     try:
-        return call(**kwargs)
+        return call(*args, **kwargs)
     except LeagueConflict as exc:
         raise Conflict(str(exc)) from None
 

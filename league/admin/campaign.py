@@ -258,7 +258,7 @@ class LeagueCampaignAdmin(CampaignAdmin):
         return standings_response(campaigns[0])
 
 
-def league_context(campaign: Campaign) -> dict[str, Any]:
+def league_context(campaign: Campaign) -> dict[str, object]:
     """Return what the standings section shows: the table and the current round's games."""
     standings = selectors.league_standings(campaign)
     round_ = selectors.current_round(campaign)

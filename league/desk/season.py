@@ -103,7 +103,7 @@ def preview_rows(campaign: Campaign, league: League) -> tuple[list[tuple[Standin
     return [(row, standings.names[row.player]) for row in standings.rows], ""
 
 
-def _preview_context(campaign: Campaign, form: SeasonForm) -> dict[str, Any]:
+def _preview_context(campaign: Campaign, form: SeasonForm) -> dict[str, object]:
     league = form.instance if form.is_valid() else selectors.league_of(campaign)
     rows, problem = preview_rows(campaign, league)
     if form.is_bound and not form.is_valid():
