@@ -378,7 +378,7 @@ class CampaignAdmin(CampaignScoped, ModelAdmin):
             raise PermissionDenied
         return campaign
 
-    def _desk_context(self, request: HttpRequest) -> dict[str, Any]:
+    def _desk_context(self, request: HttpRequest) -> dict[str, object]:
         return {**self.admin_site.each_context(request), "opts": self.model._meta}
 
     def house_rules_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:

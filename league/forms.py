@@ -110,7 +110,7 @@ class LeagueForm(ModelForm):
             raise ValidationError({field_of.get(k, k): m for k, m in exc.errors.items()}) from None
         return cleaned
 
-    def league_changes(self) -> dict[str, Any]:
+    def league_changes(self) -> dict[str, object]:
         return {name: self.cleaned_data[name] for name in (*LEAGUE_FORM_FIELDS, "tie_breakers")}
 
 
@@ -131,7 +131,7 @@ class PairingForm(ModelForm):
     def result_changed(self) -> bool:
         return any(name in self.changed_data for name in RESULT_FIELDS)
 
-    def result_data(self) -> dict[str, Any]:
+    def result_data(self) -> dict[str, object]:
         return {name: self.cleaned_data.get(name) for name in RESULT_FIELDS}
 
     def seen_version(self) -> int | None:

@@ -7,7 +7,6 @@ one service call and comes back to the dashboard with a message saying what happ
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -28,7 +27,7 @@ from league.services.battles import battle_requeue_for_league
 from league.services.results import Claim
 
 
-def dashboard_view(request: HttpRequest, context: dict[str, Any]) -> HttpResponse:
+def dashboard_view(request: HttpRequest, context: dict[str, object]) -> HttpResponse:
     desks = organiser_dashboard(request.user)
     for desk in desks:
         for pairing in desk.disputed:

@@ -85,7 +85,7 @@ class RoundResultForm(forms.Form):
             raise ValidationError(exc.messages) from None
         return cleaned
 
-    def result_data(self) -> dict[str, Any]:
+    def result_data(self) -> dict[str, object]:
         data = {name: self.cleaned_data.get(name) for name in RESULT_FIELDS}
         for name in COUNTS:
             data[name] = data[name] or 0
@@ -97,7 +97,7 @@ class RoundResultForm(forms.Form):
         return any(name in self.changed_data for name in RESULT_FIELDS)
 
 
-def initial_of(pairing: Pairing) -> dict[str, Any]:
+def initial_of(pairing: Pairing) -> dict[str, object]:
     values = {name: getattr(pairing, name) for name in RESULT_FIELDS}
     values["version"] = pairing.version
     return values

@@ -7,8 +7,6 @@ service refuses undoes the whole round, and its error shows on its row.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
@@ -57,7 +55,7 @@ def rows_of(round_: Round, data: QueryDict | None = None) -> list[Row]:
     ]
 
 
-def results_view(request: HttpRequest, round_: Round, context: dict[str, Any]) -> HttpResponse:
+def results_view(request: HttpRequest, round_: Round, context: dict[str, object]) -> HttpResponse:
     """Show the round's results form; on POST record every changed row, or none."""
     data = request.POST if request.method == "POST" else None
     rows = rows_of(round_, data)

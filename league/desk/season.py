@@ -34,7 +34,7 @@ class SeasonForm(LeagueForm):
         fields = (*LeagueForm.Meta.fields, "pairing_method", "show_rating", "seed_by_rating")
         widgets = {"season_start": DateInput(), "season_end": DateInput()}
 
-    def league_changes(self) -> dict[str, Any]:
+    def league_changes(self) -> dict[str, object]:
         chosen = ("pairing_method", "show_rating", "seed_by_rating")
         return {**super().league_changes(), **{name: self.cleaned_data[name] for name in chosen}}
 
@@ -116,7 +116,9 @@ def _preview_context(campaign: Campaign, form: SeasonForm) -> dict[str, object]:
     }
 
 
-def season_view(request: HttpRequest, campaign: Campaign, context: dict[str, Any]) -> HttpResponse:
+def season_view(
+    request: HttpRequest, campaign: Campaign, context: dict[str, object]
+) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     season, schedule = _forms(campaign, data)
     if data is not None and "_preview" not in data and _save(request, campaign, season, schedule):
