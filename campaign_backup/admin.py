@@ -13,16 +13,17 @@ a subclass registered in its place, so `campaigns` never imports what sits above
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from campaign_backup.campaign import campaign_export
@@ -31,13 +32,10 @@ from campaign_backup.selectors import restore_clubs, restore_jobs_visible_to
 from campaign_backup.services import restore_job_request
 from campaign_backup.uploads import backup_read
 from campaigns.models import Campaign, Club
+from common.django_bases import ModelAdmin
+from common.form_fields import field_of
+from common.users import signed_in
 from league.admin.campaign import LeagueCampaignAdmin
-
-# Django's ModelAdmin is generic only to the type checker (django-stubs).
-if TYPE_CHECKING:
-    ModelAdmin = admin.ModelAdmin[Any]
-else:
-    ModelAdmin = admin.ModelAdmin
 
 #: Seconds between two looks at a running job (htmx; the meta refresh without JavaScript).
 POLL_SECONDS = 1
@@ -54,9 +52,9 @@ class RestoreForm(forms.Form):
     slug = forms.SlugField(max_length=120, label="Slug of the copy")
     club = forms.ModelChoiceField(queryset=Club.objects.none(), label="Into the club")
 
-    def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = clubs
+        field_of(self, "club", forms.ModelChoiceField).queryset = clubs
 
     def clean_document(self) -> Any:
         return backup_read(self.cleaned_data["document"])
@@ -69,7 +67,7 @@ class RestoreForm(forms.Form):
 
 
 class BackupCampaignAdmin(LeagueCampaignAdmin):
-    def get_urls(self) -> list:
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             path(
@@ -106,7 +104,10 @@ class BackupCampaignAdmin(LeagueCampaignAdmin):
         campaign = self._run(request, campaign_id)
         clubs = restore_clubs(request.user, campaign)
         data = (request.POST, request.FILES) if request.method == "POST" else (None, None)
-        initial = {"name": f"{campaign.name} (copy)", "slug": f"{campaign.slug}-copy"}
+        initial: dict[str, object] = {
+            "name": f"{campaign.name} (copy)",
+            "slug": f"{campaign.slug}-copy",
+        }
         initial["club"] = campaign.club
         form = RestoreForm(*data, clubs=clubs, initial=initial)
         if request.method == "POST" and form.is_valid():
@@ -123,7 +124,9 @@ class BackupCampaignAdmin(LeagueCampaignAdmin):
         }
         return TemplateResponse(request, "admin/campaign_backup/backup.html", context)
 
-    def _queue(self, request: HttpRequest, form: RestoreForm, campaign: Campaign) -> Any:
+    def _queue(
+        self, request: HttpRequest, form: RestoreForm, campaign: Campaign
+    ) -> RestoreJob | None:
         data = form.cleaned_data  # the club is one of the form's choices, so one the user may use
         try:
             job = restore_job_request(
@@ -131,9 +134,9 @@ class BackupCampaignAdmin(LeagueCampaignAdmin):
                 club=data["club"],
                 name=data["name"],
                 slug=data["slug"],
-                user=request.user,
+                user=signed_in(request.user),
                 source=campaign,
-                filename=request.FILES["document"].name or "",
+                filename=_filename(request.FILES.get("document")),
             )
         except ValidationError as refusal:
             form.refused(refusal)
@@ -199,20 +202,22 @@ class RestoreJobAdmin(ModelAdmin):
     def has_module_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.is_active and request.user.is_staff)
 
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_view_permission(self, request: HttpRequest, obj: RestoreJob | None = None) -> bool:
         # Rows are scoped by restore_jobs_visible_to: organisers need no permission of their own.
         return self.has_module_permission(request)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a job comes from a backup uploaded on a campaign's page
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: RestoreJob | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: RestoreJob | None = None) -> bool:
         return False  # the record of who restored what, and when
 
-    def change_view(self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any) -> Any:
+    def change_view(
+        self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any
+    ) -> HttpResponse:
         job = self.get_object(request, object_id)
         if job is None:
             raise Http404("No such restore job.")
@@ -221,3 +226,8 @@ class RestoreJobAdmin(ModelAdmin):
 
 admin.site.unregister(Campaign)
 admin.site.register(Campaign, BackupCampaignAdmin)
+
+
+def _filename(upload: UploadedFile | None) -> str:
+    """The uploaded backup's file name, as the job lists it ("" if the browser sent none)."""
+    return (upload.name if upload is not None else None) or ""

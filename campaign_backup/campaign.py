@@ -31,6 +31,7 @@ from itertools import islice
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
@@ -100,7 +101,7 @@ def _plain(row: models.Model, *skip: str) -> dict[str, Any]:
     }
 
 
-def _username(user: Any) -> str | None:
+def _username(user: AbstractBaseUser | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
@@ -126,7 +127,7 @@ def _character_json(character: Character, refs: _Refs) -> dict[str, Any]:
     return {
         **_plain(character, "photo"),
         "photo": character.photo.name or "",
-        "unit": character.unit.name if character.unit_id else None,
+        "unit": character.unit.name if character.unit is not None else None,
         "service_record": [
             {
                 **_plain(e, "battle_id"),
@@ -143,7 +144,7 @@ def _force_json(force: Force, refs: _Refs) -> dict[str, Any]:
         **_plain(force),
         "owner": _username(force.owner),
         "units": [
-            {**_plain(u), "leader": u.leader.name if u.leader_id else None}
+            {**_plain(u), "leader": u.leader.name if u.leader is not None else None}
             for u in force.units.all()
         ],
         "characters": [_character_json(c, refs) for c in force.characters.all()],
@@ -152,7 +153,7 @@ def _force_json(force: Force, refs: _Refs) -> dict[str, Any]:
 
 def _battle_json(battle: Battle, refs: _Refs) -> dict[str, Any]:
     figures = list(battle.figures.all())
-    place = {f.pk: i for i, f in enumerate(figures)}
+    place: dict[int | None, int] = {f.pk: i for i, f in enumerate(figures)}
     return {
         **_plain(battle),
         "created_by": _username(battle.created_by),
@@ -230,7 +231,7 @@ def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
                 **_plain(p),
                 "round": p.round.number,
                 "home": _username(p.home.user),
-                "away": _username(p.away.user) if p.away_id else None,
+                "away": _username(p.away.user) if p.away is not None else None,
                 "battle": refs.battle.get(p.battle_id) if p.battle_id else None,
                 "confirmed_by": _username(p.confirmed_by),
                 "reports": written.get(p.pk, []),
@@ -283,7 +284,8 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "battles": [_battle_json(b, refs) for b in battles],
         "league": _league_json(campaign, refs),
     }
-    return json.loads(json.dumps(document, cls=_Encoder))
+    plain: dict[str, Any] = json.loads(json.dumps(document, cls=_Encoder))
+    return plain
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -296,7 +298,7 @@ def _stored_timestamps() -> Iterator[None]:
         (f, f.auto_now, f.auto_now_add)
         for model in RESTORED
         for f in model._meta.concrete_fields
-        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)
+        if isinstance(f, models.DateField) and (f.auto_now_add or f.auto_now)
     ]
     for f, _, _ in switched:
         f.auto_now = f.auto_now_add = False
@@ -318,8 +320,10 @@ def _agreed_before_consent(battle: Battle) -> dict[str, Any]:
 
 def _values(model: type[models.Model], data: Mapping[str, Any]) -> dict[str, Any]:
     """Turn a document row's own columns back into field values."""
-    names = {f.name for f in model._meta.concrete_fields if not f.primary_key and not f.is_relation}
-    return {k: model._meta.get_field(k).to_python(v) for k, v in data.items() if k in names}
+    own = {
+        f.name: f for f in model._meta.concrete_fields if not f.primary_key and not f.is_relation
+    }
+    return {k: own[k].to_python(v) for k, v in data.items() if k in own}
 
 
 def _link_unchained(battle: Battle, events: list[BattleEvent], doc: Mapping[str, Any]) -> None:
@@ -426,7 +430,7 @@ class _Importer:
         self.forces: list[Force] = []
         self.characters: dict[tuple[int, str], Character] = {}
         self.battles: list[Battle] = []
-        self.house_rules: dict[int, HouseRules] = {}
+        self.house_rules: dict[int | None, HouseRules] = {}
         self.progress = progress
         self.done, self.total = 0, row_count(document) if progress else 0
 
@@ -519,7 +523,9 @@ class _Importer:
         self._told("Characters", len(characters))
         self._leaders(forces, by_name)
 
-    def _leaders(self, forces: list[Mapping[str, Any]], units: Mapping[tuple, Unit]) -> None:
+    def _leaders(
+        self, forces: list[Mapping[str, Any]], units: Mapping[tuple[int, str], Unit]
+    ) -> None:
         led = []
         for index, (force, f) in enumerate(zip(self.forces, forces, strict=True)):
             for u in f["units"]:
@@ -613,7 +619,9 @@ class _Importer:
             "Post-battle rolls",
         )
 
-    def _event(self, battle: Battle, figures: list[BattleFigure], e: Mapping[str, Any]):  # type: ignore[no-untyped-def]
+    def _event(
+        self, battle: Battle, figures: list[BattleFigure], e: Mapping[str, Any]
+    ) -> BattleEvent:
         return BattleEvent(
             battle=battle,
             created_by=self.user(e["created_by"]),

@@ -288,9 +288,14 @@ def _column_rows(doc: Mapping[str, Any]) -> Iterator[tuple[type[models.Model], A
     league = doc["league"]
     if league["settings"] is not None:
         yield League, league["settings"], "league.settings"
-    for key, model in (("rounds", Round), ("pairings", Pairing), ("adjustments", LeagueAdjustment)):
+    league_rows: tuple[tuple[str, type[models.Model]], ...] = (
+        ("rounds", Round),
+        ("pairings", Pairing),
+        ("adjustments", LeagueAdjustment),
+    )
+    for key, league_model in league_rows:
         for j, row in enumerate(league[key]):
-            yield model, row, f"league.{key}[{j}]"
+            yield league_model, row, f"league.{key}[{j}]"
 
 
 def document_problem(
@@ -335,7 +340,8 @@ def _format(document: Any, fmt: str) -> None:
 def _systems(doc: Mapping[str, Any]) -> None:
     """The campaign's rule system must be one this Muster knows, and every force must be
     played under it: a force of another system would break its campaign's stats."""
-    from rules.system import UnknownSystem, all_systems, get_system
+    from rules.errors import UnknownSystem
+    from rules.system import all_systems, get_system
 
     system = doc["campaign"].get("system")
     try:

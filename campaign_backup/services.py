@@ -50,6 +50,7 @@ from campaign_backup.campaign import campaign_import, restore_checked
 from campaign_backup.models import LIVE, RestoreJob, RestoreProgress
 from campaigns.models import Campaign, Club
 from common.queueing import send_after_commit
+from common.users import User
 
 logger = logging.getLogger("muster.backups")
 Status = RestoreJob.Status
@@ -72,7 +73,7 @@ def restore_job_request(
     club: Club,
     name: str,
     slug: str,
-    user: Any,
+    user: User,
     source: Campaign | None = None,
     filename: str = "",
 ) -> RestoreJob:
@@ -102,7 +103,7 @@ def _again(job: RestoreJob) -> bool:
 
 
 def _stored(
-    job: RestoreJob | None, key: str, club: Club, user: Any, fields: dict[str, Any]
+    job: RestoreJob | None, key: str, club: Club, user: User, fields: dict[str, Any]
 ) -> RestoreJob:
     """Create the job (or set a finished one going again), with its progress row."""
     try:
@@ -241,6 +242,8 @@ class ProgressWriter:
             return
         values = {"step": step[:120], "rows_done": done, "rows_total": total}
         query = RestoreProgress.objects.filter(job_id=self.job_id).query.chain(UpdateQuery)
+        if not isinstance(query, UpdateQuery):  # chain(klass) hands back a klass
+            raise TypeError(f"expected an UpdateQuery, got {type(query).__name__}")
         query.add_update_values({**values, "updated_at": timezone.now()})
         try:
             query.get_compiler(connection=self.side).execute_sql(CURSOR)

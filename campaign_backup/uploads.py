@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 
 from campaign_backup.schema import MAX_DEPTH
 from common import strict_json
@@ -35,7 +36,7 @@ def max_bytes() -> int:
     return int(getattr(settings, "BACKUP_MAX_BYTES", DEFAULT_MAX_BYTES))
 
 
-def backup_read(upload: Any) -> Any:
+def backup_read(upload: UploadedFile) -> Any:
     """Return the JSON value in an uploaded file, or raise ValidationError saying why not."""
     limit = max_bytes()
     if upload.size is not None and upload.size > limit:

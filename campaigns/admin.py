@@ -12,18 +12,19 @@ league settings, the adjustments, the standings and the organiser's desk.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Model, Q, QuerySet
+from django.db.models import Field as DbField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 
 from campaigns import (
     admin_users,  # noqa: F401  (the user admin, dates of record read-only)
@@ -34,12 +35,16 @@ from campaigns.house_rules_forms import version_history, version_tables
 from campaigns.models import Campaign, Club, HouseRules, Membership, Role
 from campaigns.selectors import campaigns_managed_by, clubs_administered_by, system_name
 from campaigns.services.clubs import CAMPAIGN_FIELDS
+from common.django_bases import ModelAdmin, ModelForm, TabularInline
 from common.schema_forms import SchemaFormMixin, schema_form_class
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system, system_choices
 
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldsetSpec  # the stubs' name for fieldsets
 
-class CampaignAdminForm(SchemaFormMixin, forms.ModelForm):
+
+class CampaignAdminForm(SchemaFormMixin, ModelForm):
     prefix_name = "option_"
     json_field = "options"
     system = forms.ChoiceField(choices=system_choices, help_text="The rule system it plays.")
@@ -55,10 +60,12 @@ class CampaignAdminForm(SchemaFormMixin, forms.ModelForm):
 
     def clean_slug(self) -> str:
         # The club is read-only on a change, so the form's own unique check skips (club, slug).
-        slug = self.cleaned_data["slug"]
-        club_id = self.instance.club_id if self.instance.pk else None
+        slug: str = self.cleaned_data["slug"]
+        club_id: int | None = self.instance.club_id if self.instance.pk else None
+        if club_id is None:
+            return slug
         taken = Campaign.objects.filter(club_id=club_id, slug=slug).exclude(pk=self.instance.pk)
-        if club_id is not None and taken.exists():
+        if taken.exists():
             raise ValidationError("Another campaign of this club already has this slug.")
         return slug
 
@@ -77,13 +84,13 @@ def _system(key: str | None) -> RuleSystem | None:
 # --- scoping: organisers see their own campaigns only --------------------------------------------
 
 
-def managed_ids(request: HttpRequest) -> QuerySet:
+def managed_ids(request: HttpRequest) -> set[int]:
     """Return (once per request) the ids of the campaigns the user may run."""
-    if not hasattr(request, "_managed_campaign_ids"):
-        request._managed_campaign_ids = set(  # type: ignore[attr-defined]
-            campaigns_managed_by(request.user).values_list("pk", flat=True)
-        )
-    return request._managed_campaign_ids  # type: ignore[attr-defined]
+    ids: set[int] | None = getattr(request, "_managed_campaign_ids", None)
+    if ids is None:
+        ids = set(campaigns_managed_by(request.user).values_list("pk", flat=True))
+        request._managed_campaign_ids = ids  # type: ignore[attr-defined]  # a per-request cache
+    return ids
 
 
 def runs(request: HttpRequest, campaign_id: int | None) -> bool:
@@ -106,14 +113,16 @@ class CampaignScoped:
         if isinstance(obj, Campaign):
             return obj.pk
         if hasattr(obj, "campaign_id"):
-            return obj.campaign_id
+            own: int | None = obj.campaign_id
+            return own
         *hops, last = self.campaign_path.split("__")
         for hop in hops:
             obj = getattr(obj, hop)
-        return getattr(obj, f"{last}_id")
+        found: int | None = getattr(obj, f"{last}_id")
+        return found
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        queryset = super().get_queryset(request)  # type: ignore[misc]
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset: QuerySet[Any] = super().get_queryset(request)  # type: ignore[misc]  # mixin
         if request.user.is_superuser:
             return queryset
         return queryset.filter(**{f"{self.campaign_path}__in": managed_ids(request)})
@@ -122,31 +131,30 @@ class CampaignScoped:
         return obj is None or runs(request, self.campaign_id_of(obj))
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_view_permission(request, obj) and self._allowed(  # type: ignore[misc]
-            request, obj
-        )
+        allowed: bool = super().has_view_permission(request, obj)  # type: ignore[misc]  # mixin
+        return allowed and self._allowed(request, obj)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_change_permission(request, obj) and self._allowed(  # type: ignore[misc]
-            request, obj
-        )
+        allowed: bool = super().has_change_permission(request, obj)  # type: ignore[misc]  # mixin
+        return allowed and self._allowed(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_delete_permission(request, obj) and self._allowed(  # type: ignore[misc]
-            request, obj
-        )
+        allowed: bool = super().has_delete_permission(request, obj)  # type: ignore[misc]  # mixin
+        return allowed and self._allowed(request, obj)
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         scoped = _scoped_choices(db_field.related_model, request)
         if scoped is not None:
             kwargs["queryset"] = scoped
-        field = super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]  # mixin
         if field is not None and db_field.related_model is Membership:
             field.label_from_instance = _player_label  # "alice", not "alice in ... (Player)"
         return field
 
-    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        field = super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
+    def formfield_for_dbfield(
+        self, db_field: DbField[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        field: forms.Field | None = super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]  # mixin
         plain = db_field.is_relation and db_field.related_model in self.plain_selects
         if plain and field is not None:
             _plain_select(field)
@@ -157,7 +165,7 @@ def _player_label(membership: Membership) -> str:
     return membership.player_name
 
 
-def _plain_select(field: Any) -> None:
+def _plain_select(field: forms.Field) -> None:
     """Drop the related-object widgets (edit, add, delete, view) from a select: on a player
     select the red cross deleted the membership itself, not the choice."""
     widget = field.widget
@@ -166,7 +174,7 @@ def _plain_select(field: Any) -> None:
         widget.can_delete_related = widget.can_view_related = False
 
 
-def _scoped_choices(model: Any, request: HttpRequest) -> QuerySet | None:
+def _scoped_choices(model: type[Model] | None, request: HttpRequest) -> QuerySet[Any] | None:
     """Return the choices an organiser may pick for a foreign key to `model` (None: as is):
     a campaign they run, a club they administer, or a row of a campaign they run."""
     if request.user.is_superuser:
@@ -176,8 +184,10 @@ def _scoped_choices(model: Any, request: HttpRequest) -> QuerySet | None:
         return Campaign.objects.filter(pk__in=ids)
     if model is Club:
         return clubs_administered_by(request.user)
+    if model is None:
+        return None
     if any(field.name == "campaign" for field in model._meta.get_fields()):
-        rows = model.objects.filter(campaign_id__in=ids)
+        rows = model._default_manager.filter(campaign_id__in=ids)
         return rows.select_related("user") if model is Membership else rows
     return None
 
@@ -189,10 +199,12 @@ class SystemListFilter(admin.SimpleListFilter):
     parameter_name = "system"
     field = "system"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> Any:
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Campaign]
+    ) -> tuple[tuple[str, str], ...]:
         return system_choices()
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> QuerySet[Campaign]:
         return queryset.filter(**{self.field: self.value()}) if self.value() else queryset
 
 
@@ -205,7 +217,7 @@ def report(request: HttpRequest, exc: Exception) -> None:
 # --- the campaign page ------------------------------------------------------------------------
 
 
-class MembershipInline(CampaignScoped, admin.TabularInline):
+class MembershipInline(CampaignScoped, TabularInline):
     model = Membership
     extra = 1
     fields = ["user", "role", "withdrawn_from_round", "joined_at"]
@@ -217,14 +229,14 @@ class MembershipInline(CampaignScoped, admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ModelAdmin):
     list_display = ["name", "slug", "invite_only"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["admins"]
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        queryset = super().get_queryset(request)
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
+        queryset: QuerySet[Club] = super().get_queryset(request)
         if request.user.is_superuser:
             return queryset
         return queryset.filter(
@@ -234,7 +246,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
+class CampaignAdmin(CampaignScoped, ModelAdmin):
     campaign_path = "pk"
     list_display = ["name", "club", "rule_system", "status", "calendar_date", "player_count"]
     list_filter = ["status", SystemListFilter, ("club", admin.RelatedOnlyFieldListFilter)]
@@ -244,8 +256,8 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
     inlines = [MembershipInline]
     change_form_template = "admin/campaigns/campaign/change_form.html"
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        queryset = super().get_queryset(request)
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
+        queryset: QuerySet[Campaign] = super().get_queryset(request)
         return queryset.annotate(
             player_count=Count("memberships", filter=Q(memberships__role=Role.PLAYER))
         )
@@ -256,25 +268,27 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
 
     @admin.display(description="players", ordering="player_count")
     def player_count(self, obj: Campaign) -> int:
-        return obj.player_count  # type: ignore[attr-defined]
+        return int(obj.player_count)  # type: ignore[attr-defined]  # annotated by get_queryset
 
     def _system_of(self, request: HttpRequest, obj: Campaign | None) -> RuleSystem | None:
         return _system(
             obj.system if obj else request.POST.get("system") or request.GET.get("system")
         )
 
-    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+    def get_form(
+        self, request: HttpRequest, obj: Campaign | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm[Campaign]]:
         kwargs["form"] = campaign_form(self._system_of(request, obj))
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Campaign | None = None) -> list[str]:
         if obj is None:
             return []
         # the system: forces' stats depend on it; the club: its games count in the club's
         # rating (a backup restores a copy into another club)
         return ["rule_system", "club"]
 
-    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list:
+    def get_fieldsets(self, request: HttpRequest, obj: Campaign | None = None) -> _FieldsetSpec:
         system = self._system_of(request, obj)
         options = campaign_form(system)().schema_names()
         note = "" if system else "Pick the system and save to set house rules; defaults apply."
@@ -294,10 +308,12 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
                     ]
                 },
             ),
-            ("House rules and options", {"fields": options, "description": note}),
+            ("House rules and options", {"fields": tuple(options), "description": note}),
         ]
 
-    def save_model(self, request: HttpRequest, obj: Campaign, form: Any, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Campaign, form: CampaignAdminForm, change: bool
+    ) -> None:
         options = getattr(form, "schema_values", None)
         if not change:
             obj.pk = services.campaign_create(
@@ -344,7 +360,7 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
             member = services.membership_update(membership=member, role=data["role"])
         return member
 
-    def get_urls(self) -> list:
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             path(
@@ -357,12 +373,12 @@ class CampaignAdmin(CampaignScoped, admin.ModelAdmin):
 
     def _run(self, request: HttpRequest, campaign_id: int) -> Campaign:
         """Return a campaign the user runs; anyone else's is a 404, as if it did not exist."""
-        campaign = get_object_or_404(self.get_queryset(request), pk=campaign_id)
+        campaign: Campaign = get_object_or_404(self.get_queryset(request), pk=campaign_id)
         if not self.has_change_permission(request, campaign):
             raise PermissionDenied
         return campaign
 
-    def _desk_context(self, request: HttpRequest) -> dict[str, Any]:
+    def _desk_context(self, request: HttpRequest) -> dict[str, object]:
         return {**self.admin_site.each_context(request), "opts": self.model._meta}
 
     def house_rules_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -376,7 +392,7 @@ def untracked(formset: Any) -> None:
 
 
 @admin.register(Membership)
-class MembershipAdmin(CampaignScoped, admin.ModelAdmin):
+class MembershipAdmin(CampaignScoped, ModelAdmin):
     list_display = ["user", "campaign", "role", "withdrawn_from_round", "joined_at"]
     list_filter = [
         "role",
@@ -391,8 +407,12 @@ class MembershipAdmin(CampaignScoped, admin.ModelAdmin):
         return False  # players join on the campaign page, where the services run
 
 
+#: A house-rules version as the admin shows it, all of it read-only.
+VERSION_FIELDS = ("campaign", "number", "note", "created_by", "created_at", "changes", "tables")
+
+
 @admin.register(HouseRules)
-class HouseRulesAdmin(CampaignScoped, admin.ModelAdmin):
+class HouseRulesAdmin(CampaignScoped, ModelAdmin):
     """The versions of each campaign's house rules, read-only: a version is never edited (a
     battle may have been played under it); the campaign's "Edit house rules" saves a new one."""
 
@@ -400,14 +420,14 @@ class HouseRulesAdmin(CampaignScoped, admin.ModelAdmin):
     list_filter = [("campaign", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["campaign", "created_by"]
     search_fields = ["campaign__name", "note"]
-    fields = ["campaign", "number", "note", "created_by", "created_at", "changes", "tables"]
-    readonly_fields = fields
+    fields = VERSION_FIELDS
+    readonly_fields = VERSION_FIELDS
     ordering = ["campaign", "-number"]
 
     class Media:
         css = {"all": ("campaigns/house_rules.css",)}
 
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_view_permission(self, request: HttpRequest, obj: HouseRules | None = None) -> bool:
         # Whoever may change a campaign reads its versions: the history belongs to the campaign,
         # so no permission of its own has to be granted to the organisers' group.
         user = request.user
@@ -419,10 +439,10 @@ class HouseRulesAdmin(CampaignScoped, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: HouseRules | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: HouseRules | None = None) -> bool:
         return False
 
     @admin.display(description="changes from the version before")

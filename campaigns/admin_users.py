@@ -7,16 +7,22 @@ records of events, not settings, so they are shown, not edited.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
-from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 
-User = get_user_model()
+from common.users import User
+
+if TYPE_CHECKING:  # generic only to the type checker, as common.django_bases says
+    UserAdminBase = UserAdmin[User]
+else:
+    UserAdminBase = UserAdmin
 
 if admin.site.is_registered(User):
     admin.site.unregister(User)
 
 
 @admin.register(User)
-class MusterUserAdmin(UserAdmin):
+class MusterUserAdmin(UserAdminBase):
     readonly_fields = ("last_login", "date_joined")

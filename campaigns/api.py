@@ -6,8 +6,9 @@ manage.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db.models import Model, QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException, PermissionDenied
@@ -18,7 +19,7 @@ from rest_framework.response import Response
 from campaigns import services
 from campaigns.filters import CampaignFilter, MembershipFilter
 from campaigns.house_rules_api import CampaignHouseRulesMixin
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
 from campaigns.permissions import CanManageCampaign
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from campaigns.serializers import (
@@ -28,6 +29,8 @@ from campaigns.serializers import (
     MembershipSerializer,
 )
 from common.orm import count_of
+from common.serializers import Serializer
+from common.users import signed_in
 
 
 class Conflict(APIException):
@@ -36,25 +39,28 @@ class Conflict(APIException):
     default_code = "conflict"
 
 
-class ServiceViewSet(viewsets.GenericViewSet):
-    permission_classes = [IsAuthenticated, CanManageCampaign]
-    input_serializer_class: type[serializers.Serializer]
+M = TypeVar("M", bound=Model)
 
-    def valid_input(self, **kwargs: Any) -> dict:
+
+class ServiceViewSet(viewsets.GenericViewSet[M]):
+    permission_classes = [IsAuthenticated, CanManageCampaign]
+    input_serializer_class: type[Serializer]
+
+    def valid_input(self, **kwargs: Any) -> dict[str, Any]:
         serializer = self.input_serializer_class(
             data=self.request.data, context=self.get_serializer_context(), **kwargs
         )
         serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
+        return dict(serializer.validated_data)
 
-    def answer(self, obj: Any, code: int = status.HTTP_200_OK) -> Response:
+    def answer(self, obj: M, code: int = status.HTTP_200_OK) -> Response:
         return Response(self.get_serializer(self.get_queryset().get(pk=obj.pk)).data, status=code)
 
 
 @extend_schema(tags=["campaigns"])
 class CampaignViewSet(
     CampaignHouseRulesMixin,
-    ServiceViewSet,
+    ServiceViewSet[Campaign],
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
 ):
@@ -65,7 +71,7 @@ class CampaignViewSet(
     ordering_fields = ["name", "created_at"]
     ordering = ["name", "id"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Campaign]:
         return (
             campaigns_visible_to(self.request.user)
             .select_related("club")
@@ -75,7 +81,7 @@ class CampaignViewSet(
     @extend_schema(request=CampaignInputSerializer, responses={201: CampaignSerializer})
     def create(self, request: Request) -> Response:
         data = self.valid_input()
-        campaign = services.campaign_create(organiser=request.user, **data)
+        campaign = services.campaign_create(organiser=signed_in(request.user), **data)
         return self.answer(campaign, status.HTTP_201_CREATED)
 
     @extend_schema(request=CampaignInputSerializer, responses=CampaignSerializer)
@@ -88,7 +94,9 @@ class CampaignViewSet(
 
 
 @extend_schema(tags=["campaigns"])
-class MembershipViewSet(ServiceViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+class MembershipViewSet(
+    ServiceViewSet[Membership], mixins.ListModelMixin, mixins.RetrieveModelMixin
+):
     serializer_class = MembershipSerializer
     input_serializer_class = MembershipInputSerializer
     filterset_class = MembershipFilter
@@ -96,7 +104,7 @@ class MembershipViewSet(ServiceViewSet, mixins.ListModelMixin, mixins.RetrieveMo
     ordering_fields = ["joined_at"]
     ordering = ["campaign_id", "id"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Membership]:
         user = self.request.user
         if not user.is_authenticated:
             return Membership.objects.none()

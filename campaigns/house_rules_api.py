@@ -9,8 +9,9 @@ retried request makes no second version.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
@@ -31,6 +32,7 @@ from campaigns.services.house_rules import (
     house_rules_version,
     house_rules_versions,
 )
+from common.serializers import Serializer
 from rules import house
 from rules.house import Comparison, PackError
 from rules.system import get_system
@@ -38,7 +40,7 @@ from rules.system import get_system
 # --- shapes ------------------------------------------------------------------------------------
 
 
-class HouseRulesInputSerializer(serializers.Serializer):
+class HouseRulesInputSerializer(Serializer):
     document = serializers.JSONField(
         help_text="The pack: {format, format_version, system, name?, tables: {table: [rows]}}, "
         "as GET answers it or `python -m rules house-template SYSTEM` writes it."
@@ -48,11 +50,11 @@ class HouseRulesInputSerializer(serializers.Serializer):
     )
 
 
-class HouseRulesPreviewInputSerializer(serializers.Serializer):
+class HouseRulesPreviewInputSerializer(Serializer):
     document = serializers.JSONField(help_text="The edited pack, not saved.")
 
 
-class HouseRulesVersionSerializer(serializers.Serializer):
+class HouseRulesVersionSerializer(Serializer):
     number = serializers.IntegerField()
     digest = serializers.CharField()
     note = serializers.CharField()
@@ -61,7 +63,7 @@ class HouseRulesVersionSerializer(serializers.Serializer):
     created_by_name = serializers.CharField(allow_null=True)
 
 
-class HouseRulesSerializer(serializers.Serializer):
+class HouseRulesSerializer(Serializer):
     version = serializers.IntegerField(
         allow_null=True, help_text="The version new battles play under (null: as written)."
     )
@@ -83,22 +85,23 @@ class HouseRulesSerializer(serializers.Serializer):
     changes_from_rules_as_written = serializers.ListField(child=serializers.CharField())
 
 
-class OddsSerializer(serializers.Serializer):
+class OddsSerializer(Serializer):
     outcomes = serializers.DictField(child=serializers.FloatField())
     exact = serializers.DictField(
         child=serializers.CharField(), allow_null=True, help_text='Exact chances as "p/q".'
     )
 
 
-class ComparisonSerializer(serializers.Serializer):
-    label = serializers.CharField()
+class ComparisonSerializer(Serializer):
+    # A declared field: DRF's metaclass takes it off the class, so it never shadows Field.label.
+    label = serializers.CharField()  # type: ignore[assignment]  # the stubs see Field.label
     check = serializers.CharField()
     params = serializers.DictField()
     before = OddsSerializer(allow_null=True, help_text="null: the check did not exist before.")
     after = OddsSerializer(allow_null=True)
 
 
-class HouseRulesPreviewSerializer(serializers.Serializer):
+class HouseRulesPreviewSerializer(Serializer):
     before_version = serializers.IntegerField(allow_null=True)
     changes = serializers.ListField(child=serializers.CharField())
     comparisons = ComparisonSerializer(many=True)
@@ -163,7 +166,7 @@ def house_rules_answer(campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def _odds_json(odds: Any) -> dict[str, Any] | None:
+def _odds_json(odds: Mapping[str, float | Fraction] | None) -> dict[str, Any] | None:
     if odds is None:
         return None
     exact = all(isinstance(v, Fraction | int) for v in odds.values())
@@ -196,6 +199,10 @@ class CampaignHouseRulesMixin:
     #: An action's own throttle scope (common.throttling); None: by method (PUT/POST: writes).
     throttle_scope: str | None = None
 
+    if TYPE_CHECKING:  # answered by the campaign viewset this is mixed into
+
+        def get_object(self) -> Campaign: ...
+
     @extend_schema(
         methods=["GET"],
         responses=HouseRulesSerializer,
@@ -213,7 +220,7 @@ class CampaignHouseRulesMixin:
         detail=True, methods=["get", "put", "post"], url_path="house-rules", url_name="house-rules"
     )
     def house_rules(self, request: Request, pk: str | None = None) -> Response:
-        campaign = self.get_object()  # type: ignore[attr-defined]
+        campaign = self.get_object()
         if request.method == "GET":
             return Response(house_rules_answer(campaign))
         data = _valid(HouseRulesInputSerializer, request)
@@ -241,7 +248,7 @@ class CampaignHouseRulesMixin:
         throttle_scope="simulate",  # prices up to two dozen checks twice: a simulation's cost
     )
     def house_rules_odds(self, request: Request, pk: str | None = None) -> Response:
-        campaign = self.get_object()  # type: ignore[attr-defined]
+        campaign = self.get_object()
         data = _valid(HouseRulesPreviewInputSerializer, request)
         current = house_rules_current(campaign)
         try:
@@ -272,7 +279,7 @@ class CampaignHouseRulesMixin:
     def house_rules_export(
         self, request: Request, pk: str | None = None, number: str = ""
     ) -> Response:
-        campaign = self.get_object()  # type: ignore[attr-defined]
+        campaign = self.get_object()
         version = house_rules_version(campaign, int(number))
         if version is None:
             raise Http404(f"{campaign} has no house-rules version {number}")
@@ -282,7 +289,7 @@ class CampaignHouseRulesMixin:
         )
 
 
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+def _valid(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)

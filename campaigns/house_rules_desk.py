@@ -5,8 +5,6 @@ as its organisers. Preview and "Add a row" redraw the page; Save keeps a new ver
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -27,7 +25,7 @@ from rules.system import get_system
 
 
 def house_rules_view(
-    request: HttpRequest, campaign: Campaign, context: dict[str, Any]
+    request: HttpRequest, campaign: Campaign, context: dict[str, object]
 ) -> HttpResponse:
     """Show the editor for a campaign the user runs; POST previews, adds a row or saves."""
     here = reverse("admin:campaigns_campaign_house_rules", args=[campaign.pk])
@@ -53,7 +51,7 @@ def house_rules_view(
 def _page(
     request: HttpRequest,
     campaign: Campaign,
-    context: dict[str, Any],
+    context: dict[str, object],
     editor: Editor | None,
     preview: Preview | None,
     *,

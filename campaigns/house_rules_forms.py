@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.http import QueryDict
 
@@ -32,6 +31,7 @@ from campaigns.services.house_rules import (
     house_rules_save,
     pack_of,
 )
+from common.users import Visitor
 from rules import house
 from rules.house import Column, Comparison, EditableTable, HouseSpec, Pack, PackError, Row
 from rules.narrate import humanise, outcome_label
@@ -482,7 +482,7 @@ def _cell(
     )
 
 
-def _same(column: Column, before: Any, after: Any) -> bool:
+def _same(column: Column, before: object, after: object) -> bool:
     """Whether two cells as typed hold the same value ("7" and "7.0" do)."""
     if before == after:
         return True
@@ -527,7 +527,7 @@ def _limit(value: float | None) -> str | None:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -535,7 +535,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _shown(column: Column, value: Any) -> Any:
+def _shown(column: Column, value: object) -> bool | str:
     """A stored cell as the form shows it: a flag stays a bool, anything else becomes text."""
     if column.kind == "bool":
         return bool(value)
@@ -716,7 +716,7 @@ def editor_for_pack(campaign: Campaign, pack: Pack, *, note: str = "") -> Editor
 def editor_post(
     campaign: Campaign,
     data: QueryDict,
-    user: AbstractBaseUser | AnonymousUser | None,
+    user: Visitor | None,
 ) -> EditorResult:
     """Preview, add a row, or save what the editor sent; nothing is written unless it is valid
     and the organiser pressed Save."""
@@ -755,7 +755,7 @@ def _save(
     submission: Submission,
     pack: Pack,
     current: HouseRules | None,
-    user: AbstractBaseUser | AnonymousUser | None,
+    user: Visitor | None,
 ) -> EditorResult:
     system = get_system(campaign.system)
     if not house.diff(system, pack_of(current), pack):
@@ -835,7 +835,7 @@ def version_tables(version: HouseRules) -> tuple[TableSummary, ...]:
     )
 
 
-def _cell_words(column: Column, value: Any) -> str:
+def _cell_words(column: Column, value: object) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):

@@ -7,11 +7,14 @@ forms check the key against the registry.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 
 class CampaignStatus(models.TextChoices):
@@ -115,7 +118,7 @@ class Membership(models.Model):
         return display_name(self.user)
 
 
-def display_name(user: Any) -> str:
+def display_name(user: AbstractBaseUser) -> str:
     """Return the name a player chose to be shown by (their profile), else their username.
 
     The display name is kept in the user's `first_name`: every page that loads the user

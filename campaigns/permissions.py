@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import campaigns_managed_by
@@ -15,7 +17,9 @@ def campaign_of(obj: Campaign | Membership) -> Campaign:
 class CanManageCampaign(BasePermission):
     message = "Only the campaign's organisers or its club's admins may change it."
 
-    def has_object_permission(self, request, view, obj) -> bool:  # type: ignore[no-untyped-def]
+    def has_object_permission(
+        self, request: Request, view: APIView, obj: Campaign | Membership
+    ) -> bool:
         if request.method in SAFE_METHODS:
             return True
         if (

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from campaigns.models import Campaign, Club, Invitation, Membership, Role
+from common.users import User, Visitor
 from rules.errors import UnknownSystem
 from rules.system import get_system
-
-User = AbstractBaseUser | AnonymousUser
 
 
 def campaign_ids_for(
     user: User, *, roles: tuple[str, ...] = (Role.ORGANISER, Role.PLAYER)
-) -> QuerySet[Membership]:
+) -> QuerySet[Membership, int]:
     """Return a subquery of the ids of campaigns where the user holds one of `roles`."""
-    return Membership.objects.filter(user_id=user.pk, role__in=roles).values("campaign_id")
+    return Membership.objects.filter(user_id=user.pk, role__in=roles).values_list(
+        "campaign_id", flat=True
+    )
 
 
 def _club_admin(user: User) -> Q:
@@ -28,9 +28,9 @@ def _runs(user: User) -> Q:
     return _club_admin(user) | Q(pk__in=campaign_ids_for(user, roles=(Role.ORGANISER,)))
 
 
-def campaigns_visible_to(user: User) -> QuerySet[Campaign]:
+def campaigns_visible_to(user: Visitor) -> QuerySet[Campaign]:
     """Return the campaigns a user may read: members, the club's admins, superusers."""
-    if not user.is_authenticated:
+    if not isinstance(user, User):  # an anonymous visitor
         return Campaign.objects.none()
     if user.is_superuser:
         return Campaign.objects.all()
@@ -39,20 +39,22 @@ def campaigns_visible_to(user: User) -> QuerySet[Campaign]:
     return Campaign.objects.filter(Q(pk__in=campaign_ids_for(user)) | _club_admin(user))
 
 
-def campaigns_managed_by(user: User) -> QuerySet[Campaign]:
+def campaigns_managed_by(user: Visitor) -> QuerySet[Campaign]:
     """Return the campaigns a user may manage: organisers, the club's admins, superusers."""
-    if not user.is_authenticated:
+    if not isinstance(user, User):  # an anonymous visitor
         return Campaign.objects.none()
     if user.is_superuser:
         return Campaign.objects.all()
     return Campaign.objects.filter(_runs(user))
 
 
-def clubs_administered_by(user: User) -> QuerySet[Club]:
+def clubs_administered_by(user: Visitor) -> QuerySet[Club]:
     """Return the clubs whose campaigns a user may create."""
+    if not isinstance(user, User):  # an anonymous visitor
+        return Club.objects.none()
     if user.is_superuser:
         return Club.objects.all()
-    return Club.objects.filter(admins__id=user.pk) if user.is_authenticated else Club.objects.none()
+    return Club.objects.filter(admins__id=user.pk)
 
 
 # --- joining --------------------------------------------------------------------------------

@@ -9,17 +9,17 @@ from rest_framework import serializers
 
 from campaigns.models import Campaign, CampaignStatus, Club, Membership, Role
 from campaigns.selectors import campaigns_visible_to, clubs_administered_by
-from common.serializers import BriefUserSerializer, VisibleKey, schema_errors
+from common.serializers import BriefUserSerializer, Serializer, VisibleKey, schema_errors
 from common.stats import system_for
 
 
-class ClubBriefSerializer(serializers.ModelSerializer):
+class ClubBriefSerializer(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
         fields = ["id", "name", "slug"]
 
 
-class CampaignSerializer(serializers.ModelSerializer):
+class CampaignSerializer(serializers.ModelSerializer[Campaign]):
     club = ClubBriefSerializer(read_only=True)
     options = serializers.JSONField(read_only=True)
     member_count = serializers.IntegerField(read_only=True)
@@ -41,7 +41,7 @@ class CampaignSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class MembershipSerializer(serializers.ModelSerializer):
+class MembershipSerializer(serializers.ModelSerializer[Membership]):
     user = BriefUserSerializer(read_only=True)
 
     class Meta:
@@ -50,7 +50,7 @@ class MembershipSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class CampaignInputSerializer(serializers.Serializer):
+class CampaignInputSerializer(Serializer):
     club = VisibleKey(
         clubs_administered_by,
         queryset=Club.objects.all(),
@@ -73,7 +73,8 @@ class CampaignInputSerializer(serializers.Serializer):
                     raise serializers.ValidationError({name: ["This field is required."]})
         elif "system" in attrs and attrs["system"] != self.instance.system:
             raise serializers.ValidationError({"system": ["a campaign keeps its rule system"]})
-        key = attrs.get("system") or self.instance.system
+        # on create the system was required above; on a change the campaign keeps its own
+        key = attrs.get("system") or (self.instance.system if self.instance is not None else "")
         system = system_for(key)
         if "options" in attrs:
             if not isinstance(attrs["options"], dict):
@@ -82,7 +83,7 @@ class CampaignInputSerializer(serializers.Serializer):
         return attrs
 
 
-class MembershipInputSerializer(serializers.Serializer):
+class MembershipInputSerializer(Serializer):
     campaign = VisibleKey(
         campaigns_visible_to,
         queryset=Campaign.objects.all(),

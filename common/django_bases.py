@@ -18,10 +18,12 @@ if TYPE_CHECKING:
     TabularInline = admin.TabularInline[Any, Any]
     StackedInline = admin.StackedInline[Any, Any]
     ModelForm = forms.ModelForm[Any]
+    InlineFormSet = forms.BaseInlineFormSet[Any, Any, Any]
 else:
     ModelAdmin = admin.ModelAdmin
     TabularInline = admin.TabularInline
     StackedInline = admin.StackedInline
     ModelForm = forms.ModelForm
+    InlineFormSet = forms.BaseInlineFormSet
 
-__all__ = ["ModelAdmin", "ModelForm", "StackedInline", "TabularInline"]
+__all__ = ["InlineFormSet", "ModelAdmin", "ModelForm", "StackedInline", "TabularInline"]

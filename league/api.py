@@ -8,9 +8,10 @@ manage; a player reports only their own game. A service's LeagueConflict is a 40
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from django.db.models import Prefetch
+from django.db.models import Model, Prefetch, QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -28,6 +29,8 @@ from campaigns import api as campaigns_api
 from campaigns.api import Conflict
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
+from common.serializers import Serializer
+from common.users import signed_in
 from league import selectors, services
 from league.errors import LeagueConflict
 from league.filters import PairingFilter, RoundFilter
@@ -45,10 +48,14 @@ from league.serializers import (
 )
 from league.services.results import is_organiser_of, side_of
 
+P = ParamSpec("P")
+T = TypeVar("T")
 
-def _conflicts_as_409(call: Any, **kwargs: Any) -> Any:
+
+def _conflicts_as_409(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a league service; its LeagueConflict (a stale version, a locked round) is a 409."""
     try:
-        return call(**kwargs)
+        return call(*args, **kwargs)
     except LeagueConflict as exc:
         raise Conflict(str(exc)) from None
 
@@ -60,7 +67,12 @@ class CSVRenderer(BaseRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):  # type: ignore[no-untyped-def]
+    def render(
+        self,
+        data: object,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, object] | None = None,
+    ) -> str:
         return data if isinstance(data, str) else ""
 
 
@@ -69,7 +81,7 @@ PAIRINGS = Pairing.objects.select_related("round", "home__user", "away__user").o
 )
 
 
-def _rounds_of(campaign: Campaign) -> Any:
+def _rounds_of(campaign: Campaign) -> QuerySet[Round]:
     return (
         Round.objects.filter(campaign=campaign)
         .prefetch_related(Prefetch("pairings", queryset=PAIRINGS))
@@ -79,6 +91,10 @@ def _rounds_of(campaign: Campaign) -> Any:
 
 class CampaignLeagueMixin:
     """The league's endpoints on a campaign: standings (JSON or CSV) and its rounds."""
+
+    if TYPE_CHECKING:  # answered by the campaign viewset this is mixed into
+
+        def get_object(self) -> Campaign: ...
 
     @extend_schema(
         responses={
@@ -93,8 +109,10 @@ class CampaignLeagueMixin:
         pagination_class=None,  # answers the whole table
         renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer],
     )
-    def standings(self, request: Request, pk: str | None = None, format: str | None = None):  # type: ignore[no-untyped-def]
-        campaign = self.get_object()  # type: ignore[attr-defined]
+    def standings(
+        self, request: Request, pk: str | None = None, format: str | None = None
+    ) -> HttpResponse | Response:
+        campaign = self.get_object()
         table = selectors.league_standings(campaign)
         if request.accepted_renderer.format == "csv":
             response = HttpResponse(table.csv(), content_type="text/csv; charset=utf-8")
@@ -105,7 +123,7 @@ class CampaignLeagueMixin:
     @extend_schema(request=RoundInputSerializer, responses=RoundSerializer(many=True))
     @action(detail=True, methods=["get", "post"], pagination_class=None)  # every round, unpaged
     def rounds(self, request: Request, pk: str | None = None) -> Response:
-        campaign = self.get_object()  # type: ignore[attr-defined]
+        campaign = self.get_object()
         if request.method == "POST":
             self._generate(campaign, request)
         data = RoundSerializer(_rounds_of(campaign), many=True).data
@@ -131,26 +149,29 @@ def _campaign_of(obj: Round | Pairing) -> int:
     return obj.campaign_id if isinstance(obj, Round) else obj.round.campaign_id
 
 
-class _LeagueViewSet(viewsets.GenericViewSet):
+M = TypeVar("M", bound=Model)
+
+
+class _LeagueViewSet(viewsets.GenericViewSet[M]):
     permission_classes = [IsAuthenticated]
 
     def require_organiser(self, obj: Round | Pairing) -> None:
         if not campaigns_managed_by(self.request.user).filter(pk=_campaign_of(obj)).exists():
             raise PermissionDenied("Only the campaign's organisers may do this.")
 
-    def valid(self, serializer_class: type, data: Any = None) -> dict:
+    def valid(self, serializer_class: type[Serializer], data: object = None) -> dict[str, Any]:
         serializer = serializer_class(data=self.request.data if data is None else data)
         serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
+        return dict(serializer.validated_data)
 
 
 @extend_schema(tags=["league"])
-class RoundViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+class RoundViewSet(_LeagueViewSet[Round], mixins.ListModelMixin, mixins.RetrieveModelMixin):
     serializer_class = RoundSerializer
     filterset_class = RoundFilter
     ordering = ["campaign_id", "number"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Round]:
         return Round.objects.filter(
             campaign__in=campaigns_visible_to(self.request.user).values("pk")
         ).prefetch_related(Prefetch("pairings", queryset=PAIRINGS))
@@ -193,12 +214,12 @@ class RoundViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
 
 
 @extend_schema(tags=["league"])
-class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+class PairingViewSet(_LeagueViewSet[Pairing], mixins.ListModelMixin, mixins.RetrieveModelMixin):
     serializer_class = PairingSerializer
     filterset_class = PairingFilter
     ordering = ["round__campaign_id", "round__number", "table"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Pairing]:
         return PAIRINGS.filter(
             round__campaign__in=campaigns_visible_to(self.request.user).values("pk")
         )
@@ -211,12 +232,12 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
     def report(self, request: Request, pk: str | None = None) -> Response:
         """A player reports their own game's result; both alike settles it."""
         pairing = self.get_object()
-        if side_of(pairing, request.user) is None:
+        if side_of(pairing, signed_in(request.user)) is None:
             raise PermissionDenied("Only the two players of this game report its result.")
         claim = services.claim_from(self.valid(PairingResultInputSerializer))
         return self._answer(
             _conflicts_as_409(
-                services.pairing_report, pairing=pairing, user=request.user, claim=claim
+                services.pairing_report, pairing=pairing, user=signed_in(request.user), claim=claim
             )
         )
 
@@ -232,7 +253,7 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
             _conflicts_as_409(
                 services.pairing_confirm,
                 pairing=pairing,
-                user=request.user,
+                user=signed_in(request.user),
                 claim=claim,
                 expected_version=data["version"],
             )
@@ -243,7 +264,9 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
     def link_battle(self, request: Request, pk: str | None = None) -> Response:
         """Settle the game from a battle fought through the battles app."""
         pairing = self.get_object()
-        if side_of(pairing, request.user) is None and not is_organiser_of(pairing, request.user):
+        if side_of(pairing, signed_in(request.user)) is None and not is_organiser_of(
+            pairing, signed_in(request.user)
+        ):
             raise PermissionDenied("Only the game's players or organisers link its battle.")
         data = self.valid(LinkBattleInputSerializer)
         battle = get_object_or_404(Battle, pk=data["battle"], campaign_id=pairing.round.campaign_id)
@@ -252,7 +275,7 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
                 services.pairing_link_battle,
                 pairing=pairing,
                 battle=battle,
-                user=request.user,
+                user=signed_in(request.user),
                 expected_version=data.get("version"),
             )
         )
@@ -264,5 +287,7 @@ class PairingViewSet(_LeagueViewSet, mixins.ListModelMixin, mixins.RetrieveModel
         pairing = self.get_object()
         self.require_organiser(pairing)
         return self._answer(
-            _conflicts_as_409(services.pairing_auto_resolve, pairing=pairing, user=request.user)
+            _conflicts_as_409(
+                services.pairing_auto_resolve, pairing=pairing, user=signed_in(request.user)
+            )
         )

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Protocol
 
 from django.conf import settings
 from django.db.models import Count, Q
@@ -23,6 +24,7 @@ from django.utils import timezone
 from battles.models import Battle, BattleStatus
 from campaigns.models import Campaign, JoinRequest, Membership, Role
 from campaigns.selectors import campaigns_managed_by, system_name
+from common.users import Visitor
 from league.models import Pairing, PairingMethod, Round
 from league.signals import desk_attention
 
@@ -58,6 +60,13 @@ class NextAction:
     pairing: Pairing | None = None
 
 
+class CampaignRow(Protocol):
+    """A row the desk files under its campaign (a battle, a failed print job ...)."""
+
+    @property
+    def campaign_id(self) -> int | None: ...
+
+
 @dataclass
 class Desk:
     """One campaign's corner of the dashboard."""
@@ -70,9 +79,9 @@ class Desk:
     disputed: list[Pairing] = field(default_factory=list)
     reported: list[Pairing] = field(default_factory=list)
     missing: list[Pairing] = field(default_factory=list)
-    stuck_battles: list = field(default_factory=list)
-    battles_to_settle: list = field(default_factory=list)
-    failed_jobs: list = field(default_factory=list)
+    stuck_battles: list[Battle] = field(default_factory=list)
+    battles_to_settle: list[Battle] = field(default_factory=list)
+    failed_jobs: list[CampaignRow] = field(default_factory=list)
     players: int = 0
     withdrawn: int = 0
     waiting_to_join: int = 0
@@ -106,7 +115,7 @@ def pairing_state(pairing: Pairing) -> str:
     return "missing"
 
 
-def organiser_dashboard(user, *, today: datetime.date | None = None) -> list[Desk]:
+def organiser_dashboard(user: Visitor, *, today: datetime.date | None = None) -> list[Desk]:
     """Return a desk per campaign the user runs (active first), in six queries at any size."""
     today = today or timezone.localdate()
     campaigns = list(
@@ -123,14 +132,22 @@ def organiser_dashboard(user, *, today: datetime.date | None = None) -> list[Des
         _file(current[pairing.round_id], pairing)
     _attach(desks, "stuck_battles", stuck_battles(ids))
     _attach(desks, "battles_to_settle", battles_to_settle(ids))
-    for _, (name, rows) in desk_attention.send(sender=Desk, campaign_ids=ids):
-        _attach(desks, name, rows)
+    for receiver, answer in desk_attention.send(sender=Desk, campaign_ids=ids):
+        _attach(desks, *_desk_answer(receiver, answer))
     _count_members(desks, ids)
     for desk in desks:
         deadline = desk.current.deadline if desk.current else None
         desk.overdue = bool(deadline and deadline < today and desk.missing)
         desk.next_action = next_action(desk)
     return desks
+
+
+def _desk_answer(receiver: object, answer: object) -> tuple[str, list[CampaignRow]]:
+    """Read a desk_attention receiver's answer: (a desk field, its rows)."""
+    match answer:
+        case (str() as name, list() as rows):
+            return name, rows
+    raise TypeError(f"{receiver!r} answered the desk with {answer!r}, not (desk list, rows)")
 
 
 def _rounds_by_campaign(ids: list[int]) -> dict[int, list[Round]]:
@@ -167,7 +184,7 @@ def _file(desk: Desk, pairing: Pairing) -> None:
         getattr(desk, state).append(pairing)
 
 
-def stuck_battles(campaign_ids: list[int]) -> list:
+def stuck_battles(campaign_ids: list[int]) -> list[Battle]:
     """Return the battles whose post-battle rolls never ran, or stopped half way."""
     now = timezone.now()
     stale = timedelta(minutes=getattr(settings, "BATTLES_STALE_MINUTES", DEFAULT_STALE_MINUTES))
@@ -181,7 +198,7 @@ def stuck_battles(campaign_ids: list[int]) -> list:
     )
 
 
-def battles_to_settle(campaign_ids: list[int]) -> list:
+def battles_to_settle(campaign_ids: list[int]) -> list[Battle]:
     """Return the battles whose result waits for an organiser: disputed, or reported and left
     unanswered longer than the time to answer (`BATTLES_CONFIRM_DAYS`; a league game's round
     deadline is checked when the organiser settles it on the battle's page)."""
@@ -196,8 +213,8 @@ def battles_to_settle(campaign_ids: list[int]) -> list:
     )
 
 
-def _attach(desks: list[Desk], name: str, rows: list) -> None:
-    by_campaign = {d.campaign.pk: d for d in desks}
+def _attach(desks: list[Desk], name: str, rows: Sequence[CampaignRow]) -> None:
+    by_campaign: dict[int | None, Desk] = {d.campaign.pk: d for d in desks}
     for row in rows:
         desk = by_campaign.get(row.campaign_id)
         if desk is not None:
@@ -214,10 +231,9 @@ def _count_members(desks: list[Desk], ids: list[int]) -> None:
             withdrawn=Count("pk", filter=Q(withdrawn_from_round__isnull=False)),
         )
     )
-    by_campaign = {row["campaign_id"]: row for row in counts}
+    players = {row["campaign_id"]: (row["players"], row["withdrawn"]) for row in counts}
     for desk in desks:
-        row = by_campaign.get(desk.campaign.pk, {})
-        desk.players, desk.withdrawn = row.get("players", 0), row.get("withdrawn", 0)
+        desk.players, desk.withdrawn = players.get(desk.campaign.pk, (0, 0))
     waiting = (
         JoinRequest.objects.filter(campaign_id__in=ids)
         .values("campaign_id")

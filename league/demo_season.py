@@ -7,8 +7,8 @@ Everything goes through the services, as an organiser and the players would do i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from campaigns import services as campaign_services
 from campaigns.models import Campaign, Membership, Role
+from common.users import User
 from league import services
 from league.models import Pairing, PairingMethod, Round
 
@@ -39,7 +40,7 @@ def demo_season_seed(*, club_slug: str, organiser: str, password: str) -> Campai
     return campaign
 
 
-def _user(username: str, password: str) -> Any:
+def _user(username: str, password: str) -> User:
     user, created = get_user_model().objects.get_or_create(
         username=username, defaults={"email": f"{username}@demo.invalid"}
     )
@@ -49,12 +50,12 @@ def _user(username: str, password: str) -> Any:
     return user
 
 
-def _member(campaign: Campaign, user: Any, role: str) -> Membership:
+def _member(campaign: Campaign, user: User, role: str) -> Membership:
     found = Membership.objects.filter(campaign=campaign, user=user).first()
     return found or campaign_services.membership_create(campaign=campaign, user=user, role=role)
 
 
-def season_in_progress(*, campaign: Campaign, organiser: Any) -> tuple[Pairing, Pairing]:
+def season_in_progress(*, campaign: Campaign, organiser: User) -> tuple[Pairing, Pairing]:
     """Play round 1 (Swiss) and pair round 2 by hand; return (disputed, missing) pairings.
 
     Round 1's games: the last is not reported, the one before is disputed, the others alternate
@@ -88,10 +89,17 @@ def _pairings(round_: Round) -> list[Pairing]:
     return list(round_.pairings.select_related("home__user", "away__user").order_by("table"))
 
 
-def _report_both(pairing: Pairing, result: dict[str, Any]) -> None:
+def _away_user(pairing: Pairing) -> User:
+    """The away player's user; the demo reports only games, never a bye."""
+    if pairing.away is None:
+        raise ValueError(f"{pairing} is a bye: nobody plays away to report it")
+    return pairing.away.user
+
+
+def _report_both(pairing: Pairing, result: Mapping[str, object]) -> None:
     claim = services.claim_from(result)
     services.pairing_report(pairing=pairing, user=pairing.home.user, claim=claim)
-    services.pairing_report(pairing=pairing, user=pairing.away.user, claim=claim)
+    services.pairing_report(pairing=pairing, user=_away_user(pairing), claim=claim)
 
 
 def _dispute(pairing: Pairing) -> None:
@@ -99,7 +107,7 @@ def _dispute(pairing: Pairing) -> None:
     home = services.claim_from({"winner": "HOME", "home_vp": 4, "away_vp": 2})
     away = services.claim_from({"winner": "AWAY", "home_vp": 2, "away_vp": 4})
     services.pairing_report(pairing=pairing, user=pairing.home.user, claim=home)
-    services.pairing_report(pairing=pairing, user=pairing.away.user, claim=away)
+    services.pairing_report(pairing=pairing, user=_away_user(pairing), claim=away)
 
 
 def _next_pairs(previous: list[Pairing]) -> list[tuple[Membership, Membership | None]]:

@@ -1,6 +1,8 @@
 """Query filters for the league API (django-filter); related rows by id, no lookup query."""
 
-from django.db.models import Q
+from decimal import Decimal
+
+from django.db.models import Q, QuerySet
 from django_filters import rest_framework as filters
 
 from league.models import Pairing, Round
@@ -23,5 +25,7 @@ class PairingFilter(filters.FilterSet):
         model = Pairing
         fields = ["campaign", "round", "disputed", "confirmed_by_organiser"]
 
-    def by_player(self, queryset, name, value):  # type: ignore[no-untyped-def]
+    def by_player(
+        self, queryset: QuerySet[Pairing], name: str, value: Decimal
+    ) -> QuerySet[Pairing]:
         return queryset.filter(Q(home_id=value) | Q(away_id=value))

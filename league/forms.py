@@ -6,7 +6,9 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import models
 
+from common.django_bases import ModelForm
 from league.core import TIE_BREAKERS, LeagueSettings, SettingsError
 from league.models import League, Pairing
 from league.selectors import settings_mapping
@@ -24,7 +26,7 @@ RESULT_FIELDS = (
     "away_no_show",
 )
 PLACE_FIELDS = ("table", "home", "away")
-LEAGUE_FORM_FIELDS = (
+LEAGUE_FORM_FIELDS: tuple[str, ...] = (
     "win_points",
     "draw_points",
     "loss_points",
@@ -51,13 +53,21 @@ def tie_breaker_slot(index: int) -> str:
     return f"tie_breaker_{index + 1}"
 
 
+def _league_default(name: str) -> object:
+    """The league's own default for a scoring field the organiser left empty."""
+    field = League._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise TypeError(f"League.{name} is a relation, not a field with a default")
+    return field.get_default()
+
+
 def _tie_breaker_field(index: int) -> forms.ChoiceField:
     return forms.ChoiceField(
         choices=TIE_BREAKER_CHOICES, required=False, label=f"Tie-breaker {index + 1}"
     )
 
 
-class LeagueForm(forms.ModelForm):
+class LeagueForm(ModelForm):
     """League settings; the ordered tie-breakers are one select per place."""
 
     tie_breaker_1 = _tie_breaker_field(0)
@@ -67,7 +77,7 @@ class LeagueForm(forms.ModelForm):
 
     class Meta:
         model = League
-        fields = LEAGUE_FORM_FIELDS
+        fields: tuple[str, ...] = LEAGUE_FORM_FIELDS
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -80,10 +90,11 @@ class LeagueForm(forms.ModelForm):
             )
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         for name in DEFAULTED:
             if cleaned.get(name) is None and name not in self.errors:
-                cleaned[name] = League._meta.get_field(name).get_default()
+                cleaned[name] = _league_default(name)
                 setattr(self.instance, name, cleaned[name])
         slots = [cleaned.get(tie_breaker_slot(i)) for i in range(TIE_BREAKER_SLOTS)]
         cleaned["tie_breakers"] = [name for name in slots if name]
@@ -99,11 +110,11 @@ class LeagueForm(forms.ModelForm):
             raise ValidationError({field_of.get(k, k): m for k, m in exc.errors.items()}) from None
         return cleaned
 
-    def league_changes(self) -> dict[str, Any]:
+    def league_changes(self) -> dict[str, object]:
         return {name: self.cleaned_data[name] for name in (*LEAGUE_FORM_FIELDS, "tie_breakers")}
 
 
-class PairingForm(forms.ModelForm):
+class PairingForm(ModelForm):
     """A pairing's place (table, home, away) and its result; `version` rides along so a save
     over someone else's newer result is refused rather than silently overwriting it."""
 
@@ -120,7 +131,7 @@ class PairingForm(forms.ModelForm):
     def result_changed(self) -> bool:
         return any(name in self.changed_data for name in RESULT_FIELDS)
 
-    def result_data(self) -> dict[str, Any]:
+    def result_data(self) -> dict[str, object]:
         return {name: self.cleaned_data.get(name) for name in RESULT_FIELDS}
 
     def seen_version(self) -> int | None:

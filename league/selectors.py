@@ -12,6 +12,7 @@ from campaigns.models import Campaign, Membership, Role
 from league.core import (
     Adjustment,
     LeagueSettings,
+    PlayerId,
     Result,
     StandingRow,
     compute_standings,
@@ -29,7 +30,7 @@ class Standings:
     """The table and the names to show it with (players are membership ids in the core)."""
 
     rows: tuple[StandingRow, ...]
-    names: dict[int, str]
+    names: dict[PlayerId, str]
 
     def csv(self) -> str:
         return standings_csv(self.rows, self.names)
@@ -101,7 +102,8 @@ def core_result(pairing: Pairing) -> Result:
     """Return a settled pairing's result as the core's record."""
     if pairing.is_bye:
         return Result(pairing.round.number, pairing.home_id, None, pairing_id=pairing.pk)
-    winner = {Winner.HOME: pairing.home_id, Winner.AWAY: pairing.away_id}.get(pairing.winner)
+    winners: dict[str, int | None] = {Winner.HOME: pairing.home_id, Winner.AWAY: pairing.away_id}
+    winner = winners.get(pairing.winner)
     return Result(
         pairing.round.number,
         pairing.home_id,

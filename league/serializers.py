@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from campaigns.models import Membership
+from common.serializers import Serializer
+from league.core import PlayerId, StandingRow
 from league.models import Pairing, Round, RoundKind
 
 
-class StandingRowSerializer(serializers.Serializer):
+class StandingRowSerializer(Serializer):
     rank = serializers.IntegerField()
     player = serializers.IntegerField(help_text="Membership id.")
     name = serializers.CharField()
@@ -32,11 +32,11 @@ class StandingRowSerializer(serializers.Serializer):
     adjustments = serializers.ListField(child=serializers.DictField())
 
 
-def standing_row(row: Any, names: dict[int, str]) -> dict[str, Any]:
+def standing_row(row: StandingRow, names: dict[PlayerId, str]) -> dict[str, object]:
     """Return one table row as the API shows it (names and adjustment reasons included)."""
-    data = {
+    data: dict[str, object] = {
         name: getattr(row, name)
-        for name in StandingRowSerializer().fields
+        for name in list(StandingRowSerializer().fields)
         if name not in ("name", "adjustments")
     }
     data["name"] = names[row.player]
@@ -44,7 +44,7 @@ def standing_row(row: Any, names: dict[int, str]) -> dict[str, Any]:
     return data
 
 
-class PlayerBriefSerializer(serializers.ModelSerializer):
+class PlayerBriefSerializer(serializers.ModelSerializer[Membership]):
     name = serializers.CharField(source="player_name", read_only=True)
 
     class Meta:
@@ -52,7 +52,7 @@ class PlayerBriefSerializer(serializers.ModelSerializer):
         fields = ["id", "name"]
 
 
-class PairingSerializer(serializers.ModelSerializer):
+class PairingSerializer(serializers.ModelSerializer[Pairing]):
     home = PlayerBriefSerializer(read_only=True)
     away = PlayerBriefSerializer(read_only=True, allow_null=True)
     round = serializers.IntegerField(source="round.number", read_only=True)
@@ -88,7 +88,7 @@ class PairingSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RoundSerializer(serializers.ModelSerializer):
+class RoundSerializer(serializers.ModelSerializer[Round]):
     pairings = PairingSerializer(many=True, read_only=True)
 
     class Meta:
@@ -97,12 +97,12 @@ class RoundSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RoundInputSerializer(serializers.Serializer):
+class RoundInputSerializer(Serializer):
     kind = serializers.ChoiceField(choices=[RoundKind.ROUND_ROBIN, RoundKind.SWISS])
     legs = serializers.IntegerField(min_value=1, max_value=4, default=1)
 
 
-class PairingResultInputSerializer(serializers.Serializer):
+class PairingResultInputSerializer(Serializer):
     winner = serializers.ChoiceField(choices=["HOME", "AWAY", "DRAW", ""], required=False)
     home_vp = serializers.IntegerField(min_value=0, default=0)
     away_vp = serializers.IntegerField(min_value=0, default=0)
@@ -113,7 +113,7 @@ class PairingResultInputSerializer(serializers.Serializer):
     away_no_show = serializers.BooleanField(default=False)
 
 
-class ConfirmInputSerializer(serializers.Serializer):
+class ConfirmInputSerializer(Serializer):
     version = serializers.IntegerField(
         min_value=0, help_text="The pairing's version you looked at (a newer one is a 409)."
     )
@@ -122,11 +122,11 @@ class ConfirmInputSerializer(serializers.Serializer):
     )
 
 
-class SwapInputSerializer(serializers.Serializer):
+class SwapInputSerializer(Serializer):
     first = serializers.IntegerField(help_text="Membership id.")
     second = serializers.IntegerField(help_text="Membership id.")
 
 
-class LinkBattleInputSerializer(serializers.Serializer):
+class LinkBattleInputSerializer(Serializer):
     battle = serializers.IntegerField()
     version = serializers.IntegerField(min_value=0, required=False)

@@ -18,7 +18,7 @@ from campaigns.selectors import campaign_ids_for
 from common.form_fields import field_of
 from common.schema_forms import STAT_PREFIX, SchemaFormMixin, schema_form_class, stat_initial
 from common.stats import StatsInvalid
-from common.users import Visitor
+from common.users import User, Visitor
 from rosters.models import Character, Unit
 from rules.schema import Schema
 from rules.system import RuleSystem, system_choices
@@ -86,6 +86,8 @@ def with_stats(base: type[StatsForm], schema: Schema | None, name: str) -> type:
 
 def campaigns_joined(user: Visitor) -> QuerySet[Campaign]:
     """Return the campaigns a user plays in or organises: where their forces can go."""
+    if not isinstance(user, User):  # an anonymous visitor plays nowhere
+        return Campaign.objects.none()
     return Campaign.objects.filter(pk__in=campaign_ids_for(user)).order_by("name", "pk")
 
 

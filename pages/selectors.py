@@ -388,7 +388,7 @@ def campaign_battles(campaign: Campaign) -> QuerySet[Battle]:
     )
 
 
-def _name_of(names: Mapping[int, str], player: PlayerId) -> str:
+def _name_of(names: Mapping[PlayerId, str], player: PlayerId) -> str:
     """A player's name in the table; an id the club has no name for is shown as it is."""
     return names.get(player, str(player)) if isinstance(player, int) else str(player)
 

@@ -6,15 +6,15 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, Group, Permission
+from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
 from campaigns.models import Campaign, CampaignStatus, Club, Membership, Role
 from common.stats import clean_stats, system_for
+from common.users import User
 
-User = AbstractBaseUser
 #: The group whose model permissions let organisers into the admin (scoped per campaign there).
 ORGANISERS_GROUP = "Organisers"
 #: What the group may do (no adding or deleting campaigns or clubs: that is the club admins').

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
 from campaigns.models import Campaign, HouseRules
+from common.users import User, Visitor
 from rules import house
 from rules.house import Change, Comparison, Pack, PackError
 from rules.system import RuleSystem, get_system
@@ -80,7 +80,7 @@ def house_rules_save(
     *,
     campaign: Campaign,
     document: Any,
-    user: AbstractBaseUser | AnonymousUser | None,
+    user: Visitor | None,
     note: str = "",
 ) -> HouseRules:
     """Save the pack as the campaign's next version and return it.
@@ -107,15 +107,13 @@ def house_rules_save(
                 document=pack.as_json(),
                 digest=pack.digest,
                 note=note,
-                created_by=user if getattr(user, "is_authenticated", False) else None,
+                created_by=user if isinstance(user, User) else None,
             )
     except IntegrityError:  # the same number saved by a racing request: its version stands
         return HouseRules.objects.get(campaign=campaign, number=number)
 
 
-def house_rules_copy(
-    *, campaign: Campaign, source: Campaign, user: AbstractBaseUser | None
-) -> HouseRules:
+def house_rules_copy(*, campaign: Campaign, source: Campaign, user: User | None) -> HouseRules:
     """Copy another campaign's newest pack (same system) as this campaign's next version."""
     if source.system != campaign.system:
         raise ValidationError(

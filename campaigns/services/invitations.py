@@ -11,7 +11,6 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -20,8 +19,7 @@ from django.utils import timezone
 from campaigns.models import Campaign, Invitation, JoinRequest, Membership, Role
 from campaigns.selectors import campaigns_managed_by
 from campaigns.services.clubs import membership_create, membership_delete
-
-User = AbstractBaseUser
+from common.users import User
 
 
 def _require_organiser(campaign: Campaign, user: User) -> None:

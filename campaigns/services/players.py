@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+
+from common.users import User
 
 #: Longest display name (the user's `first_name` column holds it).
 DISPLAY_NAME_MAX = 150
 
 
 @transaction.atomic
-def player_profile_update(*, user: AbstractBaseUser, display_name: str) -> AbstractBaseUser:
+def player_profile_update(*, user: User, display_name: str) -> User:
     """Set the name shown for the player in member lists, pairings and standings.
 
     An empty name is allowed: the username is shown instead.

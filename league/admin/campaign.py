@@ -4,7 +4,8 @@ season settings) and the league's actions. Registered in place of `campaigns`' o
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -12,10 +13,12 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 
 from campaigns.admin import CampaignAdmin, CampaignScoped, report, untracked
 from campaigns.models import Campaign, Membership, Role
+from common.django_bases import StackedInline, TabularInline
+from common.users import User, signed_in
 from league import selectors, services
 from league.core import TIE_BREAKERS, LeagueError
 from league.dashboard import pairing_state as dash_state
@@ -26,15 +29,18 @@ from league.errors import LeagueConflict
 from league.forms import LeagueForm, tie_breaker_slot
 from league.models import League, LeagueAdjustment
 
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldsetSpec  # the stubs' name for fieldsets
 
-class LeagueInline(CampaignScoped, admin.StackedInline):
+
+class LeagueInline(CampaignScoped, StackedInline):
     model = League
     form = LeagueForm
     can_delete = False
     max_num = 1
     verbose_name = verbose_name_plural = "League settings"
 
-    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list:
+    def get_fieldsets(self, request: HttpRequest, obj: Campaign | None = None) -> _FieldsetSpec:
         return [
             (
                 "Scoring",
@@ -54,7 +60,7 @@ class LeagueInline(CampaignScoped, admin.StackedInline):
         ]
 
 
-class AdjustmentInline(CampaignScoped, admin.TabularInline):
+class AdjustmentInline(CampaignScoped, TabularInline):
     model = LeagueAdjustment
     fk_name = "campaign"
     extra = 0
@@ -99,14 +105,14 @@ class LeagueCampaignAdmin(CampaignAdmin):
         data = form.cleaned_data
         from_round = selectors.late_join_round(campaign)
         joins_late = data["role"] == Role.PLAYER and from_round is not None
-        if form.instance.pk is None and joins_late:
+        if form.instance.pk is None and joins_late and from_round is not None:
             member = _join_late(request, campaign, data["user"], from_round)
         else:
             member = super().save_membership(request, campaign, form)
         withdrawn = data.get("withdrawn_from_round")
         if "withdrawn_from_round" in form.changed_data and withdrawn:
             forfeits = services.membership_withdraw(
-                membership=member, from_round=withdrawn, user=request.user
+                membership=member, from_round=withdrawn, user=signed_in(request.user)
             )
             messages.info(
                 request,
@@ -122,7 +128,7 @@ class LeagueCampaignAdmin(CampaignAdmin):
         request: HttpRequest,
         object_id: str,
         form_url: str = "",
-        extra_context: dict | None = None,
+        extra_context: dict[str, object] | None = None,
     ) -> HttpResponse:
         campaign = Campaign.objects.filter(pk=object_id).first()
         context = dict(extra_context or {})
@@ -130,7 +136,7 @@ class LeagueCampaignAdmin(CampaignAdmin):
             context.update(league_context(campaign))
         return super().change_view(request, object_id, form_url, context)
 
-    def get_urls(self) -> list:
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             path("dashboard/", view(self.dashboard_view), name="campaigns_dashboard"),
@@ -159,7 +165,7 @@ class LeagueCampaignAdmin(CampaignAdmin):
         ]
 
     def _viewable(self, request: HttpRequest, campaign_id: int) -> Campaign:
-        campaign = get_object_or_404(self.get_queryset(request), pk=campaign_id)
+        campaign: Campaign = get_object_or_404(self.get_queryset(request), pk=campaign_id)
         if not self.has_view_permission(request, campaign):
             raise PermissionDenied
         return campaign
@@ -195,7 +201,13 @@ class LeagueCampaignAdmin(CampaignAdmin):
 
     # --- actions ---------------------------------------------------------------------------------
 
-    def _each(self, request: HttpRequest, queryset: QuerySet, act: Any, done: str) -> None:
+    def _each(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Campaign],
+        act: Callable[[Campaign], object],
+        done: str,
+    ) -> None:
         for campaign in queryset:
             if not self.has_change_permission(request, campaign):
                 messages.error(request, f"{campaign}: you do not run this campaign")
@@ -208,7 +220,7 @@ class LeagueCampaignAdmin(CampaignAdmin):
             messages.success(request, f"{campaign}: {done.format(result=result)}")
 
     @admin.action(description="Generate a round-robin schedule", permissions=["change"])
-    def generate_round_robin(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def generate_round_robin(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
         self._each(
             request,
             queryset,
@@ -217,7 +229,7 @@ class LeagueCampaignAdmin(CampaignAdmin):
         )
 
     @admin.action(description="Generate the next Swiss round", permissions=["change"])
-    def generate_swiss_round(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def generate_swiss_round(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
         self._each(
             request,
             queryset,
@@ -226,7 +238,7 @@ class LeagueCampaignAdmin(CampaignAdmin):
         )
 
     @admin.action(description="Lock the current round", permissions=["change"])
-    def lock_current_round(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def lock_current_round(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
         def lock(campaign: Campaign) -> int:
             round_ = selectors.current_round(campaign)
             if round_ is None:
@@ -236,7 +248,9 @@ class LeagueCampaignAdmin(CampaignAdmin):
         self._each(request, queryset, lock, "round {result} locked")
 
     @admin.action(description="Export standings as CSV", permissions=["view"])
-    def export_standings(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+    def export_standings(
+        self, request: HttpRequest, queryset: QuerySet[Campaign]
+    ) -> HttpResponse | None:
         campaigns = list(queryset)
         if len(campaigns) != 1:
             messages.error(request, "Select exactly one campaign to export its standings.")
@@ -244,7 +258,7 @@ class LeagueCampaignAdmin(CampaignAdmin):
         return standings_response(campaigns[0])
 
 
-def league_context(campaign: Campaign) -> dict[str, Any]:
+def league_context(campaign: Campaign) -> dict[str, object]:
     """Return what the standings section shows: the table and the current round's games."""
     standings = selectors.league_standings(campaign)
     round_ = selectors.current_round(campaign)
@@ -281,10 +295,10 @@ def _save_league(request: HttpRequest, campaign: Campaign, formset: Any) -> None
             services.league_update(campaign=campaign, **form.league_changes())
 
 
-def _join_late(request: HttpRequest, campaign: Campaign, user: Any, from_round: int) -> Membership:
+def _join_late(request: HttpRequest, campaign: Campaign, user: User, from_round: int) -> Membership:
     """Seat a player who joins once rounds exist (catch-up games arranged by hand)."""
     joined = services.league_join(
-        campaign=campaign, user=user, from_round=from_round, by=request.user
+        campaign=campaign, user=user, from_round=from_round, by=signed_in(request.user)
     )
     messages.info(
         request,
@@ -307,7 +321,7 @@ def _save_adjustments(request: HttpRequest, campaign: Campaign, formset: Any) ->
                 player=data["player"],
                 points=data["points"],
                 reason=data["reason"],
-                user=request.user,
+                user=signed_in(request.user),
             )
         else:
             services.adjustment_update(

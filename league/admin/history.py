@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Model
 from django.forms.formsets import DELETION_FIELD_NAME
-from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
+from common.django_bases import InlineFormSet
 from league import selectors
 from league.models import Pairing, Round
 
@@ -25,13 +26,15 @@ class KeepsHistory:
         """Say why `obj` is history; each admin names its own reasons (none by default)."""
         return ""
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         if obj is not None and self.kept_because(obj):
             return False
-        return super().has_delete_permission(request, obj)  # type: ignore[misc]
+        # a mixin: the ModelAdmin after it in the class's bases answers
+        allowed: bool = super().has_delete_permission(request, obj)  # type: ignore[misc]  # mixin
+        return allowed
 
 
-class KeptRowsFormSet(BaseInlineFormSet):
+class KeptRowsFormSet(InlineFormSet):
     """An inline formset whose history rows show their Delete box switched off, with why."""
 
     def kept_because(self, instance: Any) -> str:

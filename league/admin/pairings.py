@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
@@ -13,33 +14,38 @@ from django.utils.html import format_html
 
 from campaigns.admin import CampaignScoped, report
 from campaigns.models import Campaign
+from common.django_bases import ModelAdmin, TabularInline
+from common.users import signed_in
 from league import services
 from league.admin.history import (
     KeepsHistory,
     pairing_kept_because,
 )
-from league.admin.rounds import PairingInline, pairing_state, save_pairing, scope_pairing_choices
+from league.admin.rounds import PAIRING_ROW, pairing_state, save_pairing, scope_pairing_choices
 from league.desk.words import claim_sentence, reports, winner_name
 from league.errors import LeagueConflict
 from league.forms import PairingForm
 from league.models import LeagueAdjustment, Pairing, ResultEntry
 
+#: What each result on record shows, all of it read-only.
+RESULT_ON_RECORD = ("version", "created_at", "by", "result_in_words")
 
-class ResultEntryInline(admin.TabularInline):
+
+class ResultEntryInline(TabularInline):
     """Every result this pairing held, oldest first: how a correction came about, read-only."""
 
     model = ResultEntry
     extra = 0
     can_delete = False
-    fields = ["version", "created_at", "by", "result_in_words"]
-    readonly_fields = fields
+    fields = RESULT_ON_RECORD
+    readonly_fields = RESULT_ON_RECORD
     verbose_name = "result on record"
     verbose_name_plural = "results on record"
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Pairing | None = None) -> bool:
         return False  # written by the result services alone
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Pairing | None = None) -> bool:
         return False
 
     @admin.display(description="result")
@@ -51,7 +57,7 @@ class ResultEntryInline(admin.TabularInline):
 
 
 @admin.register(Pairing)
-class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
+class PairingAdmin(KeepsHistory, CampaignScoped, ModelAdmin):
     campaign_path = "round__campaign"
     form = PairingForm
     inlines = [ResultEntryInline]
@@ -76,7 +82,9 @@ class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     ]
     actions = ["confirm_reported", "auto_resolve"]
 
-    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+    def get_form(
+        self, request: HttpRequest, obj: Pairing | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm[Pairing]]:
         form = super().get_form(request, obj, change=change, **kwargs)
         if obj is not None:
             scope_pairing_choices(form.base_fields, obj.round)
@@ -88,17 +96,17 @@ class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
         said = [f"{name} says {sentence}." for _, name, sentence, _ in reports(obj)]
         return " ".join(said) or "—"
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [
+    def get_fields(self, request: HttpRequest, obj: Pairing | None = None) -> tuple[str, ...]:
+        return (
             "round",
-            *PairingInline.fields[:-2],
+            *PAIRING_ROW[:-2],
             "result_state",
             "reported_by_home",
             "reported_by_away",
             "confirmed_by",
             "the_reports",
             "version",
-        ]
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # pairings are added inside their round
@@ -109,7 +117,7 @@ class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     def delete_model(self, request: HttpRequest, obj: Pairing) -> None:
         services.pairing_delete(pairing=obj)
 
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Pairing]) -> None:
         for pairing in queryset:
             services.pairing_delete(pairing=pairing)
 
@@ -133,24 +141,26 @@ class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     def result_state(self, obj: Pairing) -> str:
         return format_html("{}", pairing_state(obj))
 
-    def save_model(self, request: HttpRequest, obj: Pairing, form: Any, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Pairing, form: PairingForm, change: bool
+    ) -> None:
         save_pairing(request, obj.round, form)
 
     @admin.action(description="Confirm the reported results", permissions=["change"])
-    def confirm_reported(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def confirm_reported(self, request: HttpRequest, queryset: QuerySet[Pairing]) -> None:
         for pairing in queryset.select_related("round"):
             try:
-                services.pairing_confirm(pairing=pairing, user=request.user)
+                services.pairing_confirm(pairing=pairing, user=signed_in(request.user))
             except (ValidationError, LeagueConflict) as exc:
                 report(request, exc)
             else:
                 messages.success(request, f"{pairing}: confirmed")
 
     @admin.action(description="Auto-resolve selected no-show games", permissions=["change"])
-    def auto_resolve(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def auto_resolve(self, request: HttpRequest, queryset: QuerySet[Pairing]) -> None:
         for pairing in queryset.select_related("round"):
             try:
-                services.pairing_auto_resolve(pairing=pairing, user=request.user)
+                services.pairing_auto_resolve(pairing=pairing, user=signed_in(request.user))
             except (ValidationError, LeagueConflict) as exc:
                 report(request, exc)
             else:
@@ -158,33 +168,41 @@ class PairingAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
 
 
 @admin.register(LeagueAdjustment)
-class LeagueAdjustmentAdmin(CampaignScoped, admin.ModelAdmin):
+class LeagueAdjustmentAdmin(CampaignScoped, ModelAdmin):
     list_display = ["player_name", "campaign", "points", "reason", "created_by", "created_at"]
     list_filter = [("campaign", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["player__user", "campaign", "created_by"]
     search_fields = ["reason", "player__user__username", "campaign__name"]
     fields = ["campaign", "player", "points", "reason"]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: LeagueAdjustment | None = None
+    ) -> list[str]:
         return ["campaign"] if obj is not None else []  # a correction stays in its campaign
 
     @admin.display(description="player", ordering="player__user__username")
     def player_name(self, obj: LeagueAdjustment) -> str:
         return obj.player.player_name
 
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+    def save_model(
+        self,
+        request: HttpRequest,
+        obj: LeagueAdjustment,
+        form: forms.ModelForm[LeagueAdjustment],
+        change: bool,
+    ) -> None:
         if change:
             services.adjustment_update(
                 adjustment=obj, points=obj.points, reason=obj.reason, player=obj.player
             )
             return
         obj.pk = services.adjustment_create(
-            player=obj.player, points=obj.points, reason=obj.reason, user=request.user
+            player=obj.player, points=obj.points, reason=obj.reason, user=signed_in(request.user)
         ).pk
 
     def delete_model(self, request: HttpRequest, obj: LeagueAdjustment) -> None:
         services.adjustment_delete(adjustment=obj)
 
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[LeagueAdjustment]) -> None:
         for adjustment in queryset:
             services.adjustment_delete(adjustment=adjustment)

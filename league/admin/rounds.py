@@ -6,14 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.options import InlineModelAdmin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.urls import path
+from django.urls import URLPattern, path
 
 from campaigns.admin import CampaignScoped, report, untracked
 from campaigns.models import Membership
+from common.django_bases import ModelAdmin, TabularInline
+from common.users import signed_in
 from league import selectors, services
 from league.admin.history import (
     KeepsHistory,
@@ -26,28 +29,31 @@ from league.errors import LeagueConflict
 from league.forms import PLACE_FIELDS, PairingForm
 from league.models import Pairing, Round
 
+#: A pairing as one row of the round's inline: its place, its result, its state.
+PAIRING_ROW: tuple[str, ...] = (
+    *PLACE_FIELDS,
+    "winner",
+    "home_vp",
+    "away_vp",
+    "home_figures_lost",
+    "away_figures_lost",
+    "major_victory",
+    "home_no_show",
+    "away_no_show",
+    "battle",
+    "state",
+    "version",
+)
 
-class PairingInline(CampaignScoped, admin.TabularInline):
+
+class PairingInline(CampaignScoped, TabularInline):
     plain_selects = (*CampaignScoped.plain_selects, Round)
     model = Pairing
     form = PairingForm
     formset = PairingFormSet
     campaign_path = "round__campaign"
     extra = 0
-    fields = [
-        *PLACE_FIELDS,
-        "winner",
-        "home_vp",
-        "away_vp",
-        "home_figures_lost",
-        "away_figures_lost",
-        "major_victory",
-        "home_no_show",
-        "away_no_show",
-        "battle",
-        "state",
-        "version",
-    ]
+    fields = PAIRING_ROW
     readonly_fields = ["state"]
     ordering = ["table", "pk"]
 
@@ -95,7 +101,7 @@ def player_with_forces(member: Membership, forces: dict[int, str]) -> str:
 
 
 @admin.register(Round)
-class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
+class RoundAdmin(KeepsHistory, CampaignScoped, ModelAdmin):
     plain_selects = (*CampaignScoped.plain_selects, Round)
     list_display = ["__str__", "campaign", "kind", "status", "deadline", "games", "settled_games"]
     list_filter = [
@@ -110,7 +116,7 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     actions = ["lock_rounds"]
     change_form_template = "admin/league/round/change_form.html"
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
         settled = (
             Q(pairings__confirmed_by_organiser=True)
             | Q(pairings__away__isnull=True)
@@ -120,13 +126,10 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
                 pairings__disputed=False,
             )
         )
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(
-                game_count=Count("pairings", distinct=True),
-                settled_count=Count("pairings", filter=settled, distinct=True),
-            )
+        rounds: QuerySet[Round] = super().get_queryset(request)
+        return rounds.annotate(
+            game_count=Count("pairings", distinct=True),
+            settled_count=Count("pairings", filter=settled, distinct=True),
         )
 
     def kept_because(self, obj: Round) -> str:
@@ -135,23 +138,25 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
     def delete_model(self, request: HttpRequest, obj: Round) -> None:
         services.round_delete(round_=obj)
 
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         for round_ in queryset:
             services.round_delete(round_=round_)
 
     @admin.display(description="pairings", ordering="game_count")
     def games(self, obj: Round) -> int:
-        return obj.game_count  # type: ignore[attr-defined]
+        return int(obj.game_count)  # type: ignore[attr-defined]  # annotated by get_queryset
 
     @admin.display(description="settled")
     def settled_games(self, obj: Round) -> int:
-        return obj.settled_count  # type: ignore[attr-defined]
+        return int(obj.settled_count)  # type: ignore[attr-defined]  # annotated by get_queryset
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Round | None = None) -> list[str]:
         fixed = ["campaign", "number", "kind"] if obj else []
         return [*fixed, "status", "locked_at"]
 
-    def get_inlines(self, request: HttpRequest, obj: Any) -> list:
+    def get_inlines(
+        self, request: HttpRequest, obj: Round | None
+    ) -> list[type[InlineModelAdmin[Any, Any]]]:
         # Its players are the campaign's: pair them once the round (and so its campaign) exists.
         return self.inlines if obj is not None else []
 
@@ -171,7 +176,7 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
         for warning in services.round_check(round_=round_):
             messages.warning(request, warning.message)
 
-    def get_urls(self) -> list:
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             path(
@@ -184,7 +189,7 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
         ]
 
     def _run(self, request: HttpRequest, round_id: int) -> Round:
-        round_ = get_object_or_404(
+        round_: Round = get_object_or_404(
             self.get_queryset(request).select_related("campaign"), pk=round_id
         )
         if not self.has_change_permission(request, round_):
@@ -199,7 +204,7 @@ class RoundAdmin(KeepsHistory, CampaignScoped, admin.ModelAdmin):
         return desk_results.sheet_view(request, self._run(request, round_id))
 
     @admin.action(description="Lock selected rounds", permissions=["change"])
-    def lock_rounds(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def lock_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         for round_ in queryset:
             try:
                 services.round_lock(round_=round_)
@@ -225,13 +230,13 @@ def save_pairing(request: HttpRequest, round_: Round, form: PairingForm) -> bool
             services.pairing_link_battle(
                 pairing=pairing,
                 battle=form.cleaned_data["battle"],
-                user=request.user,
+                user=signed_in(request.user),
                 expected_version=form.seen_version(),
             )
         elif form.result_changed():
             services.pairing_confirm(
                 pairing=pairing,
-                user=request.user,
+                user=signed_in(request.user),
                 claim=services.claim_from(form.result_data()),
                 expected_version=form.seen_version(),
             )
@@ -253,7 +258,7 @@ def _save_place(round_: Round, form: PairingForm) -> Pairing:
     return services.pairing_place(
         round_=round_,
         pairing=form.instance if form.instance.pk else None,
-        table=data.get("table"),
-        home=data.get("home"),
+        table=data["table"],
+        home=data["home"],
         away=data.get("away"),
     )

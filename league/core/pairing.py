@@ -159,11 +159,11 @@ def dropout_forfeits(
     `next_swiss_round(withdrawn=...)`.
     """
     return tuple(
-        Forfeit(r.number, game, player, game.opponent_of(player))  # type: ignore[arg-type]
+        Forfeit(r.number, game, player, opponent)
         for r in rounds
         if r.number >= from_round
-        for game in r.games
-        if player in game.players
+        for game in r.games  # games, not byes: each has an opponent
+        if player in game.players and (opponent := game.opponent_of(player)) is not None
     )
 
 

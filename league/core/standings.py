@@ -135,7 +135,9 @@ def _games_by_player(
     return games
 
 
-def _adjustments_by_player(adjustments: Sequence[Adjustment]) -> dict[PlayerId, tuple]:
+def _adjustments_by_player(
+    adjustments: Sequence[Adjustment],
+) -> dict[PlayerId, tuple[Adjustment, ...]]:
     own: dict[PlayerId, list[Adjustment]] = {}
     for adjustment in adjustments:
         own.setdefault(adjustment.player, []).append(adjustment)

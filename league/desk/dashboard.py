@@ -7,7 +7,6 @@ one service call and comes back to the dashboard with a message saying what happ
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -17,21 +16,22 @@ from django.urls import reverse
 
 from battles.models import Battle
 from campaigns.models import Campaign
+from common.users import signed_in
 from league import selectors, services
 from league.core import LeagueError
 from league.dashboard import organiser_dashboard
-from league.desk.words import reports
+from league.desk.words import away_name, reports
 from league.errors import LeagueConflict
 from league.models import Pairing
 from league.services.battles import battle_requeue_for_league
 from league.services.results import Claim
 
 
-def dashboard_view(request: HttpRequest, context: dict[str, Any]) -> HttpResponse:
+def dashboard_view(request: HttpRequest, context: dict[str, object]) -> HttpResponse:
     desks = organiser_dashboard(request.user)
     for desk in desks:
         for pairing in desk.disputed:
-            pairing.claims_in_words = reports(pairing)  # type: ignore[attr-defined]
+            pairing.claims_in_words = reports(pairing)  # type: ignore[attr-defined]  # for the template
     context.update({"title": "Your seasons", "desks": desks})
     return TemplateResponse(request, "admin/campaigns/dashboard.html", context)
 
@@ -81,11 +81,11 @@ def _resolve(request: HttpRequest, campaign: Campaign) -> str:
         raise ValidationError("this game is no longer disputed: reload the dashboard")
     services.pairing_confirm(
         pairing=pairing,
-        user=request.user,
+        user=signed_in(request.user),
         claim=Claim(**claim),
         expected_version=_version(request),
     )
-    player = pairing.home.player_name if side == "home" else pairing.away.player_name
+    player = pairing.home.player_name if side == "home" else away_name(pairing)
     return f"table {pairing.table} settled with {player}'s report"
 
 
@@ -97,12 +97,14 @@ def _version(request: HttpRequest) -> int:
 
 def _confirm(request: HttpRequest, campaign: Campaign) -> str:
     pairing = _pairing(request, campaign)
-    services.pairing_confirm(pairing=pairing, user=request.user)
+    services.pairing_confirm(pairing=pairing, user=signed_in(request.user))
     return f"table {pairing.table}: the reported result is confirmed"
 
 
 def _auto_resolve(request: HttpRequest, campaign: Campaign) -> str:
-    pairing = services.pairing_auto_resolve(pairing=_pairing(request, campaign), user=request.user)
+    pairing = services.pairing_auto_resolve(
+        pairing=_pairing(request, campaign), user=signed_in(request.user)
+    )
     return f"table {pairing.table} auto-resolved by the abstract simulation"
 
 

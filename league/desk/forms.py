@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from common.form_fields import field_of
 from common.widgets import DateInput
 from league.desk.words import away_name
 from league.forms import RESULT_FIELDS
@@ -19,7 +20,7 @@ COUNTS = ("home_vp", "away_vp", "home_figures_lost", "away_figures_lost")
 class CountField(forms.IntegerField):
     """A whole number of at least 0; left empty, it is 0 (nothing scored, nobody lost)."""
 
-    def to_python(self, value: Any) -> int:
+    def to_python(self, value: object) -> int:
         number = super().to_python(value)
         return 0 if number is None else number
 
@@ -56,7 +57,7 @@ class RoundResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.pairing = pairing
         home, away = pairing.home.player_name, away_name(pairing)
-        self.fields["winner"].choices = [
+        field_of(self, "winner", forms.ChoiceField).choices = [
             (Winner.HOME, home),
             (Winner.AWAY, away),
             (Winner.DRAW, "Draw"),
@@ -70,7 +71,8 @@ class RoundResultForm(forms.Form):
                 self.fields[field].widget.attrs["aria-label"] = label
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if self.errors or not self.has_changed():
             return cleaned
         both_gone = cleaned.get("home_no_show") and cleaned.get("away_no_show")
@@ -83,7 +85,7 @@ class RoundResultForm(forms.Form):
             raise ValidationError(exc.messages) from None
         return cleaned
 
-    def result_data(self) -> dict[str, Any]:
+    def result_data(self) -> dict[str, object]:
         data = {name: self.cleaned_data.get(name) for name in RESULT_FIELDS}
         for name in COUNTS:
             data[name] = data[name] or 0
@@ -95,7 +97,7 @@ class RoundResultForm(forms.Form):
         return any(name in self.changed_data for name in RESULT_FIELDS)
 
 
-def initial_of(pairing: Pairing) -> dict[str, Any]:
+def initial_of(pairing: Pairing) -> dict[str, object]:
     values = {name: getattr(pairing, name) for name in RESULT_FIELDS}
     values["version"] = pairing.version
     return values

@@ -7,14 +7,13 @@ service refuses undoes the whole round, and its error shows on its row.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import reverse
 
+from common.users import signed_in
 from league import selectors, services
 from league.desk.forms import DeadlineForm, RoundResultForm
 from league.desk.words import reports, winner_name
@@ -48,7 +47,7 @@ class Row:
         )
 
 
-def rows_of(round_: Round, data: Any = None) -> list[Row]:
+def rows_of(round_: Round, data: QueryDict | None = None) -> list[Row]:
     forces = forces_by_player(round_)
     return [
         Row(p, forces, None if p.is_bye else RoundResultForm(data, pairing=p))
@@ -56,7 +55,7 @@ def rows_of(round_: Round, data: Any = None) -> list[Row]:
     ]
 
 
-def results_view(request: HttpRequest, round_: Round, context: dict[str, Any]) -> HttpResponse:
+def results_view(request: HttpRequest, round_: Round, context: dict[str, object]) -> HttpResponse:
     """Show the round's results form; on POST record every changed row, or none."""
     data = request.POST if request.method == "POST" else None
     rows = rows_of(round_, data)
@@ -86,7 +85,7 @@ def _record(request: HttpRequest, round_: Round, rows: list[Row], deadline: Dead
     try:
         services.round_results_record(
             round_=round_,
-            user=request.user,
+            user=signed_in(request.user),
             rows=[
                 services.RowResult(f.pairing, f.claim, f.cleaned_data["version"]) for f in changed
             ],

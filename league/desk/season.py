@@ -8,18 +8,21 @@ without JavaScript the *Preview* button re-renders the page with the preview.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.forms import BoundField
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.template.response import TemplateResponse
 
 from campaigns.models import Campaign, Membership
+from common.users import signed_in
 from common.widgets import DateInput
 from league import selectors, services
-from league.core import TIE_BREAKERS, LeagueError
+from league.core import TIE_BREAKERS, LeagueError, StandingRow
 from league.forms import LeagueForm
 from league.models import League, Round
 
@@ -31,7 +34,7 @@ class SeasonForm(LeagueForm):
         fields = (*LeagueForm.Meta.fields, "pairing_method", "show_rating", "seed_by_rating")
         widgets = {"season_start": DateInput(), "season_end": DateInput()}
 
-    def league_changes(self) -> dict[str, Any]:
+    def league_changes(self) -> dict[str, object]:
         chosen = ("pairing_method", "show_rating", "seed_by_rating")
         return {**super().league_changes(), **{name: self.cleaned_data[name] for name in chosen}}
 
@@ -58,16 +61,16 @@ class ScheduleForm(forms.Form):
                     label=f"{player.player_name} withdraws from round",
                 )
 
-    def round_fields(self) -> list[tuple[Round, Any]]:
+    def round_fields(self) -> list[tuple[Round, BoundField]]:
         return [(r, self[f"deadline_{r.pk}"]) for r in self.rounds]
 
-    def player_fields(self) -> list[tuple[Membership, Any]]:
+    def player_fields(self) -> list[tuple[Membership, BoundField | None]]:
         return [
             (p, self[f"withdraw_{p.pk}"] if f"withdraw_{p.pk}" in self.fields else None)
             for p in self.players
         ]
 
-    def changes(self) -> tuple[dict[int, Any], dict[int, int]]:
+    def changes(self) -> tuple[dict[int, datetime.date | None], dict[int, int]]:
         deadlines = {
             r.pk: self.cleaned_data[f"deadline_{r.pk}"]
             for r in self.rounds
@@ -81,7 +84,7 @@ class ScheduleForm(forms.Form):
         return deadlines, withdrawals
 
 
-def _forms(campaign: Campaign, data: Any) -> tuple[SeasonForm, ScheduleForm]:
+def _forms(campaign: Campaign, data: QueryDict | None) -> tuple[SeasonForm, ScheduleForm]:
     league = selectors.league_of(campaign)
     rounds = list(Round.objects.filter(campaign_id=campaign.pk).order_by("number"))
     players = list(selectors.league_players(campaign))
@@ -91,7 +94,7 @@ def _forms(campaign: Campaign, data: Any) -> tuple[SeasonForm, ScheduleForm]:
     )
 
 
-def preview_rows(campaign: Campaign, league: League) -> tuple[list, str]:
+def preview_rows(campaign: Campaign, league: League) -> tuple[list[tuple[StandingRow, str]], str]:
     """Return the standings under `league`'s (possibly unsaved) settings, or why not."""
     try:
         standings = selectors.league_standings(campaign, league)
@@ -100,7 +103,7 @@ def preview_rows(campaign: Campaign, league: League) -> tuple[list, str]:
     return [(row, standings.names[row.player]) for row in standings.rows], ""
 
 
-def _preview_context(campaign: Campaign, form: SeasonForm) -> dict[str, Any]:
+def _preview_context(campaign: Campaign, form: SeasonForm) -> dict[str, object]:
     league = form.instance if form.is_valid() else selectors.league_of(campaign)
     rows, problem = preview_rows(campaign, league)
     if form.is_bound and not form.is_valid():
@@ -113,7 +116,9 @@ def _preview_context(campaign: Campaign, form: SeasonForm) -> dict[str, Any]:
     }
 
 
-def season_view(request: HttpRequest, campaign: Campaign, context: dict[str, Any]) -> HttpResponse:
+def season_view(
+    request: HttpRequest, campaign: Campaign, context: dict[str, object]
+) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     season, schedule = _forms(campaign, data)
     if data is not None and "_preview" not in data and _save(request, campaign, season, schedule):
@@ -150,7 +155,9 @@ def _save(
         withdrawals=withdrawals,
     )
     try:
-        forfeited = services.season_update(campaign=campaign, user=request.user, changes=changes)
+        forfeited = services.season_update(
+            campaign=campaign, user=signed_in(request.user), changes=changes
+        )
     except ValidationError as exc:
         season.add_error(None, "; ".join(exc.messages))
         messages.error(request, "Nothing was saved: correct the fields marked below.")

@@ -18,7 +18,7 @@ def winner_name(pairing: Pairing) -> str:
         return "Bye"
     if pairing.home_no_show and pairing.away_no_show:
         return "Nobody turned up"
-    names = {Winner.HOME: pairing.home.player_name, Winner.AWAY: away_name(pairing)}
+    names: dict[str, str] = {Winner.HOME: pairing.home.player_name, Winner.AWAY: away_name(pairing)}
     if pairing.winner in names:
         return names[pairing.winner]
     return "Draw" if pairing.winner == Winner.DRAW else "Not played yet"

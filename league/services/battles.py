@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Model
 
 from battles.errors import BattleConflict
 from battles.models import Battle, BattleFigure, SideResult
@@ -112,7 +111,7 @@ def battle_requeue_for_league(battle: Battle) -> None:
 
 @transaction.atomic
 def pairing_link_battle(
-    *, pairing: Pairing, battle: Model, user: User, expected_version: int | None = None
+    *, pairing: Pairing, battle: Battle, user: User, expected_version: int | None = None
 ) -> Pairing:
     """Settle a pairing from a battle (a battles.Battle): an organiser's link confirms, a
     player's reports."""

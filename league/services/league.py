@@ -4,22 +4,23 @@ calls it and stores what it returns."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign, Membership, Role
+from common.users import User
 from league import selectors
 from league.core import (
     LeagueError,
     PairingWarning,
     SettingsError,
+    StandingRow,
     check_manual_round,
     dropout_forfeits,
     join_round_robin,
@@ -35,7 +36,6 @@ from league.models import League, LeagueAdjustment, Pairing, Round, RoundKind, R
 from league.services.results import result_entry_record
 from league.signals import round_paired, swiss_seeding
 
-User = AbstractBaseUser
 LEAGUE_FIELDS = (
     "win_points",
     "draw_points",
@@ -54,7 +54,7 @@ LEAGUE_FIELDS = (
 
 
 @contextmanager
-def as_validation(field: str):  # type: ignore[no-untyped-def]
+def as_validation(field: str) -> Iterator[None]:
     """Turn a league-core error into a Django ValidationError (a 400, an admin message)."""
     try:
         yield
@@ -168,7 +168,7 @@ def swiss_round_generate(*, campaign: Campaign) -> Round:
     return _store_round(campaign, core, RoundKind.SWISS)
 
 
-def _swiss_ranking(campaign: Campaign, number: int) -> Sequence[Any]:
+def _swiss_ranking(campaign: Campaign, number: int) -> Sequence[StandingRow]:
     """The table Swiss pairs from; round 1 by club rating when the league seeds by rating."""
     rows = selectors.league_standings(campaign).rows
     if number == 1 and selectors.league_of(campaign).seed_by_rating:
@@ -352,7 +352,14 @@ def _seat_in_round_robin(
     for core in schedule:
         if core.number >= from_round and rounds[core.number].status == RoundStatus.OPEN:
             _seat_newcomer(rounds[core.number], core, newcomer, robin)
-    return tuple((g.home, g.away) for g in catch_up)  # type: ignore[misc]
+    return tuple(_members_of(game) for game in catch_up)
+
+
+def _members_of(game: CorePairing) -> tuple[int, int]:
+    """A catch-up game as its two players' membership ids (the league's player ids)."""
+    if not isinstance(game.home, int) or not isinstance(game.away, int):
+        raise TypeError(f"a catch-up game is between two members, not {game}")
+    return game.home, game.away
 
 
 def _seat_newcomer(

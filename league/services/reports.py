@@ -3,16 +3,16 @@ beside it (a link to the battle, a few lines), saved together or not at all."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from common.users import User
 from league.models import Pairing, PairingReport
 from league.services.results import Claim, pairing_report, side_of
 
 
 @transaction.atomic
 def pairing_report_file(
-    *, pairing: Pairing, user: AbstractBaseUser, claim: Claim, link: str = "", text: str = ""
+    *, pairing: Pairing, user: User, claim: Claim, link: str = "", text: str = ""
 ) -> Pairing:
     """Record the player's result and their note on it; sending it again just updates both."""
     pairing = pairing_report(pairing=pairing, user=user, claim=claim)

@@ -11,16 +11,15 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.selectors import campaigns_managed_by
+from common.users import User
 from league.errors import LeagueConflict
 from league.models import Pairing, ResultEntry, RoundStatus, Winner
 from league.signals import result_written
 
-User = AbstractBaseUser
 HOME, AWAY = "home", "away"
 
 
@@ -184,7 +183,7 @@ def pairing_report(*, pairing: Pairing, user: User, claim: Claim) -> Pairing:
     return _announce(_save(pairing, user), confirmed=False, user=user)
 
 
-def _reported_state(pairing: Pairing) -> tuple[Any, ...]:
+def _reported_state(pairing: Pairing) -> tuple[object, ...]:
     """Everything a report can change on a pairing."""
     return (
         *(getattr(pairing, name) for name in Claim.__dataclass_fields__),

@@ -7,11 +7,11 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership
+from common.users import User
 from league.errors import LeagueConflict
 from league.models import Pairing, PairingMethod, Round
 from league.selectors import league_of
@@ -41,7 +41,7 @@ KEEP = object()
 def round_results_record(
     *,
     round_: Round,
-    user: AbstractBaseUser,
+    user: User,
     rows: Sequence[RowResult],
     deadline: datetime.date | object | None = KEEP,
 ) -> list[Pairing]:
@@ -70,8 +70,10 @@ def round_results_record(
             errors[str(row.pairing.pk)] = [str(exc)]
     if errors:
         raise ValidationError(errors)  # leaving the atomic block undoes the rows already saved
-    if deadline is not KEEP:
-        round_deadline_set(round_=round_, deadline=deadline)  # type: ignore[arg-type]
+    if deadline is None or isinstance(deadline, datetime.date):
+        round_deadline_set(round_=round_, deadline=deadline)
+    elif deadline is not KEEP:
+        raise TypeError(f"a round's deadline is a date or None, not {deadline!r}")
     return saved
 
 
@@ -97,13 +99,13 @@ def round_next_pair(*, campaign: Campaign) -> int:
 class SeasonChanges:
     """What the season settings page changed: league settings, round deadlines, drop-outs."""
 
-    league: dict = field(default_factory=dict)
+    league: dict[str, object] = field(default_factory=dict)
     deadlines: dict[int, datetime.date | None] = field(default_factory=dict)
     withdrawals: dict[int, int] = field(default_factory=dict)
 
 
 @transaction.atomic
-def season_update(*, campaign: Campaign, user: AbstractBaseUser, changes: SeasonChanges) -> int:
+def season_update(*, campaign: Campaign, user: User, changes: SeasonChanges) -> int:
     """Apply the season page in one go (all or nothing); return the games forfeited."""
     if changes.league:
         league_update(campaign=campaign, **changes.league)
