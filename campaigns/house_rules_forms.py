@@ -633,10 +633,13 @@ def odds_comparison(system_key: str, comparison: Comparison) -> OddsComparison:
     before, after = comparison.before or {}, comparison.after or {}
     lines = []
     for key in (*after, *(k for k in before if k not in after)):
-        old, new = before.get(key), after.get(key)
+        # An outcome one side's odds leave out cannot happen there: 0, not a gap (an edit can
+        # make a result possible that was not, or the other way round).
+        old, new = before.get(key, 0), after.get(key, 0)
         if not old and not new:
             continue
-        trend = "" if old is None or new is None or old == new else ("up" if new > old else "down")
+        both = comparison.before is not None and comparison.after is not None
+        trend = "" if not both or old == new else ("up" if new > old else "down")
         lines.append(
             OutcomeLine(
                 label=outcome_label(system_key, comparison.probe.check, key),

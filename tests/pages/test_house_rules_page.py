@@ -587,3 +587,20 @@ def test_a_printed_only_column_says_so_in_the_editor(client, system_key, table, 
 
     assert "Printed only: " in explained
     assert escape(explained) in html
+
+
+def test_an_outcome_an_edit_makes_possible_reads_from_0_percent():
+    """Odds leave out what cannot happen; an edit that makes a result possible compares it with
+    0%, not with nothing (a missing key used to raise TypeError in the preview)."""
+    from campaigns.house_rules_forms import odds_comparison
+    from rules.house import Comparison, Probe
+
+    probe = Probe(check="fire", params={"skill": 7}, label="Fire at skill 7")
+    comparison = Comparison(probe, before={"miss": 1}, after={"miss": 0.75, "hit": 0.25})
+
+    shown = odds_comparison("rencounter", comparison).lines
+
+    assert {(line.before, line.after, line.trend) for line in shown} == {
+        ("100.0%", "75.0%", "down"),
+        ("0%", "25.0%", "up"),
+    }
