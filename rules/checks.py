@@ -526,8 +526,8 @@ def _sums_to_one(values: Iterable[Fraction | int | float]) -> bool:
             continue
         exact_value = value if value.__class__ is Fraction else Fraction(value)
         # The slots `exact` fills; the public properties cost a Python call each.
-        numerator = exact_value._numerator  # type: ignore[attr-defined]
-        denominator = exact_value._denominator  # type: ignore[attr-defined]
+        numerator = exact_value._numerator  # type: ignore[attr-defined]  # Fraction's private slots: one Fraction per outcome, pinned by a test
+        denominator = exact_value._denominator  # type: ignore[attr-defined]  # Fraction's private slots: one Fraction per outcome, pinned by a test
         if denominator == over:
             total += numerator
         else:
@@ -546,8 +546,8 @@ def exact(numerator: int, denominator: int) -> Fraction:
         raise ZeroDivisionError(f"exact({numerator}, {denominator})")
     divisor = gcd(numerator, denominator)
     value = _new_fraction(Fraction)
-    value._numerator = numerator // divisor  # type: ignore[attr-defined]
-    value._denominator = denominator // divisor  # type: ignore[attr-defined]
+    value._numerator = numerator // divisor  # type: ignore[attr-defined]  # Fraction's private slots: one Fraction per outcome, pinned by a test
+    value._denominator = denominator // divisor  # type: ignore[attr-defined]  # Fraction's private slots: one Fraction per outcome, pinned by a test
     return value
 
 

@@ -51,7 +51,7 @@ def test_a_prepared_checks_parameters_cannot_be_changed_under_it():
     prepared = get_system("game_the_90").check("melee").prepare({})
 
     with pytest.raises(TypeError):
-        prepared.values["target_hits"] = 3  # type: ignore[index]
+        prepared.values["target_hits"] = 3  # type: ignore[index]  # the test tries to mutate a read-only mapping
 
 
 def test_prepared_checks_validate_each_distinct_question_once():

@@ -161,7 +161,7 @@ def _wound_rows(wounding: Mapping[str, Any]) -> list[list[str]]:
             rows.append([_face_band(face + 1, start), *last])
             start = face
         last = pair
-    rows.append([_face_band(1, start), *last])  # type: ignore[misc]
+    rows.append([_face_band(1, start), *last])  # type: ignore[misc]  # the loop above always sets `last` (faces 1-12)
     return rows
 
 

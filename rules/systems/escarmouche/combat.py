@@ -67,7 +67,7 @@ def cached_odds(
     def wrapper(params: Params) -> dict[str, Fraction]:
         return dict(by_items(tuple(sorted(params.items()))))
 
-    wrapper.cache_clear = by_items.cache_clear  # type: ignore[attr-defined]
+    wrapper.cache_clear = by_items.cache_clear  # type: ignore[attr-defined]  # the wrapper offers its cache's clear, as lru_cache does
     return wrapper
 
 

@@ -345,7 +345,7 @@ def _cached(
     def odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
         return dict(by_items(tuple(sorted(params.items()))))
 
-    odds.cache_clear = by_items.cache_clear  # type: ignore[attr-defined]
+    odds.cache_clear = by_items.cache_clear  # type: ignore[attr-defined]  # the wrapper offers its cache's clear, as lru_cache does
     return odds
 
 
