@@ -25,8 +25,17 @@ MELEE = "Melee: attack d12 against parry d12"
 
 
 def _choose(page, label: str, option: str, url_part: str) -> None:
+    """Pick an option and wait until htmx has put the form for it in place (nothing to wait
+    for if it was already picked: the browser fires no change then). A response arriving is
+    not the swap done: picking before it settles would act on the element being replaced."""
+    select = page.get_by_label(label, exact=True)
+    if select.evaluate("s => s.options[s.selectedIndex].label") == option:
+        return
     with page.expect_response(lambda r: url_part in r.url):
-        page.get_by_label(label, exact=True).select_option(label=option)
+        select.select_option(label=option)
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
 
 
 def _resolve(page, seq: int) -> None:
