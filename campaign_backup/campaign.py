@@ -43,7 +43,7 @@ from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBa
 from campaign_backup.schema import document_problem
 from campaigns.models import Campaign, Club, HouseRules, Membership
 from league.models import League, LeagueAdjustment, Pairing, PairingReport, ResultEntry, Round
-from league.services.results import RESULT_FIELDS
+from league.services.results import result_entry_of
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
 from rules.dice import HMAC_SHA256
 
@@ -660,12 +660,7 @@ class _Importer:
         self._insert(
             ResultEntry,
             (
-                ResultEntry(
-                    pairing=pairing,
-                    version=pairing.version,
-                    result={name: getattr(pairing, name) for name in RESULT_FIELDS},
-                    by=pairing.confirmed_by,
-                )
+                result_entry_of(pairing, pairing.confirmed_by)
                 for pairing in pairings
                 if pairing.version > 0
             ),

@@ -123,15 +123,22 @@ RESULT_FIELDS = (
 )
 
 
-def result_entry_record(pairing: Pairing, user: User | None) -> ResultEntry:
-    """Keep the result this write left (`pairing.version` already bumped): one entry a version,
-    so the record shows every correction, and the pairing is history the database protects."""
-    return ResultEntry.objects.create(
+def result_entry_of(pairing: Pairing, user: User | None) -> ResultEntry:
+    """The entry (unsaved) for the result the pairing holds now, at its current version."""
+    return ResultEntry(
         pairing=pairing,
         version=pairing.version,
         result={name: getattr(pairing, name) for name in RESULT_FIELDS},
         by=user if user is not None and user.is_authenticated else None,
     )
+
+
+def result_entry_record(pairing: Pairing, user: User | None) -> ResultEntry:
+    """Keep the result this write left (`pairing.version` already bumped): one entry a version,
+    so the record shows every correction, and the pairing is history the database protects."""
+    entry = result_entry_of(pairing, user)
+    entry.save()
+    return entry
 
 
 def side_of(pairing: Pairing, user: User) -> str | None:
