@@ -1,6 +1,6 @@
 """A battle keeps its campaign however it is set up, and its result cannot contradict itself.
 
-alice owns Red, bob owns Blue, both in the Brandywine campaign (Rencounter) that olive
+alice owns Red, bob owns Blue, both in the Brandywine campaign (Rencounter) that olivia
 organises; dave is a member; eve is a stranger.
 """
 

@@ -2,7 +2,7 @@
 their campaign organiser's), through every path: services, the task queued directly, the API,
 the pages and the admin.
 
-alice owns Red, bob owns Blue (one campaign); olive organises it; eve is a stranger; dave plays
+alice owns Red, bob owns Blue (one campaign); olivia organises it; eve is a stranger; dave plays
 in the campaign without fighting.
 """
 

@@ -51,7 +51,10 @@ def test_a_pool_is_refused_on_sqlite_with_kept_connections_or_below_zero():
             {"DATABASE_URL": "sqlite:////tmp/muster-pool.sqlite3", "DATABASE_POOL": "4"},
             "PostgreSQL",
         ),
-        ({"DATABASE_URL": POSTGRES, "DATABASE_POOL": "4", "CONN_MAX_AGE": "60"}, "CONN_MAX_AGE"),
+        (
+            {"DATABASE_URL": POSTGRES, "DATABASE_POOL": "4", "CONN_MAX_AGE": "60"},
+            "DATABASE_POOL replaces CONN_MAX_AGE: set CONN_MAX_AGE=0",
+        ),
         ({"DATABASE_URL": POSTGRES, "DATABASE_POOL": "-1"}, "DATABASE_POOL must be 0"),
     ]
     for env, says in cases:
