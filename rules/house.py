@@ -307,7 +307,197 @@ class Pack:
         )
 
 
-# --- shared converters between a snapshot's fields and an editor's rows --------------------------
+# --- where a table's rows live in the snapshot: one reader and one builder per layout ---------
+
+#: Turns the fields a layout built into the fields a pack replaces, for a snapshot that keeps
+#: lookups built with a table (weapons by key, a rally's Hits by face).
+Then = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where an editable table's rows live in a system's tables snapshot.
+
+    `read(snapshot)` gives the rows as they stand there; `build(rows)` the snapshot fields that
+    validated rows replace, as `{FIELD_NAME: value}`. The constructors below (`records`,
+    `tuples`, `by_key`, `scalars`) make both from the field's shape, so a table declares where
+    it lives instead of converting its rows by hand; `editable` makes the table from a layout.
+    """
+
+    read: Callable[[Any], list[Row]]
+    build: Callable[[list[Row]], dict[str, Any]]
+
+
+def _then(then: Then | None, built: dict[str, Any]) -> dict[str, Any]:
+    return then(built) if then is not None else built
+
+
+def records(
+    field: str,
+    record: Callable[..., Any],
+    *,
+    keyed: bool = True,
+    spread: Mapping[str, tuple[str, ...]] | None = None,
+    then: Then | None = None,
+) -> Layout:
+    """A table of records (frozen dataclasses), a row each and a column per field: the snapshot's
+    `field` as {key: record} (`keyed`: a weapons table, add a row to add a weapon) or as a tuple
+    of records in order. `spread` gives a tuple field's columns (a weapon's range bands, one
+    column each). A record field the table has no column for keeps its default."""
+    names = [f.name for f in dataclasses.fields(record)]  # type: ignore[arg-type]  # a dataclass
+    spread = spread or {}
+
+    def read(snapshot: Any) -> list[Row]:
+        value = getattr(snapshot, field)
+        rows: list[Row] = []
+        for item in value.values() if keyed else value:
+            row: Row = {}
+            for name in names:
+                if name in spread:
+                    row.update(zip(spread[name], getattr(item, name), strict=True))
+                else:
+                    row[name] = getattr(item, name)
+            rows.append(row)
+        return rows
+
+    def make(row: Row) -> Any:
+        cells = {name: row[name] for name in names if name in row}
+        for name, columns in spread.items():
+            cells[name] = tuple(row[column] for column in columns)
+        return record(**cells)
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        made = [make(row) for row in rows]
+        value = {item.key: item for item in made} if keyed else tuple(made)
+        return _then(then, {field: value})
+
+    return Layout(read, build)
+
+
+def tuples(
+    field: str, cells: str | tuple[str, ...], *, key: str | None = None, then: Then | None = None
+) -> Layout:
+    """A table kept as plain tuples in the snapshot's `field`: a tuple of `cells`-ordered tuples,
+    a row each (a band list: (highest roll, result)); with `key`, {key: tuple} (shields: {key:
+    (name, modifier)}); `cells` one column's name, {key: number} (a modifier by range band)."""
+    names = (cells,) if isinstance(cells, str) else cells
+
+    def read(snapshot: Any) -> list[Row]:
+        value = getattr(snapshot, field)
+        if key is None:
+            return [dict(zip(names, item, strict=True)) for item in value]
+        if isinstance(cells, str):
+            return [{key: name, cells: item} for name, item in value.items()]
+        return [{key: name, **dict(zip(names, item, strict=True))} for name, item in value.items()]
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        if key is None:
+            return _then(then, {field: tuple(tuple(row[n] for n in names) for row in rows)})
+        if isinstance(cells, str):
+            return _then(then, {field: {row[key]: row[cells] for row in rows}})
+        return _then(then, {field: {row[key]: tuple(row[n] for n in names) for row in rows}})
+
+    return Layout(read, build)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """Where some columns of a `by_key` table live: a {key: value} field (a tuple of values for
+    several columns; `omit_empty` leaves empty cells out), or a set of the keys whose cell is
+    true (`in_set`)."""
+
+    field: str
+    columns: tuple[str, ...]
+    is_set: bool = False
+    omit_empty: bool = False
+
+    def read(self, snapshot: Any, key: Any) -> Row:
+        value = getattr(snapshot, self.field)
+        if self.is_set:
+            return {self.columns[0]: key in value}
+        if len(self.columns) == 1:
+            return {self.columns[0]: value.get(key) if self.omit_empty else value[key]}
+        return dict(zip(self.columns, value[key], strict=True))
+
+    def build(self, rows: list[Row], key: str) -> Any:
+        if self.is_set:
+            return frozenset(row[key] for row in rows if row[self.columns[0]])
+        if len(self.columns) > 1:
+            return {row[key]: tuple(row[c] for c in self.columns) for row in rows}
+        cells = ((row[key], row[self.columns[0]]) for row in rows)
+        return {name: cell for name, cell in cells if cell is not None or not self.omit_empty}
+
+
+def in_dict(field: str, *columns: str, omit_empty: bool = False) -> Stored:
+    return Stored(field, columns, omit_empty=omit_empty)
+
+
+def in_set(field: str, column: str) -> Stored:
+    return Stored(field, (column,), is_set=True)
+
+
+def by_key(
+    key: str,
+    keys: str | Sequence[Any],
+    *stores: Stored,
+    then: Then | None = None,
+) -> Layout:
+    """A table whose columns are fields keyed alike (a firearm's ranges in one {key: ranges}
+    field, its name in another, its bayonet in a set of keys). `keys` gives the rows' keys in
+    order: a {key: ...} field of the snapshot, or the keys themselves (the text's unit types)."""
+
+    def read(snapshot: Any) -> list[Row]:
+        names = getattr(snapshot, keys) if isinstance(keys, str) else keys
+        rows: list[Row] = []
+        for name in names:
+            row: Row = {key: name}
+            for stored in stores:
+                row.update(stored.read(snapshot, name))
+            rows.append(row)
+        return rows
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        return _then(then, {stored.field: stored.build(rows, key) for stored in stores})
+
+    return Layout(read, build)
+
+
+def scalars(
+    fields: Mapping[str, str], *, key: str | None = None, then: Then | None = None
+) -> Layout:
+    """A table of single numbers, each a field of the snapshot (`fields`: column or row key ->
+    field name): one row with a column each, or with `key` (the key column's name), a row each
+    holding its number in the one other column (a settings table)."""
+
+    def read(snapshot: Any) -> list[Row]:
+        if key is None:
+            return [{column: getattr(snapshot, name) for column, name in fields.items()}]
+        return [{key: row, "value": getattr(snapshot, name)} for row, name in fields.items()]
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        if key is None:
+            return _then(then, {name: rows[0][column] for column, name in fields.items()})
+        return _then(then, {fields[row[key]]: row["value"] for row in rows})
+
+    return Layout(read, build)
+
+
+def editable(
+    name: str,
+    title: str,
+    columns: Sequence[Column],
+    layout: Layout,
+    base: Any,
+    **options: Any,
+) -> EditableTable:
+    """An editable table whose rows are read from the text's snapshot (`base`) by its layout, each
+    in its columns' order, and built back into the snapshot by it (`EditableTable`'s options)."""
+    names = [column.name for column in columns]
+
+    def rows() -> list[Row]:
+        return [{column: row[column] for column in names} for row in layout.read(base)]
+
+    return EditableTable(name, title, tuple(columns), rows, layout.build, **options)
 
 
 def record_rows(records: Iterable[Any]) -> list[Row]:
@@ -315,28 +505,14 @@ def record_rows(records: Iterable[Any]) -> list[Row]:
     return [dataclasses.asdict(record) for record in records]
 
 
-def records_by_key(field: str, record: Callable[..., Any]) -> Callable[[list[Row]], dict[str, Any]]:
-    """The build of a table of records keyed by their `key`: the snapshot's `field` as
-    {key: record(**row)} (a weapons table: add a row, add a weapon)."""
-
-    def build(rows: list[Row]) -> dict[str, Any]:
-        return {field: {row["key"]: record(**row) for row in rows}}
-
-    return build
+def key_column(label: str = "Key", *, max: int = 40, help: str = "How checks and rosters name it") -> Column:
+    """The column naming a row as checks and rosters do (letters, digits, '_' and '-')."""
+    return Column("key", "text", label, max=max, help=help)
 
 
-def number_rows(numbers: Mapping[Any, Any], key: str, value: str) -> list[Row]:
-    """A table's rows from a {key: number} field of a snapshot: one row per entry."""
-    return [{key: name, value: number} for name, number in numbers.items()]
-
-
-def numbers_by_key(field: str, key: str, value: str) -> Callable[[list[Row]], dict[str, Any]]:
-    """The build of a {key: number} table: the snapshot's `field` from the rows' two columns."""
-
-    def build(rows: list[Row]) -> dict[str, Any]:
-        return {field: {row[key]: row[value] for row in rows}}
-
-    return build
+def name_column(name: str = "name", label: str = "Name", *, max: int = 60) -> Column:
+    """The column a person reads a row by: printed only, as checks know the row by its key."""
+    return Column(name, "text", label, max=max, sheet_only=NAMES_THE_ROW)
 
 
 def pack_document(

@@ -16,17 +16,17 @@ from typing import Any
 
 from rules import aftermath
 from rules.house import (
-    NAMES_THE_ROW,
     Column,
     EditableTable,
     HouseSpec,
     PackError,
     Probe,
     Row,
-    number_rows,
-    numbers_by_key,
-    record_rows,
-    records_by_key,
+    editable,
+    key_column,
+    name_column,
+    records,
+    tuples,
 )
 from rules.systems.rencounter import tables as t
 
@@ -43,48 +43,11 @@ _KINDS = (
 )
 
 
-def _key_column(label: str) -> Column:
-    return Column("key", "text", label, max=40, help="How checks and rosters name it")
-
-
 def _words(key: str) -> str:
     return key.replace("_", " ")
 
 
 # --- missile weapons ----------------------------------------------------------------------
-
-
-def _missile_rows() -> list[Row]:
-    return [
-        {
-            "key": w.key,
-            "name": w.name,
-            **dict(zip(_BANDS, w.ranges, strict=True)),
-            "damage": w.damage,
-            "reload": w.reload,
-            "shots": w.shots,
-            "repeat": w.repeat,
-            "kind": w.kind,
-        }
-        for w in t.BASE.missile_weapons.values()
-    ]
-
-
-def _missile_build(rows: list[Row]) -> dict[str, Any]:
-    weapons = {
-        row["key"]: t.MissileWeapon(
-            row["key"],
-            row["name"],
-            (row["short"], row["medium"], row["long"], row["extreme"]),
-            row["damage"],
-            row["reload"],
-            row["shots"],
-            row["repeat"],
-            row["kind"],
-        )
-        for row in rows
-    }
-    return {"missile_weapons": weapons}
 
 
 def _not_the_no_weapon_key(table: str, rows: list[Row]) -> None:
@@ -140,12 +103,12 @@ def _missile_probes(row: Row) -> list[Probe]:
     ]
 
 
-MISSILE_WEAPONS = EditableTable(
+MISSILE_WEAPONS = editable(
     "missile_weapons",
     "Missile weapons",
     (
-        _key_column("Key"),
-        Column("name", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
+        key_column("Key"),
+        name_column(),
         *(
             Column(
                 band,
@@ -193,8 +156,8 @@ MISSILE_WEAPONS = EditableTable(
         ),
         Column("kind", "choice", "Kind", choices=_KINDS, help="How target armour affects it"),
     ),
-    _missile_rows,
-    _missile_build,
+    records("missile_weapons", t.MissileWeapon, spread={"ranges": _BANDS}),
+    t.BASE,
     validate=_missile_validate,
     probes=_missile_probes,
     help="Range bands are the longest distance of each band in inches.",
@@ -222,12 +185,12 @@ def _melee_probes(row: Row) -> list[Probe]:
     ]
 
 
-MELEE_WEAPONS = EditableTable(
+MELEE_WEAPONS = editable(
     "melee_weapons",
     "Melee weapons",
     (
-        _key_column("Key"),
-        Column("name", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
+        key_column("Key"),
+        name_column(),
         Column(
             "to_hit", "int", "To hit", min=_LEAST, max=_MOST, help="Added to the wielder's skill"
         ),
@@ -243,8 +206,8 @@ MELEE_WEAPONS = EditableTable(
         ),
         Column("shield", "bool", "Shield", help="May be used with a shield"),
     ),
-    lambda: record_rows(t.BASE.melee_weapons.values()),
-    records_by_key("melee_weapons", t.MeleeWeapon),
+    records("melee_weapons", t.MeleeWeapon),
+    t.BASE,
     validate=lambda rows: _not_the_no_weapon_key("melee_weapons", rows),
     probes=_melee_probes,
 )
@@ -269,16 +232,16 @@ def _shield_probes(row: Row) -> list[Probe]:
     ]
 
 
-SHIELDS = EditableTable(
+SHIELDS = editable(
     "shields",
     "Shields",
     (
-        _key_column("Shield"),
-        Column("label", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
+        key_column("Shield"),
+        name_column("label"),
         Column("modifier", "int", "To hit the bearer", min=_LEAST, max=_MOST),
     ),
-    lambda: [{"key": k, "label": label, "modifier": m} for k, (label, m) in t.BASE.shields.items()],
-    lambda rows: {"shields": {row["key"]: (row["label"], row["modifier"]) for row in rows}},
+    tuples("shields", ("label", "modifier"), key="key"),
+    t.BASE,
     fixed_rows=True,
     probes=_shield_probes,
     help="Missiles that armour stops (thrown, bows, crossbows) and melee attacks add these; "
@@ -292,22 +255,17 @@ def _open_ground(row: Row, column: str) -> str:
     return ""
 
 
-COVER = EditableTable(
+COVER = editable(
     "cover",
     "Cover",
     (
-        _key_column("Cover"),
-        Column("label", "text", "Description", max=60, sheet_only=NAMES_THE_ROW),
+        key_column("Cover"),
+        name_column("label", "Description"),
         Column("modifier", "int", "To hit", min=-10, max=0),
         Column("solid", "bool", "Solid", help="A miss it alone caused makes the target duck back"),
     ),
-    lambda: [
-        {"key": k, "label": label, "modifier": m, "solid": solid}
-        for k, (m, solid, label) in t.BASE.cover.items()
-    ],
-    lambda rows: {
-        "cover": {row["key"]: (row["modifier"], row["solid"], row["label"]) for row in rows}
-    },
+    tuples("cover", ("modifier", "solid", "label"), key="key"),
+    t.BASE,
     fixed_rows=True,
     sheet_only_cells=_open_ground,
     probes=lambda row: [
@@ -320,15 +278,15 @@ COVER = EditableTable(
 )
 
 
-RANGE_TO_HIT = EditableTable(
+RANGE_TO_HIT = editable(
     "range_to_hit",
     "Range band to-hit modifiers",
     (
         Column("band", "text", "Range band", max=20),
         Column("modifier", "int", "To hit", min=-12, max=6),
     ),
-    lambda: number_rows(t.BASE.range_to_hit, "band", "modifier"),
-    numbers_by_key("range_to_hit", "band", "modifier"),
+    tuples("range_to_hit", "modifier", key="band"),
+    t.BASE,
     key="band",
     fixed_rows=True,
     probes=lambda row: [
@@ -357,7 +315,7 @@ def _in_order(table: str, rows: list[Row], column: str, *, strictly: bool) -> No
             )
 
 
-DAMAGE = EditableTable(
+DAMAGE = editable(
     "damage",
     "Damage table",
     (
@@ -372,8 +330,8 @@ DAMAGE = EditableTable(
             "above the last row, no effect",
         ),
     ),
-    lambda: [{"result": result, "up_to": top} for top, result in t.BASE.damage_table],
-    lambda rows: {"damage_table": tuple((row["up_to"], row["result"]) for row in rows)},
+    tuples("damage_table", ("up_to", "result")),
+    t.BASE,
     key="result",
     fixed_rows=True,
     validate=lambda rows: _in_order("damage", rows, "up_to", strictly=True),
@@ -394,7 +352,7 @@ DAMAGE = EditableTable(
 def _modifier_list(
     name: str, title: str, constant: str, rules: tuple[tuple[str, str], ...], help: str
 ) -> EditableTable:
-    return EditableTable(
+    return editable(
         name,
         title,
         (
@@ -410,13 +368,8 @@ def _modifier_list(
                 "adds it into the check's modifier. A rule no row names keeps the text's number",
             ),
         ),
-        lambda: [
-            {"situation": s, "modifier": m, "rule": rule}
-            for s, m, rule in getattr(t.BASE, constant)
-        ],
-        lambda rows: {
-            constant: tuple((row["situation"], row["modifier"], row["rule"]) for row in rows)
-        },
+        tuples(constant, ("situation", "modifier", "rule")),
+        t.BASE,
         key=None,
         max_rows=40,
         help=help,
@@ -521,7 +474,7 @@ def _aftermath_probes(row: Row) -> list[Probe]:
     ]
 
 
-AFTERMATH = EditableTable(
+AFTERMATH = editable(
     "aftermath",
     "Wound aftermath (d6 per wound point)",
     (
@@ -536,8 +489,8 @@ AFTERMATH = EditableTable(
             "before: never); prompt care rerolls each face that would not heal",
         ),
     ),
-    lambda: [{"result": result, "up_to": top} for top, result in t.BASE.aftermath_bands],
-    lambda rows: {"aftermath_bands": tuple((row["up_to"], row["result"]) for row in rows)},
+    tuples("aftermath_bands", ("up_to", "result")),
+    t.BASE,
     key="result",
     fixed_rows=True,
     validate=_aftermath_validate,
@@ -558,7 +511,7 @@ def _improvement_validate(rows: list[Row]) -> None:
             )
 
 
-IMPROVEMENT = EditableTable(
+IMPROVEMENT = editable(
     "improvement",
     "Improvement caps",
     (
@@ -572,8 +525,8 @@ IMPROVEMENT = EditableTable(
             help="An improvement roll never raises the stat past this",
         ),
     ),
-    lambda: number_rows(t.BASE.improvement_caps, "stat", "maximum"),
-    numbers_by_key("improvement_caps", "stat", "maximum"),
+    tuples("improvement_caps", "maximum", key="stat"),
+    t.BASE,
     key="stat",
     fixed_rows=True,
     validate=_improvement_validate,
