@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -403,18 +403,21 @@ def tuples(
 @dataclass(frozen=True)
 class Stored:
     """Where some columns of a `by_key` table live: a {key: value} field (a tuple of values for
-    several columns; `omit_empty` leaves empty cells out), or a set of the keys whose cell is
-    true (`in_set`)."""
+    several columns; `omit_empty` leaves empty cells out), (key, value) pairs in order
+    (`in_pairs`: a choice list), or a set of the keys whose cell is true (`in_set`)."""
 
     field: str
     columns: tuple[str, ...]
     is_set: bool = False
     omit_empty: bool = False
+    pairs: bool = False
 
     def read(self, snapshot: Any, key: Any) -> Row:
         value = getattr(snapshot, self.field)
         if self.is_set:
             return {self.columns[0]: key in value}
+        if self.pairs:
+            value = dict(value)
         if len(self.columns) == 1:
             return {self.columns[0]: value.get(key) if self.omit_empty else value[key]}
         return dict(zip(self.columns, value[key], strict=True))
@@ -422,6 +425,8 @@ class Stored:
     def build(self, rows: list[Row], key: str) -> Any:
         if self.is_set:
             return frozenset(row[key] for row in rows if row[self.columns[0]])
+        if self.pairs:
+            return tuple((row[key], row[self.columns[0]]) for row in rows)
         if len(self.columns) > 1:
             return {row[key]: tuple(row[c] for c in self.columns) for row in rows}
         cells = ((row[key], row[self.columns[0]]) for row in rows)
@@ -430,6 +435,10 @@ class Stored:
 
 def in_dict(field: str, *columns: str, omit_empty: bool = False) -> Stored:
     return Stored(field, columns, omit_empty=omit_empty)
+
+
+def in_pairs(field: str, column: str) -> Stored:
+    return Stored(field, (column,), pairs=True)
 
 
 def in_set(field: str, column: str) -> Stored:
@@ -444,10 +453,13 @@ def by_key(
 ) -> Layout:
     """A table whose columns are fields keyed alike (a firearm's ranges in one {key: ranges}
     field, its name in another, its bayonet in a set of keys). `keys` gives the rows' keys in
-    order: a {key: ...} field of the snapshot, or the keys themselves (the text's unit types)."""
+    order: a field of the snapshot ({key: ...} or (key, name) pairs), or the keys themselves
+    (the text's unit types)."""
 
     def read(snapshot: Any) -> list[Row]:
         names = getattr(snapshot, keys) if isinstance(keys, str) else keys
+        if isinstance(names, tuple) and names and isinstance(names[0], tuple):
+            names = [name for name, _ in names]
         rows: list[Row] = []
         for name in names:
             row: Row = {key: name}
@@ -500,12 +512,9 @@ def editable(
     return EditableTable(name, title, tuple(columns), rows, layout.build, **options)
 
 
-def record_rows(records: Iterable[Any]) -> list[Row]:
-    """A table's rows from its records (frozen dataclasses): one cell per field, in order."""
-    return [dataclasses.asdict(record) for record in records]
-
-
-def key_column(label: str = "Key", *, max: int = 40, help: str = "How checks and rosters name it") -> Column:
+def key_column(
+    label: str = "Key", *, max: int = 40, help: str = "How checks and rosters name it"
+) -> Column:
     """The column naming a row as checks and rosters do (letters, digits, '_' and '-')."""
     return Column("key", "text", label, max=max, help=help)
 

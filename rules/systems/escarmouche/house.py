@@ -17,13 +17,15 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.house import (
-    NAMES_THE_ROW,
     Column,
     EditableTable,
     HouseSpec,
+    Layout,
     PackError,
     Probe,
-    record_rows,
+    editable,
+    name_column,
+    records,
 )
 from rules.house import Row as Cells
 from rules.systems.escarmouche import tables as t
@@ -48,7 +50,7 @@ PROBE_SKILLS = (1, 3)
 KEY = Column(
     "key", "text", "Key", max=30, help="How checks and figures name the row: letters, digits, _, -."
 )
-LABEL = Column("label", "text", "Name", max=MAX_LABEL, sheet_only=NAMES_THE_ROW)
+LABEL = name_column("label", max=MAX_LABEL)
 PASSIVE = Column(
     "passive",
     "int",
@@ -60,10 +62,6 @@ PASSIVE = Column(
 
 
 # --- weapon classes and terrain ---------------------------------------------------------------
-
-
-def _passive_table(rows: list[Cells]) -> tuple[t.Row, ...]:
-    return tuple(t.Row(**row) for row in rows)
 
 
 def _keep_the_cannon(rows: list[Cells]) -> None:
@@ -100,32 +98,28 @@ def _terrain_probes(row: Cells) -> list[Probe]:
     return [Probe("move", {"terrain": row["key"]}, f"First move: {row['label']}")]
 
 
-WEAPONS = EditableTable(
+WEAPONS = editable(
     "weapons",
     "Weapon classes",
     (KEY, LABEL, PASSIVE),
-    rows=lambda: record_rows(t.BASE.WEAPONS),
-    build=lambda rows: t.weapon_constants(_passive_table(rows)),
+    records("WEAPONS", t.Row, keyed=False, then=lambda f: t.weapon_constants(f["WEAPONS"])),
+    t.BASE,
     help="Each missile weapon class and the passive dice it adds to a shot.",
     validate=_keep_the_cannon,
     probes=_weapon_probes,
 )
-TERRAIN = EditableTable(
+TERRAIN = editable(
     "terrain",
     "Terrain",
     (KEY, LABEL, PASSIVE),
-    rows=lambda: record_rows(t.BASE.TERRAIN),
-    build=lambda rows: t.terrain_constants(_passive_table(rows)),
+    records("TERRAIN", t.Row, keyed=False, then=lambda f: t.terrain_constants(f["TERRAIN"])),
+    t.BASE,
     help="Each kind of ground and the passive dice it adds to a move.",
     probes=_terrain_probes,
 )
 
 
 # --- melee weapons ---------------------------------------------------------------------------
-
-
-def _build_melee(rows: list[Cells]) -> dict[str, Any]:
-    return t.melee_constants(tuple(t.MeleeWeapon(**row) for row in rows))
 
 
 def _no_weaponless_pike(rows: list[Cells]) -> None:
@@ -139,7 +133,7 @@ def _no_weaponless_pike(rows: list[Cells]) -> None:
             )
 
 
-MELEE_WEAPONS = EditableTable(
+MELEE_WEAPONS = editable(
     "melee_weapons",
     "Melee weapons",
     (
@@ -158,8 +152,13 @@ MELEE_WEAPONS = EditableTable(
             help="The figure starts Disarmed and fights at the weaponless penalty.",
         ),
     ),
-    rows=lambda: record_rows(t.BASE.MELEE_WEAPONS),
-    build=_build_melee,
+    records(
+        "MELEE_WEAPONS",
+        t.MeleeWeapon,
+        keyed=False,
+        then=lambda f: t.melee_constants(f["MELEE_WEAPONS"]),
+    ),
+    t.BASE,
     help="The melee weapons a figure may carry (no check's odds depend on them: they decide "
     "which fight applies and whether a figure starts Disarmed).",
     validate=_no_weaponless_pike,
@@ -181,37 +180,10 @@ PRONE = Column("prone", "bool", "Prone in cover", help="The target goes prone an
 PUSHED_BACK = Column("pushed_back", "bool", "Pushed back", help="The loser is pushed back.")
 
 
-def _effect_cells(table: t.EffectsTable, flag: str) -> list[Cells]:
-    return [
-        {
-            "diff": row.diff,
-            "key": row.key,
-            "label": row.label,
-            "hits": row.hits,
-            "more_hits": row.more_hits,
-            "shaken": row.shaken,
-            "disarmed": row.disarmed,
-            flag: getattr(row, flag),
-        }
-        for row in table
-    ]
-
-
-def _effects(rows: list[Cells], flag: str) -> t.EffectsTable:
-    return t.EffectsTable(
-        tuple(
-            t.EffectRow(
-                diff=row["diff"],
-                key=row["key"],
-                label=row["label"],
-                shaken=row["shaken"],
-                hits=row["hits"],
-                more_hits=row["more_hits"],
-                disarmed=row["disarmed"],
-                **{flag: row[flag]},
-            )
-            for row in rows
-        )
+def _effects(field: str) -> Layout:
+    """An effects table's bands, kept in the snapshot as an `EffectsTable` of its rows."""
+    return records(
+        field, t.EffectRow, keyed=False, then=lambda f: {field: t.EffectsTable(f[field])}
     )
 
 
@@ -301,24 +273,24 @@ def _fighting_probes(row: Cells) -> list[Probe]:
     ]
 
 
-SHOOTING_EFFECTS = EditableTable(
+SHOOTING_EFFECTS = editable(
     "shooting_effects",
     "Shooting effects",
     (*EFFECT_COLUMNS, PRONE),
-    rows=lambda: _effect_cells(t.BASE.SHOOTING_EFFECTS, "prone"),
-    build=lambda rows: {"SHOOTING_EFFECTS": _effects(rows, "prone")},
+    _effects("SHOOTING_EFFECTS"),
+    t.BASE,
     fixed_rows=True,
     help="What a shot that beats its target does, by how much it won: each row a band of "
     "differences up to the next row's.",
     validate=_effects_rules("shooting_effects"),
     probes=_shooting_probes,
 )
-FIGHTING_EFFECTS = EditableTable(
+FIGHTING_EFFECTS = editable(
     "fighting_effects",
     "Fighting effects",
     (*EFFECT_COLUMNS, PUSHED_BACK),
-    rows=lambda: _effect_cells(t.BASE.FIGHTING_EFFECTS, "pushed_back"),
-    build=lambda rows: {"FIGHTING_EFFECTS": _effects(rows, "pushed_back")},
+    _effects("FIGHTING_EFFECTS"),
+    t.BASE,
     fixed_rows=True,
     help="What the winner of a fight does to the loser, by how much it won: each row a band of "
     "differences up to the next row's.",
