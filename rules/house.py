@@ -307,28 +307,25 @@ class Pack:
         )
 
 
-# --- where a table's rows live in the snapshot: one reader and one builder per layout ---------
+# --- where a table's rows live in the snapshot ---------------------------------------------------
 
-#: Turns the fields a layout built into the fields a pack replaces, for a snapshot that keeps
+#: Turns the fields a layout built into the fields a pack replaces: for a snapshot that keeps
 #: lookups built with a table (weapons by key, a rally's Hits by face).
 Then = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
 class Layout:
-    """Where an editable table's rows live in a system's tables snapshot.
-
-    `read(snapshot)` gives the rows as they stand there; `build(rows)` the snapshot fields that
-    validated rows replace, as `{FIELD_NAME: value}`. The constructors below (`records`,
-    `tuples`, `by_key`, `scalars`) make both from the field's shape, so a table declares where
-    it lives instead of converting its rows by hand; `editable` makes the table from a layout.
-    """
+    """Where an editable table's rows live in a tables snapshot: `read(snapshot)` gives its rows,
+    `build(rows)` the snapshot fields that validated rows replace ({FIELD_NAME: value}). Made by
+    `records`, `tuples`, `by_key` and `scalars` from the field's shape, so no table converts its
+    own rows; `editable` makes the table."""
 
     read: Callable[[Any], list[Row]]
     build: Callable[[list[Row]], dict[str, Any]]
 
 
-def _then(then: Then | None, built: dict[str, Any]) -> dict[str, Any]:
+def _made(then: Then | None, built: dict[str, Any]) -> dict[str, Any]:
     return then(built) if then is not None else built
 
 
@@ -340,97 +337,74 @@ def records(
     spread: Mapping[str, tuple[str, ...]] | None = None,
     then: Then | None = None,
 ) -> Layout:
-    """A table of records (frozen dataclasses), a row each and a column per field: the snapshot's
-    `field` as {key: record} (`keyed`: a weapons table, add a row to add a weapon) or as a tuple
-    of records in order. `spread` gives a tuple field's columns (a weapon's range bands, one
-    column each). A record field the table has no column for keeps its default."""
+    """Records (frozen dataclasses), a row each and a column per field: `field` holds {key:
+    record} (`keyed`: a weapons table) or a tuple of them. `spread` gives a tuple field's columns
+    (range bands); a field with no column keeps its default."""
     names = [f.name for f in dataclasses.fields(record)]  # type: ignore[arg-type]  # a dataclass
     spread = spread or {}
 
-    def read(snapshot: Any) -> list[Row]:
-        value = getattr(snapshot, field)
-        rows: list[Row] = []
-        for item in value.values() if keyed else value:
-            row: Row = {}
-            for name in names:
-                if name in spread:
-                    row.update(zip(spread[name], getattr(item, name), strict=True))
-                else:
-                    row[name] = getattr(item, name)
-            rows.append(row)
-        return rows
+    def cells(item: Any) -> Row:
+        row: Row = {}
+        for name in names:
+            value = getattr(item, name)
+            row.update(zip(spread[name], value, strict=True) if name in spread else {name: value})
+        return row
 
     def make(row: Row) -> Any:
-        cells = {name: row[name] for name in names if name in row}
-        for name, columns in spread.items():
-            cells[name] = tuple(row[column] for column in columns)
-        return record(**cells)
+        values = {name: row[name] for name in names if name in row}
+        return record(**values, **{n: tuple(row[c] for c in cs) for n, cs in spread.items()})
 
     def build(rows: list[Row]) -> dict[str, Any]:
         made = [make(row) for row in rows]
-        value = {item.key: item for item in made} if keyed else tuple(made)
-        return _then(then, {field: value})
-
-    return Layout(read, build)
-
-
-def tuples(
-    field: str, cells: str | tuple[str, ...], *, key: str | None = None, then: Then | None = None
-) -> Layout:
-    """A table kept as plain tuples in the snapshot's `field`: a tuple of `cells`-ordered tuples,
-    a row each (a band list: (highest roll, result)); with `key`, {key: tuple} (shields: {key:
-    (name, modifier)}); `cells` one column's name, {key: number} (a modifier by range band)."""
-    names = (cells,) if isinstance(cells, str) else cells
+        return _made(then, {field: {r.key: r for r in made} if keyed else tuple(made)})
 
     def read(snapshot: Any) -> list[Row]:
         value = getattr(snapshot, field)
-        if key is None:
-            return [dict(zip(names, item, strict=True)) for item in value]
-        if isinstance(cells, str):
-            return [{key: name, cells: item} for name, item in value.items()]
-        return [{key: name, **dict(zip(names, item, strict=True))} for name, item in value.items()]
-
-    def build(rows: list[Row]) -> dict[str, Any]:
-        if key is None:
-            return _then(then, {field: tuple(tuple(row[n] for n in names) for row in rows)})
-        if isinstance(cells, str):
-            return _then(then, {field: {row[key]: row[cells] for row in rows}})
-        return _then(then, {field: {row[key]: tuple(row[n] for n in names) for row in rows}})
+        return [cells(item) for item in (value.values() if keyed else value)]
 
     return Layout(read, build)
+
+
+def tuples(field: str, cells: tuple[str, ...], *, then: Then | None = None) -> Layout:
+    """A tuple of plain tuples, a row each, its cells in `cells` order (a band list)."""
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        return _made(then, {field: tuple(tuple(row[c] for c in cells) for row in rows)})
+
+    return Layout(lambda s: [dict(zip(cells, i, strict=True)) for i in getattr(s, field)], build)
 
 
 @dataclass(frozen=True)
 class Stored:
-    """Where some columns of a `by_key` table live: a {key: value} field (a tuple of values for
-    several columns; `omit_empty` leaves empty cells out), (key, value) pairs in order
-    (`in_pairs`: a choice list), or a set of the keys whose cell is true (`in_set`)."""
+    """Where columns of a `by_key` table live: a {key: value} field (a tuple for several
+    columns; `omit_empty` leaves out empty cells), (key, value) pairs (`in_pairs`), or the set of
+    keys whose cell is true (`in_set`)."""
 
     field: str
     columns: tuple[str, ...]
-    is_set: bool = False
+    shape: Literal["dict", "pairs", "set"] = "dict"
     omit_empty: bool = False
-    pairs: bool = False
 
     def read(self, snapshot: Any, key: Any) -> Row:
         value = getattr(snapshot, self.field)
-        if self.is_set:
+        if self.shape == "set":
             return {self.columns[0]: key in value}
-        if self.pairs:
-            value = dict(value)
-        if len(self.columns) == 1:
-            return {self.columns[0]: value.get(key) if self.omit_empty else value[key]}
-        return dict(zip(self.columns, value[key], strict=True))
+        found: Any = (
+            dict(value).get(key) if self.omit_empty or self.shape == "pairs" else value[key]
+        )
+        one = len(self.columns) == 1
+        return {self.columns[0]: found} if one else dict(zip(self.columns, found, strict=True))
 
     def build(self, rows: list[Row], key: str) -> Any:
-        if self.is_set:
+        if self.shape == "set":
             return frozenset(row[key] for row in rows if row[self.columns[0]])
-        if self.pairs:
-            return tuple((row[key], row[self.columns[0]]) for row in rows)
-        if len(self.columns) > 1:
-            return {row[key]: tuple(row[c] for c in self.columns) for row in rows}
-        cells = ((row[key], row[self.columns[0]]) for row in rows)
-        return {name: cell for name, cell in cells if cell is not None or not self.omit_empty}
+        one = len(self.columns) == 1
+        pairs = [
+            (r[key], r[self.columns[0]] if one else tuple(r[c] for c in self.columns)) for r in rows
+        ]
+        if self.omit_empty:
+            pairs = [(name, value) for name, value in pairs if value is not None]
+        return tuple(pairs) if self.shape == "pairs" else dict(pairs)
 
 
 def in_dict(field: str, *columns: str, omit_empty: bool = False) -> Stored:
@@ -438,72 +412,62 @@ def in_dict(field: str, *columns: str, omit_empty: bool = False) -> Stored:
 
 
 def in_pairs(field: str, column: str) -> Stored:
-    return Stored(field, (column,), pairs=True)
+    return Stored(field, (column,), "pairs")
 
 
 def in_set(field: str, column: str) -> Stored:
-    return Stored(field, (column,), is_set=True)
+    return Stored(field, (column,), "set")
 
 
 def by_key(
-    key: str,
-    keys: str | Sequence[Any],
-    *stores: Stored,
-    then: Then | None = None,
+    key: str, keys: str | Sequence[Any], *stores: Stored, then: Then | None = None
 ) -> Layout:
-    """A table whose columns are fields keyed alike (a firearm's ranges in one {key: ranges}
-    field, its name in another, its bayonet in a set of keys). `keys` gives the rows' keys in
-    order: a field of the snapshot ({key: ...} or (key, name) pairs), or the keys themselves
-    (the text's unit types)."""
+    """Columns kept in fields keyed alike (a firearm's ranges in one {key: ranges} field, its
+    name in another, its bayonet in a set). `keys`, the rows' keys in order: a field of the
+    snapshot ({key: ...} or (key, name) pairs), or the keys themselves."""
 
     def read(snapshot: Any) -> list[Row]:
         names = getattr(snapshot, keys) if isinstance(keys, str) else keys
-        if isinstance(names, tuple) and names and isinstance(names[0], tuple):
-            names = [name for name, _ in names]
-        rows: list[Row] = []
-        for name in names:
-            row: Row = {key: name}
-            for stored in stores:
-                row.update(stored.read(snapshot, name))
-            rows.append(row)
-        return rows
+        names = [n[0] if isinstance(n, tuple) else n for n in names]
+        return [
+            {key: n, **{c: v for s in stores for c, v in s.read(snapshot, n).items()}}
+            for n in names
+        ]
 
     def build(rows: list[Row]) -> dict[str, Any]:
-        return _then(then, {stored.field: stored.build(rows, key) for stored in stores})
+        return _made(then, {stored.field: stored.build(rows, key) for stored in stores})
 
     return Layout(read, build)
 
 
-def scalars(
-    fields: Mapping[str, str], *, key: str | None = None, then: Then | None = None
-) -> Layout:
-    """A table of single numbers, each a field of the snapshot (`fields`: column or row key ->
-    field name): one row with a column each, or with `key` (the key column's name), a row each
-    holding its number in the one other column (a settings table)."""
+def keyed(field: str, *columns: str, key: str = "key") -> Layout:
+    """A {key: value} field, or {key: (values...)} for several columns (a range's to-hit,
+    shields)."""
+    return by_key(key, field, in_dict(field, *columns))
+
+
+def scalars(fields: Mapping[str, str], *, key: str = "", then: Then | None = None) -> Layout:
+    """Single numbers, each a snapshot field (`fields`: column, or row key, to field name): one
+    row with a column each, or with `key` (its column) a row each, the number under "value"."""
 
     def read(snapshot: Any) -> list[Row]:
-        if key is None:
+        if not key:
             return [{column: getattr(snapshot, name) for column, name in fields.items()}]
         return [{key: row, "value": getattr(snapshot, name)} for row, name in fields.items()]
 
     def build(rows: list[Row]) -> dict[str, Any]:
-        if key is None:
-            return _then(then, {name: rows[0][column] for column, name in fields.items()})
-        return _then(then, {fields[row[key]]: row["value"] for row in rows})
+        if not key:
+            return _made(then, {name: rows[0][column] for column, name in fields.items()})
+        return _made(then, {fields[row[key]]: row["value"] for row in rows})
 
     return Layout(read, build)
 
 
 def editable(
-    name: str,
-    title: str,
-    columns: Sequence[Column],
-    layout: Layout,
-    base: Any,
-    **options: Any,
+    name: str, title: str, columns: Sequence[Column], layout: Layout, *, base: Any, **options: Any
 ) -> EditableTable:
-    """An editable table whose rows are read from the text's snapshot (`base`) by its layout, each
-    in its columns' order, and built back into the snapshot by it (`EditableTable`'s options)."""
+    """A table whose rows its layout reads from the text's snapshot `base` (in its columns'
+    order) and builds back into a snapshot's fields; `options` are `EditableTable`'s."""
     names = [column.name for column in columns]
 
     def rows() -> list[Row]:
@@ -662,7 +626,13 @@ def _table_rows(table: EditableTable, raw: Any) -> list[Row]:
     if table.fixed_rows:
         _check_fixed(table, rows)
     if table.validate is not None:
-        table.validate(rows)
+        try:
+            table.validate(rows)
+        except PackError as exc:
+            if exc.table:
+                raise
+            # A table's own checks name the row and column; the table is the one being read.
+            raise PackError(exc.reason, table=table.name, row=exc.row, column=exc.column) from None
     return rows
 
 

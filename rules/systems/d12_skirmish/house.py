@@ -12,6 +12,7 @@ tables snapshot (`built_from`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from rules.house import (
@@ -40,6 +41,9 @@ from rules.systems.d12_skirmish.checks import (
     WOUND_OUTCOMES,
     build_checks,
 )
+
+#: The system's editable tables, their rows read from the text's snapshot.
+house_table = partial(editable, base=t.BASE)
 
 FACES = (1, 12)
 #: Keys the checks keep for themselves: "no weapon" and "no firearm named".
@@ -88,26 +92,23 @@ def _band_columns(result_choices: tuple[tuple[str, str], ...]) -> tuple[Column, 
     )
 
 
-def _no_reserved_key(table: str, rows: list[Row]) -> None:
+def _no_reserved_key(rows: list[Row]) -> None:
     for index, row in enumerate(rows):
         if row["key"] in RESERVED_KEYS:
-            raise PackError(
-                f"{row['key']!r} is kept for the checks", table=table, row=index, column="key"
-            )
+            raise PackError(f"{row['key']!r} is kept for the checks", row=index, column="key")
 
 
 # --- firearms ---------------------------------------------------------------------------------
 
 
 def _validate_firearms(rows: list[Row]) -> None:
-    _no_reserved_key("firearms", rows)
+    _no_reserved_key(rows)
     for index, row in enumerate(rows):
         reach = row["close"]
         for band in BANDS[1:]:
             if row[band] is not None and row[band] <= reach:
                 raise PackError(
                     f"must be longer than the band before it ({reach} inches), not {row[band]}",
-                    table="firearms",
                     row=index,
                     column=band,
                 )
@@ -127,7 +128,7 @@ def _firearm_probes(row: Row) -> list[Probe]:
     ]
 
 
-FIREARMS = editable(
+FIREARMS = house_table(
     "firearms",
     "Firearms",
     (
@@ -152,7 +153,6 @@ FIREARMS = editable(
         in_set("FIREARMS_EVERY_TURN", "fires_every_turn"),
         in_set("BAYONET_ARMS", "bayonet"),
     ),
-    t.BASE,
     max_rows=30,
     help="Range bands in inches: a shot up to the close range is at close range, and so on.",
     validate=_validate_firearms,
@@ -163,17 +163,16 @@ FIREARMS = editable(
 # --- hand-to-hand weapons ---------------------------------------------------------------------
 
 
-MELEE_WEAPONS = editable(
+MELEE_WEAPONS = house_table(
     "melee_weapons",
     "Hand-to-hand weapons",
     (KEY, NAME, Column("bonus", "int", "Hand to hand", min=-3, max=6)),
     by_key(
         "key", "MELEE_WEAPONS", in_dict("MELEE_NAMES", "name"), in_dict("MELEE_WEAPONS", "bonus")
     ),
-    t.BASE,
     max_rows=30,
     help='"bayonet" needs a firearm that takes one.',
-    validate=lambda rows: _no_reserved_key("melee_weapons", rows),
+    validate=_no_reserved_key,
     probes=lambda row: [
         Probe(
             "hand_to_hand",
@@ -194,14 +193,13 @@ def _validate_abilities(rows: list[Row]) -> None:
             raise PackError(
                 f"{row['roll']} is also the roll of row {seen[row['roll']] + 1}; each face of "
                 "the d12 gives one ability",
-                table="abilities",
                 row=index,
                 column="roll",
             )
         seen[row["roll"]] = index
 
 
-ABILITIES = editable(
+ABILITIES = house_table(
     "abilities",
     "Abilities (d12)",
     (
@@ -215,7 +213,6 @@ ABILITIES = editable(
         ("roll", "key", "name", "effect"),
         then=lambda f: t.ability_constants(f["ABILITIES"]),
     ),
-    t.BASE,
     fixed_rows=True,
     help="Each face of the d12 gives one ability; abilities may change faces and wording.",
     validate=_validate_abilities,
@@ -232,14 +229,13 @@ def _choices(field: str, modifiers: str, then: Then | None = None) -> Layout:
     return by_key("key", field, names, in_dict(modifiers, "modifier"), then=then)
 
 
-TROOP_TYPES = editable(
+TROOP_TYPES = house_table(
     "troop_types",
     "Troop types",
     (KEY, NAME, _modifier(-3, 3, "To hit, hand to hand and morale")),
     _choices(
         "TROOP_TYPES", "TROOP_MODIFIER", lambda f: {**f, "TROOP_NAMES": dict(f["TROOP_TYPES"])}
     ),
-    t.BASE,
     fixed_rows=True,
     probes=lambda row: [
         Probe("shoot", {"troop": row["key"]}, f"{row['name']} shooting"),
@@ -248,12 +244,11 @@ TROOP_TYPES = editable(
     ],
 )
 
-RANGES = editable(
+RANGES = house_table(
     "ranges",
     "Range modifiers",
     (KEY, NAME, _modifier(-6, 2, "To hit")),
     _choices("RANGES", "RANGE_MODIFIER"),
-    t.BASE,
     fixed_rows=True,
     help="A firearm's range bands (close, medium, extreme) pick the row.",
     probes=lambda row: [
@@ -261,24 +256,22 @@ RANGES = editable(
     ],
 )
 
-COVER = editable(
+COVER = house_table(
     "cover",
     "Cover modifiers",
     (KEY, NAME, _modifier(-6, 2, "To hit a target in this cover")),
     _choices("COVER", "COVER_MODIFIER"),
-    t.BASE,
     fixed_rows=True,
     probes=lambda row: [
         Probe("fire", {"cover": row["key"]}, f"A regular shooting, target's cover: {row['name']}")
     ],
 )
 
-TO_HIT = editable(
+TO_HIT = house_table(
     "to_hit",
     "Number to hit",
     (Column("hit_on", "int", "d12 + modifiers needs", min=2, max=12),),
     scalars({"hit_on": "HIT_ON"}),
-    t.BASE,
     key=None,
     fixed_rows=True,
     help="A natural 1 misfires whatever the number.",
@@ -292,67 +285,61 @@ TO_HIT = editable(
 # --- misfire and wound tables -------------------------------------------------------------------
 
 
-def _bands_cover_the_die(name: str) -> Any:
+def _bands_cover_the_die(rows: list[Row]) -> None:
     """A band table's rows must cover the d12's faces, each face in exactly one band."""
 
-    def validate(rows: list[Row]) -> None:
-        for index, row in enumerate(rows):
-            if row["high"] < row["low"]:
-                raise PackError(
-                    f"must be at least the band's start ({row['low']}), not {row['high']}",
-                    table=name,
-                    row=index,
-                    column="high",
-                )
-        expected = FACES[0]
-        for index, row in sorted(enumerate(rows), key=lambda pair: pair[1]["low"]):
-            if row["low"] != expected:
-                what = "overlaps the band before it" if row["low"] < expected else "leaves a gap"
-                raise PackError(
-                    f"{what}: the band after {expected - 1} must start at {expected}",
-                    table=name,
-                    row=index,
-                    column="low",
-                )
-            expected = row["high"] + 1
-        if expected != FACES[1] + 1:
-            last = max(range(len(rows)), key=lambda i: rows[i]["high"])
+
+def validate(rows: list[Row]) -> None:
+    for index, row in enumerate(rows):
+        if row["high"] < row["low"]:
             raise PackError(
-                f"the bands must reach {FACES[1]}, not stop at {expected - 1}",
-                table=name,
-                row=last,
+                f"must be at least the band's start ({row['low']}), not {row['high']}",
+                row=index,
                 column="high",
             )
-
-    return validate
+    expected = FACES[0]
+    for index, row in sorted(enumerate(rows), key=lambda pair: pair[1]["low"]):
+        if row["low"] != expected:
+            what = "overlaps the band before it" if row["low"] < expected else "leaves a gap"
+            raise PackError(
+                f"{what}: the band after {expected - 1} must start at {expected}",
+                row=index,
+                column="low",
+            )
+        expected = row["high"] + 1
+    if expected != FACES[1] + 1:
+        last = max(range(len(rows)), key=lambda i: rows[i]["high"])
+        raise PackError(
+            f"the bands must reach {FACES[1]}, not stop at {expected - 1}",
+            row=last,
+            column="high",
+        )
 
 
 def _bands(field: str) -> Layout:
     return tuples(field, ("low", "high", "result"))
 
 
-MISFIRE = editable(
+MISFIRE = house_table(
     "misfire",
     "Misfire (d12 after a natural 1)",
     _band_columns(_outcome_choices(MISFIRE_OUTCOMES)),
     _bands("MISFIRE_TABLE"),
-    t.BASE,
     key=None,
     fixed_rows=True,
-    validate=_bands_cover_the_die("misfire"),
+    validate=_bands_cover_the_die,
     probes=lambda row: [Probe("misfire", {}, "The misfire roll")],
 )
 
-FOOT_WOUNDS = editable(
+FOOT_WOUNDS = house_table(
     "foot_wounds",
     "Wounds: foot (d12 after modifiers)",
     _band_columns(_outcome_choices(WOUND_OUTCOMES)),
     _bands("FOOT_WOUNDS"),
-    t.BASE,
     key=None,
     fixed_rows=True,
     help="A natural 12 scores 12 whatever the modifiers.",
-    validate=_bands_cover_the_die("foot_wounds"),
+    validate=_bands_cover_the_die,
     probes=lambda row: [
         Probe("wound", {"mount": "foot"}, "Wounding a man on foot"),
         Probe("wound", {"mount": "foot", "close_range": True}, "Wounding a man on foot, close"),
@@ -383,7 +370,7 @@ def _cavalry(bands: Layout) -> Layout:
     return Layout(read, build)
 
 
-CAVALRY_WOUNDS = editable(
+CAVALRY_WOUNDS = house_table(
     "cavalry_wounds",
     "Wounds: cavalry (d12 after modifiers)",
     (
@@ -397,11 +384,10 @@ CAVALRY_WOUNDS = editable(
         ),
     ),
     _cavalry(_bands("CAVALRY_WOUNDS")),
-    t.BASE,
     key=None,
     fixed_rows=True,
     help="A natural 12 scores 12 whatever the modifiers.",
-    validate=_bands_cover_the_die("cavalry_wounds"),
+    validate=_bands_cover_the_die,
     probes=lambda row: [
         Probe("wound", {"mount": "cavalry"}, "Wounding a cavalryman"),
         Probe("wound", {"mount": "cavalry", "close_range": True}, "Wounding a cavalryman, close"),

@@ -13,7 +13,7 @@ active die, a rule of the pool, not a table).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rules.house import (
@@ -29,6 +29,9 @@ from rules.house import (
 )
 from rules.house import Row as Cells
 from rules.systems.escarmouche import tables as t
+
+#: The system's editable tables, their rows read from the text's snapshot.
+house_table = partial(editable, base=t.BASE)
 
 #: A club's passive dice stay within what a pool can take: ten is the text's kit of one colour.
 MAX_PASSIVE = 10
@@ -66,9 +69,7 @@ PASSIVE = Column(
 
 def _keep_the_cannon(rows: list[Cells]) -> None:
     if not any(row["key"] == t.CANNON for row in rows):
-        raise PackError(
-            f"must keep the {t.CANNON!r} row: the artillery check fires it", table="weapons"
-        )
+        raise PackError(f"must keep the {t.CANNON!r} row: the artillery check fires it")
 
 
 def _against_an_equal(label: str) -> str:
@@ -98,22 +99,20 @@ def _terrain_probes(row: Cells) -> list[Probe]:
     return [Probe("move", {"terrain": row["key"]}, f"First move: {row['label']}")]
 
 
-WEAPONS = editable(
+WEAPONS = house_table(
     "weapons",
     "Weapon classes",
     (KEY, LABEL, PASSIVE),
     records("WEAPONS", t.Row, keyed=False, then=lambda f: t.weapon_constants(f["WEAPONS"])),
-    t.BASE,
     help="Each missile weapon class and the passive dice it adds to a shot.",
     validate=_keep_the_cannon,
     probes=_weapon_probes,
 )
-TERRAIN = editable(
+TERRAIN = house_table(
     "terrain",
     "Terrain",
     (KEY, LABEL, PASSIVE),
     records("TERRAIN", t.Row, keyed=False, then=lambda f: t.terrain_constants(f["TERRAIN"])),
-    t.BASE,
     help="Each kind of ground and the passive dice it adds to a move.",
     probes=_terrain_probes,
 )
@@ -127,13 +126,12 @@ def _no_weaponless_pike(rows: list[Cells]) -> None:
         if row["pike"] and row["weaponless"]:
             raise PackError(
                 "a weapon that fights as a pike cannot also leave the figure weaponless",
-                table="melee_weapons",
                 row=index,
                 column="weaponless",
             )
 
 
-MELEE_WEAPONS = editable(
+MELEE_WEAPONS = house_table(
     "melee_weapons",
     "Melee weapons",
     (
@@ -158,7 +156,6 @@ MELEE_WEAPONS = editable(
         keyed=False,
         then=lambda f: t.melee_constants(f["MELEE_WEAPONS"]),
     ),
-    t.BASE,
     help="The melee weapons a figure may carry (no check's odds depend on them: they decide "
     "which fight applies and whether a figure starts Disarmed).",
     validate=_no_weaponless_pike,
@@ -187,60 +184,44 @@ def _effects(field: str) -> Layout:
     )
 
 
-def _bands_in_order(name: str) -> Callable[[list[Cells]], None]:
+def _bands_in_order(rows: list[Cells]) -> None:
     """Check an effects table's bands: the first starts at 0, each starts above the last."""
-
-    def validate(rows: list[Cells]) -> None:
-        if rows[0]["diff"] != 0:
+    if rows[0]["diff"] != 0:
+        raise PackError(
+            "must be 0: a tie won on rating falls in the first band",
+            row=0,
+            column="diff",
+        )
+    for index in range(1, len(rows)):
+        if rows[index]["diff"] <= rows[index - 1]["diff"]:
             raise PackError(
-                "must be 0: a tie won on rating falls in the first band",
-                table=name,
-                row=0,
+                f"must be more than the row above's {rows[index - 1]['diff']}: bands rise "
+                "row by row",
+                row=index,
                 column="diff",
             )
-        for index in range(1, len(rows)):
-            if rows[index]["diff"] <= rows[index - 1]["diff"]:
-                raise PackError(
-                    f"must be more than the row above's {rows[index - 1]['diff']}: bands rise "
-                    "row by row",
-                    table=name,
-                    row=index,
-                    column="diff",
-                )
-
-    return validate
 
 
-def _one_wide_bands_add_no_hits(name: str) -> Callable[[list[Cells]], None]:
+def _one_wide_bands_add_no_hits(rows: list[Cells]) -> None:
     """Refuse "+1 hit per point" on a band one difference wide: no point lies above its start.
 
     The hits grow with the difference past the band's own; where the next band starts one
     higher, the flag could never add a hit, and a cell that changes nothing is not offered.
     """
-
-    def validate(rows: list[Cells]) -> None:
-        for index in range(len(rows) - 1):
-            start, following = rows[index]["diff"], rows[index + 1]["diff"]
-            if rows[index]["more_hits"] and following == start + 1:
-                raise PackError(
-                    f"must be off: the band is one difference wide (the next row starts at "
-                    f"{following}), so no point lies above it",
-                    table=name,
-                    row=index,
-                    column="more_hits",
-                )
-
-    return validate
+    for index in range(len(rows) - 1):
+        start, following = rows[index]["diff"], rows[index + 1]["diff"]
+        if rows[index]["more_hits"] and following == start + 1:
+            raise PackError(
+                f"must be off: the band is one difference wide (the next row starts at "
+                f"{following}), so no point lies above it",
+                row=index,
+                column="more_hits",
+            )
 
 
-def _effects_rules(name: str) -> Callable[[list[Cells]], None]:
-    in_order, hits_above = _bands_in_order(name), _one_wide_bands_add_no_hits(name)
-
-    def validate(rows: list[Cells]) -> None:
-        in_order(rows)
-        hits_above(rows)
-
-    return validate
+def _effects_rules(rows: list[Cells]) -> None:
+    _bands_in_order(rows)
+    _one_wide_bands_add_no_hits(rows)
 
 
 #: A roll that reaches every band of an effects table: four active dice against one defence
@@ -273,28 +254,26 @@ def _fighting_probes(row: Cells) -> list[Probe]:
     ]
 
 
-SHOOTING_EFFECTS = editable(
+SHOOTING_EFFECTS = house_table(
     "shooting_effects",
     "Shooting effects",
     (*EFFECT_COLUMNS, PRONE),
     _effects("SHOOTING_EFFECTS"),
-    t.BASE,
     fixed_rows=True,
     help="What a shot that beats its target does, by how much it won: each row a band of "
     "differences up to the next row's.",
-    validate=_effects_rules("shooting_effects"),
+    validate=_effects_rules,
     probes=_shooting_probes,
 )
-FIGHTING_EFFECTS = editable(
+FIGHTING_EFFECTS = house_table(
     "fighting_effects",
     "Fighting effects",
     (*EFFECT_COLUMNS, PUSHED_BACK),
     _effects("FIGHTING_EFFECTS"),
-    t.BASE,
     fixed_rows=True,
     help="What the winner of a fight does to the loser, by how much it won: each row a band of "
     "differences up to the next row's.",
-    validate=_effects_rules("fighting_effects"),
+    validate=_effects_rules,
     probes=_fighting_probes,
 )
 
@@ -325,7 +304,6 @@ def _maxima_in_range(rows: list[Cells]) -> None:
         if not low <= row["maximum"] <= high:
             raise PackError(
                 f"must be {low} to {high} for the {row['stat']}, not {row['maximum']}",
-                table="improvement",
                 row=index,
                 column="maximum",
             )

@@ -11,6 +11,7 @@ any table, a stat cap stays within the stat's own range.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
@@ -24,11 +25,15 @@ from rules.house import (
     Row,
     editable,
     key_column,
+    keyed,
     name_column,
     records,
     tuples,
 )
 from rules.systems.rencounter import tables as t
+
+#: The system's editable tables, their rows read from the text's snapshot.
+house_table = partial(editable, base=t.BASE)
 
 #: A weapon's or shield's modifier to a d12 roll: at most half the die either way.
 _LEAST, _MOST = -6, 6
@@ -50,25 +55,23 @@ def _words(key: str) -> str:
 # --- missile weapons ----------------------------------------------------------------------
 
 
-def _not_the_no_weapon_key(table: str, rows: list[Row]) -> None:
+def _not_the_no_weapon_key(rows: list[Row]) -> None:
     for index, row in enumerate(rows):
         if row["key"] == "none":
             raise PackError(
                 "'none' means no weapon in a check; choose another key",
-                table=table,
                 row=index,
                 column="key",
             )
 
 
 def _missile_validate(rows: list[Row]) -> None:
-    _not_the_no_weapon_key("missile_weapons", rows)
+    _not_the_no_weapon_key(rows)
     for index, row in enumerate(rows):
         for shorter, longer in pairwise(_BANDS):
             if row[longer] <= row[shorter]:
                 raise PackError(
                     f'must be longer than the {shorter} band ({row[shorter]}")',
-                    table="missile_weapons",
                     row=index,
                     column=longer,
                 )
@@ -103,7 +106,7 @@ def _missile_probes(row: Row) -> list[Probe]:
     ]
 
 
-MISSILE_WEAPONS = editable(
+MISSILE_WEAPONS = house_table(
     "missile_weapons",
     "Missile weapons",
     (
@@ -157,7 +160,6 @@ MISSILE_WEAPONS = editable(
         Column("kind", "choice", "Kind", choices=_KINDS, help="How target armour affects it"),
     ),
     records("missile_weapons", t.MissileWeapon, spread={"ranges": _BANDS}),
-    t.BASE,
     validate=_missile_validate,
     probes=_missile_probes,
     help="Range bands are the longest distance of each band in inches.",
@@ -185,7 +187,7 @@ def _melee_probes(row: Row) -> list[Probe]:
     ]
 
 
-MELEE_WEAPONS = editable(
+MELEE_WEAPONS = house_table(
     "melee_weapons",
     "Melee weapons",
     (
@@ -207,8 +209,7 @@ MELEE_WEAPONS = editable(
         Column("shield", "bool", "Shield", help="May be used with a shield"),
     ),
     records("melee_weapons", t.MeleeWeapon),
-    t.BASE,
-    validate=lambda rows: _not_the_no_weapon_key("melee_weapons", rows),
+    validate=_not_the_no_weapon_key,
     probes=_melee_probes,
 )
 
@@ -232,7 +233,7 @@ def _shield_probes(row: Row) -> list[Probe]:
     ]
 
 
-SHIELDS = editable(
+SHIELDS = house_table(
     "shields",
     "Shields",
     (
@@ -240,8 +241,7 @@ SHIELDS = editable(
         name_column("label"),
         Column("modifier", "int", "To hit the bearer", min=_LEAST, max=_MOST),
     ),
-    tuples("shields", ("label", "modifier"), key="key"),
-    t.BASE,
+    keyed("shields", "label", "modifier"),
     fixed_rows=True,
     probes=_shield_probes,
     help="Missiles that armour stops (thrown, bows, crossbows) and melee attacks add these; "
@@ -255,7 +255,7 @@ def _open_ground(row: Row, column: str) -> str:
     return ""
 
 
-COVER = editable(
+COVER = house_table(
     "cover",
     "Cover",
     (
@@ -264,8 +264,7 @@ COVER = editable(
         Column("modifier", "int", "To hit", min=-10, max=0),
         Column("solid", "bool", "Solid", help="A miss it alone caused makes the target duck back"),
     ),
-    tuples("cover", ("modifier", "solid", "label"), key="key"),
-    t.BASE,
+    keyed("cover", "modifier", "solid", "label"),
     fixed_rows=True,
     sheet_only_cells=_open_ground,
     probes=lambda row: [
@@ -278,15 +277,14 @@ COVER = editable(
 )
 
 
-RANGE_TO_HIT = editable(
+RANGE_TO_HIT = house_table(
     "range_to_hit",
     "Range band to-hit modifiers",
     (
         Column("band", "text", "Range band", max=20),
         Column("modifier", "int", "To hit", min=-12, max=6),
     ),
-    tuples("range_to_hit", "modifier", key="band"),
-    t.BASE,
+    keyed("range_to_hit", "modifier", key="band"),
     key="band",
     fixed_rows=True,
     probes=lambda row: [
@@ -302,20 +300,19 @@ RANGE_TO_HIT = editable(
 # --- damage ---------------------------------------------------------------------------------
 
 
-def _in_order(table: str, rows: list[Row], column: str, *, strictly: bool) -> None:
+def _in_order(rows: list[Row], column: str, *, strictly: bool) -> None:
     for index in range(1, len(rows)):
         before, value = rows[index - 1][column], rows[index][column]
         if value < before or (strictly and value == before):
             word = "more than" if strictly else "at least"
             raise PackError(
                 f"must be {word} {before}, the row above's (bands run in order)",
-                table=table,
                 row=index,
                 column=column,
             )
 
 
-DAMAGE = editable(
+DAMAGE = house_table(
     "damage",
     "Damage table",
     (
@@ -331,10 +328,9 @@ DAMAGE = editable(
         ),
     ),
     tuples("damage_table", ("up_to", "result")),
-    t.BASE,
     key="result",
     fixed_rows=True,
-    validate=lambda rows: _in_order("damage", rows, "up_to", strictly=True),
+    validate=lambda rows: _in_order(rows, "up_to", strictly=True),
     probes=lambda row: [
         Probe("damage", {"modifier": 0}, "Damage roll, no modifier"),
         Probe(
@@ -352,7 +348,7 @@ DAMAGE = editable(
 def _modifier_list(
     name: str, title: str, constant: str, rules: tuple[tuple[str, str], ...], help: str
 ) -> EditableTable:
-    return editable(
+    return house_table(
         name,
         title,
         (
@@ -369,23 +365,21 @@ def _modifier_list(
             ),
         ),
         tuples(constant, ("situation", "modifier", "rule")),
-        t.BASE,
         key=None,
         max_rows=40,
         help=help,
-        validate=lambda rows: _one_row_a_rule(name, rows),
+        validate=_one_row_a_rule,
         sheet_only_cells=_added_by_the_player,
         probes=_rule_probes,
     )
 
 
-def _one_row_a_rule(table: str, rows: list[Row]) -> None:
+def _one_row_a_rule(rows: list[Row]) -> None:
     seen: set[str] = set()
     for index, row in enumerate(rows):
         if row["rule"] in seen:
             raise PackError(
                 f"{row['rule']!r} is set by an earlier row; a rule takes one row",
-                table=table,
                 row=index,
                 column="rule",
             )
@@ -451,18 +445,17 @@ MELEE_MODIFIERS = _modifier_list(
 
 
 def _aftermath_validate(rows: list[Row]) -> None:
-    _in_order("aftermath", rows, "up_to", strictly=False)
+    _in_order(rows, "up_to", strictly=False)
     if rows[-1]["up_to"] != 6:
         raise PackError(
             "must be 6: the bands cover every face of the d6",
-            table="aftermath",
             row=len(rows) - 1,
             column="up_to",
         )
     bands = tuple((row["up_to"], row["result"]) for row in rows)
     reason = aftermath.chain_ends(bands)
     if reason:
-        raise PackError(reason, table="aftermath", row=0, column="up_to")
+        raise PackError(reason, row=0, column="up_to")
 
 
 def _aftermath_probes(row: Row) -> list[Probe]:
@@ -474,7 +467,7 @@ def _aftermath_probes(row: Row) -> list[Probe]:
     ]
 
 
-AFTERMATH = editable(
+AFTERMATH = house_table(
     "aftermath",
     "Wound aftermath (d6 per wound point)",
     (
@@ -490,7 +483,6 @@ AFTERMATH = editable(
         ),
     ),
     tuples("aftermath_bands", ("up_to", "result")),
-    t.BASE,
     key="result",
     fixed_rows=True,
     validate=_aftermath_validate,
@@ -505,13 +497,12 @@ def _improvement_validate(rows: list[Row]) -> None:
         if not lowest <= row["maximum"] <= highest:
             raise PackError(
                 f"must be from {lowest} to {highest}, the range of {row['stat']}",
-                table="improvement",
                 row=index,
                 column="maximum",
             )
 
 
-IMPROVEMENT = editable(
+IMPROVEMENT = house_table(
     "improvement",
     "Improvement caps",
     (
@@ -525,8 +516,7 @@ IMPROVEMENT = editable(
             help="An improvement roll never raises the stat past this",
         ),
     ),
-    tuples("improvement_caps", "maximum", key="stat"),
-    t.BASE,
+    keyed("improvement_caps", "maximum", key="stat"),
     key="stat",
     fixed_rows=True,
     validate=_improvement_validate,
