@@ -18,7 +18,6 @@ from typing import Any
 
 from rules.house import (
     Column,
-    EditableTable,
     HouseSpec,
     Layout,
     PackError,
@@ -281,11 +280,11 @@ FIGHTING_EFFECTS = house_table(
 # --- improvement (Muster's house campaign rules) -----------------------------------------------
 
 
-def _improvement_rows() -> list[Cells]:
-    dice: dict[str, int] = t.BASE.IMPROVEMENT_DICE
+def _improvement_rows(tables: t.EscarmoucheTables) -> list[Cells]:
+    dice = tables.IMPROVEMENT_DICE
     return [
-        {"stat": "rating", "die": dice["rating"], "maximum": t.BASE.MAX_RATING},
-        {"stat": "skill", "die": dice["skill"], "maximum": t.BASE.MAX_SKILL},
+        {"stat": "rating", "die": dice["rating"], "maximum": tables.MAX_RATING},
+        {"stat": "skill", "die": dice["skill"], "maximum": tables.MAX_SKILL},
     ]
 
 
@@ -317,7 +316,7 @@ def _improvement_probes(row: Cells) -> list[Probe]:
     return [Probe("shoot", {**AVERAGE, "skill": top}, f"Shoot with Shooter {top}, rating 3")]
 
 
-IMPROVEMENT = EditableTable(
+IMPROVEMENT = house_table(
     "improvement",
     "Improvement (house campaign rules)",
     (
@@ -333,8 +332,9 @@ IMPROVEMENT = EditableTable(
             f"{SKILL_RANGE[0]}-{SKILL_RANGE[1]}: the highest a figure may have or reach.",
         ),
     ),
-    rows=_improvement_rows,
-    build=_build_improvement,
+    # A row per stat over three fields: its die in one {stat: die} field, its maximum a field
+    # of its own (MAX_RATING, MAX_SKILL).
+    layout=Layout(_improvement_rows, _build_improvement),
     key="stat",
     fixed_rows=True,
     help="Muster's house campaign rules: the die each stat rolls over to improve after a battle, "
