@@ -483,6 +483,11 @@ def key_column(
     return Column("key", "text", label, max=max, help=help)
 
 
+def modifier_column(low: int, high: int, label: str = "Modifier", *, help: str = "") -> Column:
+    """A modifier list's number: added to a roll, from `low` to `high`."""
+    return Column("modifier", "int", label, min=low, max=high, help=help)
+
+
 def name_column(name: str = "name", label: str = "Name", *, max: int = 60) -> Column:
     """The column a person reads a row by: printed only, as checks know the row by its key."""
     return Column(name, "text", label, max=max, sheet_only=NAMES_THE_ROW)

@@ -29,6 +29,7 @@ from rules.house import (
     in_pairs,
     in_set,
     key_column,
+    modifier_column,
     name_column,
     scalars,
     tuples,
@@ -66,10 +67,6 @@ NAME = name_column(max=40)
 
 def _outcome_choices(outcomes: Sequence[str]) -> tuple[tuple[str, str], ...]:
     return tuple((key, RESULTS[key]) for key in outcomes)
-
-
-def _modifier(low: int, high: int, help: str = "") -> Column:
-    return Column("modifier", "int", "Modifier", min=low, max=high, help=help)
 
 
 def _reach(name: str, *, required: bool) -> Column:
@@ -232,7 +229,7 @@ def _choices(field: str, modifiers: str, then: Then | None = None) -> Layout:
 TROOP_TYPES = house_table(
     "troop_types",
     "Troop types",
-    (KEY, NAME, _modifier(-3, 3, "To hit, hand to hand and morale")),
+    (KEY, NAME, modifier_column(-3, 3, help="To hit, hand to hand and morale")),
     _choices(
         "TROOP_TYPES", "TROOP_MODIFIER", lambda f: {**f, "TROOP_NAMES": dict(f["TROOP_TYPES"])}
     ),
@@ -247,7 +244,7 @@ TROOP_TYPES = house_table(
 RANGES = house_table(
     "ranges",
     "Range modifiers",
-    (KEY, NAME, _modifier(-6, 2, "To hit")),
+    (KEY, NAME, modifier_column(-6, 2, help="To hit")),
     _choices("RANGES", "RANGE_MODIFIER"),
     fixed_rows=True,
     help="A firearm's range bands (close, medium, extreme) pick the row.",
@@ -259,7 +256,7 @@ RANGES = house_table(
 COVER = house_table(
     "cover",
     "Cover modifiers",
-    (KEY, NAME, _modifier(-6, 2, "To hit a target in this cover")),
+    (KEY, NAME, modifier_column(-6, 2, help="To hit a target in this cover")),
     _choices("COVER", "COVER_MODIFIER"),
     fixed_rows=True,
     probes=lambda row: [

@@ -32,6 +32,7 @@ from rules.house import (
     Row,
     editable,
     keyed,
+    modifier_column,
     scalars,
 )
 from rules.systems.grits_and_glory import tables as t
@@ -343,9 +344,7 @@ def _modifier_table(
     low, high = limits
     columns = (
         Column("key", "text", max=32),
-        Column(
-            "modifier", "int", min=low, max=high, help="Added to the roll (negative: a penalty)."
-        ),
+        modifier_column(low, high, help="Added to the roll (negative: a penalty)."),
     )
     layout = keyed(constant, "modifier")
     return house_table(name, title, columns, layout, fixed_rows=True, help=help_text, probes=probes)

@@ -26,6 +26,7 @@ from rules.house import (
     editable,
     key_column,
     keyed,
+    modifier_column,
     name_column,
     records,
     tuples,
@@ -239,7 +240,7 @@ SHIELDS = house_table(
     (
         key_column("Shield"),
         name_column("label"),
-        Column("modifier", "int", "To hit the bearer", min=_LEAST, max=_MOST),
+        modifier_column(_LEAST, _MOST, "To hit the bearer"),
     ),
     keyed("shields", "label", "modifier"),
     fixed_rows=True,
@@ -261,7 +262,7 @@ COVER = house_table(
     (
         key_column("Cover"),
         name_column("label", "Description"),
-        Column("modifier", "int", "To hit", min=-10, max=0),
+        modifier_column(-10, 0, "To hit"),
         Column("solid", "bool", "Solid", help="A miss it alone caused makes the target duck back"),
     ),
     keyed("cover", "modifier", "solid", "label"),
@@ -282,7 +283,7 @@ RANGE_TO_HIT = house_table(
     "Range band to-hit modifiers",
     (
         Column("band", "text", "Range band", max=20),
-        Column("modifier", "int", "To hit", min=-12, max=6),
+        modifier_column(-12, 6, "To hit"),
     ),
     keyed("range_to_hit", "modifier", key="band"),
     key="band",
@@ -353,7 +354,7 @@ def _modifier_list(
         title,
         (
             Column("situation", "text", "Situation", max=90, sheet_only="it names the situation"),
-            Column("modifier", "int", "Modifier", min=-12, max=12),
+            modifier_column(-12, 12),
             Column(
                 "rule",
                 "choice",
