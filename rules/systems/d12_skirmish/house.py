@@ -284,9 +284,6 @@ TO_HIT = house_table(
 
 def _bands_cover_the_die(rows: list[Row]) -> None:
     """A band table's rows must cover the d12's faces, each face in exactly one band."""
-
-
-def validate(rows: list[Row]) -> None:
     for index, row in enumerate(rows):
         if row["high"] < row["low"]:
             raise PackError(
