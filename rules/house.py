@@ -1,10 +1,12 @@
 """House rules as data: a club's pack of edited tables, validated and applied to a rule system.
 
 Each system declares which of its tables a club may edit (`HouseSpec`): for each table, its
-columns with their types and limits, how to read the rows as they stand, and how to turn edited
-rows back into the fields of its tables snapshot. A *pack* is a JSON document naming the
-system and giving, for some of those tables, every row: a table in the pack replaces the base
-table, so adding a row extends it and the template (every table as it stands) changes nothing.
+columns with their types and limits, and its layout: which field of the tables snapshot its rows
+live in, and in what shape (`records`, `tuples`, `keyed`, `by_key`, `scalars`), from which the
+rows as they stand are read and edited rows are built back into the snapshot's fields. A *pack*
+is a JSON document naming the system and giving, for some of those tables, every row: a table in
+the pack replaces the base table, so adding a row extends it and the template (every table as it
+stands) changes nothing.
 
 How checks follow a pack: a system's editable tables are one frozen snapshot
 (`RuleSystem.snapshot`, a frozen dataclass whose fields the tables' `build` set), and its
