@@ -1,10 +1,12 @@
 """House rules as data: a club's pack of edited tables, validated and applied to a rule system.
 
 Each system declares which of its tables a club may edit (`HouseSpec`): for each table, its
-columns with their types and limits, how to read the rows as they stand, and how to turn edited
-rows back into the fields of its tables snapshot. A *pack* is a JSON document naming the
-system and giving, for some of those tables, every row: a table in the pack replaces the base
-table, so adding a row extends it and the template (every table as it stands) changes nothing.
+columns with their types and limits, and its layout: which field of the tables snapshot its rows
+live in, and in what shape (`records`, `tuples`, `keyed`, `by_key`, `scalars`), from which the
+rows as they stand are read and edited rows are built back into the snapshot's fields. A *pack*
+is a JSON document naming the system and giving, for some of those tables, every row: a table in
+the pack replaces the base table, so adding a row extends it and the template (every table as it
+stands) changes nothing.
 
 How checks follow a pack: a system's editable tables are one frozen snapshot
 (`RuleSystem.snapshot`, a frozen dataclass whose fields the tables' `build` set), and its
@@ -18,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -307,36 +309,190 @@ class Pack:
         )
 
 
-# --- shared converters between a snapshot's fields and an editor's rows --------------------------
+# --- where a table's rows live in the snapshot ---------------------------------------------------
+
+#: Turns the fields a layout built into the fields a pack replaces: for a snapshot that keeps
+#: lookups built with a table (weapons by key, a rally's Hits by face).
+Then = Callable[[dict[str, Any]], dict[str, Any]]
 
 
-def record_rows(records: Iterable[Any]) -> list[Row]:
-    """A table's rows from its records (frozen dataclasses): one cell per field, in order."""
-    return [dataclasses.asdict(record) for record in records]
+@dataclass(frozen=True)
+class Layout:
+    """Where an editable table's rows live in a tables snapshot: `read(snapshot)` gives its rows,
+    `build(rows)` the snapshot fields that validated rows replace ({FIELD_NAME: value}). Made by
+    `records`, `tuples`, `by_key` and `scalars` from the field's shape, so no table converts its
+    own rows; `editable` makes the table."""
+
+    read: Callable[[Any], list[Row]]
+    build: Callable[[list[Row]], dict[str, Any]]
 
 
-def records_by_key(field: str, record: Callable[..., Any]) -> Callable[[list[Row]], dict[str, Any]]:
-    """The build of a table of records keyed by their `key`: the snapshot's `field` as
-    {key: record(**row)} (a weapons table: add a row, add a weapon)."""
+def _made(then: Then | None, built: dict[str, Any]) -> dict[str, Any]:
+    return then(built) if then is not None else built
+
+
+def records(
+    field: str,
+    record: Callable[..., Any],
+    *,
+    keyed: bool = True,
+    spread: Mapping[str, tuple[str, ...]] | None = None,
+    then: Then | None = None,
+) -> Layout:
+    """Records (frozen dataclasses), a row each and a column per field: `field` holds {key:
+    record} (`keyed`: a weapons table) or a tuple of them. `spread` gives a tuple field's columns
+    (range bands); a field with no column keeps its default."""
+    names = [f.name for f in dataclasses.fields(record)]  # type: ignore[arg-type]  # a dataclass
+    spread = spread or {}
+
+    def cells(item: Any) -> Row:
+        row: Row = {}
+        for name in names:
+            value = getattr(item, name)
+            row.update(zip(spread[name], value, strict=True) if name in spread else {name: value})
+        return row
+
+    def make(row: Row) -> Any:
+        values = {name: row[name] for name in names if name in row}
+        return record(**values, **{n: tuple(row[c] for c in cs) for n, cs in spread.items()})
 
     def build(rows: list[Row]) -> dict[str, Any]:
-        return {field: {row["key"]: record(**row) for row in rows}}
+        made = [make(row) for row in rows]
+        return _made(then, {field: {r.key: r for r in made} if keyed else tuple(made)})
 
-    return build
+    def read(snapshot: Any) -> list[Row]:
+        value = getattr(snapshot, field)
+        return [cells(item) for item in (value.values() if keyed else value)]
+
+    return Layout(read, build)
 
 
-def number_rows(numbers: Mapping[Any, Any], key: str, value: str) -> list[Row]:
-    """A table's rows from a {key: number} field of a snapshot: one row per entry."""
-    return [{key: name, value: number} for name, number in numbers.items()]
-
-
-def numbers_by_key(field: str, key: str, value: str) -> Callable[[list[Row]], dict[str, Any]]:
-    """The build of a {key: number} table: the snapshot's `field` from the rows' two columns."""
+def tuples(field: str, cells: tuple[str, ...], *, then: Then | None = None) -> Layout:
+    """A tuple of plain tuples, a row each, its cells in `cells` order (a band list)."""
 
     def build(rows: list[Row]) -> dict[str, Any]:
-        return {field: {row[key]: row[value] for row in rows}}
+        return _made(then, {field: tuple(tuple(row[c] for c in cells) for row in rows)})
 
-    return build
+    return Layout(lambda s: [dict(zip(cells, i, strict=True)) for i in getattr(s, field)], build)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """Where columns of a `by_key` table live: a {key: value} field (a tuple for several
+    columns; `omit_empty` leaves out empty cells), (key, value) pairs (`in_pairs`), or the set of
+    keys whose cell is true (`in_set`)."""
+
+    field: str
+    columns: tuple[str, ...]
+    shape: Literal["dict", "pairs", "set"] = "dict"
+    omit_empty: bool = False
+
+    def read(self, snapshot: Any, key: Any) -> Row:
+        value = getattr(snapshot, self.field)
+        if self.shape == "set":
+            return {self.columns[0]: key in value}
+        found: Any = (
+            dict(value).get(key) if self.omit_empty or self.shape == "pairs" else value[key]
+        )
+        one = len(self.columns) == 1
+        return {self.columns[0]: found} if one else dict(zip(self.columns, found, strict=True))
+
+    def build(self, rows: list[Row], key: str) -> Any:
+        if self.shape == "set":
+            return frozenset(row[key] for row in rows if row[self.columns[0]])
+        one = len(self.columns) == 1
+        pairs = [
+            (r[key], r[self.columns[0]] if one else tuple(r[c] for c in self.columns)) for r in rows
+        ]
+        if self.omit_empty:
+            pairs = [(name, value) for name, value in pairs if value is not None]
+        return tuple(pairs) if self.shape == "pairs" else dict(pairs)
+
+
+def in_dict(field: str, *columns: str, omit_empty: bool = False) -> Stored:
+    return Stored(field, columns, omit_empty=omit_empty)
+
+
+def in_pairs(field: str, column: str) -> Stored:
+    return Stored(field, (column,), "pairs")
+
+
+def in_set(field: str, column: str) -> Stored:
+    return Stored(field, (column,), "set")
+
+
+def by_key(
+    key: str, keys: str | Sequence[Any], *stores: Stored, then: Then | None = None
+) -> Layout:
+    """Columns kept in fields keyed alike (a firearm's ranges in one {key: ranges} field, its
+    name in another, its bayonet in a set). `keys`, the rows' keys in order: a field of the
+    snapshot ({key: ...} or (key, name) pairs), or the keys themselves."""
+
+    def read(snapshot: Any) -> list[Row]:
+        names = getattr(snapshot, keys) if isinstance(keys, str) else keys
+        names = [n[0] if isinstance(n, tuple) else n for n in names]
+        return [
+            {key: n, **{c: v for s in stores for c, v in s.read(snapshot, n).items()}}
+            for n in names
+        ]
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        return _made(then, {stored.field: stored.build(rows, key) for stored in stores})
+
+    return Layout(read, build)
+
+
+def keyed(field: str, *columns: str, key: str = "key") -> Layout:
+    """A {key: value} field, or {key: (values...)} for several columns (a range's to-hit,
+    shields)."""
+    return by_key(key, field, in_dict(field, *columns))
+
+
+def scalars(fields: Mapping[str, str], *, key: str = "", then: Then | None = None) -> Layout:
+    """Single numbers, each a snapshot field (`fields`: column, or row key, to field name): one
+    row with a column each, or with `key` (its column) a row each, the number under "value"."""
+
+    def read(snapshot: Any) -> list[Row]:
+        if not key:
+            return [{column: getattr(snapshot, name) for column, name in fields.items()}]
+        return [{key: row, "value": getattr(snapshot, name)} for row, name in fields.items()]
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        if not key:
+            return _made(then, {name: rows[0][column] for column, name in fields.items()})
+        return _made(then, {fields[row[key]]: row["value"] for row in rows})
+
+    return Layout(read, build)
+
+
+def editable(
+    name: str, title: str, columns: Sequence[Column], layout: Layout, *, base: Any, **options: Any
+) -> EditableTable:
+    """A table whose rows its layout reads from the text's snapshot `base` (in its columns'
+    order) and builds back into a snapshot's fields; `options` are `EditableTable`'s."""
+    names = [column.name for column in columns]
+
+    def rows() -> list[Row]:
+        return [{column: row[column] for column in names} for row in layout.read(base)]
+
+    return EditableTable(name, title, tuple(columns), rows, layout.build, **options)
+
+
+def key_column(
+    label: str = "Key", *, max: int = 40, help: str = "How checks and rosters name it"
+) -> Column:
+    """The column naming a row as checks and rosters do (letters, digits, '_' and '-')."""
+    return Column("key", "text", label, max=max, help=help)
+
+
+def modifier_column(low: int, high: int, label: str = "Modifier", *, help: str = "") -> Column:
+    """A modifier list's number: added to a roll, from `low` to `high`."""
+    return Column("modifier", "int", label, min=low, max=high, help=help)
+
+
+def name_column(name: str = "name", label: str = "Name", *, max: int = 60) -> Column:
+    """The column a person reads a row by: printed only, as checks know the row by its key."""
+    return Column(name, "text", label, max=max, sheet_only=NAMES_THE_ROW)
 
 
 def pack_document(
@@ -477,7 +633,13 @@ def _table_rows(table: EditableTable, raw: Any) -> list[Row]:
     if table.fixed_rows:
         _check_fixed(table, rows)
     if table.validate is not None:
-        table.validate(rows)
+        try:
+            table.validate(rows)
+        except PackError as exc:
+            if exc.table:
+                raise
+            # A table's own checks name the row and column; the table is the one being read.
+            raise PackError(exc.reason, table=table.name, row=exc.row, column=exc.column) from None
     return rows
 
 

@@ -12,9 +12,28 @@ tables snapshot (`built_from`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
-from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.house import (
+    Column,
+    HouseSpec,
+    Layout,
+    PackError,
+    Probe,
+    Row,
+    Then,
+    by_key,
+    editable,
+    in_dict,
+    in_pairs,
+    in_set,
+    key_column,
+    modifier_column,
+    name_column,
+    scalars,
+    tuples,
+)
 from rules.systems.d12_skirmish import tables as t
 from rules.systems.d12_skirmish.checks import (
     ANY_FIREARM,
@@ -23,6 +42,9 @@ from rules.systems.d12_skirmish.checks import (
     WOUND_OUTCOMES,
     build_checks,
 )
+
+#: The system's editable tables, their rows read from the text's snapshot.
+house_table = partial(editable, base=t.BASE)
 
 FACES = (1, 12)
 #: Keys the checks keep for themselves: "no weapon" and "no firearm named".
@@ -39,18 +61,12 @@ RESULTS = {
     "pinned": "Pinned",
 }
 
-KEY = Column(
-    "key", "text", "Key", max=40, help="How stats and checks name it: letters, digits, _ and -"
-)
-NAME = Column("name", "text", "Name", max=40, sheet_only=NAMES_THE_ROW)
+KEY = key_column(help="How stats and checks name it: letters, digits, _ and -")
+NAME = name_column(max=40)
 
 
 def _outcome_choices(outcomes: Sequence[str]) -> tuple[tuple[str, str], ...]:
     return tuple((key, RESULTS[key]) for key in outcomes)
-
-
-def _modifier(low: int, high: int, help: str = "") -> Column:
-    return Column("modifier", "int", "Modifier", min=low, max=high, help=help)
 
 
 def _reach(name: str, *, required: bool) -> Column:
@@ -73,52 +89,27 @@ def _band_columns(result_choices: tuple[tuple[str, str], ...]) -> tuple[Column, 
     )
 
 
-def _no_reserved_key(table: str, rows: list[Row]) -> None:
+def _no_reserved_key(rows: list[Row]) -> None:
     for index, row in enumerate(rows):
         if row["key"] in RESERVED_KEYS:
-            raise PackError(
-                f"{row['key']!r} is kept for the checks", table=table, row=index, column="key"
-            )
+            raise PackError(f"{row['key']!r} is kept for the checks", row=index, column="key")
 
 
 # --- firearms ---------------------------------------------------------------------------------
 
 
-def _firearm_rows() -> list[Row]:
-    return [
-        {
-            "key": key,
-            "name": t.BASE.FIREARM_NAMES[key],
-            **dict(zip(BANDS, reaches, strict=True)),
-            "fires_every_turn": key in t.BASE.FIREARMS_EVERY_TURN,
-            "bayonet": key in t.BASE.BAYONET_ARMS,
-        }
-        for key, reaches in t.BASE.FIREARMS.items()
-    ]
-
-
 def _validate_firearms(rows: list[Row]) -> None:
-    _no_reserved_key("firearms", rows)
+    _no_reserved_key(rows)
     for index, row in enumerate(rows):
         reach = row["close"]
         for band in BANDS[1:]:
             if row[band] is not None and row[band] <= reach:
                 raise PackError(
                     f"must be longer than the band before it ({reach} inches), not {row[band]}",
-                    table="firearms",
                     row=index,
                     column=band,
                 )
             reach = row[band] if row[band] is not None else reach
-
-
-def _build_firearms(rows: list[Row]) -> dict[str, Any]:
-    return {
-        "FIREARMS": {row["key"]: tuple(row[band] for band in BANDS) for row in rows},
-        "FIREARM_NAMES": {row["key"]: row["name"] for row in rows},
-        "BAYONET_ARMS": frozenset(row["key"] for row in rows if row["bayonet"]),
-        "FIREARMS_EVERY_TURN": frozenset(row["key"] for row in rows if row["fires_every_turn"]),
-    }
 
 
 def _firearm_probes(row: Row) -> list[Probe]:
@@ -134,7 +125,7 @@ def _firearm_probes(row: Row) -> list[Probe]:
     ]
 
 
-FIREARMS = EditableTable(
+FIREARMS = house_table(
     "firearms",
     "Firearms",
     (
@@ -151,8 +142,14 @@ FIREARMS = EditableTable(
         ),
         Column("bayonet", "bool", "Takes a bayonet"),
     ),
-    _firearm_rows,
-    _build_firearms,
+    by_key(
+        "key",
+        "FIREARMS",
+        in_dict("FIREARM_NAMES", "name"),
+        in_dict("FIREARMS", *BANDS),
+        in_set("FIREARMS_EVERY_TURN", "fires_every_turn"),
+        in_set("BAYONET_ARMS", "bayonet"),
+    ),
     max_rows=30,
     help="Range bands in inches: a shot up to the close range is at close range, and so on.",
     validate=_validate_firearms,
@@ -163,29 +160,16 @@ FIREARMS = EditableTable(
 # --- hand-to-hand weapons ---------------------------------------------------------------------
 
 
-def _melee_rows() -> list[Row]:
-    return [
-        {"key": key, "name": t.BASE.MELEE_NAMES[key], "bonus": bonus}
-        for key, bonus in t.BASE.MELEE_WEAPONS.items()
-    ]
-
-
-def _build_melee(rows: list[Row]) -> dict[str, Any]:
-    return {
-        "MELEE_WEAPONS": {row["key"]: row["bonus"] for row in rows},
-        "MELEE_NAMES": {row["key"]: row["name"] for row in rows},
-    }
-
-
-MELEE_WEAPONS = EditableTable(
+MELEE_WEAPONS = house_table(
     "melee_weapons",
     "Hand-to-hand weapons",
     (KEY, NAME, Column("bonus", "int", "Hand to hand", min=-3, max=6)),
-    _melee_rows,
-    _build_melee,
+    by_key(
+        "key", "MELEE_WEAPONS", in_dict("MELEE_NAMES", "name"), in_dict("MELEE_WEAPONS", "bonus")
+    ),
     max_rows=30,
     help='"bayonet" needs a firearm that takes one.',
-    validate=lambda rows: _no_reserved_key("melee_weapons", rows),
+    validate=_no_reserved_key,
     probes=lambda row: [
         Probe(
             "hand_to_hand",
@@ -199,13 +183,6 @@ MELEE_WEAPONS = EditableTable(
 # --- abilities --------------------------------------------------------------------------------
 
 
-def _ability_rows() -> list[Row]:
-    return [
-        {"roll": roll, "key": key, "name": name, "effect": effect}
-        for roll, key, name, effect in t.BASE.ABILITIES
-    ]
-
-
 def _validate_abilities(rows: list[Row]) -> None:
     seen: dict[int, int] = {}
     for index, row in enumerate(rows):
@@ -213,18 +190,13 @@ def _validate_abilities(rows: list[Row]) -> None:
             raise PackError(
                 f"{row['roll']} is also the roll of row {seen[row['roll']] + 1}; each face of "
                 "the d12 gives one ability",
-                table="abilities",
                 row=index,
                 column="roll",
             )
         seen[row["roll"]] = index
 
 
-def _build_abilities(rows: list[Row]) -> dict[str, Any]:
-    return t.ability_constants((r["roll"], r["key"], r["name"], r["effect"]) for r in rows)
-
-
-ABILITIES = EditableTable(
+ABILITIES = house_table(
     "abilities",
     "Abilities (d12)",
     (
@@ -233,8 +205,11 @@ ABILITIES = EditableTable(
         NAME,
         Column("effect", "text", "Effect", max=80, sheet_only="the players read and apply it"),
     ),
-    _ability_rows,
-    _build_abilities,
+    tuples(
+        "ABILITIES",
+        ("roll", "key", "name", "effect"),
+        then=lambda f: t.ability_constants(f["ABILITIES"]),
+    ),
     fixed_rows=True,
     help="Each face of the d12 gives one ability; abilities may change faces and wording.",
     validate=_validate_abilities,
@@ -245,23 +220,19 @@ ABILITIES = EditableTable(
 # --- troop types, range and cover --------------------------------------------------------------
 
 
-def _choice_rows(choices: Sequence[tuple[str, str]], modifiers: dict[str, int]) -> list[Row]:
-    return [{"key": key, "name": name, "modifier": modifiers[key]} for key, name in choices]
+def _choices(field: str, modifiers: str, then: Then | None = None) -> Layout:
+    """A keyed modifier table: its (key, name) choices in one field, its modifiers in another."""
+    names = in_pairs(field, "name")
+    return by_key("key", field, names, in_dict(modifiers, "modifier"), then=then)
 
 
-def _choice_build(prefix: str) -> Any:
-    def build(rows: list[Row]) -> dict[str, Any]:
-        return t.choice_constants(prefix, ((r["key"], r["name"], r["modifier"]) for r in rows))
-
-    return build
-
-
-TROOP_TYPES = EditableTable(
+TROOP_TYPES = house_table(
     "troop_types",
     "Troop types",
-    (KEY, NAME, _modifier(-3, 3, "To hit, hand to hand and morale")),
-    lambda: _choice_rows(t.BASE.TROOP_TYPES, t.BASE.TROOP_MODIFIER),
-    _choice_build("TROOP"),
+    (KEY, NAME, modifier_column(-3, 3, help="To hit, hand to hand and morale")),
+    _choices(
+        "TROOP_TYPES", "TROOP_MODIFIER", lambda f: {**f, "TROOP_NAMES": dict(f["TROOP_TYPES"])}
+    ),
     fixed_rows=True,
     probes=lambda row: [
         Probe("shoot", {"troop": row["key"]}, f"{row['name']} shooting"),
@@ -270,12 +241,11 @@ TROOP_TYPES = EditableTable(
     ],
 )
 
-RANGES = EditableTable(
+RANGES = house_table(
     "ranges",
     "Range modifiers",
-    (KEY, NAME, _modifier(-6, 2, "To hit")),
-    lambda: _choice_rows(t.BASE.RANGES, t.BASE.RANGE_MODIFIER),
-    _choice_build("RANGE"),
+    (KEY, NAME, modifier_column(-6, 2, help="To hit")),
+    _choices("RANGES", "RANGE_MODIFIER"),
     fixed_rows=True,
     help="A firearm's range bands (close, medium, extreme) pick the row.",
     probes=lambda row: [
@@ -283,24 +253,22 @@ RANGES = EditableTable(
     ],
 )
 
-COVER = EditableTable(
+COVER = house_table(
     "cover",
     "Cover modifiers",
-    (KEY, NAME, _modifier(-6, 2, "To hit a target in this cover")),
-    lambda: _choice_rows(t.BASE.COVER, t.BASE.COVER_MODIFIER),
-    _choice_build("COVER"),
+    (KEY, NAME, modifier_column(-6, 2, help="To hit a target in this cover")),
+    _choices("COVER", "COVER_MODIFIER"),
     fixed_rows=True,
     probes=lambda row: [
         Probe("fire", {"cover": row["key"]}, f"A regular shooting, target's cover: {row['name']}")
     ],
 )
 
-TO_HIT = EditableTable(
+TO_HIT = house_table(
     "to_hit",
     "Number to hit",
     (Column("hit_on", "int", "d12 + modifiers needs", min=2, max=12),),
-    lambda: [{"hit_on": t.BASE.HIT_ON}],
-    lambda rows: {"HIT_ON": rows[0]["hit_on"]},
+    scalars({"hit_on": "HIT_ON"}),
     key=None,
     fixed_rows=True,
     help="A natural 1 misfires whatever the number.",
@@ -314,71 +282,58 @@ TO_HIT = EditableTable(
 # --- misfire and wound tables -------------------------------------------------------------------
 
 
-def _band_rows(table: Sequence[tuple[int | None, int | None, str]]) -> list[Row]:
-    return [{"low": low, "high": high, "result": result} for low, high, result in table]
-
-
-def _bands_cover_the_die(name: str) -> Any:
+def _bands_cover_the_die(rows: list[Row]) -> None:
     """A band table's rows must cover the d12's faces, each face in exactly one band."""
-
-    def validate(rows: list[Row]) -> None:
-        for index, row in enumerate(rows):
-            if row["high"] < row["low"]:
-                raise PackError(
-                    f"must be at least the band's start ({row['low']}), not {row['high']}",
-                    table=name,
-                    row=index,
-                    column="high",
-                )
-        expected = FACES[0]
-        for index, row in sorted(enumerate(rows), key=lambda pair: pair[1]["low"]):
-            if row["low"] != expected:
-                what = "overlaps the band before it" if row["low"] < expected else "leaves a gap"
-                raise PackError(
-                    f"{what}: the band after {expected - 1} must start at {expected}",
-                    table=name,
-                    row=index,
-                    column="low",
-                )
-            expected = row["high"] + 1
-        if expected != FACES[1] + 1:
-            last = max(range(len(rows)), key=lambda i: rows[i]["high"])
+    for index, row in enumerate(rows):
+        if row["high"] < row["low"]:
             raise PackError(
-                f"the bands must reach {FACES[1]}, not stop at {expected - 1}",
-                table=name,
-                row=last,
+                f"must be at least the band's start ({row['low']}), not {row['high']}",
+                row=index,
                 column="high",
             )
+    expected = FACES[0]
+    for index, row in sorted(enumerate(rows), key=lambda pair: pair[1]["low"]):
+        if row["low"] != expected:
+            what = "overlaps the band before it" if row["low"] < expected else "leaves a gap"
+            raise PackError(
+                f"{what}: the band after {expected - 1} must start at {expected}",
+                row=index,
+                column="low",
+            )
+        expected = row["high"] + 1
+    if expected != FACES[1] + 1:
+        last = max(range(len(rows)), key=lambda i: rows[i]["high"])
+        raise PackError(
+            f"the bands must reach {FACES[1]}, not stop at {expected - 1}",
+            row=last,
+            column="high",
+        )
 
-    return validate
+
+def _bands(field: str) -> Layout:
+    return tuples(field, ("low", "high", "result"))
 
 
-def _band_table(rows: list[Row]) -> tuple[tuple[int, int, str], ...]:
-    return tuple((row["low"], row["high"], row["result"]) for row in rows)
-
-
-MISFIRE = EditableTable(
+MISFIRE = house_table(
     "misfire",
     "Misfire (d12 after a natural 1)",
     _band_columns(_outcome_choices(MISFIRE_OUTCOMES)),
-    lambda: _band_rows(t.BASE.MISFIRE_TABLE),
-    lambda rows: {"MISFIRE_TABLE": _band_table(rows)},
+    _bands("MISFIRE_TABLE"),
     key=None,
     fixed_rows=True,
-    validate=_bands_cover_the_die("misfire"),
+    validate=_bands_cover_the_die,
     probes=lambda row: [Probe("misfire", {}, "The misfire roll")],
 )
 
-FOOT_WOUNDS = EditableTable(
+FOOT_WOUNDS = house_table(
     "foot_wounds",
     "Wounds: foot (d12 after modifiers)",
     _band_columns(_outcome_choices(WOUND_OUTCOMES)),
-    lambda: _band_rows(t.BASE.FOOT_WOUNDS),
-    lambda rows: {"FOOT_WOUNDS": _band_table(rows)},
+    _bands("FOOT_WOUNDS"),
     key=None,
     fixed_rows=True,
     help="A natural 12 scores 12 whatever the modifiers.",
-    validate=_bands_cover_the_die("foot_wounds"),
+    validate=_bands_cover_the_die,
     probes=lambda row: [
         Probe("wound", {"mount": "foot"}, "Wounding a man on foot"),
         Probe("wound", {"mount": "foot", "close_range": True}, "Wounding a man on foot, close"),
@@ -392,22 +347,24 @@ THROWN_CHOICES = (
 )
 
 
-def _cavalry_rows() -> list[Row]:
-    thrown = t.BASE.THROWN
-    return [
-        {**row, "thrown": thrown.get((row["low"], row["high"]), "no")}
-        for row in _band_rows(t.BASE.CAVALRY_WOUNDS)
-    ]
+def _cavalry(bands: Layout) -> Layout:
+    """The cavalry wound bands, each with what a rider thrown in it suffers ("no": not thrown;
+    the snapshot's THROWN maps a band's faces to it)."""
+
+    def read(tables: t.D12Tables) -> list[Row]:
+        thrown = tables.THROWN
+        return [
+            {**r, "thrown": thrown.get((r["low"], r["high"]), "no")} for r in bands.read(tables)
+        ]
+
+    def build(rows: list[Row]) -> dict[str, Any]:
+        throws = {(r["low"], r["high"]): r["thrown"] for r in rows if r["thrown"] != "no"}
+        return {**bands.build(rows), "THROWN": throws}
+
+    return Layout(read, build)
 
 
-def _build_cavalry(rows: list[Row]) -> dict[str, Any]:
-    return {
-        "CAVALRY_WOUNDS": _band_table(rows),
-        "THROWN": {(r["low"], r["high"]): r["thrown"] for r in rows if r["thrown"] != "no"},
-    }
-
-
-CAVALRY_WOUNDS = EditableTable(
+CAVALRY_WOUNDS = house_table(
     "cavalry_wounds",
     "Wounds: cavalry (d12 after modifiers)",
     (
@@ -420,12 +377,11 @@ CAVALRY_WOUNDS = EditableTable(
             help="A rider wounded in this band rolls a d12 to be thrown",
         ),
     ),
-    _cavalry_rows,
-    _build_cavalry,
+    _cavalry(_bands("CAVALRY_WOUNDS")),
     key=None,
     fixed_rows=True,
     help="A natural 12 scores 12 whatever the modifiers.",
-    validate=_bands_cover_the_die("cavalry_wounds"),
+    validate=_bands_cover_the_die,
     probes=lambda row: [
         Probe("wound", {"mount": "cavalry"}, "Wounding a cavalryman"),
         Probe("wound", {"mount": "cavalry", "close_range": True}, "Wounding a cavalryman, close"),

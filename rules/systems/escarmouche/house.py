@@ -13,20 +13,24 @@ active die, a rule of the pool, not a table).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rules.house import (
-    NAMES_THE_ROW,
     Column,
-    EditableTable,
     HouseSpec,
+    Layout,
     PackError,
     Probe,
-    record_rows,
+    editable,
+    name_column,
+    records,
 )
 from rules.house import Row as Cells
 from rules.systems.escarmouche import tables as t
+
+#: The system's editable tables, their rows read from the text's snapshot.
+house_table = partial(editable, base=t.BASE)
 
 #: A club's passive dice stay within what a pool can take: ten is the text's kit of one colour.
 MAX_PASSIVE = 10
@@ -48,7 +52,7 @@ PROBE_SKILLS = (1, 3)
 KEY = Column(
     "key", "text", "Key", max=30, help="How checks and figures name the row: letters, digits, _, -."
 )
-LABEL = Column("label", "text", "Name", max=MAX_LABEL, sheet_only=NAMES_THE_ROW)
+LABEL = name_column("label", max=MAX_LABEL)
 PASSIVE = Column(
     "passive",
     "int",
@@ -62,15 +66,9 @@ PASSIVE = Column(
 # --- weapon classes and terrain ---------------------------------------------------------------
 
 
-def _passive_table(rows: list[Cells]) -> tuple[t.Row, ...]:
-    return tuple(t.Row(**row) for row in rows)
-
-
 def _keep_the_cannon(rows: list[Cells]) -> None:
     if not any(row["key"] == t.CANNON for row in rows):
-        raise PackError(
-            f"must keep the {t.CANNON!r} row: the artillery check fires it", table="weapons"
-        )
+        raise PackError(f"must keep the {t.CANNON!r} row: the artillery check fires it")
 
 
 def _against_an_equal(label: str) -> str:
@@ -100,22 +98,20 @@ def _terrain_probes(row: Cells) -> list[Probe]:
     return [Probe("move", {"terrain": row["key"]}, f"First move: {row['label']}")]
 
 
-WEAPONS = EditableTable(
+WEAPONS = house_table(
     "weapons",
     "Weapon classes",
     (KEY, LABEL, PASSIVE),
-    rows=lambda: record_rows(t.BASE.WEAPONS),
-    build=lambda rows: t.weapon_constants(_passive_table(rows)),
+    records("WEAPONS", t.Row, keyed=False, then=lambda f: t.weapon_constants(f["WEAPONS"])),
     help="Each missile weapon class and the passive dice it adds to a shot.",
     validate=_keep_the_cannon,
     probes=_weapon_probes,
 )
-TERRAIN = EditableTable(
+TERRAIN = house_table(
     "terrain",
     "Terrain",
     (KEY, LABEL, PASSIVE),
-    rows=lambda: record_rows(t.BASE.TERRAIN),
-    build=lambda rows: t.terrain_constants(_passive_table(rows)),
+    records("TERRAIN", t.Row, keyed=False, then=lambda f: t.terrain_constants(f["TERRAIN"])),
     help="Each kind of ground and the passive dice it adds to a move.",
     probes=_terrain_probes,
 )
@@ -124,22 +120,17 @@ TERRAIN = EditableTable(
 # --- melee weapons ---------------------------------------------------------------------------
 
 
-def _build_melee(rows: list[Cells]) -> dict[str, Any]:
-    return t.melee_constants(tuple(t.MeleeWeapon(**row) for row in rows))
-
-
 def _no_weaponless_pike(rows: list[Cells]) -> None:
     for index, row in enumerate(rows):
         if row["pike"] and row["weaponless"]:
             raise PackError(
                 "a weapon that fights as a pike cannot also leave the figure weaponless",
-                table="melee_weapons",
                 row=index,
                 column="weaponless",
             )
 
 
-MELEE_WEAPONS = EditableTable(
+MELEE_WEAPONS = house_table(
     "melee_weapons",
     "Melee weapons",
     (
@@ -158,8 +149,12 @@ MELEE_WEAPONS = EditableTable(
             help="The figure starts Disarmed and fights at the weaponless penalty.",
         ),
     ),
-    rows=lambda: record_rows(t.BASE.MELEE_WEAPONS),
-    build=_build_melee,
+    records(
+        "MELEE_WEAPONS",
+        t.MeleeWeapon,
+        keyed=False,
+        then=lambda f: t.melee_constants(f["MELEE_WEAPONS"]),
+    ),
     help="The melee weapons a figure may carry (no check's odds depend on them: they decide "
     "which fight applies and whether a figure starts Disarmed).",
     validate=_no_weaponless_pike,
@@ -181,94 +176,51 @@ PRONE = Column("prone", "bool", "Prone in cover", help="The target goes prone an
 PUSHED_BACK = Column("pushed_back", "bool", "Pushed back", help="The loser is pushed back.")
 
 
-def _effect_cells(table: t.EffectsTable, flag: str) -> list[Cells]:
-    return [
-        {
-            "diff": row.diff,
-            "key": row.key,
-            "label": row.label,
-            "hits": row.hits,
-            "more_hits": row.more_hits,
-            "shaken": row.shaken,
-            "disarmed": row.disarmed,
-            flag: getattr(row, flag),
-        }
-        for row in table
-    ]
-
-
-def _effects(rows: list[Cells], flag: str) -> t.EffectsTable:
-    return t.EffectsTable(
-        tuple(
-            t.EffectRow(
-                diff=row["diff"],
-                key=row["key"],
-                label=row["label"],
-                shaken=row["shaken"],
-                hits=row["hits"],
-                more_hits=row["more_hits"],
-                disarmed=row["disarmed"],
-                **{flag: row[flag]},
-            )
-            for row in rows
-        )
+def _effects(field: str) -> Layout:
+    """An effects table's bands, kept in the snapshot as an `EffectsTable` of its rows."""
+    return records(
+        field, t.EffectRow, keyed=False, then=lambda f: {field: t.EffectsTable(f[field])}
     )
 
 
-def _bands_in_order(name: str) -> Callable[[list[Cells]], None]:
+def _bands_in_order(rows: list[Cells]) -> None:
     """Check an effects table's bands: the first starts at 0, each starts above the last."""
-
-    def validate(rows: list[Cells]) -> None:
-        if rows[0]["diff"] != 0:
+    if rows[0]["diff"] != 0:
+        raise PackError(
+            "must be 0: a tie won on rating falls in the first band",
+            row=0,
+            column="diff",
+        )
+    for index in range(1, len(rows)):
+        if rows[index]["diff"] <= rows[index - 1]["diff"]:
             raise PackError(
-                "must be 0: a tie won on rating falls in the first band",
-                table=name,
-                row=0,
+                f"must be more than the row above's {rows[index - 1]['diff']}: bands rise "
+                "row by row",
+                row=index,
                 column="diff",
             )
-        for index in range(1, len(rows)):
-            if rows[index]["diff"] <= rows[index - 1]["diff"]:
-                raise PackError(
-                    f"must be more than the row above's {rows[index - 1]['diff']}: bands rise "
-                    "row by row",
-                    table=name,
-                    row=index,
-                    column="diff",
-                )
-
-    return validate
 
 
-def _one_wide_bands_add_no_hits(name: str) -> Callable[[list[Cells]], None]:
+def _one_wide_bands_add_no_hits(rows: list[Cells]) -> None:
     """Refuse "+1 hit per point" on a band one difference wide: no point lies above its start.
 
     The hits grow with the difference past the band's own; where the next band starts one
     higher, the flag could never add a hit, and a cell that changes nothing is not offered.
     """
-
-    def validate(rows: list[Cells]) -> None:
-        for index in range(len(rows) - 1):
-            start, following = rows[index]["diff"], rows[index + 1]["diff"]
-            if rows[index]["more_hits"] and following == start + 1:
-                raise PackError(
-                    f"must be off: the band is one difference wide (the next row starts at "
-                    f"{following}), so no point lies above it",
-                    table=name,
-                    row=index,
-                    column="more_hits",
-                )
-
-    return validate
+    for index in range(len(rows) - 1):
+        start, following = rows[index]["diff"], rows[index + 1]["diff"]
+        if rows[index]["more_hits"] and following == start + 1:
+            raise PackError(
+                f"must be off: the band is one difference wide (the next row starts at "
+                f"{following}), so no point lies above it",
+                row=index,
+                column="more_hits",
+            )
 
 
-def _effects_rules(name: str) -> Callable[[list[Cells]], None]:
-    in_order, hits_above = _bands_in_order(name), _one_wide_bands_add_no_hits(name)
-
-    def validate(rows: list[Cells]) -> None:
-        in_order(rows)
-        hits_above(rows)
-
-    return validate
+def _effects_rules(rows: list[Cells]) -> None:
+    _bands_in_order(rows)
+    _one_wide_bands_add_no_hits(rows)
 
 
 #: A roll that reaches every band of an effects table: four active dice against one defence
@@ -301,28 +253,26 @@ def _fighting_probes(row: Cells) -> list[Probe]:
     ]
 
 
-SHOOTING_EFFECTS = EditableTable(
+SHOOTING_EFFECTS = house_table(
     "shooting_effects",
     "Shooting effects",
     (*EFFECT_COLUMNS, PRONE),
-    rows=lambda: _effect_cells(t.BASE.SHOOTING_EFFECTS, "prone"),
-    build=lambda rows: {"SHOOTING_EFFECTS": _effects(rows, "prone")},
+    _effects("SHOOTING_EFFECTS"),
     fixed_rows=True,
     help="What a shot that beats its target does, by how much it won: each row a band of "
     "differences up to the next row's.",
-    validate=_effects_rules("shooting_effects"),
+    validate=_effects_rules,
     probes=_shooting_probes,
 )
-FIGHTING_EFFECTS = EditableTable(
+FIGHTING_EFFECTS = house_table(
     "fighting_effects",
     "Fighting effects",
     (*EFFECT_COLUMNS, PUSHED_BACK),
-    rows=lambda: _effect_cells(t.BASE.FIGHTING_EFFECTS, "pushed_back"),
-    build=lambda rows: {"FIGHTING_EFFECTS": _effects(rows, "pushed_back")},
+    _effects("FIGHTING_EFFECTS"),
     fixed_rows=True,
     help="What the winner of a fight does to the loser, by how much it won: each row a band of "
     "differences up to the next row's.",
-    validate=_effects_rules("fighting_effects"),
+    validate=_effects_rules,
     probes=_fighting_probes,
 )
 
@@ -330,11 +280,11 @@ FIGHTING_EFFECTS = EditableTable(
 # --- improvement (Muster's house campaign rules) -----------------------------------------------
 
 
-def _improvement_rows() -> list[Cells]:
-    dice: dict[str, int] = t.BASE.IMPROVEMENT_DICE
+def _improvement_rows(tables: t.EscarmoucheTables) -> list[Cells]:
+    dice = tables.IMPROVEMENT_DICE
     return [
-        {"stat": "rating", "die": dice["rating"], "maximum": t.BASE.MAX_RATING},
-        {"stat": "skill", "die": dice["skill"], "maximum": t.BASE.MAX_SKILL},
+        {"stat": "rating", "die": dice["rating"], "maximum": tables.MAX_RATING},
+        {"stat": "skill", "die": dice["skill"], "maximum": tables.MAX_SKILL},
     ]
 
 
@@ -353,7 +303,6 @@ def _maxima_in_range(rows: list[Cells]) -> None:
         if not low <= row["maximum"] <= high:
             raise PackError(
                 f"must be {low} to {high} for the {row['stat']}, not {row['maximum']}",
-                table="improvement",
                 row=index,
                 column="maximum",
             )
@@ -367,7 +316,7 @@ def _improvement_probes(row: Cells) -> list[Probe]:
     return [Probe("shoot", {**AVERAGE, "skill": top}, f"Shoot with Shooter {top}, rating 3")]
 
 
-IMPROVEMENT = EditableTable(
+IMPROVEMENT = house_table(
     "improvement",
     "Improvement (house campaign rules)",
     (
@@ -383,8 +332,9 @@ IMPROVEMENT = EditableTable(
             f"{SKILL_RANGE[0]}-{SKILL_RANGE[1]}: the highest a figure may have or reach.",
         ),
     ),
-    rows=_improvement_rows,
-    build=_build_improvement,
+    # A row per stat over three fields: its die in one {stat: die} field, its maximum a field
+    # of its own (MAX_RATING, MAX_SKILL).
+    layout=Layout(_improvement_rows, _build_improvement),
     key="stat",
     fixed_rows=True,
     help="Muster's house campaign rules: the die each stat rolls over to improve after a battle, "

@@ -10,9 +10,23 @@ within them; the rows of each table are fixed, since the checks and the unit car
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
-from rules.house import Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.house import (
+    Column,
+    HouseSpec,
+    PackError,
+    Probe,
+    Row,
+    by_key,
+    editable,
+    in_dict,
+    in_set,
+    keyed,
+    scalars,
+    tuples,
+)
 from rules.systems.game_the_90 import tables as t
 from rules.systems.game_the_90.checks import build_checks
 from rules.systems.game_the_90.stats import build_card, build_stats
@@ -29,6 +43,9 @@ from rules.systems.game_the_90.tables import (
     rally_bands_by_face,
 )
 
+#: The system's editable tables, their rows read from the text's snapshot.
+house_table = partial(editable, base=t.BASE)
+
 #: The unit every probe fights or shoots at: plain foot with no modifier and no armour.
 DEFENDER = "serjeants"
 MOVE_CLASSES = (1, 2, 3)
@@ -40,34 +57,6 @@ MOST_REMOVED_AT = 30
 # --- unit types --------------------------------------------------------------------------
 
 
-def _unit_rows() -> list[Row]:
-    return [
-        {
-            "key": key,
-            "move_class": t.BASE.MOVE_CLASS[key],
-            "melee_modifier": t.BASE.MELEE_MODIFIER[key],
-            "shooting_modifier": t.BASE.SHOOTING_MODIFIER.get(key),
-            "armoured": key in t.BASE.ARMOURED,
-            "turns_per_move": t.BASE.TURNS_PER_MOVE[key],
-        }
-        for key, _ in UNIT_TYPES
-    ]
-
-
-def _build_units(rows: list[Row]) -> dict[str, Any]:
-    return {
-        "MOVE_CLASS": {row["key"]: row["move_class"] for row in rows},
-        "MELEE_MODIFIER": {row["key"]: row["melee_modifier"] for row in rows},
-        "SHOOTING_MODIFIER": {
-            row["key"]: row["shooting_modifier"]
-            for row in rows
-            if row["shooting_modifier"] is not None
-        },
-        "ARMOURED": frozenset(row["key"] for row in rows if row["armoured"]),
-        "TURNS_PER_MOVE": {row["key"]: row["turns_per_move"] for row in rows},
-    }
-
-
 def _validate_units(rows: list[Row]) -> None:
     # Which types carry missiles is the text's and stays: a shooter needs a modifier, others none.
     for index, row in enumerate(rows):
@@ -75,14 +64,12 @@ def _validate_units(rows: list[Row]) -> None:
         if row["key"] in SHOOTERS and row["shooting_modifier"] is None:
             raise PackError(
                 f"{name} carry missiles, so they need a shooting modifier (0 for none)",
-                table="unit_types",
                 row=index,
                 column="shooting_modifier",
             )
         if row["key"] not in SHOOTERS and row["shooting_modifier"] is not None:
             raise PackError(
                 f"{name} carry no missiles: leave the shooting modifier empty",
-                table="unit_types",
                 row=index,
                 column="shooting_modifier",
             )
@@ -103,7 +90,7 @@ def _unit_probes(row: Row) -> list[Probe]:
     return probes
 
 
-UNIT_TYPES_TABLE = EditableTable(
+UNIT_TYPES_TABLE = house_table(
     name="unit_types",
     title="Unit types",
     help="One row per unit type; the types are the text's (rows cannot be added or removed).",
@@ -149,8 +136,15 @@ UNIT_TYPES_TABLE = EditableTable(
             sheet_only="the player turns the unit as it moves; no check rolls for a Turn",
         ),
     ),
-    rows=_unit_rows,
-    build=_build_units,
+    layout=by_key(
+        "key",
+        UNIT_TYPES,
+        in_dict("MOVE_CLASS", "move_class"),
+        in_dict("MELEE_MODIFIER", "melee_modifier"),
+        in_dict("SHOOTING_MODIFIER", "shooting_modifier", omit_empty=True),
+        in_set("ARMOURED", "armoured"),
+        in_dict("TURNS_PER_MOVE", "turns_per_move"),
+    ),
     fixed_rows=True,
     validate=_validate_units,
     probes=_unit_probes,
@@ -160,11 +154,7 @@ UNIT_TYPES_TABLE = EditableTable(
 # --- missiles ----------------------------------------------------------------------------
 
 
-def _missile_rows() -> list[Row]:
-    return [{"key": key, "range": inches} for key, inches in t.BASE.MISSILE_RANGE.items()]
-
-
-MISSILES_TABLE = EditableTable(
+MISSILES_TABLE = house_table(
     name="missiles",
     title="Missile ranges",
     help="How far each kind of missile reaches, in inches (1 inch = 4 m).",
@@ -179,14 +169,9 @@ MISSILES_TABLE = EditableTable(
             sheet_only="the player measures whether the target is in range",
         ),
     ),
-    rows=_missile_rows,
-    build=lambda rows: {"MISSILE_RANGE": {row["key"]: row["range"] for row in rows}},
+    layout=keyed("MISSILE_RANGE", "range"),
     fixed_rows=True,
 )
-
-
-def _quiver_rows() -> list[Row]:
-    return [{"face": face, "runs_out": face in t.BASE.OUT_OF_MISSILES_FACES} for face in DIE_FACES]
 
 
 def _quiver_probes(row: Row) -> list[Probe]:
@@ -199,7 +184,7 @@ def _quiver_probes(row: Row) -> list[Probe]:
     ]
 
 
-OUT_OF_MISSILES_TABLE = EditableTable(
+OUT_OF_MISSILES_TABLE = house_table(
     name="out_of_missiles",
     title="Out of missiles",
     help="The natural faces of a shooting Hit roll that leave the shooter out of missiles.",
@@ -208,20 +193,13 @@ OUT_OF_MISSILES_TABLE = EditableTable(
         Column("face", "int", "Natural face", min=1, max=HIGHEST_FACE),
         Column("runs_out", "bool", "Runs out of missiles"),
     ),
-    rows=_quiver_rows,
-    build=lambda rows: {
-        "OUT_OF_MISSILES_FACES": frozenset(row["face"] for row in rows if row["runs_out"])
-    },
+    layout=by_key("face", DIE_FACES, in_set("OUT_OF_MISSILES_FACES", "runs_out")),
     fixed_rows=True,
     probes=_quiver_probes,
 )
 
 
 # --- Fast moves --------------------------------------------------------------------------
-
-
-def _fast_rows() -> list[Row]:
-    return [{"move_class": c, "inches": inches} for c, inches in sorted(t.BASE.FAST_BONUS.items())]
 
 
 def _fast_probes(row: Row) -> list[Probe]:
@@ -234,7 +212,7 @@ def _fast_probes(row: Row) -> list[Probe]:
     ]
 
 
-FAST_BONUS_TABLE = EditableTable(
+FAST_BONUS_TABLE = house_table(
     name="fast_bonus",
     title="Fast move bonus",
     help="The inches a Fast move adds to the move roll, by move class.",
@@ -250,8 +228,7 @@ FAST_BONUS_TABLE = EditableTable(
             help=f"At most {MAX_FAST_BONUS}: a move goes at most {t.MAX_MOVE} inches",
         ),
     ),
-    rows=_fast_rows,
-    build=lambda rows: {"FAST_BONUS": {row["move_class"]: row["inches"] for row in rows}},
+    layout=keyed("FAST_BONUS", "inches", key="move_class"),
     fixed_rows=True,
     probes=_fast_probes,
 )
@@ -260,33 +237,22 @@ FAST_BONUS_TABLE = EditableTable(
 # --- rally -------------------------------------------------------------------------------
 
 
-def _band_rows() -> list[Row]:
-    return [{"low": low, "high": high, "hits_off": off} for low, high, off in t.BASE.RALLY_BANDS]
-
-
-def _build_bands(rows: list[Row]) -> dict[str, Any]:
-    bands = tuple((row["low"], row["high"], row["hits_off"]) for row in rows)
-    return {"RALLY_BANDS": bands, "RALLY_OFF": rally_bands_by_face(bands)}
-
-
-def _band_error(message: str, index: int, column: str) -> PackError:
-    return PackError(message, table="rally_bands", row=index, column=column)
-
-
 def _validate_bands(rows: list[Row]) -> None:
     """The bands run from the lowest face to the highest in order, each face in one band."""
     expected = DIE_FACES[0]
     for index, row in enumerate(rows):
         if row["low"] != expected:
-            raise _band_error(_start_reason(index, expected, row["low"]), index, "low")
+            raise PackError(_start_reason(index, expected, row["low"]), row=index, column="low")
         if row["high"] < row["low"]:
-            raise _band_error(
-                f"must be at least the band's own from face {row['low']}", index, "high"
+            raise PackError(
+                f"must be at least the band's own from face {row['low']}", row=index, column="high"
             )
         expected = row["high"] + 1
     if expected != HIGHEST_FACE + 1:
-        raise _band_error(
-            f"must be {HIGHEST_FACE}: the last band ends at the highest face", len(rows) - 1, "high"
+        raise PackError(
+            f"must be {HIGHEST_FACE}: the last band ends at the highest face",
+            row=len(rows) - 1,
+            column="high",
         )
 
 
@@ -305,7 +271,7 @@ def _band_probes(row: Row) -> list[Probe]:
     ]
 
 
-RALLY_BANDS_TABLE = EditableTable(
+RALLY_BANDS_TABLE = house_table(
     name="rally_bands",
     title="Rally",
     help="The Hits a rally roll takes off, by band of faces; the bands cover faces 1-6 in "
@@ -316,8 +282,11 @@ RALLY_BANDS_TABLE = EditableTable(
         Column("high", "int", "To face", min=1, max=HIGHEST_FACE),
         Column("hits_off", "int", "Hits off", min=0, max=MAX_RALLY),
     ),
-    rows=_band_rows,
-    build=_build_bands,
+    layout=tuples(
+        "RALLY_BANDS",
+        ("low", "high", "hits_off"),
+        then=lambda f: {**f, "RALLY_OFF": rally_bands_by_face(f["RALLY_BANDS"])},
+    ),
     fixed_rows=True,
     validate=_validate_bands,
     probes=_band_probes,
@@ -327,39 +296,17 @@ RALLY_BANDS_TABLE = EditableTable(
 # --- removal -----------------------------------------------------------------------------
 
 
-def _removal_rows() -> list[Row]:
-    return [
-        {
-            "removed_at": t.BASE.REMOVED_AT,
-            "rally_fatigue_past": t.BASE.RALLY_FATIGUE_PAST,
-            "rally_floor": t.BASE.RALLY_FLOOR,
-        }
-    ]
-
-
-def _build_removal(rows: list[Row]) -> dict[str, Any]:
-    row = rows[0]
-    return {
-        "REMOVED_AT": row["removed_at"],
-        "MAX_HITS": row["removed_at"] - 1,
-        "RALLY_FATIGUE_PAST": row["rally_fatigue_past"],
-        "RALLY_FLOOR": row["rally_floor"],
-    }
-
-
 def _validate_removal(rows: list[Row]) -> None:
     row = rows[0]
     if row["rally_fatigue_past"] >= row["removed_at"]:
         raise PackError(
             f"must be less than the removal threshold {row['removed_at']}",
-            table="removal",
             row=0,
             column="rally_fatigue_past",
         )
     if row["rally_floor"] > row["rally_fatigue_past"]:
         raise PackError(
             f"must be at most the fatigue mark {row['rally_fatigue_past']}",
-            table="removal",
             row=0,
             column="rally_floor",
         )
@@ -389,7 +336,7 @@ def _removal_probes(row: Mapping[str, Any]) -> list[Probe]:
     ]
 
 
-REMOVAL_TABLE = EditableTable(
+REMOVAL_TABLE = house_table(
     name="removal",
     title="Removal and rally floor",
     help="The Hits at which a unit is removed; once past the fatigue mark it never rallies "
@@ -402,8 +349,14 @@ REMOVAL_TABLE = EditableTable(
         ),
         Column("rally_floor", "int", "Never rallies below", min=0, max=MOST_REMOVED_AT - 1),
     ),
-    rows=_removal_rows,
-    build=_build_removal,
+    layout=scalars(
+        {
+            "removed_at": "REMOVED_AT",
+            "rally_fatigue_past": "RALLY_FATIGUE_PAST",
+            "rally_floor": "RALLY_FLOOR",
+        },
+        then=lambda f: {**f, "MAX_HITS": f["REMOVED_AT"] - 1},
+    ),
     fixed_rows=True,
     validate=_validate_removal,
     probes=_removal_probes,

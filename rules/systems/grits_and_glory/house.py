@@ -18,12 +18,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
-from rules.house import NAMES_THE_ROW, Column, EditableTable, HouseSpec, PackError, Probe, Row
+from rules.house import (
+    NAMES_THE_ROW,
+    Column,
+    EditableTable,
+    HouseSpec,
+    Layout,
+    PackError,
+    Probe,
+    Row,
+    editable,
+    keyed,
+    modifier_column,
+    scalars,
+)
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import DIE_CHOICES, stats_schema
 from rules.systems.grits_and_glory.tables import Weapon
+
+#: The system's editable tables, their rows read from the text's snapshot.
+house_table = partial(editable, base=t.BASE)
 
 TABLES_MODULE = "rules.systems.grits_and_glory.tables"
 
@@ -131,9 +148,9 @@ WEAPON_COLUMNS = (
 )
 
 
-def _weapon_rows() -> list[Row]:
-    melee = set(t.BASE.MELEE_KEYS)
-    return [_row_of(w, "melee" if w.key in melee else "ranged") for w in t.BASE.WEAPONS.values()]
+def _weapon_rows(tables: t.GGTables) -> list[Row]:
+    melee = set(tables.MELEE_KEYS)
+    return [_row_of(w, "melee" if w.key in melee else "ranged") for w in tables.WEAPONS.values()]
 
 
 def _row_of(weapon: Weapon, kind: str) -> Row:
@@ -192,7 +209,6 @@ def _validate_weapons(rows: list[Row]) -> None:
         if row["key"] in hazards:
             raise PackError(
                 f"{row['key']!r} is a hazard's key (events and mishaps); choose another",
-                table="weapons",
                 row=index,
                 column="key",
             )
@@ -202,14 +218,12 @@ def _validate_weapons(rows: list[Row]) -> None:
         else:
             _validate_melee(row, index)
     if "unarmed" not in {row["key"] for row in rows}:
-        raise PackError(
-            "must keep 'unarmed': a unit without a melee weapon fights with it", table="weapons"
-        )
+        raise PackError("must keep 'unarmed': a unit without a melee weapon fights with it")
 
 
 def _validate_damage(row: Row, index: int) -> None:
     def refuse(column: str, message: str) -> None:
-        raise PackError(message, table="weapons", row=index, column=column)
+        raise PackError(message, row=index, column=column)
 
     if row["dice"] and row["die"] is None:
         refuse("die", "must be filled in when the weapon has damage dice")
@@ -224,19 +238,16 @@ def _validate_ranges(row: Row, index: int) -> None:
     for name in RANGE_COLUMNS:
         value = row[name]
         if value is None:
-            raise PackError(
-                "must be filled in for a ranged weapon", table="weapons", row=index, column=name
-            )
+            raise PackError("must be filled in for a ranged weapon", row=index, column=name)
         if value <= previous:
             raise PackError(
                 f"must be longer than the range before it ({previous})",
-                table="weapons",
                 row=index,
                 column=name,
             )
         previous = value
     if row["reach"]:
-        raise PackError("must be 0 for a ranged weapon", table="weapons", row=index, column="reach")
+        raise PackError("must be 0 for a ranged weapon", row=index, column="reach")
 
 
 def _validate_melee(row: Row, index: int) -> None:
@@ -244,7 +255,6 @@ def _validate_melee(row: Row, index: int) -> None:
         if row[name] is not None:
             raise PackError(
                 "must be empty for a melee weapon (make it ranged to throw it)",
-                table="weapons",
                 row=index,
                 column=name,
             )
@@ -253,7 +263,6 @@ def _validate_melee(row: Row, index: int) -> None:
             shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
             raise PackError(
                 f"must be {shown} for a melee weapon (it strikes once and never reloads)",
-                table="weapons",
                 row=index,
                 column=name,
             )
@@ -306,12 +315,13 @@ def _weapon_probes(row: Row) -> list[Probe]:
     return probes
 
 
-WEAPONS_TABLE = EditableTable(
+WEAPONS_TABLE = house_table(
     "weapons",
     "Weapons",
     WEAPON_COLUMNS,
-    _weapon_rows,
-    _build_weapons,
+    # The one table whose rows are not its records: a row's kind sorts the weapon into the
+    # melee or ranged list, and its damage dice are a count and a size.
+    Layout(_weapon_rows, _build_weapons),
     help="Every weapon a unit may carry, melee and ranged. The text gives only a few weapons' "
     "damage; the rest is Muster's table in the text's style, yours to correct and extend.",
     validate=_validate_weapons,
@@ -331,23 +341,13 @@ def _modifier_table(
 ) -> EditableTable:
     """A fixed list of named modifiers: a club changes the numbers, not which ones there are."""
 
-    def rows() -> list[Row]:
-        table: Mapping[str, int] = getattr(t.BASE, constant)
-        return [{"key": key, "modifier": value} for key, value in table.items()]
-
-    def build(edited: list[Row]) -> dict[str, Any]:
-        return {constant: {row["key"]: row["modifier"] for row in edited}}
-
     low, high = limits
     columns = (
         Column("key", "text", max=32),
-        Column(
-            "modifier", "int", min=low, max=high, help="Added to the roll (negative: a penalty)."
-        ),
+        modifier_column(low, high, help="Added to the roll (negative: a penalty)."),
     )
-    return EditableTable(
-        name, title, columns, rows, build, fixed_rows=True, help=help_text, probes=probes
-    )
+    layout = keyed(constant, "modifier")
+    return house_table(name, title, columns, layout, fixed_rows=True, help=help_text, probes=probes)
 
 
 def _range_probes(row: Row) -> list[Probe]:
@@ -485,21 +485,12 @@ SETTINGS: dict[str, tuple[str, int, int, Probe]] = {
 }
 
 
-def _setting_rows() -> list[Row]:
-    return [{"key": key, "value": getattr(t.BASE, spec[0])} for key, spec in SETTINGS.items()]
-
-
-def _build_settings(rows: list[Row]) -> dict[str, Any]:
-    return {SETTINGS[row["key"]][0]: row["value"] for row in rows}
-
-
 def _validate_settings(rows: list[Row]) -> None:
     for index, row in enumerate(rows):
         _, low, high, _ = SETTINGS[row["key"]]
         if not low <= row["value"] <= high:
             raise PackError(
                 f"must be from {low} to {high} for {row['key']}, not {row['value']}",
-                table="settings",
                 row=index,
                 column="value",
             )
@@ -510,7 +501,7 @@ def _setting_probes(row: Row) -> list[Probe]:
     return [spec[3]] if spec else []
 
 
-SETTINGS_TABLE = EditableTable(
+SETTINGS_TABLE = house_table(
     "settings",
     "Settings",
     (
@@ -524,8 +515,7 @@ SETTINGS_TABLE = EditableTable(
             "multi_action_penalty -6 to 0; joker_bonus and mounted_toughness_bonus 0 to 6.",
         ),
     ),
-    _setting_rows,
-    _build_settings,
+    scalars({key: spec[0] for key, spec in SETTINGS.items()}, key="key"),
     fixed_rows=True,
     help="One number each: the most a gang-up adds, the untrained skill penalty (on a d4), the "
     "penalty per extra action, the Joker's bonus to trait and damage rolls, a mount's Toughness.",
@@ -536,15 +526,7 @@ SETTINGS_TABLE = EditableTable(
 # --- victory points -------------------------------------------------------------------------
 
 
-def _points_rows() -> list[Row]:
-    return [{"key": key, "points": value} for key, value in t.BASE.VICTORY_POINTS.items()]
-
-
-def _build_points(rows: list[Row]) -> dict[str, Any]:
-    return {"VICTORY_POINTS": {row["key"]: row["points"] for row in rows}}
-
-
-POINTS_TABLE = EditableTable(
+POINTS_TABLE = house_table(
     "victory_points",
     "Victory points",
     (
@@ -558,8 +540,7 @@ POINTS_TABLE = EditableTable(
             "tests say who was knocked out and who killed, and enter the points with its result",
         ),
     ),
-    _points_rows,
-    _build_points,
+    keyed("VICTORY_POINTS", "points"),
     fixed_rows=True,
     help="Points per unit's fate, your own and the enemy's (shown on the reference sheet).",
 )

@@ -11,24 +11,30 @@ any table, a stat cap stays within the stat's own range.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
 from rules import aftermath
 from rules.house import (
-    NAMES_THE_ROW,
     Column,
     EditableTable,
     HouseSpec,
     PackError,
     Probe,
     Row,
-    number_rows,
-    numbers_by_key,
-    record_rows,
-    records_by_key,
+    editable,
+    key_column,
+    keyed,
+    modifier_column,
+    name_column,
+    records,
+    tuples,
 )
 from rules.systems.rencounter import tables as t
+
+#: The system's editable tables, their rows read from the text's snapshot.
+house_table = partial(editable, base=t.BASE)
 
 #: A weapon's or shield's modifier to a d12 roll: at most half the die either way.
 _LEAST, _MOST = -6, 6
@@ -43,10 +49,6 @@ _KINDS = (
 )
 
 
-def _key_column(label: str) -> Column:
-    return Column("key", "text", label, max=40, help="How checks and rosters name it")
-
-
 def _words(key: str) -> str:
     return key.replace("_", " ")
 
@@ -54,58 +56,23 @@ def _words(key: str) -> str:
 # --- missile weapons ----------------------------------------------------------------------
 
 
-def _missile_rows() -> list[Row]:
-    return [
-        {
-            "key": w.key,
-            "name": w.name,
-            **dict(zip(_BANDS, w.ranges, strict=True)),
-            "damage": w.damage,
-            "reload": w.reload,
-            "shots": w.shots,
-            "repeat": w.repeat,
-            "kind": w.kind,
-        }
-        for w in t.BASE.missile_weapons.values()
-    ]
-
-
-def _missile_build(rows: list[Row]) -> dict[str, Any]:
-    weapons = {
-        row["key"]: t.MissileWeapon(
-            row["key"],
-            row["name"],
-            (row["short"], row["medium"], row["long"], row["extreme"]),
-            row["damage"],
-            row["reload"],
-            row["shots"],
-            row["repeat"],
-            row["kind"],
-        )
-        for row in rows
-    }
-    return {"missile_weapons": weapons}
-
-
-def _not_the_no_weapon_key(table: str, rows: list[Row]) -> None:
+def _not_the_no_weapon_key(rows: list[Row]) -> None:
     for index, row in enumerate(rows):
         if row["key"] == "none":
             raise PackError(
                 "'none' means no weapon in a check; choose another key",
-                table=table,
                 row=index,
                 column="key",
             )
 
 
 def _missile_validate(rows: list[Row]) -> None:
-    _not_the_no_weapon_key("missile_weapons", rows)
+    _not_the_no_weapon_key(rows)
     for index, row in enumerate(rows):
         for shorter, longer in pairwise(_BANDS):
             if row[longer] <= row[shorter]:
                 raise PackError(
                     f'must be longer than the {shorter} band ({row[shorter]}")',
-                    table="missile_weapons",
                     row=index,
                     column=longer,
                 )
@@ -140,12 +107,12 @@ def _missile_probes(row: Row) -> list[Probe]:
     ]
 
 
-MISSILE_WEAPONS = EditableTable(
+MISSILE_WEAPONS = house_table(
     "missile_weapons",
     "Missile weapons",
     (
-        _key_column("Key"),
-        Column("name", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
+        key_column("Key"),
+        name_column(),
         *(
             Column(
                 band,
@@ -193,8 +160,7 @@ MISSILE_WEAPONS = EditableTable(
         ),
         Column("kind", "choice", "Kind", choices=_KINDS, help="How target armour affects it"),
     ),
-    _missile_rows,
-    _missile_build,
+    records("missile_weapons", t.MissileWeapon, spread={"ranges": _BANDS}),
     validate=_missile_validate,
     probes=_missile_probes,
     help="Range bands are the longest distance of each band in inches.",
@@ -222,12 +188,12 @@ def _melee_probes(row: Row) -> list[Probe]:
     ]
 
 
-MELEE_WEAPONS = EditableTable(
+MELEE_WEAPONS = house_table(
     "melee_weapons",
     "Melee weapons",
     (
-        _key_column("Key"),
-        Column("name", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
+        key_column("Key"),
+        name_column(),
         Column(
             "to_hit", "int", "To hit", min=_LEAST, max=_MOST, help="Added to the wielder's skill"
         ),
@@ -243,9 +209,8 @@ MELEE_WEAPONS = EditableTable(
         ),
         Column("shield", "bool", "Shield", help="May be used with a shield"),
     ),
-    lambda: record_rows(t.BASE.melee_weapons.values()),
-    records_by_key("melee_weapons", t.MeleeWeapon),
-    validate=lambda rows: _not_the_no_weapon_key("melee_weapons", rows),
+    records("melee_weapons", t.MeleeWeapon),
+    validate=_not_the_no_weapon_key,
     probes=_melee_probes,
 )
 
@@ -269,16 +234,15 @@ def _shield_probes(row: Row) -> list[Probe]:
     ]
 
 
-SHIELDS = EditableTable(
+SHIELDS = house_table(
     "shields",
     "Shields",
     (
-        _key_column("Shield"),
-        Column("label", "text", "Name", max=60, sheet_only=NAMES_THE_ROW),
-        Column("modifier", "int", "To hit the bearer", min=_LEAST, max=_MOST),
+        key_column("Shield"),
+        name_column("label"),
+        modifier_column(_LEAST, _MOST, "To hit the bearer"),
     ),
-    lambda: [{"key": k, "label": label, "modifier": m} for k, (label, m) in t.BASE.shields.items()],
-    lambda rows: {"shields": {row["key"]: (row["label"], row["modifier"]) for row in rows}},
+    keyed("shields", "label", "modifier"),
     fixed_rows=True,
     probes=_shield_probes,
     help="Missiles that armour stops (thrown, bows, crossbows) and melee attacks add these; "
@@ -292,22 +256,16 @@ def _open_ground(row: Row, column: str) -> str:
     return ""
 
 
-COVER = EditableTable(
+COVER = house_table(
     "cover",
     "Cover",
     (
-        _key_column("Cover"),
-        Column("label", "text", "Description", max=60, sheet_only=NAMES_THE_ROW),
-        Column("modifier", "int", "To hit", min=-10, max=0),
+        key_column("Cover"),
+        name_column("label", "Description"),
+        modifier_column(-10, 0, "To hit"),
         Column("solid", "bool", "Solid", help="A miss it alone caused makes the target duck back"),
     ),
-    lambda: [
-        {"key": k, "label": label, "modifier": m, "solid": solid}
-        for k, (m, solid, label) in t.BASE.cover.items()
-    ],
-    lambda rows: {
-        "cover": {row["key"]: (row["modifier"], row["solid"], row["label"]) for row in rows}
-    },
+    keyed("cover", "modifier", "solid", "label"),
     fixed_rows=True,
     sheet_only_cells=_open_ground,
     probes=lambda row: [
@@ -320,15 +278,14 @@ COVER = EditableTable(
 )
 
 
-RANGE_TO_HIT = EditableTable(
+RANGE_TO_HIT = house_table(
     "range_to_hit",
     "Range band to-hit modifiers",
     (
         Column("band", "text", "Range band", max=20),
-        Column("modifier", "int", "To hit", min=-12, max=6),
+        modifier_column(-12, 6, "To hit"),
     ),
-    lambda: number_rows(t.BASE.range_to_hit, "band", "modifier"),
-    numbers_by_key("range_to_hit", "band", "modifier"),
+    keyed("range_to_hit", "modifier", key="band"),
     key="band",
     fixed_rows=True,
     probes=lambda row: [
@@ -344,20 +301,19 @@ RANGE_TO_HIT = EditableTable(
 # --- damage ---------------------------------------------------------------------------------
 
 
-def _in_order(table: str, rows: list[Row], column: str, *, strictly: bool) -> None:
+def _in_order(rows: list[Row], column: str, *, strictly: bool) -> None:
     for index in range(1, len(rows)):
         before, value = rows[index - 1][column], rows[index][column]
         if value < before or (strictly and value == before):
             word = "more than" if strictly else "at least"
             raise PackError(
                 f"must be {word} {before}, the row above's (bands run in order)",
-                table=table,
                 row=index,
                 column=column,
             )
 
 
-DAMAGE = EditableTable(
+DAMAGE = house_table(
     "damage",
     "Damage table",
     (
@@ -372,11 +328,10 @@ DAMAGE = EditableTable(
             "above the last row, no effect",
         ),
     ),
-    lambda: [{"result": result, "up_to": top} for top, result in t.BASE.damage_table],
-    lambda rows: {"damage_table": tuple((row["up_to"], row["result"]) for row in rows)},
+    tuples("damage_table", ("up_to", "result")),
     key="result",
     fixed_rows=True,
-    validate=lambda rows: _in_order("damage", rows, "up_to", strictly=True),
+    validate=lambda rows: _in_order(rows, "up_to", strictly=True),
     probes=lambda row: [
         Probe("damage", {"modifier": 0}, "Damage roll, no modifier"),
         Probe(
@@ -394,12 +349,12 @@ DAMAGE = EditableTable(
 def _modifier_list(
     name: str, title: str, constant: str, rules: tuple[tuple[str, str], ...], help: str
 ) -> EditableTable:
-    return EditableTable(
+    return house_table(
         name,
         title,
         (
             Column("situation", "text", "Situation", max=90, sheet_only="it names the situation"),
-            Column("modifier", "int", "Modifier", min=-12, max=12),
+            modifier_column(-12, 12),
             Column(
                 "rule",
                 "choice",
@@ -410,29 +365,22 @@ def _modifier_list(
                 "adds it into the check's modifier. A rule no row names keeps the text's number",
             ),
         ),
-        lambda: [
-            {"situation": s, "modifier": m, "rule": rule}
-            for s, m, rule in getattr(t.BASE, constant)
-        ],
-        lambda rows: {
-            constant: tuple((row["situation"], row["modifier"], row["rule"]) for row in rows)
-        },
+        tuples(constant, ("situation", "modifier", "rule")),
         key=None,
         max_rows=40,
         help=help,
-        validate=lambda rows: _one_row_a_rule(name, rows),
+        validate=_one_row_a_rule,
         sheet_only_cells=_added_by_the_player,
         probes=_rule_probes,
     )
 
 
-def _one_row_a_rule(table: str, rows: list[Row]) -> None:
+def _one_row_a_rule(rows: list[Row]) -> None:
     seen: set[str] = set()
     for index, row in enumerate(rows):
         if row["rule"] in seen:
             raise PackError(
                 f"{row['rule']!r} is set by an earlier row; a rule takes one row",
-                table=table,
                 row=index,
                 column="rule",
             )
@@ -498,18 +446,17 @@ MELEE_MODIFIERS = _modifier_list(
 
 
 def _aftermath_validate(rows: list[Row]) -> None:
-    _in_order("aftermath", rows, "up_to", strictly=False)
+    _in_order(rows, "up_to", strictly=False)
     if rows[-1]["up_to"] != 6:
         raise PackError(
             "must be 6: the bands cover every face of the d6",
-            table="aftermath",
             row=len(rows) - 1,
             column="up_to",
         )
     bands = tuple((row["up_to"], row["result"]) for row in rows)
     reason = aftermath.chain_ends(bands)
     if reason:
-        raise PackError(reason, table="aftermath", row=0, column="up_to")
+        raise PackError(reason, row=0, column="up_to")
 
 
 def _aftermath_probes(row: Row) -> list[Probe]:
@@ -521,7 +468,7 @@ def _aftermath_probes(row: Row) -> list[Probe]:
     ]
 
 
-AFTERMATH = EditableTable(
+AFTERMATH = house_table(
     "aftermath",
     "Wound aftermath (d6 per wound point)",
     (
@@ -536,8 +483,7 @@ AFTERMATH = EditableTable(
             "before: never); prompt care rerolls each face that would not heal",
         ),
     ),
-    lambda: [{"result": result, "up_to": top} for top, result in t.BASE.aftermath_bands],
-    lambda rows: {"aftermath_bands": tuple((row["up_to"], row["result"]) for row in rows)},
+    tuples("aftermath_bands", ("up_to", "result")),
     key="result",
     fixed_rows=True,
     validate=_aftermath_validate,
@@ -552,13 +498,12 @@ def _improvement_validate(rows: list[Row]) -> None:
         if not lowest <= row["maximum"] <= highest:
             raise PackError(
                 f"must be from {lowest} to {highest}, the range of {row['stat']}",
-                table="improvement",
                 row=index,
                 column="maximum",
             )
 
 
-IMPROVEMENT = EditableTable(
+IMPROVEMENT = house_table(
     "improvement",
     "Improvement caps",
     (
@@ -572,8 +517,7 @@ IMPROVEMENT = EditableTable(
             help="An improvement roll never raises the stat past this",
         ),
     ),
-    lambda: number_rows(t.BASE.improvement_caps, "stat", "maximum"),
-    numbers_by_key("improvement_caps", "stat", "maximum"),
+    keyed("improvement_caps", "maximum", key="stat"),
     key="stat",
     fixed_rows=True,
     validate=_improvement_validate,
