@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -208,13 +208,27 @@ def _fresh_seed() -> str:
 def _tables(args: Arguments) -> dict[str, Any]:
     system = _system(args)
     options = system.options.validate(_assignments(args.options))
-    result = {"system": system.key, "options": options, "tables": system.tables(options)}
+    tables = system.tables(options)
+    result: dict[str, Any] = {"system": system.key, "options": options, "tables": tables}
     if system.pack is not None:
         result["house_rules"] = {
             "pack": system.pack.digest,
             "changed": list(system.pack.changed_tables()),
         }
+    printed_only = _printed_only(system, tables)
+    if printed_only is not None:  # the cells the sheet marks as printed only
+        result["printed_only"] = printed_only
     return result
+
+
+def _printed_only(system: RuleSystem, tables: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The printed-only columns these tables show, as the sheet marks them (`rules.printed`)."""
+    from importlib import import_module
+
+    from rules import printed
+
+    reference = import_module(f"rules.systems.{system.key}.reference")
+    return printed.shown(getattr(reference, "PRINTED_ONLY", ()), tables)
 
 
 def _house_template(args: Arguments) -> dict[str, Any]:
