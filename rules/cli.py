@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from rules.dice import CURRENT_SCHEME, SCHEMES, Dice, GivenDice, SeededDice, parse_given
 from rules.errors import RulesError
 from rules.schema import parse_assignments
 from rules.system import RuleSystem, all_systems, get_system
 
+if TYPE_CHECKING:
+    import argparse
+
+    #: A command line as read: by argparse, or by `_plain_odds` when there is nothing to decide.
+    Arguments = argparse.Namespace | SimpleNamespace
+
 EXIT_BAD_INPUT = 2
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # argparse's usage errors: one line, exit 2
-        raise RulesError(message)
 
 
 #: What a number looks like on the command line: ASCII digits, an optional sign and fraction.
@@ -78,11 +79,34 @@ def _given_dice(text: str) -> list[int]:
 
 def _scheme(text: str) -> int:
     if not PLAIN_DIE.fullmatch(text):
+        import argparse
+
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number written with 0-9")
     return int(text)
 
 
+def _plain_odds(words: Sequence[str]) -> SimpleNamespace | None:
+    """`odds SYSTEM CHECK name=value...` with no option at all, read without argparse.
+
+    Building the parser imports argparse, gettext, locale and shutil (with bz2 and lzma) and
+    looks up translations for every help text: most of what a cold `odds` spends outside its
+    system. With no word starting with "-" there is nothing for argparse to decide, and the
+    namespace is the one it would build; anything else (an option, too few words) goes to it.
+    """
+    if len(words) < 3 or words[0] != "odds" or any(word.startswith("-") for word in words):
+        return None
+    return SimpleNamespace(
+        command="odds", system=words[1], check=words[2], params=list(words[3:]), house=None
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # only for a command line `_plain_odds` does not read
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> Any:  # argparse's usage errors: one line, exit 2
+            raise RulesError(message)
+
     parser = _Parser(prog="python -m rules", description="Muster's rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("systems", help="systems, their checks, parameters and outcome keys")
@@ -132,7 +156,7 @@ def _systems() -> dict[str, Any]:
 MAX_PACK_BYTES = 1_000_000
 
 
-def _system(args: argparse.Namespace) -> RuleSystem:
+def _system(args: Arguments) -> RuleSystem:
     """The system asked for, under the `--house` pack if one was given."""
     system = get_system(args.system)
     path = getattr(args, "house", None)
@@ -143,14 +167,14 @@ def _system(args: argparse.Namespace) -> RuleSystem:
     return system.with_house(house.read_pack_file(path, MAX_PACK_BYTES))
 
 
-def _odds(args: argparse.Namespace) -> dict[str, Any]:
+def _odds(args: Arguments) -> dict[str, Any]:
     check = _system(args).check(args.check)
     params = check.params.validate(_assignments(args.params))
     odds = check.odds(params)
     return {"system": args.system, "check": args.check, "params": params, **odds.as_json()}
 
 
-def _roll(args: argparse.Namespace) -> dict[str, Any]:
+def _roll(args: Arguments) -> dict[str, Any]:
     check = _system(args).check(args.check)
     dice: Dice
     seed = None
@@ -181,19 +205,33 @@ def _fresh_seed() -> str:
     return secrets.token_hex(16)
 
 
-def _tables(args: argparse.Namespace) -> dict[str, Any]:
+def _tables(args: Arguments) -> dict[str, Any]:
     system = _system(args)
     options = system.options.validate(_assignments(args.options))
-    result = {"system": system.key, "options": options, "tables": system.tables(options)}
+    tables = system.tables(options)
+    result: dict[str, Any] = {"system": system.key, "options": options, "tables": tables}
     if system.pack is not None:
         result["house_rules"] = {
             "pack": system.pack.digest,
             "changed": list(system.pack.changed_tables()),
         }
+    printed_only = _printed_only(system, tables)
+    if printed_only is not None:  # the cells the sheet marks as printed only
+        result["printed_only"] = printed_only
     return result
 
 
-def _house_template(args: argparse.Namespace) -> dict[str, Any]:
+def _printed_only(system: RuleSystem, tables: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The printed-only columns these tables show, as the sheet marks them (`rules.printed`)."""
+    from importlib import import_module
+
+    from rules import printed
+
+    reference = import_module(f"rules.systems.{system.key}.reference")
+    return printed.shown(getattr(reference, "PRINTED_ONLY", ()), tables)
+
+
+def _house_template(args: Arguments) -> dict[str, Any]:
     from rules import house
 
     return house.template(get_system(args.system))
@@ -204,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         words = list(sys.argv[1:] if argv is None else argv)
         _check_text(words)
-        args = _parser().parse_args(words)
+        args = _plain_odds(words) or _parser().parse_args(words)
         handler = {
             "systems": lambda a: _systems(),
             "odds": _odds,

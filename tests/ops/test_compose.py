@@ -175,3 +175,11 @@ def test_the_image_build_can_import_production_settings():
 def test_the_env_example_names_what_production_requires():
     for name in ("SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "POSTGRES_PASSWORD"):
         assert re.search(rf"^{name}=", ENV_EXAMPLE, re.MULTILINE), name
+
+
+def test_the_image_compiles_the_project_once_as_it_writes_no_bytecode_at_run_time():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+
+    assert "PYTHONDONTWRITEBYTECODE=1" in dockerfile
+    copied = dockerfile.index("COPY --chown=muster:muster . .")
+    assert dockerfile.index("python -m compileall") > copied

@@ -131,3 +131,37 @@ def test_column_widths_are_whole_percentages_that_fill_the_table():
     widths = [int(w) for w in table.widths]
 
     assert sum(widths) == 100 and all(w >= 4 for w in widths)
+
+
+@pytest.mark.parametrize(
+    ("key", "marked"),
+    [
+        ("game_the_90", ["Turns \u2020"]),
+        ("grits_and_glory", ["(pistol \u2020)", "Points \u2020"]),
+        ("rencounter", []),
+    ],
+)
+def test_a_printed_only_cell_is_marked_and_its_mark_explained_on_the_printed_sheet(key, marked):
+    from rules.printed import LEGEND, MARK
+
+    system = get_system(key)
+    text, pages = _pdf_text(reference_document(system, system.options.validate({}), page="A4"))
+
+    for heading in marked:
+        assert heading in text
+    assert (LEGEND in text) == bool(marked)
+    if marked:
+        assert pages == 1, "the marks and their legend must not push the sheet onto a second page"
+    else:
+        assert MARK not in text
+
+
+def test_the_victory_points_mark_goes_with_the_victory_points_table():
+    system = get_system("grits_and_glory")
+    unscored = system.options.validate({"victory_points": False})
+
+    text, _ = _pdf_text(reference_document(system, unscored))
+
+    assert "Points \u2020" not in text
+    assert "(pistol \u2020)" in text
+    assert text.count("Printed only") == 1

@@ -312,8 +312,8 @@ def test_the_sheet_marks_the_weapons_the_club_lets_fire_in_close_combat():
         return [row[0] for row in section["items"][0]["table"]["rows"]]
 
     club = weapon_names(housed)
-    assert "Derringer (pistol)" in weapon_names(SYSTEM)
-    assert "Derringer" in club and "Six-shooter (pistol)" in club
+    assert "Derringer (pistol \u2020)" in weapon_names(SYSTEM)
+    assert "Derringer" in club and "Six-shooter (pistol \u2020)" in club
 
 
 # --- refusals -------------------------------------------------------------------------------

@@ -47,8 +47,10 @@ MODULES_PROBE = PROBE.replace('"loaded": loaded', '"modules": sorted(sys.modules
 
 #: What `odds` never needs: narration and its words, the campaign procedures, the auto-resolver,
 #: the activation methods, OpenSSL (hashlib) for dice it does not roll, and house-rules packs
-#: (`rules.house`: their schemas and validation; a pack's tables reach a system built for it).
+#: (`rules.house`: their schemas and validation; a pack's tables reach a system built for it),
+#: and argparse, which a command line with no option does not need (`rules.cli._plain_odds`).
 NOT_FOR_ODDS = (
+    "argparse",
     "hashlib",
     "rules.house",
     "rules.narrate",

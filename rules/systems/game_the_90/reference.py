@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rules.printed import PrintedOnly, legend, marked
 from rules.systems.game_the_90 import tables as t
 
 # Hit markers for a unit's base: single hits and fives (removed at the track's end).
@@ -76,6 +77,10 @@ def track(stats: Mapping[str, Any], *, snapshot: t.G90Tables = t.BASE) -> tuple[
     return f"Hits (removed at {removed_at})", removed_at - 1
 
 
+#: Editable cells no check reads, marked on the sheet (`rules.printed`): a unit turns as the
+#: player moves it, and no check rolls for a Turn.
+PRINTED_ONLY = (PrintedOnly("unit_types", "turns_per_move", "unit_types", "unit_types[].turns"),)
+
 #: The editable tables (`house.py`) each sheet section draws on, by section title.
 SECTION_TABLES = {
     "Units": ("unit_types", "fast_bonus", "removal"),
@@ -137,7 +142,7 @@ def sheet(
                             "Type",
                             "Move class",
                             'Fast move +"',
-                            "Turns",
+                            marked("Turns"),
                             "Melee",
                             "Missiles",
                         ],
@@ -155,6 +160,7 @@ def sheet(
                     }
                 },
                 {"text": f"A unit is removed at {tables['removal']['removed_at_hits']} Hits."},
+                legend(),
             ],
         },
         {

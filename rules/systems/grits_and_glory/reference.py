@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rules.printed import PrintedOnly, legend, marked
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import STATS
 from rules.systems.grits_and_glory.tables import SKILLS
@@ -68,8 +69,9 @@ def _profile(weapon: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _named(weapon: Mapping[str, Any]) -> str:
-    """The weapon's name on the sheet, marked if it may be fired in close combat."""
-    return f"{weapon['name']} (pistol)" if weapon.get("pistol") else str(weapon["name"])
+    """The weapon's name on the sheet, marked if it may be fired in close combat (printed only:
+    the player fires it there, no check does)."""
+    return f"{weapon['name']} ({marked('pistol')})" if weapon.get("pistol") else str(weapon["name"])
 
 
 def weapon_profile(key: str, tables: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
@@ -215,6 +217,13 @@ SITUATION = {
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
+
+#: Editable cells no check reads, marked on the sheet (`rules.printed`): the player fires a
+#: pistol in close combat himself, and the players score victory points from the sheet.
+PRINTED_ONLY = (
+    PrintedOnly("weapons", "pistol", "weapons", "weapons[].pistol"),
+    PrintedOnly("victory_points", "points", "victory_points", "victory_points.*"),
+)
 
 #: The editable tables (`house.py`) each section of the sheet draws on, by section title.
 DRAWS_ON = {
@@ -372,6 +381,7 @@ def _sections(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dic
                     }
                 },
                 {"text": weapon_legend(tables)},
+                *([legend()] if any(w.get("pistol") for w in tables["weapons"]) else []),
             ],
         },
         {
@@ -415,13 +425,14 @@ def _sections(tables: Mapping[str, Any], options: Mapping[str, Any]) -> list[dic
                     {
                         "table": {
                             "caption": "",
-                            "header": ["Event", "Points"],
+                            "header": ["Event", marked("Points")],
                             "rows": [
                                 [labels.get(k, _words(k)), _signed(v)]
                                 for k, v in tables["victory_points"].items()
                             ],
                         }
-                    }
+                    },
+                    legend(),
                 ],
             }
         )
