@@ -8,6 +8,7 @@ the Fractions the slow way gives.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 
@@ -54,16 +55,27 @@ def test_a_prepared_checks_parameters_cannot_be_changed_under_it():
         prepared.values["target_hits"] = 3  # type: ignore[index]  # the test tries to mutate a read-only mapping
 
 
-def test_prepared_checks_validate_each_distinct_question_once():
-    checks = get_system("game_the_90").checks
-    table = PreparedChecks(checks)
+def test_prepared_checks_validate_each_distinct_question_once_per_batch():
+    melee = replace(get_system("game_the_90").check("melee"))  # a copy: an empty memo
     dice, plain = SeededDice("s", "c"), SeededDice("s", "c")
 
-    for hits in (0, 3, 0, 3, 0):
-        params = {"die": "d6", "target_hits": hits}
-        assert table.resolve("melee", params, dice) == checks["melee"].resolve(params, plain)
+    for _battle in range(2):  # two battles of a batch share what the check has validated
+        table = PreparedChecks({"melee": melee})
+        for hits in (0, 3, 0, 3, 0):
+            params = {"die": "d6", "target_hits": hits}
+            assert table.resolve("melee", params, dice) == melee.resolve(params, plain)
 
-    assert len(table._prepared) == 2
+    assert len(melee._memo) == 2
+
+
+def test_a_checks_memo_of_prepared_questions_is_bounded(monkeypatch):
+    monkeypatch.setattr("rules.checks._MEMO_SIZE", 3)
+    melee = replace(get_system("game_the_90").check("melee"))
+
+    for hits in range(7):
+        prepared = melee.prepared({"target_hits": hits})
+        assert prepared.values["target_hits"] == hits
+        assert len(melee._memo) <= 3
 
 
 def test_prepared_checks_resolve_list_valued_parameters_without_remembering_them():

@@ -46,7 +46,7 @@ class _Battle:
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
-    #: Who is still fighting on each side; forgotten whenever a unit's state changes.
+    #: Who is still fighting on each side; forgotten whenever a unit's status changes.
     _active: dict[int, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -75,11 +75,12 @@ class _Battle:
         self.events.append(SimEvent(self.turn, actor, target, resolution))
         if check.skill:
             self.skills.setdefault(actor, set()).add(check.skill)
-        self._active.clear()
         for effect in resolution.effects:
             who = actor if effect.who == "actor" else target
             if who is not None:
                 effect.apply(self.states[who])
+                if effect.key == "status":  # who is still fighting is read from status only
+                    self._active.clear()
         return resolution
 
 
