@@ -41,7 +41,9 @@ class ActivationMethod:
 def shuffle(items: Sequence[Any], dice: Dice, label: str = "shuffle") -> list[Any]:
     """Fisher-Yates shuffle drawing from `dice` (so seeded shuffles are reproducible)."""
     deck = list(items)
-    for i in range(len(deck) - 1, 0, -1):
-        j = dice.roll(i + 1, label) - 1
+    # Every die first, then every swap: the same dice in the same order as rolling each
+    # before its swap (a swap never changes which die comes next), in one call.
+    for i, rolled in zip(range(len(deck) - 1, 0, -1), dice.roll_down(len(deck)), strict=True):
+        j = rolled - 1
         deck[i], deck[j] = deck[j], deck[i]
     return deck

@@ -46,11 +46,18 @@ class _Battle:
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
+    #: Each unit's ranged weapon (None without one) and melee weapon, read once a battle.
+    ranged: dict[str, str | None] = field(default_factory=dict)
+    melee: dict[str, str] = field(default_factory=dict)
     #: Who is still fighting on each side; forgotten whenever a unit's status changes.
     _active: dict[int, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.prepared = PreparedChecks(self.checks)
+        # A unit's weapons do not change in a battle; its every action asks which it uses.
+        for ref, stats in self.stats.items():
+            self.ranged[ref] = _weapon(stats, self.tables.RANGED_KEYS)
+            self.melee[ref] = _weapon(stats, self.tables.MELEE_KEYS) or "unarmed"
 
     def active(self, side: int) -> list[str]:
         known = self._active.get(side)
@@ -133,7 +140,7 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
 
 def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
-    weapon = _weapon(stats, b.tables.MELEE_KEYS) or "unarmed"
+    weapon = b.melee[actor]
     gang = min(state["figures"] - 1, b.tables.GANG_UP_MAX)
     for _ in range(state["figures"]):
         if b.states[target]["status"] not in IN_PLAY:
@@ -163,7 +170,7 @@ def _act(b: _Battle, actor: str, joker: bool, dice: Dice) -> None:
     if not foes:
         return
     target = foes[dice.roll(len(foes), "target") - 1] if len(foes) > 1 else foes[0]
-    ranged = _weapon(stats, b.tables.RANGED_KEYS)
+    ranged = b.ranged[actor]
     if ranged:
         _shoot(b, actor, target, ranged, joker, dice)
     else:
