@@ -56,10 +56,14 @@ class Battle:
     tables: t.EscarmoucheTables
     prepared: PreparedChecks
     kits: dict[str, Kit]
+    #: Each figure's name in the initiative state (`side:ref`), built once a battle.
+    units: dict[str, str]
+    #: The ground a figure moves over: clear (the club's default terrain), read once a battle.
+    ground: str
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
-    #: Who stands on each side, asked several times an action; forgotten when a check lands.
+    #: Who stands on each side, asked several times an action; forgotten when one falls.
     _standing: dict[int, list[str]] = field(default_factory=dict)
 
     def standing(self, side: int) -> list[str]:
@@ -88,9 +92,10 @@ def _battle(
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
     figures = {f.ref: f for side in sides for f in side}
     stats = {f.ref: schema.validate_snapshot(f.stats) for f in figures.values()}
+    side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
     return Battle(
         figures,
-        {f.ref: i for i, side in enumerate(sides) for f in side},
+        side_of,
         stats,
         {ref: initial_state(s, tables=tables) for ref, s in stats.items()},
         checks,
@@ -100,11 +105,13 @@ def _battle(
             ref: Kit(melee_weapon(s, tables), _arms(tables, s), _lightest_weapon(tables, s))
             for ref, s in stats.items()
         },
+        {ref: f"{side}:{ref}" for ref, side in side_of.items()},
+        t.default_key(tables.TERRAIN, t.DEFAULT_TERRAIN),
     )
 
 
 def _unit(battle: Battle, ref: str) -> str:
-    return f"{battle.side_of[ref]}:{ref}"
+    return battle.units[ref]
 
 
 def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
@@ -202,7 +209,7 @@ def _choose(
             "move",
             {
                 "active": act["pool"],
-                "terrain": t.default_key(battle.tables.TERRAIN, t.DEFAULT_TERRAIN),
+                "terrain": battle.ground,
                 "shaken": state["shaken"],
                 "ones_before": min(act["side_ones"], 1),
             },
@@ -213,14 +220,17 @@ def _choose(
 
 
 def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution) -> None:
-    battle._standing.clear()
     for effect in resolution.effects:
         who = ref if effect.who == "actor" else target
         if who is not None:
             effect.apply(battle.states[who])
+            if effect.key == "status":  # who stands is read from status only
+                battle._standing.clear()
     for who in filter(None, (ref, target)):
         state = battle.states[who]
         if state["wounds"] <= 0:
+            if state["status"] != OUT:
+                battle._standing.clear()
             state["status"] = OUT
         elif state["wounds"] < battle.stats[who]["wounds"]:
             state["status"] = "wounded"
@@ -267,8 +277,11 @@ def _figure_go(battle: Battle, unit: str, act: State, dice: Dice) -> State:
 
 
 def _side_turn(battle: Battle, act: State, dice: Dice) -> State:
-    while battle.beaten() is None and not act["side_over"] and activation.may_act(act):
-        act = _figure_go(battle, activation.may_act(act)[0], act, dice)
+    while battle.beaten() is None and not act["side_over"]:
+        waiting = activation.may_act(act)
+        if not waiting:
+            break
+        act = _figure_go(battle, waiting[0], act, dice)
     return act
 
 
