@@ -110,10 +110,6 @@ def _battle(
     )
 
 
-def _unit(battle: Battle, ref: str) -> str:
-    return battle.units[ref]
-
-
 def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
     enemies = battle.standing(1 - battle.side_of[ref])
     return enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
@@ -259,10 +255,9 @@ def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tupl
         battle.engaged.add(ref)
     result = resolution.details.get("initiative", resolution.outcome)
     result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
-    for who in filter(None, (ref, target)):
-        unit = _unit(battle, who)
-        if battle.states[who]["status"] == OUT and unit not in act["removed"]:
-            act = activation.remove(act, unit)
+    for who in (ref, target) if target else (ref,):
+        if battle.states[who]["status"] == OUT and battle.units[who] not in act["removed"]:
+            act = activation.remove(act, battle.units[who])
     return activation.after_action(act, kind, result), result
 
 
@@ -301,7 +296,7 @@ def simulate(
 
         checks = ESCARMOUCHE.checks
     battle = _battle(sides, tables, checks, stats)
-    act = activation.start([_unit(battle, ref) for ref in battle.figures], options, dice)
+    act = activation.start(list(battle.units.values()), options, dice)
     while battle.beaten() is None and act["turn"] <= MAX_TURNS:
         act = _side_turn(battle, act, dice)
         act = activation.draw(act, dice).state
