@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.dice import Dice
 
 State = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Draw:
-    """What one activation draw produced, for display and the event log."""
+class Draw(NamedTuple):
+    """What one activation draw produced, for display and the event log.
+
+    Immutable like a frozen dataclass, but a NamedTuple: a simulated battle draws an activation
+    for every unit's turn, and the tuple is the cheaper of the two to build.
+    """
 
     state: State
     result: Mapping[str, Any]

@@ -451,7 +451,8 @@ class Check:
         A simulation asks the same question again and again (the same figure's shot at the
         same range); validation is most of what a cheap check costs, so it is paid here once.
         """
-        return Prepared(self.name, MappingProxyType(self.params.validate(params)), self)
+        values = MappingProxyType(self.params.validate(params))
+        return Prepared(self.name, values, self, self.resolver, self._keys)
 
     def prepared(self, params: Mapping[str, Any]) -> Prepared:
         """`prepare(params)`, remembered by the parameters as given (names and values in order).
@@ -514,21 +515,28 @@ class Check:
 
 class Prepared(NamedTuple):
     """A check with its parameters validated once (`Check.prepare`): `roll` resolves it again
-    and again for the same Resolution `Check.resolve` would give, without re-validating."""
+    and again for the same Resolution `Check.resolve` would give, without re-validating.
+
+    The check's resolver and outcome keys are carried beside it, so a roll reads them out of
+    this tuple in one unpacking instead of through the check's attributes every time.
+    """
 
     name: str
     values: Mapping[str, Any]
     check: Check
+    resolver: Resolver
+    keys: frozenset[str]
 
     def roll(self, dice: Dice) -> Resolution:
         """Resolve with `dice` and return the result with its dice."""
+        name, values, _, resolver, keys = self
         rolls = dice.rolls
         start = len(rolls)
-        key, details, effects = self.check.resolver(self.values, dice)
-        if key not in self.check._keys:
-            raise RulesError(f"{self.name} produced unknown outcome {key!r}")
+        key, details, effects = resolver(values, dice)
+        if key not in keys:
+            raise RulesError(f"{name} produced unknown outcome {key!r}")
         return _new_resolution(
-            Resolution, (self.name, self.values, key, tuple(rolls[start:]), details, effects)
+            Resolution, (name, values, key, tuple(rolls[start:]), details, effects)
         )
 
 

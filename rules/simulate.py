@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from rules.checks import Check, Resolution
 from rules.dice import Dice
+from rules.schema import Schema
 
 
 @dataclass(frozen=True)
@@ -78,3 +79,34 @@ class PreparedChecks:
         except TypeError:  # a list-valued parameter: not hashable, validated every time
             return check.resolve(params, dice)
         return prepared.roll(dice)
+
+
+def validated_snapshot(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:
+    """`schema.validate_snapshot(stats)`, remembered by the stats' content.
+
+    A batch fights the same figures again and again, and validating twelve figures' stats was
+    a tenth of a short battle. The answer depends on the schema and the values alone, so it is
+    kept by both: by the schema's identity (the entry holds the schema, so the identity cannot
+    be reused while it is kept) and by the stats' items with each value's type (1 and True
+    stay apart), lists as tuples. Stats holding a value that cannot be a key (a dict) are
+    validated every time. Each caller gets its own copy, lists included.
+    """
+    try:
+        key = (id(schema), *((k, v.__class__, _frozen(v)) for k, v in stats.items()))
+        known = _SNAPSHOTS.get(key)
+    except TypeError:  # an unhashable value
+        return schema.validate_snapshot(stats)
+    if known is None:
+        if len(_SNAPSHOTS) >= _SNAPSHOTS_SIZE:
+            _SNAPSHOTS.clear()
+        known = _SNAPSHOTS[key] = (schema, schema.validate_snapshot(stats))
+    return {k: list(v) if v.__class__ is list else v for k, v in known[1].items()}
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(value) if value.__class__ is list else value
+
+
+#: Validated snapshots by schema and content (see `validated_snapshot`), bounded.
+_SNAPSHOTS: dict[tuple[Any, ...], tuple[Schema, dict[str, Any]]] = {}
+_SNAPSHOTS_SIZE = 1024

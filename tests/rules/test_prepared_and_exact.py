@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from rules.checks import counted, distribution, exact, face_odds, multisets
 from rules.dice import SeededDice, d
 from rules.errors import RulesError, ValidationError
-from rules.simulate import PreparedChecks
+from rules.simulate import PreparedChecks, validated_snapshot
 from rules.system import get_system
 from tests.rules.test_every_check import _check_and_params
 
@@ -143,3 +143,28 @@ def test_an_ordinary_die_of_any_size_is_built_once():
     assert d(6) is d(6)
     with pytest.raises(RulesError):
         d(1)
+
+
+def test_a_validated_snapshot_is_remembered_by_content_and_handed_out_as_a_copy():
+    schema = get_system("grits_and_glory").stats
+    stats = {"figures": 3, "weapons": ["rifle"]}
+
+    first = validated_snapshot(schema, stats)
+    first["weapons"].append("sabre")  # a caller's change stays its own
+    again = validated_snapshot(schema, {"figures": 3, "weapons": ["rifle"]})
+
+    assert again == schema.validate_snapshot(stats)
+    assert again["weapons"] == ["rifle"]
+
+
+def test_a_validated_snapshot_tells_equal_values_of_other_types_apart():
+    schema = get_system("grits_and_glory").stats
+
+    for figures in (2, 2.0, True, "2"):
+        try:
+            expected = schema.validate_snapshot({"figures": figures})
+        except ValidationError:
+            with pytest.raises(ValidationError):
+                validated_snapshot(schema, {"figures": figures})
+        else:
+            assert validated_snapshot(schema, {"figures": figures}) == expected

@@ -23,7 +23,13 @@ from rules.checks import Check, Resolution
 from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.schema import Schema
-from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
+from rules.simulate import (
+    PreparedChecks,
+    SimEvent,
+    SimFigure,
+    SimResult,
+    validated_snapshot,
+)
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import NOT_AT_STAKE
@@ -91,7 +97,7 @@ def _battle(
     if len(sides) != 2:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
     figures = {f.ref: f for side in sides for f in side}
-    stats = {f.ref: schema.validate_snapshot(f.stats) for f in figures.values()}
+    stats = {f.ref: validated_snapshot(schema, f.stats) for f in figures.values()}
     side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
     return Battle(
         figures,

@@ -21,7 +21,13 @@ from typing import Any
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
-from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
+from rules.simulate import (
+    PreparedChecks,
+    SimEvent,
+    SimFigure,
+    SimResult,
+    validated_snapshot,
+)
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
@@ -200,7 +206,7 @@ def _setup(
     units = {u.ref: u for side in sides for u in side}
     side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
     schema = stats_schema(tables)
-    stats = {ref: schema.validate_snapshot(u.stats) for ref, u in units.items()}
+    stats = {ref: validated_snapshot(schema, u.stats) for ref, u in units.items()}
     states = {ref: state_at_start(s) for ref, s in stats.items()}
     starting = tuple(len(side) for side in sides)
     return _Battle(units, side_of, stats, states, starting, tables, checks)
