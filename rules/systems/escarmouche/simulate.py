@@ -83,6 +83,11 @@ class Battle:
         return known
 
     def beaten(self) -> int | None:
+        # Asked before every action; answered from who stands while no one has fallen.
+        if self._standing:
+            first, second = self._standing.get(0), self._standing.get(1)
+            if first and second:
+                return None
         if not self.standing(0):
             return 0
         return 1 if not self.standing(1) else None
