@@ -162,7 +162,14 @@ def roll_aced_pool(dice: Dice, sides: int, count: int, label: str) -> tuple[int,
 
 def roll_trait(dice: Dice, sides: int, wild_dice: int, modifier: int, label: str) -> TraitRoll:
     """Roll an aced trait die, then each aced Wild Die (that is the given-dice order)."""
-    trait = roll_aced(dice, sides, label)
+    # `roll_aced` written out: one die, rolled again while it shows its top face.
+    die = d(sides)
+    trait = value = dice.roll(die, label)
+    chain = 1
+    while value == sides and chain < ACE_LIMIT:
+        value = dice.roll(die, label)
+        trait += value
+        chain += 1
     if not wild_dice:
         return _new_trait_roll(TraitRoll, (trait, (), modifier, trait + modifier))
     wild = roll_aced_pool(dice, WILD_DIE, wild_dice, f"{label}: wild die")
