@@ -96,13 +96,15 @@ def _next_side(state: State) -> State:
 
 def draw(state: State, dice: Dice) -> Draw:
     """Say who may act now, passing the turn when the side is done or has lost it."""
-    if state["current"] is None and (state["side_over"] or not may_act(state)):
+    waiting = may_act(state)
+    if state["current"] is None and (state["side_over"] or not waiting):
         state = _next_side(state)
+        waiting = may_act(state)
     result = {
         "side": state["side"],
         "turn": state["turn"],
         "current": state["current"],
-        "may_act": may_act(state),
+        "may_act": waiting,
         "pool": state["pool"],
         "side_ones": state["side_ones"],
     }

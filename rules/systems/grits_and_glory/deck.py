@@ -74,7 +74,8 @@ def _deal(state: State, dice: Dice) -> State:
         kept = {state["cards"].get(u) for u in state["held"]}
         deck = shuffle([c for c in DECK if c not in kept], dice, "shuffle")
     cards = {unit: deck[i] for i, unit in enumerate(dealt_to)}
-    queue = sorted(dealt_to, key=lambda u: CARD_VALUES[cards[u]], reverse=True)
+    ranks = {unit: CARD_VALUES[card] for unit, card in cards.items()}
+    queue = sorted(dealt_to, key=ranks.__getitem__, reverse=True)
     held_cards = {u: state["cards"][u] for u in state["held"] if u in state["cards"]}
     return {
         **state,
