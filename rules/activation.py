@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.dice import Dice
 
 State = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Draw:
-    """What one activation draw produced, for display and the event log."""
+class Draw(NamedTuple):
+    """What one activation draw produced, for display and the event log.
+
+    Immutable like a frozen dataclass, but a NamedTuple: a simulated battle draws an activation
+    for every unit's turn, and the tuple is the cheaper of the two to build.
+    """
 
     state: State
     result: Mapping[str, Any]
@@ -41,7 +44,9 @@ class ActivationMethod:
 def shuffle(items: Sequence[Any], dice: Dice, label: str = "shuffle") -> list[Any]:
     """Fisher-Yates shuffle drawing from `dice` (so seeded shuffles are reproducible)."""
     deck = list(items)
-    for i in range(len(deck) - 1, 0, -1):
-        j = dice.roll(i + 1, label) - 1
+    # Every die first, then every swap: the same dice in the same order as rolling each
+    # before its swap (a swap never changes which die comes next), in one call.
+    for i, rolled in zip(range(len(deck) - 1, 0, -1), dice.roll_down(len(deck)), strict=True):
+        j = rolled - 1
         deck[i], deck[j] = deck[j], deck[i]
     return deck

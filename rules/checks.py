@@ -422,6 +422,10 @@ class Check:
     _nothing: dict[str, Fraction] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    #: What `prepared` has validated, by the parameters as given (see `prepared`).
+    _memo: dict[tuple[Any, ...], Prepared] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         # `resolve` checks every outcome key: a set lookup, not a scan of the tuple.
@@ -447,7 +451,26 @@ class Check:
         A simulation asks the same question again and again (the same figure's shot at the
         same range); validation is most of what a cheap check costs, so it is paid here once.
         """
-        return Prepared(self.name, MappingProxyType(self.params.validate(params)), self)
+        values = MappingProxyType(self.params.validate(params))
+        return Prepared(self.name, values, self, self.resolver, self._keys)
+
+    def prepared(self, params: Mapping[str, Any]) -> Prepared:
+        """`prepare(params)`, remembered by the parameters as given (names and values in order).
+
+        A batch of simulated battles asks the same few hundred questions over and over; each
+        is validated once per check, not once per battle. Raises TypeError for an unhashable
+        value (a list): such parameters are not remembered. Parameters that compare equal
+        (1 and True) share an entry, so a caller passes each parameter with one type, as the
+        auto-resolvers do. The memo is bounded: past `_MEMO_SIZE` questions it starts afresh.
+        """
+        key = tuple(params.items())
+        memo = self._memo
+        known = memo.get(key)
+        if known is None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            known = memo[key] = self.prepare(params)
+        return known
 
     def odds(self, params: Mapping[str, Any]) -> Odds:
         """Validate `params` and return the distribution over every outcome key."""
@@ -492,25 +515,34 @@ class Check:
 
 class Prepared(NamedTuple):
     """A check with its parameters validated once (`Check.prepare`): `roll` resolves it again
-    and again for the same Resolution `Check.resolve` would give, without re-validating."""
+    and again for the same Resolution `Check.resolve` would give, without re-validating.
+
+    The check's resolver and outcome keys are carried beside it, so a roll reads them out of
+    this tuple in one unpacking instead of through the check's attributes every time.
+    """
 
     name: str
     values: Mapping[str, Any]
     check: Check
+    resolver: Resolver
+    keys: frozenset[str]
 
     def roll(self, dice: Dice) -> Resolution:
         """Resolve with `dice` and return the result with its dice."""
+        name, values, _, resolver, keys = self
         rolls = dice.rolls
         start = len(rolls)
-        key, details, effects = self.check.resolver(self.values, dice)
-        if key not in self.check._keys:
-            raise RulesError(f"{self.name} produced unknown outcome {key!r}")
+        key, details, effects = resolver(values, dice)
+        if key not in keys:
+            raise RulesError(f"{name} produced unknown outcome {key!r}")
         return _new_resolution(
-            Resolution, (self.name, self.values, key, tuple(rolls[start:]), details, effects)
+            Resolution, (name, values, key, tuple(rolls[start:]), details, effects)
         )
 
 
 _ZERO = Fraction(0)
+#: Questions a check remembers (`Check.prepared`): a 6 v 6 batch asks a few hundred per check.
+_MEMO_SIZE = 4096
 
 
 def _sums_to_one(values: Iterable[Fraction | int | float]) -> bool:

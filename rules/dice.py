@@ -42,7 +42,7 @@ class Die:
 
 def d(sides: int) -> Die:
     """Return the ordinary die with faces 1..sides."""
-    known = _STANDARD.get(sides) or _OTHER.get(sides)
+    known = _BUILT.get(sides)
     if known is not None:
         return known
     if sides < 2:
@@ -51,7 +51,7 @@ def d(sides: int) -> Die:
     # of the enemy's line: each is built once, not once per roll.
     die = Die(f"d{sides}", tuple(range(1, sides + 1)))
     if sides <= _OTHER_UP_TO:
-        _OTHER[sides] = die
+        _BUILT[sides] = die
     return die
 
 
@@ -59,8 +59,9 @@ _STANDARD = {n: Die(f"d{n}", tuple(range(1, n + 1))) for n in (2, 3, 4, 6, 8, 10
 D4, D6, D8, D10, D12, D20 = (_STANDARD[n] for n in (4, 6, 8, 10, 12, 20))
 #: "Game the 90%"'s average die: a d6 marked 2, 3, 3, 4, 4, 5.
 AVERAGE_DIE = Die("avg", (2, 3, 3, 4, 4, 5))
-#: Other ordinary dice built so far (see `d`), up to a d1000 so the table stays small.
-_OTHER: dict[int, Die] = {}
+#: Ordinary dice by sides: the standard ones, then others as `d` builds them, up to a d1000
+#: so the table stays small.
+_BUILT: dict[int, Die] = dict(_STANDARD)
 _OTHER_UP_TO = 1000
 DICE_BY_NAME = {die.name: die for die in (*_STANDARD.values(), AVERAGE_DIE)}
 
@@ -100,6 +101,10 @@ class Dice(ABC):
     def roll_many(self, count: int, die: Die | int, label: str = "") -> tuple[int, ...]:
         """Roll `count` dice of one kind, in order."""
         return tuple(self.roll(die, label) for _ in range(count))
+
+    def roll_down(self, top: int, label: str = "") -> list[int]:
+        """Roll a d`top`, then a d`top-1` ... down to a d2, in order (a shuffle's dice)."""
+        return [self.roll(sides, label) for sides in range(top, 1, -1)]
 
     def roll_exploding(self, die: Die | int, label: str = "", limit: int = 100) -> int:
         """Roll a die that is rolled again and added while it shows its top face (an ace).
@@ -195,10 +200,21 @@ class SeededDice(Dice):
                 return die.faces[value % n]
 
     def roll(self, die: Die | int, label: str = "") -> int:
-        """Roll one die and record it (the hot path of every check, so kept flat)."""
-        face = d(die) if die.__class__ is int else die
-        assert isinstance(face, Die)  # narrows for mypy; `python -O` drops it from the hot path
-        value = self._face(face, label)
+        """Roll one die and record it (the hot path of every check, so kept flat).
+
+        `_face`'s loop is written out here: a die rolled on its own (a trait die, a deck's
+        shuffle, a target picked) paid a second Python call for it.
+        """
+        face = (_BUILT.get(die) or d(die)) if isinstance(die, int) else die
+        faces, limit, words = face.faces, face.limit, self._words
+        while True:
+            if not words:
+                self._refill()
+                words = self._words
+            word = words.pop()
+            if word < limit:
+                break
+        value = faces[word % len(faces)]
         self.rolls.append(_new_roll(DieRoll, (face.name, value, label)))
         return value
 
@@ -225,6 +241,29 @@ class SeededDice(Dice):
             values.append(value)
             record(_new_roll(DieRoll, (name, value, label)))
         return tuple(values)
+
+    def roll_down(self, top: int, label: str = "") -> list[int]:
+        """A d`top` down to a d2: the values and records of single rolls, in one loop.
+
+        A 54-card deck's shuffle rolls 53 dice, the most dice any one step rolls.
+        """
+        record = self.rolls.append
+        values = []
+        words = self._words
+        for sides in range(top, 1, -1):
+            die = _BUILT.get(sides) or d(sides)
+            limit, faces = die.limit, die.faces
+            while True:
+                if not words:
+                    self._refill()
+                    words = self._words
+                word = words.pop()
+                if word < limit:
+                    break
+            value = faces[word % sides]
+            values.append(value)
+            record(_new_roll(DieRoll, (die.name, value, label)))
+        return values
 
 
 def _keyed_states(key: bytes) -> tuple[Any, Any]:

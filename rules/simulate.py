@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from rules.checks import Check, Prepared, Resolution
+from rules.checks import Check, Resolution
 from rules.dice import Dice
+from rules.schema import Schema
 
 
 @dataclass(frozen=True)
@@ -25,9 +26,13 @@ class SimFigure:
     unit: str = ""
 
 
-@dataclass(frozen=True)
-class SimEvent:
-    """One resolved check in a simulated battle."""
+class SimEvent(NamedTuple):
+    """One resolved check in a simulated battle.
+
+    Immutable like a frozen dataclass, but a NamedTuple: a battle logs one for every check it
+    rolls, and a frozen dataclass's `__init__` (a guarded setattr per field) cost more than the
+    tuple holding the same four values.
+    """
 
     turn: int
     actor: str
@@ -55,24 +60,53 @@ Simulator = Callable[[Sequence[Sequence[SimFigure]], Mapping[str, Any], Dice], S
 
 
 class PreparedChecks:
-    """A battle's checks, each prepared once per distinct parameters (`Check.prepare`).
+    """A battle's checks, each prepared once per distinct parameters (`Check.prepared`).
 
     A simulation asks the same few questions thousands of times (the same figure's blow at the
-    same foe); validating the parameters was most of what a cheap check cost. The Resolution
-    is the one `Check.resolve` gives, drawing the same dice in the same order.
+    same foe); validating the parameters was most of what a cheap check cost. Each check keeps
+    what it has prepared, so a batch of battles validates a question once, not once a battle.
+    The Resolution is the one `Check.resolve` gives, drawing the same dice in the same order.
     """
 
     def __init__(self, checks: Mapping[str, Check]) -> None:
         self.checks = checks
-        self._prepared: dict[tuple[Any, ...], Prepared] = {}
 
     def resolve(self, name: str, params: Mapping[str, Any], dice: Dice) -> Resolution:
         """Resolve the check called `name` with `params` (validated on first use) and `dice`."""
-        key = (name, *params.items())
+        check = self.checks[name]
         try:
-            prepared = self._prepared.get(key)
+            prepared = check.prepared(params)
         except TypeError:  # a list-valued parameter: not hashable, validated every time
-            return self.checks[name].resolve(params, dice)
-        if prepared is None:
-            prepared = self._prepared[key] = self.checks[name].prepare(params)
+            return check.resolve(params, dice)
         return prepared.roll(dice)
+
+
+def validated_snapshot(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:
+    """`schema.validate_snapshot(stats)`, remembered by the stats' content.
+
+    A batch fights the same figures again and again, and validating twelve figures' stats was
+    a tenth of a short battle. The answer depends on the schema and the values alone, so it is
+    kept by both: by the schema's identity (the entry holds the schema, so the identity cannot
+    be reused while it is kept) and by the stats' items with each value's type (1 and True
+    stay apart), lists as tuples. Stats holding a value that cannot be a key (a dict) are
+    validated every time. Each caller gets its own copy, lists included.
+    """
+    try:
+        key = (id(schema), *((k, v.__class__, _frozen(v)) for k, v in stats.items()))
+        known = _SNAPSHOTS.get(key)
+    except TypeError:  # an unhashable value
+        return schema.validate_snapshot(stats)
+    if known is None:
+        if len(_SNAPSHOTS) >= _SNAPSHOTS_SIZE:
+            _SNAPSHOTS.clear()
+        known = _SNAPSHOTS[key] = (schema, schema.validate_snapshot(stats))
+    return {k: list(v) if v.__class__ is list else v for k, v in known[1].items()}
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(value) if value.__class__ is list else value
+
+
+#: Validated snapshots by schema and content (see `validated_snapshot`), bounded.
+_SNAPSHOTS: dict[tuple[Any, ...], tuple[Schema, dict[str, Any]]] = {}
+_SNAPSHOTS_SIZE = 1024

@@ -172,3 +172,13 @@ def test_a_recorded_roll_is_a_die_roll_with_its_fields():
         ("d12", "wound"),
     ]
     assert dice.rolls[2].as_json() == {"die": "d12", "value": dice.rolls[2].value, "label": "wound"}
+
+
+@pytest.mark.parametrize("top", [0, 1, 2, 6, 54])
+def test_rolling_down_is_single_rolls_from_the_top_die_to_a_d2(top):
+    fast, slow = SeededDice("deck", "shuffle"), SeededDice("deck", "shuffle")
+
+    values = fast.roll_down(top, "shuffle")
+
+    assert values == [slow.roll(sides, "shuffle") for sides in range(top, 1, -1)]
+    assert fast.rolls == slow.rolls

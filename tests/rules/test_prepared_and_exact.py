@@ -8,6 +8,7 @@ the Fractions the slow way gives.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from rules.checks import counted, distribution, exact, face_odds, multisets
 from rules.dice import SeededDice, d
 from rules.errors import RulesError, ValidationError
-from rules.simulate import PreparedChecks
+from rules.simulate import PreparedChecks, validated_snapshot
 from rules.system import get_system
 from tests.rules.test_every_check import _check_and_params
 
@@ -54,16 +55,27 @@ def test_a_prepared_checks_parameters_cannot_be_changed_under_it():
         prepared.values["target_hits"] = 3  # type: ignore[index]  # the test tries to mutate a read-only mapping
 
 
-def test_prepared_checks_validate_each_distinct_question_once():
-    checks = get_system("game_the_90").checks
-    table = PreparedChecks(checks)
+def test_prepared_checks_validate_each_distinct_question_once_per_batch():
+    melee = replace(get_system("game_the_90").check("melee"))  # a copy: an empty memo
     dice, plain = SeededDice("s", "c"), SeededDice("s", "c")
 
-    for hits in (0, 3, 0, 3, 0):
-        params = {"die": "d6", "target_hits": hits}
-        assert table.resolve("melee", params, dice) == checks["melee"].resolve(params, plain)
+    for _battle in range(2):  # two battles of a batch share what the check has validated
+        table = PreparedChecks({"melee": melee})
+        for hits in (0, 3, 0, 3, 0):
+            params = {"die": "d6", "target_hits": hits}
+            assert table.resolve("melee", params, dice) == melee.resolve(params, plain)
 
-    assert len(table._prepared) == 2
+    assert len(melee._memo) == 2
+
+
+def test_a_checks_memo_of_prepared_questions_is_bounded(monkeypatch):
+    monkeypatch.setattr("rules.checks._MEMO_SIZE", 3)
+    melee = replace(get_system("game_the_90").check("melee"))
+
+    for hits in range(7):
+        prepared = melee.prepared({"target_hits": hits})
+        assert prepared.values["target_hits"] == hits
+        assert len(melee._memo) <= 3
 
 
 def test_prepared_checks_resolve_list_valued_parameters_without_remembering_them():
@@ -131,3 +143,28 @@ def test_an_ordinary_die_of_any_size_is_built_once():
     assert d(6) is d(6)
     with pytest.raises(RulesError):
         d(1)
+
+
+def test_a_validated_snapshot_is_remembered_by_content_and_handed_out_as_a_copy():
+    schema = get_system("grits_and_glory").stats
+    stats = {"figures": 3, "weapons": ["rifle"]}
+
+    first = validated_snapshot(schema, stats)
+    first["weapons"].append("sabre")  # a caller's change stays its own
+    again = validated_snapshot(schema, {"figures": 3, "weapons": ["rifle"]})
+
+    assert again == schema.validate_snapshot(stats)
+    assert again["weapons"] == ["rifle"]
+
+
+def test_a_validated_snapshot_tells_equal_values_of_other_types_apart():
+    schema = get_system("grits_and_glory").stats
+
+    for figures in (2, 2.0, True, "2"):
+        try:
+            expected = schema.validate_snapshot({"figures": figures})
+        except ValidationError:
+            with pytest.raises(ValidationError):
+                validated_snapshot(schema, {"figures": figures})
+        else:
+            assert validated_snapshot(schema, {"figures": figures}) == expected

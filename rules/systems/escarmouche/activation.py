@@ -63,8 +63,18 @@ def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State
 
 def may_act(state: State) -> list[str]:
     """Return the figures of the acting side that may still start acting this turn."""
-    gone = set(state["acted"]) | set(state["removed"]) | set(state["reserved"])
+    gone = {*state["acted"], *state["removed"], *state["reserved"]}
     return [f for f in state["sides"][state["side"]] if f not in gone]
+
+
+def _may_begin(state: State, figure: str) -> bool:
+    """Whether `figure` is in `may_act(state)`, asked without building that list (every go)."""
+    return (
+        figure in state["sides"][state["side"]]
+        and figure not in state["acted"]
+        and figure not in state["removed"]
+        and figure not in state["reserved"]
+    )
 
 
 def _next_side(state: State) -> State:
@@ -86,13 +96,15 @@ def _next_side(state: State) -> State:
 
 def draw(state: State, dice: Dice) -> Draw:
     """Say who may act now, passing the turn when the side is done or has lost it."""
-    if state["current"] is None and (state["side_over"] or not may_act(state)):
+    waiting = may_act(state)
+    if state["current"] is None and (state["side_over"] or not waiting):
         state = _next_side(state)
+        waiting = may_act(state)
     result = {
         "side": state["side"],
         "turn": state["turn"],
         "current": state["current"],
-        "may_act": may_act(state),
+        "may_act": waiting,
         "pool": state["pool"],
         "side_ones": state["side_ones"],
     }
@@ -101,7 +113,7 @@ def draw(state: State, dice: Dice) -> Draw:
 
 def begin_figure(state: State, figure: str) -> State:
     """Start acting with `figure`; the figure acting before it is done for the turn."""
-    if figure not in may_act(state):
+    if not _may_begin(state, figure):
         raise ValidationError({"figure": f"{figure} cannot start acting now"})
     return {**state, "current": figure, "acted": [*state["acted"], figure], "pool": 0}
 

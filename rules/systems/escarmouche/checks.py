@@ -493,11 +493,17 @@ def _develop_pool(params: Params) -> Pool:
 
 def _develop_effects(params: Params) -> tuple[Effect, ...]:
     # The described action always happens; the roll only says whether the figure acts on.
+    return _developed(params["purpose"], bool(params.get("reserved")))
+
+
+@lru_cache(maxsize=64)
+def _developed(purpose: str, reserved: bool) -> tuple[Effect, ...]:
+    """A development's effects, built once per purpose (effects are immutable, and a figure
+    develops on most of its goes)."""
     changes = tuple(
-        Effect("actor", key, op, value, params["purpose"])
-        for key, op, value in _DEVELOP_EFFECTS[params["purpose"]]
+        Effect("actor", key, op, value, purpose) for key, op, value in _DEVELOP_EFFECTS[purpose]
     )
-    return changes + spent_reserve(params)
+    return changes + (SPENT_RESERVE if reserved else ())
 
 
 DEVELOP = Check(

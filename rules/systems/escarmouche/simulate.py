@@ -23,7 +23,13 @@ from rules.checks import Check, Resolution
 from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.schema import Schema
-from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
+from rules.simulate import (
+    PreparedChecks,
+    SimEvent,
+    SimFigure,
+    SimResult,
+    validated_snapshot,
+)
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import NOT_AT_STAKE
@@ -56,10 +62,14 @@ class Battle:
     tables: t.EscarmoucheTables
     prepared: PreparedChecks
     kits: dict[str, Kit]
+    #: Each figure's name in the initiative state (`side:ref`), built once a battle.
+    units: dict[str, str]
+    #: The ground a figure moves over: clear (the club's default terrain), read once a battle.
+    ground: str
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
-    #: Who stands on each side, asked several times an action; forgotten when a check lands.
+    #: Who stands on each side, asked several times an action; forgotten when one falls.
     _standing: dict[int, list[str]] = field(default_factory=dict)
 
     def standing(self, side: int) -> list[str]:
@@ -73,6 +83,11 @@ class Battle:
         return known
 
     def beaten(self) -> int | None:
+        # Asked before every action; answered from who stands while no one has fallen.
+        if self._standing:
+            first, second = self._standing.get(0), self._standing.get(1)
+            if first and second:
+                return None
         if not self.standing(0):
             return 0
         return 1 if not self.standing(1) else None
@@ -87,10 +102,11 @@ def _battle(
     if len(sides) != 2:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
     figures = {f.ref: f for side in sides for f in side}
-    stats = {f.ref: schema.validate_snapshot(f.stats) for f in figures.values()}
+    stats = {f.ref: validated_snapshot(schema, f.stats) for f in figures.values()}
+    side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
     return Battle(
         figures,
-        {f.ref: i for i, side in enumerate(sides) for f in side},
+        side_of,
         stats,
         {ref: initial_state(s, tables=tables) for ref, s in stats.items()},
         checks,
@@ -100,11 +116,9 @@ def _battle(
             ref: Kit(melee_weapon(s, tables), _arms(tables, s), _lightest_weapon(tables, s))
             for ref, s in stats.items()
         },
+        {ref: f"{side}:{ref}" for ref, side in side_of.items()},
+        t.default_key(tables.TERRAIN, t.DEFAULT_TERRAIN),
     )
-
-
-def _unit(battle: Battle, ref: str) -> str:
-    return f"{battle.side_of[ref]}:{ref}"
 
 
 def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
@@ -202,7 +216,7 @@ def _choose(
             "move",
             {
                 "active": act["pool"],
-                "terrain": t.default_key(battle.tables.TERRAIN, t.DEFAULT_TERRAIN),
+                "terrain": battle.ground,
                 "shaken": state["shaken"],
                 "ones_before": min(act["side_ones"], 1),
             },
@@ -213,14 +227,17 @@ def _choose(
 
 
 def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution) -> None:
-    battle._standing.clear()
     for effect in resolution.effects:
         who = ref if effect.who == "actor" else target
         if who is not None:
             effect.apply(battle.states[who])
+            if effect.key == "status":  # who stands is read from status only
+                battle._standing.clear()
     for who in filter(None, (ref, target)):
         state = battle.states[who]
         if state["wounds"] <= 0:
+            if state["status"] != OUT:
+                battle._standing.clear()
             state["status"] = OUT
         elif state["wounds"] < battle.stats[who]["wounds"]:
             state["status"] = "wounded"
@@ -249,10 +266,9 @@ def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tupl
         battle.engaged.add(ref)
     result = resolution.details.get("initiative", resolution.outcome)
     result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
-    for who in filter(None, (ref, target)):
-        unit = _unit(battle, who)
-        if battle.states[who]["status"] == OUT and unit not in act["removed"]:
-            act = activation.remove(act, unit)
+    for who in (ref, target) if target else (ref,):
+        if battle.states[who]["status"] == OUT and battle.units[who] not in act["removed"]:
+            act = activation.remove(act, battle.units[who])
     return activation.after_action(act, kind, result), result
 
 
@@ -267,8 +283,11 @@ def _figure_go(battle: Battle, unit: str, act: State, dice: Dice) -> State:
 
 
 def _side_turn(battle: Battle, act: State, dice: Dice) -> State:
-    while battle.beaten() is None and not act["side_over"] and activation.may_act(act):
-        act = _figure_go(battle, activation.may_act(act)[0], act, dice)
+    while battle.beaten() is None and not act["side_over"]:
+        waiting = activation.may_act(act)
+        if not waiting:
+            break
+        act = _figure_go(battle, waiting[0], act, dice)
     return act
 
 
@@ -288,7 +307,7 @@ def simulate(
 
         checks = ESCARMOUCHE.checks
     battle = _battle(sides, tables, checks, stats)
-    act = activation.start([_unit(battle, ref) for ref in battle.figures], options, dice)
+    act = activation.start(list(battle.units.values()), options, dice)
     while battle.beaten() is None and act["turn"] <= MAX_TURNS:
         act = _side_turn(battle, act, dice)
         act = activation.draw(act, dice).state

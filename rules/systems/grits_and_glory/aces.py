@@ -98,15 +98,15 @@ def grade(total: int, tn: int) -> str:
 
 
 class TraitRoll(NamedTuple):
-    """One trait test: the trait die total, the Wild Dice totals and the modified best."""
+    """One trait test: the trait die total, the Wild Dice totals and the modified best.
+
+    `total` is worked out once by `roll_trait` (every trait check reads it, most twice).
+    """
 
     trait: int
     wild: tuple[int, ...]
     modifier: int
-
-    @property
-    def total(self) -> int:
-        return max((self.trait, *self.wild)) + self.modifier
+    total: int
 
     @property
     def all_ones(self) -> bool:
@@ -162,9 +162,23 @@ def roll_aced_pool(dice: Dice, sides: int, count: int, label: str) -> tuple[int,
 
 def roll_trait(dice: Dice, sides: int, wild_dice: int, modifier: int, label: str) -> TraitRoll:
     """Roll an aced trait die, then each aced Wild Die (that is the given-dice order)."""
-    trait = roll_aced(dice, sides, label)
-    wild = roll_aced_pool(dice, WILD_DIE, wild_dice, f"{label}: wild die") if wild_dice else ()
-    return TraitRoll(trait, wild, modifier)
+    # `roll_aced` written out: one die, rolled again while it shows its top face.
+    die = d(sides)
+    trait = value = dice.roll(die, label)
+    chain = 1
+    while value == sides and chain < ACE_LIMIT:
+        value = dice.roll(die, label)
+        trait += value
+        chain += 1
+    if not wild_dice:
+        return _new_trait_roll(TraitRoll, (trait, (), modifier, trait + modifier))
+    wild = roll_aced_pool(dice, WILD_DIE, wild_dice, f"{label}: wild die")
+    best = max(trait, *wild)
+    return _new_trait_roll(TraitRoll, (trait, wild, modifier, best + modifier))
+
+
+#: A TraitRoll built as a plain tuple: NamedTuple's generated __new__ is a Python call per roll.
+_new_trait_roll = tuple.__new__
 
 
 def roll_sum(dice: Dice, sides: tuple[int, ...], label: str) -> tuple[int, ...]:

@@ -140,8 +140,8 @@ def skill_dice(tables: t.GGTables, die: int, modifier: int) -> tuple[int, int]:
     return (die, modifier) if die else (t.UNTRAINED_DIE, modifier + tables.UNTRAINED_PENALTY)
 
 
-def _roll(dice: Dice, sides: int, wild: int, modifier: int, label: str) -> TraitRoll:
-    return roll_trait(dice, sides, wild, modifier, label)
+#: A trait roll: `roll_trait` itself (a forwarding function cost a call on every check).
+_roll: Callable[[Dice, int, int, int, str], TraitRoll] = roll_trait
 
 
 def fold_grades(key_of: Callable[[str], str], odds: Mapping[str, Fraction]) -> dict[str, Fraction]:

@@ -36,6 +36,10 @@ def card_value(card: str) -> tuple[int, int]:
     return (RANKS.index(card[:-1]), SUITS.index(card[-1]))
 
 
+#: Each card's sort key, worked out once: every turn sorts the units by their cards.
+CARD_VALUES = {card: card_value(card) for card in DECK}
+
+
 def is_joker(card: str) -> bool:
     return card in JOKERS
 
@@ -70,7 +74,8 @@ def _deal(state: State, dice: Dice) -> State:
         kept = {state["cards"].get(u) for u in state["held"]}
         deck = shuffle([c for c in DECK if c not in kept], dice, "shuffle")
     cards = {unit: deck[i] for i, unit in enumerate(dealt_to)}
-    queue = sorted(dealt_to, key=lambda u: card_value(cards[u]), reverse=True)
+    ranks = {unit: CARD_VALUES[card] for unit, card in cards.items()}
+    queue = sorted(dealt_to, key=ranks.__getitem__, reverse=True)
     held_cards = {u: state["cards"][u] for u in state["held"] if u in state["cards"]}
     return {
         **state,
@@ -90,16 +95,17 @@ def draw(state: State, dice: Dice, *, tables: t.GGTables = t.BASE) -> Draw:
         state = _deal(state, dice)
     unit, *rest = state["queue"]
     card = state["cards"][unit]
+    joker = card in JOKERS
     result: dict[str, Any] = {
         "turn": state["turn"],
         "unit": unit,
         "card": card,
-        "joker": is_joker(card),
+        "joker": joker,
         "bonus": 0,
     }
-    if is_joker(card):
+    if joker:
         result.update(bonus=tables.JOKER_BONUS, event=roll_event(dice))
-    new_state = {**state, "queue": rest, "joker_seen": state["joker_seen"] or is_joker(card)}
+    new_state = {**state, "queue": rest, "joker_seen": state["joker_seen"] or joker}
     return Draw(new_state, result)
 
 

@@ -21,7 +21,13 @@ from typing import Any
 from rules.activation import State
 from rules.checks import Check, Resolution
 from rules.dice import Dice
-from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
+from rules.simulate import (
+    PreparedChecks,
+    SimEvent,
+    SimFigure,
+    SimResult,
+    validated_snapshot,
+)
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
@@ -46,11 +52,18 @@ class _Battle:
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
-    #: Who is still fighting on each side; forgotten whenever a unit's state changes.
+    #: Each unit's ranged weapon (None without one) and melee weapon, read once a battle.
+    ranged: dict[str, str | None] = field(default_factory=dict)
+    melee: dict[str, str] = field(default_factory=dict)
+    #: Who is still fighting on each side; forgotten whenever a unit's status changes.
     _active: dict[int, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.prepared = PreparedChecks(self.checks)
+        # A unit's weapons do not change in a battle; its every action asks which it uses.
+        for ref, stats in self.stats.items():
+            self.ranged[ref] = _weapon(stats, self.tables.RANGED_KEYS)
+            self.melee[ref] = _weapon(stats, self.tables.MELEE_KEYS) or "unarmed"
 
     def active(self, side: int) -> list[str]:
         known = self._active.get(side)
@@ -75,11 +88,12 @@ class _Battle:
         self.events.append(SimEvent(self.turn, actor, target, resolution))
         if check.skill:
             self.skills.setdefault(actor, set()).add(check.skill)
-        self._active.clear()
         for effect in resolution.effects:
             who = actor if effect.who == "actor" else target
             if who is not None:
                 effect.apply(self.states[who])
+                if effect.key == "status":  # who is still fighting is read from status only
+                    self._active.clear()
         return resolution
 
 
@@ -132,7 +146,7 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
 
 def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
-    weapon = _weapon(stats, b.tables.MELEE_KEYS) or "unarmed"
+    weapon = b.melee[actor]
     gang = min(state["figures"] - 1, b.tables.GANG_UP_MAX)
     for _ in range(state["figures"]):
         if b.states[target]["status"] not in IN_PLAY:
@@ -162,7 +176,7 @@ def _act(b: _Battle, actor: str, joker: bool, dice: Dice) -> None:
     if not foes:
         return
     target = foes[dice.roll(len(foes), "target") - 1] if len(foes) > 1 else foes[0]
-    ranged = _weapon(stats, b.tables.RANGED_KEYS)
+    ranged = b.ranged[actor]
     if ranged:
         _shoot(b, actor, target, ranged, joker, dice)
     else:
@@ -192,7 +206,7 @@ def _setup(
     units = {u.ref: u for side in sides for u in side}
     side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
     schema = stats_schema(tables)
-    stats = {ref: schema.validate_snapshot(u.stats) for ref, u in units.items()}
+    stats = {ref: validated_snapshot(schema, u.stats) for ref, u in units.items()}
     states = {ref: state_at_start(s) for ref, s in stats.items()}
     starting = tuple(len(side) for side in sides)
     return _Battle(units, side_of, stats, states, starting, tables, checks)
