@@ -423,7 +423,7 @@ class Check:
         default_factory=dict, init=False, repr=False, compare=False
     )
     #: What `prepared` has validated, by the parameters as given (see `prepared`).
-    _memo: dict[tuple[Any, ...], Prepared] = field(
+    _memo: dict[tuple[tuple[str, type, Any], ...], Prepared] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -459,11 +459,11 @@ class Check:
 
         A batch of simulated battles asks the same few hundred questions over and over; each
         is validated once per check, not once per battle. Raises TypeError for an unhashable
-        value (a list): such parameters are not remembered. Parameters that compare equal
-        (1 and True) share an entry, so a caller passes each parameter with one type, as the
-        auto-resolvers do. The memo is bounded: past `_MEMO_SIZE` questions it starts afresh.
+        value (a list): such parameters are not remembered. Each value's type is part of the
+        key, so values that compare equal but validate differently (1 and True, 1 and 1.0)
+        never share an entry. The memo is bounded: past `_MEMO_SIZE` questions it starts afresh.
         """
-        key = tuple(params.items())
+        key = tuple((name, value.__class__, value) for name, value in params.items())
         memo = self._memo
         known = memo.get(key)
         if known is None:

@@ -78,6 +78,14 @@ def test_a_checks_memo_of_prepared_questions_is_bounded(monkeypatch):
         assert len(melee._memo) <= 3
 
 
+def test_a_remembered_number_does_not_let_a_boolean_through():
+    melee = replace(get_system("game_the_90").check("melee"))
+    melee.prepared({"target_hits": 1})  # remembered
+
+    with pytest.raises(ValidationError):  # True == 1, but a boolean is not a number of Hits
+        melee.prepared({"target_hits": True})
+
+
 def test_prepared_checks_resolve_list_valued_parameters_without_remembering_them():
     checks = {"fire": get_system("rencounter").check("fire")}
     table = PreparedChecks(checks)
