@@ -208,6 +208,7 @@ def _prepare(battles: int, cache: Path | None = None) -> dict:
     template database the first such run left, which takes seconds, not minutes, so A/B runs
     can alternate quickly. A copy starts from the same seeded state as a fresh seed."""
     template = f"{DATABASE}_seeded_{battles}"
+    _forget_last_night()
     _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
     if cache is not None and cache.exists():
         _psql(f"CREATE DATABASE {DATABASE} TEMPLATE {template}")
@@ -218,6 +219,14 @@ def _prepare(battles: int, cache: Path | None = None) -> dict:
         _psql(f"CREATE DATABASE {template} TEMPLATE {DATABASE}")
         cache.write_text(json.dumps(seeded))
     return seeded
+
+
+def _forget_last_night() -> None:
+    """Empty the bench's own Redis database: a session cached by an earlier run (one its
+    server could not read, cached as empty) or its throttle counts must not carry over."""
+    import redis
+
+    redis.Redis.from_url(REDIS).flushdb()
 
 
 def _seed(battles: int) -> dict:
@@ -238,8 +247,10 @@ def _costs(seeded: dict, rounds: int) -> dict:
     script = COSTS % (json.dumps(seeded), rounds, json.dumps(FIRE))
     measured = subprocess.run(
         [PYTHON, "manage.py", "shell", "-v", "0", "-c", script],
-        cwd=ROOT, env=_env(), check=True, capture_output=True, text=True, timeout=1800,
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=1800,
     )  # fmt: skip
+    if measured.returncode:
+        raise RuntimeError(f"the costs run failed:\n{measured.stderr[-3000:]}")
     return json.loads(measured.stdout.strip().splitlines()[-1])
 
 
