@@ -39,8 +39,8 @@ def _row_fields() -> tuple[str, ...]:
     """The fields a row copies as they are, from the serializer that documents them. Built
     once: a serializer's fields are deep copies, and building them for every row cost a
     fifth of the standings API's CPU (bench/club_night.py --costs)."""
-    fields = StandingRowSerializer().fields
-    return tuple(name for name in fields if name not in ("name", "adjustments"))
+    names = list(StandingRowSerializer().fields)
+    return tuple(name for name in names if name not in ("name", "adjustments"))
 
 
 def standing_row(row: StandingRow, names: dict[PlayerId, str]) -> dict[str, object]:
