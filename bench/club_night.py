@@ -490,8 +490,14 @@ async def _reader(
     while time.monotonic() < until:
         kind, (path, headers) = random.choice(list(pages.items()))
         started = time.perf_counter()
-        page = await client.get(path, headers)
-        tally.add(kind, started, 1, None if page.status == 200 else f"answered {page.status}")
+        try:
+            page = await client.get(path, headers)
+        except (OSError, h11.ProtocolError) as exc:  # an error of the night, not the bench's end
+            tally.add(kind, started, 0, f"{type(exc).__name__}: {exc}")
+            client.close()
+        else:
+            error = None if page.status == 200 else f"answered {page.status}"
+            tally.add(kind, started, 1, error)
         await _pause(every * random.uniform(0.5, 1.5), until)
     client.close()
 
@@ -535,8 +541,13 @@ async def _health(port: int, until: float, tally: Tally) -> None:
     client = Client(port)
     while time.monotonic() < until:
         started = time.perf_counter()
-        answer = await client.get("/healthz")
-        tally.add("healthz", started, 1, None if answer.status == 200 else str(answer.status))
+        try:
+            answer = await client.get("/healthz")
+        except (OSError, h11.ProtocolError) as exc:
+            tally.add("healthz", started, 0, f"{type(exc).__name__}: {exc}")
+            client.close()
+        else:
+            tally.add("healthz", started, 1, None if answer.status == 200 else str(answer.status))
         await _pause(HEALTH_EVERY, until)
     client.close()
 
