@@ -18,10 +18,12 @@ What it does, all on 127.0.0.1 and all bounded:
    none), so the mix is half checks, a quarter draws, a quarter voids;
    every client runs a closed loop (its next request waits for the answer to the last), so a
    saturated server is offered less than the mix: compare requests/s with about 47 offered;
-   READERS club members each load a page every 3 s: home, the campaign page or the standings
-   (GET /api/campaigns/<pk>/standings/); the organiser asks for the campaign report of every
-   battle once a minute, a print job (202) rendered by the worker, and polls it until done;
-   a probe times GET /healthz every 0.25 s on the same server meanwhile;
+   READERS club members each load a page, home, the campaign page or the standings
+   (GET /api/campaigns/<pk>/standings/), and read it for 3 s on average (--read-every; 0.5 to
+   1.5 times that) before the next: people with think time, not a closed loop; the organiser
+   asks for the campaign report of every battle once a minute, a print job (202) rendered by
+   the worker, and polls it until done; a probe times GET /healthz every 0.25 s on the same
+   server meanwhile;
 5. closes the streams, stops the worker and uvicorn, drops the database.
 
 Printed: sustained requests/s, p50/p95/p99 per endpoint kind, errors (with samples), each
@@ -32,6 +34,7 @@ actions p95 <= 150 ms, reads p95 <= 150 ms, 0 errors.
     .venv/bin/python bench/club_night.py                          # 30 battles, 60 s
     .venv/bin/python bench/club_night.py --seconds 20 --battles 5  # a short run
     .venv/bin/python bench/club_night.py --workers 2               # compare worker counts
+    .venv/bin/python bench/club_night.py --costs 3                 # CPU ms, queries per kind
 
 PG_URL overrides the PostgreSQL server (default postgres://postgres@127.0.0.1:5432).
 """
@@ -64,7 +67,7 @@ PG = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432").rstrip("/")
 DATABASE = os.environ.get("CLUB_DATABASE", "muster_club_night")
 REDIS = os.environ.get("CLUB_REDIS_URL", "redis://127.0.0.1:6379/8")
 ACT_EVERY = 3.0  # s between one phone's actions
-READ_EVERY = 3.0  # s between one reader's pages
+READ_EVERY = 3.0  # s a reader spends on a page before the next (the mean; --read-every)
 PRINT_EVERY = 60.0  # s between print jobs
 HEALTH_EVERY = 0.25  # s between /healthz probes
 BUDGET_MS = {"action": 150.0, "read": 150.0}
@@ -107,6 +110,68 @@ for b in range(BATTLES):
 print(json.dumps({"campaign": campaign.pk, "battles": battles,
                   "organiser": Token.objects.create(user=organiser).key}))
 """
+# --costs: each request kind's server-side cost, in this process (Django's test client through
+# every middleware, no ASGI server): CPU seconds (time.process_time, robust to a loaded
+# machine, unlike latency) and queries per request. Queries are counted in a first pass (the
+# capture itself costs CPU), CPU timed in the rounds after it.
+COSTS = """
+import json, time, uuid
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+seeded, rounds, fire = json.loads(%r), int(%d), json.loads(%r)
+campaign = seeded["campaign"]
+GZ = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
+def browser(session):
+    client = Client()
+    client.cookies["sessionid"] = session
+    return client
+def act(client, battle, phone, action):
+    fields = {"key": uuid.uuid4().hex, "actor": str(phone["actor"])}
+    if action == "check":
+        fields |= {**fire, "against": str(phone["target"])}
+    posted = client.post(f"/battles/{battle}/{action}/", fields, **GZ)
+    table = client.get(f"/battles/{battle}/", HTTP_HX_REQUEST="true", **GZ)
+    assert posted.status_code == 302 and table.status_code == 200, (posted, table)
+    return len(table.content)
+def read(client, path, accept):
+    page = client.get(path, HTTP_ACCEPT=accept, **GZ)
+    assert page.status_code == 200, (path, page.status_code)
+    return len(page.content)
+battles = seeded["battles"][:5]  # the first five: a sample of each kind, not the whole night
+phones = [(b["id"], p, browser(p["session"])) for b in battles for p in b["phones"]]
+reader = phones[0][2]
+turns = [(0, "check"), (1, "check"), (0, "draw"), (1, "void")]
+def one_round():
+    for side, action in turns:
+        for b in range(len(battles)):
+            battle, phone, client = phones[2 * b + side]
+            yield f"action:{action}", lambda: act(client, battle, phone, action)
+    for kind, path, accept in (
+        ("read:home", "/", "text/html"),
+        ("read:campaign", f"/campaigns/{campaign}/", "text/html"),
+        ("read:standings", f"/api/campaigns/{campaign}/standings/", "application/json"),
+        ("healthz", "/healthz", "*/*"),
+    ):
+        for _ in range(len(battles)):
+            yield kind, lambda: read(reader, path, accept)
+cpu, queries, sizes = {}, {}, {}
+for kind, call in one_round():
+    with CaptureQueriesContext(connection) as captured:
+        sizes[kind] = call()
+    queries.setdefault(kind, []).append(len(captured))
+for _ in range(rounds):
+    for kind, call in one_round():
+        started = time.process_time()
+        call()
+        cpu.setdefault(kind, []).append(time.process_time() - started)
+print(json.dumps({kind: {
+    "requests": len(spent),
+    "cpu_ms_per_request": round(1000 * sum(spent) / len(spent), 2),
+    "queries_per_request": round(sum(queries[kind]) / len(queries[kind]), 1),
+    "bytes_sent": sizes[kind],
+} for kind, spent in sorted(cpu.items())}))
+"""
 # What a phone's check form posts for Rencounter's fire (the table's defaults, skill 7).
 FIRE = {
     "check": "fire",
@@ -138,8 +203,33 @@ def _env(pool: int = 0) -> dict[str, str]:
     }
 
 
-def _prepare(battles: int) -> dict:
+def _prepare(battles: int, cache: Path | None = None) -> dict:
+    """Create, migrate and seed the database; with `cache` (--seed-cache), copy it from the
+    template database the first such run left, which takes seconds, not minutes, so A/B runs
+    can alternate quickly. A copy starts from the same seeded state as a fresh seed."""
+    template = f"{DATABASE}_seeded_{battles}"
+    _forget_last_night()
     _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+    if cache is not None and cache.exists():
+        _psql(f"CREATE DATABASE {DATABASE} TEMPLATE {template}")
+        return json.loads(cache.read_text())
+    seeded = _seed(battles)
+    if cache is not None:
+        _psql(f"DROP DATABASE IF EXISTS {template}")
+        _psql(f"CREATE DATABASE {template} TEMPLATE {DATABASE}")
+        cache.write_text(json.dumps(seeded))
+    return seeded
+
+
+def _forget_last_night() -> None:
+    """Empty the bench's own Redis database: a session cached by an earlier run (one its
+    server could not read, cached as empty) or its throttle counts must not carry over."""
+    import redis
+
+    redis.Redis.from_url(REDIS).flushdb()
+
+
+def _seed(battles: int) -> dict:
     _psql(f"CREATE DATABASE {DATABASE}")
     manage = [PYTHON, "manage.py"]
     subprocess.run(
@@ -150,6 +240,29 @@ def _prepare(battles: int) -> dict:
         cwd=ROOT, env=_env(), check=True, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     return json.loads(seeded.stdout.strip().splitlines()[-1])
+
+
+def _costs(seeded: dict, rounds: int) -> dict:
+    """Each request kind's CPU ms and queries, measured in a Django process of its own."""
+    script = COSTS % (json.dumps(seeded), rounds, json.dumps(FIRE))
+    measured = subprocess.run(
+        [PYTHON, "manage.py", "shell", "-v", "0", "-c", script],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    if measured.returncode:
+        raise RuntimeError(f"the costs run failed:\n{measured.stderr[-3000:]}")
+    return json.loads(measured.stdout.strip().splitlines()[-1])
+
+
+def _cost_report(costs: dict, args: argparse.Namespace, load_start: float) -> dict:
+    return {
+        "benchmark": "club_night --costs",
+        "measure": "CPU ms (process_time) and queries per request, Django test client in-process",
+        "load_average_1m": {"start": load_start, "end": round(os.getloadavg()[0], 2)},
+        "battles": args.battles,
+        "rounds": args.costs,
+        "by_kind": costs,
+    }
 
 
 def _start(command: list[str], pool: int) -> subprocess.Popen[bytes]:
@@ -342,9 +455,11 @@ async def _battle(port: int, battle: dict, until: float, tally: Tally) -> None:
     """The two phones take turns, each every ACT_EVERY s: side 1 checks and draws, side 2
     checks and voids (side 1's draw, the latest event then)."""
     phones = battle["phones"]
+    # The players sit down over the first ACT_EVERY s, not all in the same instant (60 table
+    # loads at once exhausted a loaded server's database pool before the night began).
+    await asyncio.sleep(random.uniform(0, ACT_EVERY))
     clients = [await _open_table(port, battle["id"], phone) for phone in phones]
     turns = [(0, "check"), (1, "check"), (0, "draw"), (1, "void")]
-    await asyncio.sleep(random.uniform(0, ACT_EVERY))
     step = 0
     while time.monotonic() < until:
         started = time.monotonic()
@@ -356,8 +471,14 @@ async def _battle(port: int, battle: dict, until: float, tally: Tally) -> None:
         client.close()
 
 
-async def _reader(port: int, session: str, campaign: int, until: float, tally: Tally) -> None:
-    """A club member between games: home, the campaign page or the standings, every 3 s."""
+async def _reader(
+    port: int, session: str, campaign: int, until: float, tally: Tally, every: float
+) -> None:
+    """A club member between games: home, the campaign page or the standings, then a pause
+    to read it (`every` s on average, from 0.5 to 1.5 times that), then the next page.
+
+    A person, not a closed loop: the think time follows each answer, so a slow server is
+    offered fewer pages, as it would be by people, and no two readers stay in step."""
     client = Client(port, {"sessionid": session})
     json_api = {**BROWSER, "Accept": "application/json"}  # the standings as an app reads them
     pages = {
@@ -365,13 +486,19 @@ async def _reader(port: int, session: str, campaign: int, until: float, tally: T
         "read:campaign": (f"/campaigns/{campaign}/", BROWSER),
         "read:standings": (f"/api/campaigns/{campaign}/standings/", json_api),
     }
-    await asyncio.sleep(random.uniform(0, READ_EVERY))
+    await asyncio.sleep(random.uniform(0, every))
     while time.monotonic() < until:
         kind, (path, headers) = random.choice(list(pages.items()))
         started = time.perf_counter()
-        page = await client.get(path, headers)
-        tally.add(kind, started, 1, None if page.status == 200 else f"answered {page.status}")
-        await _pause(READ_EVERY, until)
+        try:
+            page = await client.get(path, headers)
+        except (OSError, h11.ProtocolError) as exc:  # an error of the night, not the bench's end
+            tally.add(kind, started, 0, f"{type(exc).__name__}: {exc}")
+            client.close()
+        else:
+            error = None if page.status == 200 else f"answered {page.status}"
+            tally.add(kind, started, 1, error)
+        await _pause(every * random.uniform(0.5, 1.5), until)
     client.close()
 
 
@@ -414,13 +541,18 @@ async def _health(port: int, until: float, tally: Tally) -> None:
     client = Client(port)
     while time.monotonic() < until:
         started = time.perf_counter()
-        answer = await client.get("/healthz")
-        tally.add("healthz", started, 1, None if answer.status == 200 else str(answer.status))
+        try:
+            answer = await client.get("/healthz")
+        except (OSError, h11.ProtocolError) as exc:
+            tally.add("healthz", started, 0, f"{type(exc).__name__}: {exc}")
+            client.close()
+        else:
+            tally.add("healthz", started, 1, None if answer.status == 200 else str(answer.status))
         await _pause(HEALTH_EVERY, until)
     client.close()
 
 
-async def _night(port: int, seeded: dict, seconds: float, readers: int) -> dict:
+async def _night(port: int, seeded: dict, seconds: float, readers: int, read_every: float) -> dict:
     stop, streams, followers = asyncio.Event(), [], []
     for battle in seeded["battles"]:
         for phone in battle["phones"]:
@@ -437,7 +569,7 @@ async def _night(port: int, seeded: dict, seconds: float, readers: int) -> dict:
     await asyncio.gather(
         *(_battle(port, battle, until, tally) for battle in seeded["battles"]),
         *(
-            _reader(port, sessions[n % len(sessions)], campaign, until, tally)
+            _reader(port, sessions[n % len(sessions)], campaign, until, tally, read_every)
             for n in range(readers)
         ),
         _print_jobs(port, seeded["organiser"], campaign, until, tally),
@@ -468,6 +600,7 @@ def _report(run: dict, args: argparse.Namespace, load_start: float) -> dict:
         "battles": args.battles,
         "phones": 2 * args.battles,
         "readers": args.readers,
+        "reader_think_seconds": args.read_every,
         "seconds": round(run["elapsed"], 1),
         "requests": tally.requests,
         "requests_per_second": round(tally.requests / run["elapsed"], 1),
@@ -493,23 +626,49 @@ def main() -> int:
     parser.add_argument("--battles", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--readers", type=int, default=10, help="club members browsing")
+    parser.add_argument(
+        "--read-every",
+        type=float,
+        default=READ_EVERY,
+        help="a reader's mean think time between pages, s",
+    )
     parser.add_argument("--workers", type=int, default=3, help="uvicorn worker processes")
     parser.add_argument(
         "--pool", type=int, default=0, help="DATABASE_POOL per process (0: a connect a request)"
     )
     parser.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
     parser.add_argument("--keep-database", action="store_true")
+    parser.add_argument(
+        "--seed-cache",
+        type=Path,
+        help="JSON file: the first run seeds and keeps a template database, later runs copy it",
+    )
+    parser.add_argument(
+        "--costs",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="instead of the night: CPU ms and queries per request kind, in-process, ROUNDS rounds",
+    )
     args = parser.parse_args()
     load_start = round(os.getloadavg()[0], 2)
     try:
-        seeded = _prepare(args.battles)
+        seeded = _prepare(args.battles, args.seed_cache)
     except (OSError, subprocess.SubprocessError) as exc:
         print(json.dumps({"benchmark": "club_night", "skipped": f"no PostgreSQL: {exc}"}))
+        return 0
+    if args.costs:
+        try:
+            costs = _costs(seeded, args.costs)
+        finally:
+            if not args.keep_database:
+                _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        print(json.dumps(_cost_report(costs, args, load_start), indent=2))
         return 0
     port = args.port or _free_port()
     stack = _start_stack(port, args.workers, args.pool)
     try:
-        run = asyncio.run(_night(port, seeded, args.seconds, args.readers))
+        run = asyncio.run(_night(port, seeded, args.seconds, args.readers, args.read_every))
     finally:
         for process in stack:
             _stop(process)

@@ -334,6 +334,15 @@ CACHES = {
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
+# Sessions: with Redis, read through the cache (cached_db), so a signed-in request does not
+# query PostgreSQL for its session: one query of every page and of both requests of a table
+# action (bench/club_night.py --costs). The database stays the record: a Redis flush or
+# outage costs a re-read (Django falls back to it on a cache error), never a sign-out.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_URL
+    else "django.contrib.sessions.backends.db"
+)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Muster API",
     "DESCRIPTION": "Forces, characters, campaigns, battles and printing for skirmish wargames.",

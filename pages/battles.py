@@ -197,6 +197,23 @@ def _side_blocks(table: Table, played: frozenset[int] | None) -> list[SideBlock]
     return blocks
 
 
+#: The watch link's QR code by link, for this process. A battle's link never changes, and
+#: drawing its QR code (segno) cost about 8 ms of CPU, a tenth of every table page's cost
+#: (bench/club_night.py --costs), for the same picture on every load.
+_WATCH_QRS: dict[str, str] = {}
+WATCH_QRS_KEPT = 1024  # links; then the memo starts afresh (a club night holds a few dozen)
+
+
+def _watch_qr(request: HttpRequest, battle: Battle) -> str:
+    """Return `watch_qr`'s inline SVG, drawn once per link per process."""
+    link = request.build_absolute_uri(reverse("battle-watch", args=[battle.pk]))
+    if link not in _WATCH_QRS:
+        if len(_WATCH_QRS) >= WATCH_QRS_KEPT:
+            _WATCH_QRS.clear()
+        _WATCH_QRS[link] = watch_qr(request, battle)
+    return _WATCH_QRS[link]
+
+
 def _log(table: Table) -> dict[str, object]:
     views = [event_view(table.system, e) for e in table.events]
     return {
@@ -236,7 +253,7 @@ def _table_context(
         "sides": _side_blocks(table, played),
         "form_key": uuid.uuid4().hex,
         "can_delete": battle_is_deletable_by(battle, request.user),
-        "watch_qr": watch_qr(request, battle),
+        "watch_qr": _watch_qr(request, battle),
         **_log(table),
         **extra,
     }

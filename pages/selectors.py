@@ -440,8 +440,9 @@ EVENT_LOG_LENGTH = 30
 
 
 def battle_table(battle: Battle, system: RuleSystem) -> Table:
-    """Return the battle's sides with their figures and the recent event log (3 queries)."""
-    sides = list(battle.sides.select_related("force__owner").order_by("index"))
+    """Return the battle's sides with their figures and the recent event log (2 queries; 3 for
+    a battle not loaded by `battle_with_sides`)."""
+    sides = _sides_with_owners(battle)
     figures = list(battle.figures.order_by("side__index", "unit_name", "pk"))
     events = list(
         battle.events.select_related("actor", "target", "created_by").order_by("-seq")[
@@ -467,8 +468,17 @@ def battle_ledger(battle: Battle) -> tuple[PostBattleRoll, ...]:
     )
 
 
+def _sides_with_owners(battle: Battle) -> list[BattleSide]:
+    """The battle's sides in order, with their forces' owners: those `battle_with_sides`
+    prefetched (the pages load every battle so), else one query."""
+    if "sides" in getattr(battle, "_prefetched_objects_cache", {}):
+        return list(battle.sides.all())
+    return list(battle.sides.select_related("force__owner").order_by("index"))
+
+
 def battle_with_sides(queryset: QuerySet[Battle]) -> QuerySet[Battle]:
-    sides = BattleSide.objects.select_related("force").order_by("index")
+    # With each force's owner: the table names the players, and reads them from here.
+    sides = BattleSide.objects.select_related("force__owner").order_by("index")
     return queryset.select_related("campaign", "house_rules").prefetch_related(
         Prefetch("sides", queryset=sides)
     )

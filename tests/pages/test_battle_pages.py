@@ -328,5 +328,5 @@ def test_the_after_page_costs_the_same_queries_at_any_battle_size(
 AFTER_QUERIES = 10
 
 
-#: session, user, battle, its sides, may the user play?, sides, figures, events.
-TABLE_QUERIES = 8
+#: session, user, battle, its sides (with their players), may the user play?, figures, events.
+TABLE_QUERIES = 7

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from battles.models import BattleEvent
 from tests.pages.conftest import make_muster
-from tests.pages.test_battle_pages import _battle, _figure, _fire
+from tests.pages.test_battle_pages import TABLE_QUERIES, _battle, _figure, _fire
 
 pytestmark = pytest.mark.django_db
 
@@ -98,6 +98,22 @@ def test_the_table_costs_the_same_queries_after_50_events(client):
         counts.append(len(queries))
 
     assert counts[0] == counts[1], counts
+
+
+@pytest.mark.parametrize("events", [0, 50])
+def test_the_table_page_costs_its_fixed_queries_at_any_length(
+    client, django_assert_num_queries, events
+):
+    """Not only the same at both lengths: the number itself, so a new query per page shows."""
+    muster, battle, actor, target = _battle_with_events(events)
+    client.force_login(muster.alice)
+    _play(client, battle, actor, target, events)
+    client.get(f"/battles/{battle.pk}/")
+
+    with django_assert_num_queries(TABLE_QUERIES):
+        page = client.get(f"/battles/{battle.pk}/", HTTP_HX_REQUEST="true", **GZIP)
+
+    assert page.status_code == 200
 
 
 def test_a_stream_of_events_is_never_compressed():
