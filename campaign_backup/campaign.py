@@ -31,7 +31,7 @@ from itertools import islice
 from typing import TypeVar, overload
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, User
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
@@ -53,6 +53,7 @@ from campaign_backup.schema import (
 )
 from campaigns.models import Campaign, Club, HouseRules, Membership
 from common.json_types import JSON, JSONObject
+from common.users import User
 from league.models import League, LeagueAdjustment, Pairing, PairingReport, ResultEntry, Round
 from league.services.results import result_entry_of
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
