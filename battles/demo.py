@@ -7,8 +7,6 @@ battles with ledgers, improvements and wounds; with a broker, the worker process
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
 from battles.models import Battle
@@ -17,7 +15,7 @@ from battles.services import battle_confirm, battle_finish, battle_record_result
 from battles.services.results import allowed_skills, allowed_statuses
 from battles.services.setup import SideChoice
 from campaigns.models import Campaign
-from rosters.models import CharacterStatus, Force
+from rosters.models import Character, CharacterStatus, Force
 
 DEMO_SCENARIO = "Demo: the fight at the ford"
 WAITING_SCENARIO = "Demo: the skirmish at the mill (waiting for confirmation)"
@@ -80,7 +78,7 @@ def demo_waiting_battle_seed(*, campaign: Campaign) -> Battle | None:
         return battle_finish(battle=battle, user=forces[0].owner)
 
 
-def _fit(force: Force) -> tuple[Any, ...]:
+def _fit(force: Force) -> tuple[Character, ...]:
     return tuple(force.characters.filter(status=CharacterStatus.ACTIVE).order_by("pk"))
 
 

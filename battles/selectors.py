@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
@@ -17,6 +16,7 @@ from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from campaigns.services.house_rules import rules_under
+from common.json_types import JSONObject
 from common.users import Visitor
 from rosters.models import Character
 from rules.system import RuleSystem, get_system
@@ -135,19 +135,27 @@ def _earlier_rows(character: Character, before: Battle | None) -> QuerySet[PostB
     return rows.order_by("battle__processed_at", "battle_id", "procedure", "index")
 
 
-def _changes(rows: QuerySet[PostBattleRoll], kind: str) -> list[dict[str, Any]]:
+def _changes(rows: QuerySet[PostBattleRoll], kind: str) -> list[JSONObject]:
     return [c for row in rows for c in row.result.get("changes", ()) if c.get("kind") == kind]
 
 
-def character_career(character: Character, *, before: Battle | None = None) -> dict[str, Any]:
+def _fold_career(career: JSONObject, change: JSONObject) -> None:
+    """Apply one `career` change (`field` becomes `after`) to a character's career."""
+    field = change["field"]
+    if not isinstance(field, str):
+        raise ValueError(f"a career change names its field as text, not {field!r}")
+    career[field] = change["after"]
+
+
+def character_career(character: Character, *, before: Battle | None = None) -> JSONObject:
     """Fold the character's `career` changes from processed battles (other than `before`)."""
-    career: dict[str, Any] = {}
+    career: JSONObject = {}
     for change in _changes(_earlier_rows(character, before), "career"):
-        career[change["field"]] = change["after"]
+        _fold_career(career, change)
     return career
 
 
-def careers_before(battle: Battle, character_ids: list[int]) -> dict[int, dict[str, Any]]:
+def careers_before(battle: Battle, character_ids: list[int]) -> dict[int, JSONObject]:
     """Fold `career` changes for many characters in one query (for processing a battle)."""
     rows = (
         PostBattleRoll.objects.filter(
@@ -158,11 +166,11 @@ def careers_before(battle: Battle, character_ids: list[int]) -> dict[int, dict[s
         .exclude(battle=battle)
         .order_by("battle__processed_at", "battle_id", "procedure", "index")
     )
-    careers: dict[int, dict[str, Any]] = {pk: {} for pk in character_ids}
+    careers: dict[int, JSONObject] = {pk: {} for pk in character_ids}
     for row in rows.only("character_id", "result"):
         for change in row.result.get("changes", ()):
             if change.get("kind") == "career":
-                careers[row.character_id][change["field"]] = change["after"]
+                _fold_career(careers[row.character_id], change)
     return careers
 
 
@@ -183,7 +191,12 @@ def battles_fought_before(battle: Battle, character_ids: list[int]) -> dict[int,
 def character_recovers_on(character: Character) -> date | None:
     """Return the latest healing date a post-battle roll set for the character, if any."""
     found = _changes(_earlier_rows(character, None), "recovers_on")
-    return date.fromisoformat(found[-1]["after"]) if found else None
+    if not found:
+        return None
+    day = found[-1]["after"]
+    if not isinstance(day, str):
+        raise ValueError(f"a recovers_on change holds an ISO date, not {day!r}")
+    return date.fromisoformat(day)
 
 
 def rules_for_battle(battle: Battle) -> RuleSystem:

@@ -34,6 +34,7 @@ from campaign_backup.uploads import backup_read
 from campaigns.models import Campaign, Club
 from common.django_bases import ModelAdmin
 from common.form_fields import field_of
+from common.json_types import JSON
 from common.users import signed_in
 from league.admin.campaign import LeagueCampaignAdmin
 
@@ -56,7 +57,7 @@ class RestoreForm(forms.Form):
         super().__init__(*args, **kwargs)
         field_of(self, "club", forms.ModelChoiceField).queryset = clubs
 
-    def clean_document(self) -> Any:
+    def clean_document(self) -> JSON:
         return backup_read(self.cleaned_data["document"])
 
     def refused(self, error: ValidationError) -> None:
@@ -167,7 +168,7 @@ def job_url(job: RestoreJob) -> str:
     return reverse("admin:campaigns_campaign_restore_job", args=[job.pk])
 
 
-def job_context(job: RestoreJob) -> dict[str, Any]:
+def job_context(job: RestoreJob) -> dict[str, object]:
     """What the job page and its polled fragment show."""
     progress = getattr(job, "progress", None)
     live = job.status in (RestoreJob.Status.QUEUED, RestoreJob.Status.RUNNING)
@@ -216,7 +217,7 @@ class RestoreJobAdmin(ModelAdmin):
         return False  # the record of who restored what, and when
 
     def change_view(
-        self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any
+        self, request: HttpRequest, object_id: str, *args: object, **kwargs: object
     ) -> HttpResponse:
         job = self.get_object(request, object_id)
         if job is None:

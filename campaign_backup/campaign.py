@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, TypeVar
+from typing import TypeVar, overload
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -40,8 +40,20 @@ from simple_history.utils import bulk_create_with_history
 
 from battles.chain import link_events
 from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, PostBattleRoll
-from campaign_backup.schema import document_problem
+from campaign_backup.schema import (
+    BattleRow,
+    CampaignDocument,
+    CharacterRef,
+    EventRow,
+    ForceRow,
+    HouseRulesRow,
+    LeagueRow,
+    document_checked,
+    pairing_reports,
+)
 from campaigns.models import Campaign, Club, HouseRules, Membership
+from common.json_types import JSON, JSONObject
+from common.users import User
 from league.models import League, LeagueAdjustment, Pairing, PairingReport, ResultEntry, Round
 from league.services.results import result_entry_of
 from rosters.models import Character, Force, ServiceRecordEntry, Unit
@@ -86,13 +98,13 @@ Row = TypeVar("Row", bound=models.Model)
 class _Encoder(DjangoJSONEncoder):
     """DjangoJSONEncoder, but datetimes keep their microseconds (it rounds to milliseconds)."""
 
-    def default(self, o: Any) -> Any:
+    def default(self, o: object) -> object:
         if isinstance(o, datetime.datetime):
             return o.isoformat()
         return super().default(o)
 
 
-def _plain(row: models.Model, *skip: str) -> dict[str, Any]:
+def _plain(row: models.Model, *skip: str) -> dict[str, object]:
     """Return a row's own columns (no id, no foreign keys) as JSON-able values."""
     return {
         f.name: f.value_from_object(row)
@@ -114,15 +126,15 @@ class _Refs:
         self.force = {f.pk: i for i, f in enumerate(forces)}
         self.battle = {b.pk: i for i, b in enumerate(battles)}
         self.house_rules = {v.pk: v.number for v in house_rules}
-        self.character = {
+        self.character: dict[int, list[int | str]] = {
             c.pk: [self.force[c.force_id], c.name] for f in forces for c in f.characters.all()
         }
 
-    def character_of(self, pk: int | None) -> list[Any] | None:
+    def character_of(self, pk: int | None) -> list[int | str] | None:
         return self.character.get(pk) if pk is not None else None
 
 
-def _character_json(character: Character, refs: _Refs) -> dict[str, Any]:
+def _character_json(character: Character, refs: _Refs) -> dict[str, object]:
     entries = character.service_record.all()  # prefetched in order (campaign_export)
     return {
         **_plain(character, "photo"),
@@ -139,7 +151,7 @@ def _character_json(character: Character, refs: _Refs) -> dict[str, Any]:
     }
 
 
-def _force_json(force: Force, refs: _Refs) -> dict[str, Any]:
+def _force_json(force: Force, refs: _Refs) -> dict[str, object]:
     return {
         **_plain(force),
         "owner": _username(force.owner),
@@ -151,7 +163,7 @@ def _force_json(force: Force, refs: _Refs) -> dict[str, Any]:
     }
 
 
-def _battle_json(battle: Battle, refs: _Refs) -> dict[str, Any]:
+def _battle_json(battle: Battle, refs: _Refs) -> dict[str, object]:
     figures = list(battle.figures.all())
     place: dict[int | None, int] = {f.pk: i for i, f in enumerate(figures)}
     return {
@@ -214,7 +226,7 @@ def _battles(campaign: Campaign) -> list[Battle]:
     )
 
 
-def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
+def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, object]:
     league = League.objects.filter(campaign=campaign).first()
     rounds = campaign.rounds.order_by("number")
     pairings = (
@@ -247,14 +259,19 @@ def _league_json(campaign: Campaign, refs: _Refs) -> dict[str, Any]:
     }
 
 
-def _written_reports(campaign: Campaign) -> dict[int, list[dict[str, Any]]]:
+def _written_reports(campaign: Campaign) -> dict[int, list[dict[str, object]]]:
     """What the players wrote beside their results, by pairing (one query)."""
     rows = PairingReport.objects.filter(pairing__round__campaign=campaign).select_related(
         "reporter"
     )
-    written: dict[int, list[dict[str, Any]]] = {}
+    written: dict[int, list[dict[str, object]]] = {}
     for r in rows.order_by("pairing_id", "side"):
-        entry = {"side": r.side, "reporter": _username(r.reporter), "link": r.link, "text": r.text}
+        entry: dict[str, object] = {
+            "side": r.side,
+            "reporter": _username(r.reporter),
+            "link": r.link,
+            "text": r.text,
+        }
         written.setdefault(r.pairing_id, []).append(entry)
     return written
 
@@ -264,11 +281,11 @@ def _house_rules(campaign: Campaign) -> list[HouseRules]:
     return list(campaign.house_rules_versions.select_related("created_by").order_by("number"))
 
 
-def _house_rules_json(version: HouseRules) -> dict[str, Any]:
+def _house_rules_json(version: HouseRules) -> dict[str, object]:
     return {**_plain(version), "created_by": _username(version.created_by)}
 
 
-def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
+def campaign_export(*, campaign: Campaign) -> JSONObject:
     """Return the whole campaign as a `muster.campaign` document (plain JSON values)."""
     forces, battles, house_rules = _forces(campaign), _battles(campaign), _house_rules(campaign)
     refs = _Refs(forces, battles, house_rules)
@@ -284,7 +301,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "battles": [_battle_json(b, refs) for b in battles],
         "league": _league_json(campaign, refs),
     }
-    plain: dict[str, Any] = json.loads(json.dumps(document, cls=_Encoder))
+    plain: JSONObject = json.loads(json.dumps(document, cls=_Encoder))
     return plain
 
 
@@ -309,7 +326,7 @@ def _stored_timestamps() -> Iterator[None]:
             f.auto_now, f.auto_now_add = now, now_add
 
 
-def _agreed_before_consent(battle: Battle) -> dict[str, Any]:
+def _agreed_before_consent(battle: Battle) -> dict[str, object]:
     """A fought battle from a document older than consent counts as agreed by every side (as
     the migration treats the battles of that time); a newer document carries `agreed_at`."""
     fought = (Battle.Status.FINISHED, Battle.Status.PROCESSING, Battle.Status.PROCESSED)
@@ -318,7 +335,7 @@ def _agreed_before_consent(battle: Battle) -> dict[str, Any]:
     return {"agreed_at": battle.finished_at or battle.created_at}
 
 
-def _values(model: type[models.Model], data: Mapping[str, Any]) -> dict[str, Any]:
+def _values(model: type[models.Model], data: Mapping[str, object]) -> dict[str, object]:
     """Turn a document row's own columns back into field values."""
     own = {
         f.name: f for f in model._meta.concrete_fields if not f.primary_key and not f.is_relation
@@ -326,7 +343,7 @@ def _values(model: type[models.Model], data: Mapping[str, Any]) -> dict[str, Any
     return {k: own[k].to_python(v) for k, v in data.items() if k in own}
 
 
-def _link_unchained(battle: Battle, events: list[BattleEvent], doc: Mapping[str, Any]) -> None:
+def _link_unchained(battle: Battle, events: list[BattleEvent], doc: BattleRow) -> None:
     """Link the log of a battle exported before the hash chain (no `log_head`) on import."""
     if doc.get("log_head") or not events:
         return
@@ -349,11 +366,15 @@ class _Users:
         for user in model._default_manager.bulk_create(missing):
             self.by_name[getattr(user, field)] = user
 
-    def __call__(self, username: str | None) -> Any:
+    @overload
+    def __call__(self, username: str) -> User: ...
+    @overload
+    def __call__(self, username: str | None) -> User | None: ...
+    def __call__(self, username: str | None) -> User | None:
         return self.by_name[username] if username is not None else None
 
 
-def _usernames(doc: Mapping[str, Any]) -> Iterator[str]:
+def _usernames(doc: CampaignDocument) -> Iterator[str | None]:
     """Every username the document names (members, owners, authors, confirmers)."""
     yield from (m["user"] for m in doc["members"])
     yield from (v["created_by"] for v in doc.get("house_rules", ()))
@@ -365,18 +386,19 @@ def _usernames(doc: Mapping[str, Any]) -> Iterator[str]:
         yield from (e["created_by"] for e in battle["events"])
     league = doc["league"]
     yield from (p["confirmed_by"] for p in league["pairings"])
-    yield from (r.get("reporter") for p in league["pairings"] for r in p.get("reports", ()))
+    for i, p in enumerate(league["pairings"]):
+        yield from (name for name, _ in pairing_reports(p, f"league.pairings[{i}]"))
     yield from (a["created_by"] for a in league["adjustments"])
 
 
-def _clash(document: Mapping[str, Any], club_slug: str) -> str | None:
+def _clash(document: CampaignDocument, club_slug: str) -> str | None:
     slug = document["campaign"]["slug"]
     if Campaign.objects.filter(club__slug=club_slug, slug=slug).exists():
         return f"campaign.slug: club {club_slug!r} already has a campaign {slug!r}"
     return _borrowed_photo(document)
 
 
-def _borrowed_photo(document: Mapping[str, Any]) -> str | None:
+def _borrowed_photo(document: CampaignDocument) -> str | None:
     """A backup names only its own photos: one a character of this database already holds
     belongs to another campaign, and naming it would serve that photo to this one's members."""
     named = {
@@ -391,7 +413,7 @@ def _borrowed_photo(document: Mapping[str, Any]) -> str | None:
     return None
 
 
-def row_count(doc: Mapping[str, Any]) -> int:
+def row_count(doc: CampaignDocument) -> int:
     """Return how many rows restoring a checked document writes (the campaign included)."""
     league = doc["league"]
     forces = doc["forces"]
@@ -412,10 +434,15 @@ def row_count(doc: Mapping[str, Any]) -> int:
         + (league["settings"] is not None)
         + len(league["rounds"])
         + len(league["pairings"])
-        + sum(1 for p in league["pairings"] if p.get("version", 0) > 0)  # their result entries
-        + sum(len(p.get("reports", ())) for p in league["pairings"])
+        + sum(1 for p in league["pairings"] if _played(p.get("version")))  # their result entries
+        + sum(len(pairing_reports(p, "league.pairings")) for p in league["pairings"])
         + len(league["adjustments"])
     )
+
+
+def _played(version: JSON) -> bool:
+    """Say whether a pairing's stored version means a result was entered (version 1 on)."""
+    return isinstance(version, int) and version > 0
 
 
 class _Importer:
@@ -423,7 +450,7 @@ class _Importer:
     number of battles, telling `progress` after each."""
 
     def __init__(
-        self, document: Mapping[str, Any], club: Club, progress: Progress | None = None
+        self, document: CampaignDocument, club: Club, progress: Progress | None = None
     ) -> None:
         self.doc, self.club = document, club
         self.user = _Users(name for name in _usernames(document) if name is not None)
@@ -448,8 +475,13 @@ class _Importer:
             self._told(step, len(chunk))
         return written
 
-    def character(self, ref: list[Any] | None) -> Character | None:
-        return self.characters[(ref[0], ref[1])] if ref is not None else None
+    def character(self, ref: CharacterRef | None) -> Character | None:
+        if ref is None:
+            return None
+        force, name = ref  # checked: [force number, character name] (schema._References)
+        if not isinstance(force, int) or not isinstance(name, str):
+            raise ValueError(f"a character is [force number, name], not {ref!r}")
+        return self.characters[(force, name)]
 
     def run(self) -> Campaign:
         self.campaign = Campaign.objects.create(
@@ -474,7 +506,7 @@ class _Importer:
         self._league(self.doc["league"])
         return self.campaign
 
-    def _house_rules(self, versions: list[Mapping[str, Any]]) -> None:
+    def _house_rules(self, versions: list[HouseRulesRow]) -> None:
         # Checked already (campaign_backup.schema): each pack validates for the campaign's
         # system, and its digest is the one the rules engine gives it.
         rows = self._insert(
@@ -491,7 +523,7 @@ class _Importer:
         )
         self.house_rules = {row.number: row for row in rows}
 
-    def _rosters(self, forces: list[Mapping[str, Any]]) -> None:
+    def _rosters(self, forces: list[ForceRow]) -> None:
         self.forces = self._insert(
             Force,
             (
@@ -509,7 +541,7 @@ class _Importer:
             ),
             "Units",
         )
-        by_name = {(u.force_id, u.name): u for u in units}
+        by_name: dict[tuple[int, str | None], Unit] = {(u.force_id, u.name): u for u in units}
         characters = []
         for index, (force, f) in enumerate(zip(self.forces, forces, strict=True)):
             for c in f["characters"]:
@@ -524,7 +556,7 @@ class _Importer:
         self._leaders(forces, by_name)
 
     def _leaders(
-        self, forces: list[Mapping[str, Any]], units: Mapping[tuple[int, str], Unit]
+        self, forces: list[ForceRow], units: Mapping[tuple[int, str | None], Unit]
     ) -> None:
         led = []
         for index, (force, f) in enumerate(zip(self.forces, forces, strict=True)):
@@ -535,7 +567,7 @@ class _Importer:
                     led.append(unit)
         Unit.objects.bulk_update(led, ["leader"])
 
-    def _service_records(self, forces: list[Mapping[str, Any]]) -> None:
+    def _service_records(self, forces: list[ForceRow]) -> None:
         self._insert(
             ServiceRecordEntry,
             (
@@ -552,7 +584,7 @@ class _Importer:
             "Service records",
         )
 
-    def _battles(self, battles: list[Mapping[str, Any]]) -> None:
+    def _battles(self, battles: list[BattleRow]) -> None:
         self.battles = self._insert(
             Battle,
             (
@@ -619,9 +651,7 @@ class _Importer:
             "Post-battle rolls",
         )
 
-    def _event(
-        self, battle: Battle, figures: list[BattleFigure], e: Mapping[str, Any]
-    ) -> BattleEvent:
+    def _event(self, battle: Battle, figures: list[BattleFigure], e: EventRow) -> BattleEvent:
         return BattleEvent(
             battle=battle,
             created_by=self.user(e["created_by"]),
@@ -630,7 +660,7 @@ class _Importer:
             **_values(BattleEvent, e),
         )
 
-    def _league(self, data: Mapping[str, Any]) -> None:
+    def _league(self, data: LeagueRow) -> None:
         if data["settings"] is not None:
             League.objects.create(campaign=self.campaign, **_values(League, data["settings"]))
             self._told("League settings", 1)
@@ -670,12 +700,10 @@ class _Importer:
             PairingReport,
             (
                 PairingReport(
-                    pairing=pairing,
-                    reporter=self.user(r.get("reporter")),
-                    **_values(PairingReport, r),
+                    pairing=pairing, reporter=self.user(reporter), **_values(PairingReport, r)
                 )
-                for pairing, p in zip(pairings, data["pairings"], strict=True)
-                for r in p.get("reports", ())
+                for i, (pairing, p) in enumerate(zip(pairings, data["pairings"], strict=True))
+                for reporter, r in pairing_reports(p, f"league.pairings[{i}]")
             ),
             "Written reports",
         )
@@ -694,12 +722,12 @@ class _Importer:
         )
 
 
-def as_copy(document: Any, *, name: str, slug: str) -> Any:
+def as_copy(document: JSON, *, name: str, slug: str) -> JSON:
     """Return the document restored as a copy under a new name and slug (no JSON to edit by
     hand); the copy remembers the original's slug, so its games are not rated twice."""
-    if not isinstance(document, dict) or not isinstance(document.get("campaign"), dict):
+    original = document.get("campaign") if isinstance(document, dict) else None
+    if not isinstance(document, dict) or not isinstance(original, dict):
         return document  # the import's own check names what is wrong with it
-    original = document["campaign"]
     copy_of = original.get("copy_of") or original.get("slug", "")
     return {**document, "campaign": {**original, "name": name, "slug": slug, "copy_of": copy_of}}
 
@@ -708,34 +736,39 @@ def as_copy(document: Any, *, name: str, slug: str) -> Any:
 class Restore:
     """A checked document, ready to write: as a copy if asked, and the club it goes into."""
 
-    document: Mapping[str, Any]
+    document: CampaignDocument
     club_slug: str
     club_name: str
 
 
 def restore_checked(
-    *, document: Any, club_slug: str | None = None, name: str = "", slug: str = ""
+    *, document: JSON, club_slug: str | None = None, name: str = "", slug: str = ""
 ) -> Restore:
     """Check a document whole for a restore (as a copy when `slug` is given) into a club, and
     the club for a clash; raise ValidationError with one line naming the bad path."""
     if slug:
         document = as_copy(document, name=name or slug, slug=slug)
-    problem = document_problem(
+    checked = document_checked(
         document, fmt=FORMAT, versions=READABLE_VERSIONS, club_slug=club_slug
     )
-    spec = document.get("club") or {} if problem is None else {}
-    slug = club_slug or spec.get("slug") or "imported"
-    problem = problem or _clash(document, slug)
+    if isinstance(checked, str):
+        raise ValidationError({"document": [checked]})
+    spec = checked.get("club") or {}
+    if not isinstance(spec, dict):  # checked already (schema._slugs)
+        raise ValidationError({"document": ["club: must be an object"]})
+    named, club_name = spec.get("slug"), spec.get("name")
+    slug = club_slug or (named if isinstance(named, str) else "") or "imported"
+    problem = _clash(checked, slug)
     if problem:
         raise ValidationError({"document": [problem]})
-    club_name = spec.get("name") if isinstance(spec.get("name"), str) else None
-    return Restore(document, slug, (club_name or slug)[:120])
+    shown = club_name if isinstance(club_name, str) else None
+    return Restore(checked, slug, (shown or slug)[:120])
 
 
 @transaction.atomic
 def campaign_import(
     *,
-    document: Any,
+    document: JSON,
     club_slug: str | None = None,
     name: str = "",
     slug: str = "",
@@ -756,7 +789,7 @@ def campaign_import(
 
 
 def documents_equal(
-    first: Mapping[str, Any], second: Mapping[str, Any], ignore: Iterable[str] = ("club",)
+    first: Mapping[str, object], second: Mapping[str, object], ignore: Iterable[str] = ("club",)
 ) -> bool:
     """Say whether two documents hold the same campaign (by default, in any club)."""
     strip = set(ignore)

@@ -27,9 +27,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -41,6 +39,7 @@ from django.db import (
     connections,
     transaction,
 )
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F
 from django.db.models.sql import UpdateQuery
 from django.db.models.sql.constants import CURSOR
@@ -49,6 +48,7 @@ from django.utils import timezone
 from campaign_backup.campaign import campaign_import, restore_checked
 from campaign_backup.models import LIVE, RestoreJob, RestoreProgress
 from campaigns.models import Campaign, Club
+from common.json_types import JSON
 from common.queueing import send_after_commit
 from common.users import User
 
@@ -60,7 +60,7 @@ class RestoreRefused(ValidationError):
     """A restore that cannot be queued (a live job already aims at the slug), in words."""
 
 
-def restore_job_key(*, club: Club, name: str, slug: str, document: Mapping[str, Any]) -> str:
+def restore_job_key(*, club: Club, name: str, slug: str, document: JSON) -> str:
     """Return the job's idempotency key: a hash of the target, the copy's name and the file."""
     canonical = json.dumps([club.pk, name, slug, document], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
@@ -69,7 +69,7 @@ def restore_job_key(*, club: Club, name: str, slug: str, document: Mapping[str, 
 @transaction.atomic
 def restore_job_request(
     *,
-    document: Mapping[str, Any],
+    document: JSON,
     club: Club,
     name: str,
     slug: str,
@@ -92,7 +92,7 @@ def restore_job_request(
             "wait for it, or pick another slug"
         )
     fields = {"source": source, "name": name, "slug": slug, "filename": filename[:255]}
-    job = _stored(job, key, club, user, {**fields, "document": dict(document)})
+    job = _stored(job, key, club, user, {**fields, "document": document})
     _queue_after_commit(job.pk)
     return job
 
@@ -103,7 +103,7 @@ def _again(job: RestoreJob) -> bool:
 
 
 def _stored(
-    job: RestoreJob | None, key: str, club: Club, user: User, fields: dict[str, Any]
+    job: RestoreJob | None, key: str, club: Club, user: User, fields: dict[str, object]
 ) -> RestoreJob:
     """Create the job (or set a finished one going again), with its progress row."""
     try:
@@ -231,7 +231,7 @@ class ProgressWriter:
     def __init__(self, job_id: int) -> None:
         self.job_id = job_id
         self.total = 0
-        self.side: Any = None
+        self.side: BaseDatabaseWrapper | None = None
         if connection.vendor == "postgresql":
             self.side = connections.create_connection(DEFAULT_DB_ALIAS)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -20,7 +19,7 @@ DEFAULT_STALE_MINUTES = 15
 @shared_task(
     name="campaign_backup.restore_job_run", acks_late=True, soft_time_limit=900, time_limit=960
 )
-def restore_job_run_task(*, job_id: int, **kwargs: Any) -> bool:
+def restore_job_run_task(*, job_id: int, **kwargs: object) -> bool:
     """Restore a queued backup as a copy (a no-op if another worker has it or it is done)."""
     return restore_job_run(job_id=job_id)
 
@@ -30,6 +29,6 @@ def stale_minutes() -> int:
 
 
 @shared_task(name="campaign_backup.sweep_restore_jobs")
-def sweep_restore_jobs_task(**kwargs: Any) -> list[int]:
+def sweep_restore_jobs_task(**kwargs: object) -> list[int]:
     """Send again restore jobs waiting or running for longer than the stale time."""
     return restore_jobs_sweep(stale_after=timedelta(minutes=stale_minutes()))

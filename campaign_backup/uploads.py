@@ -11,7 +11,6 @@ nesting past the schema's depth). What the document holds is checked afterwards,
 from __future__ import annotations
 
 import codecs
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -19,6 +18,7 @@ from django.core.files.uploadedfile import UploadedFile
 
 from campaign_backup.schema import MAX_DEPTH
 from common import strict_json
+from common.json_types import JSON
 
 #: A played season of eight players is about 1 MB; settings may raise it (BACKUP_MAX_BYTES).
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
@@ -36,7 +36,7 @@ def max_bytes() -> int:
     return int(getattr(settings, "BACKUP_MAX_BYTES", DEFAULT_MAX_BYTES))
 
 
-def backup_read(upload: UploadedFile) -> Any:
+def backup_read(upload: UploadedFile) -> JSON:
     """Return the JSON value in an uploaded file, or raise ValidationError saying why not."""
     limit = max_bytes()
     if upload.size is not None and upload.size > limit:
@@ -47,7 +47,7 @@ def backup_read(upload: UploadedFile) -> Any:
     return backup_parse(data)
 
 
-def backup_parse(data: bytes) -> Any:
+def backup_parse(data: bytes) -> JSON:
     """Decode and parse a backup file's bytes strictly (see the module docstring)."""
     if not data.strip():
         raise ValidationError("The file is empty: choose the .json file a backup downloaded.")

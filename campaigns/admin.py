@@ -35,7 +35,7 @@ from campaigns.house_rules_forms import version_history, version_tables
 from campaigns.models import Campaign, Club, HouseRules, Membership, Role
 from campaigns.selectors import campaigns_managed_by, clubs_administered_by, system_name
 from campaigns.services.clubs import CAMPAIGN_FIELDS
-from common.django_bases import ModelAdmin, ModelForm, TabularInline
+from common.django_bases import ModelAdmin, ModelForm, RowFormSet, TabularInline
 from common.schema_forms import SchemaFormMixin, schema_form_class
 from rules.errors import UnknownSystem
 from rules.system import RuleSystem, get_system, system_choices
@@ -106,7 +106,7 @@ class CampaignScoped:
 
     campaign_path = "campaign"
     #: Related models whose selects show no edit, add or delete widgets.
-    plain_selects: tuple[Any, ...] = (Membership, get_user_model())
+    plain_selects: tuple[type[Model], ...] = (Membership, get_user_model())
 
     def campaign_id_of(self, obj: Any) -> int | None:
         """Return the campaign of a row, or of the parent row an inline is asked about."""
@@ -152,7 +152,7 @@ class CampaignScoped:
         return field
 
     def formfield_for_dbfield(
-        self, db_field: DbField[Any, Any], request: HttpRequest, **kwargs: Any
+        self, db_field: DbField[Any, Any], request: HttpRequest, **kwargs: object
     ) -> forms.Field | None:
         field: forms.Field | None = super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]  # mixin
         plain = db_field.is_relation and db_field.related_model in self.plain_selects
@@ -276,7 +276,11 @@ class CampaignAdmin(CampaignScoped, ModelAdmin):
         )
 
     def get_form(
-        self, request: HttpRequest, obj: Campaign | None = None, change: bool = False, **kwargs: Any
+        self,
+        request: HttpRequest,
+        obj: Campaign | None = None,
+        change: bool = False,
+        **kwargs: object,
     ) -> type[forms.ModelForm[Campaign]]:
         kwargs["form"] = campaign_form(self._system_of(request, obj))
         return super().get_form(request, obj, change=change, **kwargs)
@@ -334,21 +338,28 @@ class CampaignAdmin(CampaignScoped, ModelAdmin):
             changes["options"] = options
         services.campaign_update(campaign=stored, **changes)
 
-    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+    def save_formset(
+        self, request: HttpRequest, form: ModelForm, formset: RowFormSet, change: bool
+    ) -> None:
         campaign = form.instance
         untracked(formset)
         if formset.model is Membership:
             self.save_memberships(request, campaign, formset)
 
-    def save_memberships(self, request: HttpRequest, campaign: Campaign, formset: Any) -> None:
+    def save_memberships(
+        self, request: HttpRequest, campaign: Campaign, formset: RowFormSet
+    ) -> None:
         for form in formset.deleted_forms:
-            if form.instance.pk:
-                services.membership_delete(membership=form.instance)
+            member = form.instance  # the formset's model is Membership (save_formset)
+            if isinstance(member, Membership) and member.pk:
+                services.membership_delete(membership=member)
         for form in formset.forms:
             if form not in formset.deleted_forms and form.has_changed():
                 self.save_membership(request, campaign, form)
 
-    def save_membership(self, request: HttpRequest, campaign: Campaign, form: Any) -> Membership:
+    def save_membership(
+        self, request: HttpRequest, campaign: Campaign, form: ModelForm
+    ) -> Membership:
         """Add a member or change their role (the league's admin adds its own rules)."""
         data = form.cleaned_data
         if form.instance.pk is None:
@@ -386,7 +397,7 @@ class CampaignAdmin(CampaignScoped, ModelAdmin):
         return desk_house_rules.house_rules_view(request, campaign, self._desk_context(request))
 
 
-def untracked(formset: Any) -> None:
+def untracked(formset: RowFormSet) -> None:
     """Satisfy the admin's change message: the services, not `formset.save()`, write rows."""
     formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
 

@@ -131,7 +131,7 @@ PACK_ERROR = OpenApiResponse(
 # --- answers -----------------------------------------------------------------------------------
 
 
-def _version_json(version: HouseRules) -> dict[str, Any]:
+def _version_json(version: HouseRules) -> dict[str, object]:
     user = version.created_by
     return {
         "number": version.number,
@@ -143,7 +143,7 @@ def _version_json(version: HouseRules) -> dict[str, Any]:
     }
 
 
-def house_rules_answer(campaign: Campaign) -> dict[str, Any]:
+def house_rules_answer(campaign: Campaign) -> dict[str, object]:
     """The campaign's house rules as the API answers them (one query: the versions)."""
     system = get_system(campaign.system)
     versions = list(house_rules_versions(campaign))
@@ -166,7 +166,9 @@ def house_rules_answer(campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def _odds_json(odds: Mapping[str, float | Fraction] | None) -> dict[str, Any] | None:
+def _odds_json(
+    odds: Mapping[str, float | Fraction] | None,
+) -> dict[str, dict[str, float] | dict[str, str] | None] | None:
     if odds is None:
         return None
     exact = all(isinstance(v, Fraction | int) for v in odds.values())
@@ -178,7 +180,7 @@ def _odds_json(odds: Mapping[str, float | Fraction] | None) -> dict[str, Any] | 
     }
 
 
-def comparison_json(comparison: Comparison) -> dict[str, Any]:
+def comparison_json(comparison: Comparison) -> dict[str, object]:
     """A before/after comparison with exact chances as "p/q" text beside the floats."""
     data = comparison.as_json()
     return {**data, "before": _odds_json(data["before"]), "after": _odds_json(data["after"])}

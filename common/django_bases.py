@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Model
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
@@ -19,11 +20,21 @@ if TYPE_CHECKING:
     StackedInline = admin.StackedInline[Any, Any]
     ModelForm = forms.ModelForm[Any]
     InlineFormSet = forms.BaseInlineFormSet[Any, Any, Any]
+    #: The formset an admin hands `save_formset`: rows of some model, each in a model form.
+    RowFormSet = forms.BaseModelFormSet[Model, forms.ModelForm[Model]]
 else:
     ModelAdmin = admin.ModelAdmin
     TabularInline = admin.TabularInline
     StackedInline = admin.StackedInline
     ModelForm = forms.ModelForm
     InlineFormSet = forms.BaseInlineFormSet
+    RowFormSet = forms.BaseModelFormSet
 
-__all__ = ["InlineFormSet", "ModelAdmin", "ModelForm", "StackedInline", "TabularInline"]
+__all__ = [
+    "InlineFormSet",
+    "ModelAdmin",
+    "ModelForm",
+    "RowFormSet",
+    "StackedInline",
+    "TabularInline",
+]

@@ -17,12 +17,12 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 logger = logging.getLogger("muster.queueing")
 
 
-def send_after_commit(task: Task[Any, Any], *, failure_event: str, **kwargs: Any) -> None:
+def send_after_commit(task: Task[Any, Any], *, failure_event: str, **kwargs: object) -> None:
     """Send `task` with keyword `kwargs` after commit; log `failure_event` if the broker is down."""
     transaction.on_commit(lambda: send_now(task, failure_event=failure_event, **kwargs))
 
 
-def send_now(task: Task[Any, Any], *, failure_event: str, **kwargs: Any) -> None:
+def send_now(task: Task[Any, Any], *, failure_event: str, **kwargs: object) -> None:
     """Send `task` now; a broker outage is logged as `failure_event`, never raised."""
     try:
         task.delay(**kwargs)

@@ -9,7 +9,7 @@ site's roster forms all use it, so it sits below the apps.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 
@@ -24,9 +24,17 @@ def _choices(field: Field) -> list[tuple[str, str]]:
     return [(str(value), label) for value, label in field.choices]
 
 
+class _Common(TypedDict):
+    """What every stat's form field is given, whatever its kind."""
+
+    label: str
+    help_text: str
+    required: bool
+
+
 def schema_form_field(field: Field) -> forms.Field:
     """Return the form field for one schema field."""
-    common: dict[str, Any] = {
+    common: _Common = {
         "label": field.title,
         "help_text": field.help,
         "required": field.required,
@@ -39,7 +47,8 @@ def schema_form_field(field: Field) -> forms.Field:
     if field.kind == "int":
         return forms.IntegerField(min_value=field.min, max_value=field.max, **common)
     if field.kind == "bool":
-        return forms.BooleanField(**{**common, "required": False})
+        unticked: _Common = {**common, "required": False}
+        return forms.BooleanField(**unticked)
     if field.kind in ("choice", "die"):
         return forms.ChoiceField(choices=[("", "—"), *_choices(field)], **common)
     if field.kind == "multichoice":
@@ -48,26 +57,25 @@ def schema_form_field(field: Field) -> forms.Field:
         )
     if field.kind == "list":
         help_text = (field.help + " " if field.help else "") + "One entry per line."
-        return forms.CharField(
-            widget=forms.Textarea(attrs={"rows": 2}), **{**common, "help_text": help_text}
-        )
+        per_line: _Common = {**common, "help_text": help_text}
+        return forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), **per_line)
     return forms.CharField(max_length=field.max, **common)
 
 
-def stat_initial(field: Field, value: Any) -> Any:
+def stat_initial(field: Field, value: object) -> object:
     if field.kind in ("choice", "die") and value is not None:
         return str(value)
     if field.kind == "multichoice":
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
     if field.kind == "list":
-        return "\n".join(value or [])
+        return "\n".join(str(v) for v in value) if isinstance(value, list | tuple) else ""
     return value
 
 
-def _submitted(field: Field, value: Any) -> Any:
+def _submitted(field: Field, value: object) -> object:
     if value in ("", None) and field.kind not in ("bool", "multichoice"):
         return None  # the schema fills the default
-    if field.kind == "list":
+    if field.kind == "list" and isinstance(value, str):  # a textarea: one entry per line
         return [line.strip() for line in value.splitlines() if line.strip()]
     return value
 
@@ -124,7 +132,7 @@ class SchemaFormMixin(_Form):
 
 def schema_form_class(base: type[SchemaFormMixin], schema: Schema | None, name: str) -> type:
     """Return `base` extended with one declared form field per schema field."""
-    attrs: dict[str, Any] = {"schema": schema, "__module__": __name__}
+    attrs: dict[str, object] = {"schema": schema, "__module__": __name__}
     for field in schema.fields if schema else ():
         attrs[base.prefix_name + field.name] = schema_form_field(field)
     return type(name, (base,), attrs)

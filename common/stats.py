@@ -34,7 +34,7 @@ def system_for(key: str, *, field: str = "system") -> RuleSystem:
         raise ValidationError({field: [str(exc)]}) from None
 
 
-def known_stats(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:
+def known_stats(schema: Schema, stats: Mapping[str, object]) -> dict[str, object]:
     """The stats without the choices the schema no longer offers.
 
     A figure may carry what its campaign's house rules have since dropped (a weapon the club
@@ -64,7 +64,7 @@ def clean_stats(
         raise StatsInvalid(exc.errors, key=key) from None
 
 
-def starting_value(field: Field) -> Any:
+def starting_value(field: Field) -> object:
     """Return a value a new figure can start with: the default, else the lowest legal value."""
     if field.default is not None:
         return field.default

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import NoReturn
+
+from common.json_types import JSON
 
 #: Larger integers fit no column (PostgreSQL's bigint) and no rule (stats are small numbers).
 MAX_INTEGER = 2**63 - 1
@@ -23,7 +25,7 @@ class HostileJson(ValueError):
     """A JSON document refused; the message is one sentence for the answer's `detail`."""
 
 
-def _no_constants(name: str) -> Any:
+def _no_constants(name: str) -> NoReturn:
     raise HostileJson(f"{name} is not a number JSON allows; send a finite number")
 
 
@@ -54,9 +56,9 @@ def _check_text(text: str, where: str) -> None:
         raise HostileJson(f"{where} holds a NUL character (\\u0000), which is not text")
 
 
-def check_document(document: Any, *, max_depth: int) -> None:
+def check_document(document: JSON, *, max_depth: int) -> None:
     """Check nesting depth and every string (keys too) without recursing."""
-    stack: list[tuple[Any, int, str]] = [(document, 1, "the body")]
+    stack: list[tuple[JSON, int, str]] = [(document, 1, "the body")]
     while stack:
         value, depth, where = stack.pop()
         if isinstance(value, str):
@@ -74,11 +76,11 @@ def check_document(document: Any, *, max_depth: int) -> None:
             stack.extend((item, depth + 1, "a list item") for item in value)
 
 
-def loads(data: bytes | str, *, max_depth: int = 32) -> Any:
+def loads(data: bytes | str, *, max_depth: int = 32) -> JSON:
     """Parse JSON text strictly; HostileJson names the problem. Invalid JSON raises
     json.JSONDecodeError (a ValueError) as usual, for the caller's own words."""
     try:
-        document = json.loads(
+        document: JSON = json.loads(
             data,
             parse_constant=_no_constants,
             parse_float=_finite_float,

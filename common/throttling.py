@@ -18,7 +18,7 @@ import logging
 import math
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeAlias
 
 from django.conf import settings
 from django.core.cache import caches
@@ -32,9 +32,12 @@ logger = logging.getLogger(__name__)
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 #: The scopes, and the environment variable that sets each (docs/security.md).
 SCOPES = ("reads", "writes", "pdfs", "imports", "simulate")
+P = ParamSpec("P")
+#: A page view: the request, then whatever the URL passes it.
+PageView: TypeAlias = Callable[Concatenate[HttpRequest, P], HttpResponse]
 
 
-def scope_of(request: Request, view: Any) -> str:
+def scope_of(request: Request, view: object) -> str:
     """Return the throttle scope a request counts against."""
     named = getattr(view, "throttle_scope", None)
     if named == "imports" and request.method in SAFE_METHODS:
@@ -69,7 +72,7 @@ class ScopedRateThrottle(SimpleRateThrottle):
             logger.warning("API throttling skipped: its cache is unavailable", exc_info=True)
             return True
 
-    def get_cache_key(self, request: Request, view: Any) -> str:
+    def get_cache_key(self, request: Request, view: object) -> str:
         user = request.user
         ident = f"user-{user.pk}" if user and user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
@@ -92,14 +95,14 @@ class PageRateThrottle(ScopedRateThrottle):
         return super().allow_request(request, view)
 
 
-def throttle_page(scope: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., Any]]:
+def throttle_page(scope: str) -> Callable[[PageView[P]], PageView[P]]:
     """Count a page view against the API's `scope`; past the rate, 429 with Retry-After."""
     if scope not in SCOPES:
         raise ValueError(f"unknown throttle scope {scope!r}; known: {', '.join(SCOPES)}")
 
-    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorate(view: PageView[P]) -> PageView[P]:
         @wraps(view)
-        def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def throttled(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
             throttle = PageRateThrottle(scope)
             if throttle.allow_request(request, None):
                 return view(request, *args, **kwargs)

@@ -8,20 +8,27 @@ whole FilterSet form per request, which was a tenth of a detail request's time u
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django_filters import rest_framework as django_filters
 from rest_framework import filters
 from rest_framework.request import Request
+from rest_framework.views import APIView
+
+M = TypeVar("M", bound=Model)
+R = TypeVar("R")
 
 
 class _ListsOnly:
-    def filter_queryset(self, request: Request, queryset: QuerySet[Any], view: Any) -> Any:
+    def filter_queryset(
+        self, request: Request, queryset: QuerySet[M, R], view: APIView
+    ) -> QuerySet[M, R]:
         if getattr(view, "detail", False):
             return queryset
         # A mixin: the backend it is mixed into (django-filter's, DRF's) has filter_queryset.
-        return super().filter_queryset(request, queryset, view)  # type: ignore[misc]  # mixin
+        filtered: QuerySet[M, R] = super().filter_queryset(request, queryset, view)  # type: ignore[misc]  # mixin
+        return filtered
 
 
 class DjangoFilterBackend(_ListsOnly, django_filters.DjangoFilterBackend):

@@ -18,7 +18,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db.models import Field, Model, Q, QuerySet
@@ -68,7 +68,12 @@ class Cursor:
         return cls(None if values is None else tuple(values), backwards)
 
 
-def _field(model: type[Model], path: str) -> Field[Any, Any]:
+#: The model of a paginated list, and what one of its rows is (a model, or `.values()` dicts).
+M = TypeVar("M", bound=Model)
+R = TypeVar("R")
+
+
+def _field(model: type[Model], path: str) -> Field[object, object]:
     """Return the model field at the end of an ordering path (`name`, `force__name`)."""
     *hops, last = path.split("__")
     for hop in hops:
@@ -80,8 +85,8 @@ def _field(model: type[Model], path: str) -> Field[Any, Any]:
     return field
 
 
-def _value(row: Model, path: str) -> Any:
-    value: Any = row
+def _value(row: object, path: str) -> object:
+    value = row
     for hop in path.split("__"):
         value = getattr(value, hop) if value is not None else None
     return value
@@ -105,7 +110,7 @@ def _seek(ordering: Sequence[str], values: Sequence[object], backwards: bool) ->
     return seek
 
 
-def _loading_sort_values(queryset: QuerySet[Any], ordering: Sequence[str]) -> QuerySet[Any]:
+def _loading_sort_values(queryset: QuerySet[M, R], ordering: Sequence[str]) -> QuerySet[M, R]:
     """Load the sort columns with a page of bare rows (`.only("pk")`), for the cursor links.
 
     Without them, reading the last row's name for the next link costs one more query.
@@ -128,7 +133,6 @@ class KeysetPagination(BasePagination):
     def __init__(self) -> None:
         self.numbered: CappedPageNumberPagination | None = None
         self.ordering: tuple[str, ...] = ()
-        self.page: list[Any] = []
         self.count = 0
         self.next_values: tuple[object, ...] | None = None
         self.previous_values: tuple[object, ...] | None = None
@@ -137,8 +141,8 @@ class KeysetPagination(BasePagination):
     # --- reading a page ---------------------------------------------------------------------
 
     def paginate_queryset(
-        self, queryset: QuerySet[Any], request: Request, view: APIView | None = None
-    ) -> list[Any] | None:
+        self, queryset: QuerySet[M, R], request: Request, view: APIView | None = None
+    ) -> list[R] | None:
         self.request = request
         if "page" in request.query_params and self.cursor_query_param not in request.query_params:
             self.numbered = CappedPageNumberPagination()
@@ -148,8 +152,7 @@ class KeysetPagination(BasePagination):
         raw = request.query_params.get(self.cursor_query_param)
         cursor = Cursor.decode(raw) if raw else Cursor(None, False)
         self.count = queryset.count()
-        self._read(queryset, cursor, size)
-        return self.page
+        return self._read(queryset, cursor, size)
 
     def _page_size(self, request: Request) -> int:
         try:
@@ -162,7 +165,7 @@ class KeysetPagination(BasePagination):
             return self.page_size
 
     def _ordering(
-        self, request: Request, queryset: QuerySet[Any], view: APIView | None
+        self, request: Request, queryset: QuerySet[M, R], view: APIView | None
     ) -> tuple[str, ...]:
         ordering: Sequence[str | Combinable] = ()
         for backend in getattr(view, "filter_backends", ()):
@@ -174,7 +177,7 @@ class KeysetPagination(BasePagination):
         tie = "-id" if terms and terms[-1].startswith("-") else "id"
         return (*terms, tie)
 
-    def _clean(self, queryset: QuerySet[Any], values: tuple[object, ...]) -> tuple[object, ...]:
+    def _clean(self, queryset: QuerySet[M, R], values: tuple[object, ...]) -> tuple[object, ...]:
         if len(values) != len(self.ordering):
             raise NotFound("Invalid cursor.")
         cleaned = []
@@ -185,7 +188,7 @@ class KeysetPagination(BasePagination):
                 raise NotFound("Invalid cursor.") from exc
         return tuple(cleaned)
 
-    def _read(self, queryset: QuerySet[Any], cursor: Cursor, size: int) -> None:
+    def _read(self, queryset: QuerySet[M, R], cursor: Cursor, size: int) -> list[R]:
         ordering = self.ordering
         if cursor.backwards:
             ordering = tuple(
@@ -202,14 +205,14 @@ class KeysetPagination(BasePagination):
             self._links(page, before=more, after=cursor.values is not None)
         else:
             self._links(page, before=cursor.values is not None, after=more)
-        self.page = page
+        return page
 
-    def _links(self, page: list[Any], *, before: bool, after: bool) -> None:
+    def _links(self, page: Sequence[object], *, before: bool, after: bool) -> None:
         self.previous_values = self._values(page[0]) if before and page else None
         self.next_values = self._values(page[-1]) if after and page else None
         self.at_end = not after
 
-    def _values(self, row: Model) -> tuple[object, ...]:
+    def _values(self, row: object) -> tuple[object, ...]:
         return tuple(_value(row, term.lstrip("-")) for term in self.ordering)
 
     # --- answering --------------------------------------------------------------------------
@@ -220,7 +223,7 @@ class KeysetPagination(BasePagination):
         url = remove_query_param(self.request.build_absolute_uri(), "page")
         return replace_query_param(url, self.cursor_query_param, cursor.encode())
 
-    def get_paginated_response(self, data: Any) -> Response:
+    def get_paginated_response(self, data: object) -> Response:
         if self.numbered is not None:
             return self.numbered.get_paginated_response(data)
         nxt = None if self.next_values is None else Cursor(self.next_values, False)

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from common.stats import known_stats
 from rules import narrate
 from rules.errors import ValidationError as RulesValidationError
 from rules.schema import Field
 from rules.system import RuleSystem
+
+if TYPE_CHECKING:
+    from battles.services.adjust import Marker
 
 #: Battle-state values that mean a figure is out of the fight (drawn greyed, counted apart).
 OUT_OF_ACTION = frozenset({"out", "dead", "removed", "routed", "captured", "fled"})
@@ -119,7 +122,7 @@ class Chip:
 
 
 def figure_chips(
-    system: RuleSystem, state: dict[str, object], markers: tuple[Any, ...]
+    system: RuleSystem, state: dict[str, object], markers: tuple[Marker, ...]
 ) -> tuple[Chip, ...]:
     """The figure's chips in state order, each knowing the key it shows (if adjustable)."""
     adjustable = {m.key: m for m in markers}

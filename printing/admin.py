@@ -9,7 +9,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
+from common.json_types import JSONObject
 from common.throttling import PageRateThrottle, too_many
+from common.users import signed_in
 from printing.models import LabelPreset, LabelPrint, PrintJob
 from printing.selectors import force_version
 from printing.services import label_prints_record, print_job_request
@@ -79,7 +81,7 @@ class LabelPrintAdmin(ModelAdmin):
 # PrintingConfig.ready() (see `add_force_print_actions`) so that rosters never imports printing:
 # data flows one way.
 
-FORCE_DOCUMENTS: dict[str, tuple[str, dict[str, Any]]] = {
+FORCE_DOCUMENTS: dict[str, tuple[str, JSONObject]] = {
     PrintJob.Kind.LABELS: (
         "labels",
         {
@@ -110,7 +112,9 @@ def print_forces(request: HttpRequest, forces: QuerySet[Force], kind: str) -> Ht
     chosen = list(forces.order_by("pk"))
     params = [{**defaults, "force": f.pk, "version": force_version(f)} for f in chosen]
     if sum(f.characters.count() for f in chosen) > ADMIN_JOB_THRESHOLD:
-        jobs = [print_job_request(kind=kind, parameters=p, user=request.user) for p in params]
+        jobs = [
+            print_job_request(kind=kind, parameters=p, user=signed_in(request.user)) for p in params
+        ]
         ids = ", ".join(f"#{job.pk}" for job in jobs)
         messages.info(request, f"Big print: queued as print job(s) {ids} (see Print jobs).")
         return None
@@ -118,13 +122,15 @@ def print_forces(request: HttpRequest, forces: QuerySet[Force], kind: str) -> Ht
     sections = [section for document in documents for section in document.sections()]
     pdf = render_sections(sections, len(sections))
     label_prints_record(
-        character_ids=[pk for d in documents for pk in d.labelled], user=request.user
+        character_ids=[pk for d in documents for pk in d.labelled], user=signed_in(request.user)
     )
     return pdf_response(pdf, f"forces-{name}.pdf")
 
 
 def _force_action(kind: str, description: str) -> Callable[..., HttpResponse | None]:
-    def action(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Force]) -> Any:
+    def action(
+        modeladmin: ModelAdmin, request: HttpRequest, queryset: QuerySet[Force]
+    ) -> HttpResponse | None:
         return print_forces(request, queryset, kind)
 
     action.__name__ = f"print_{FORCE_DOCUMENTS[kind][0]}"

@@ -6,7 +6,8 @@ Small documents come back as PDF at once; more than JOB_THRESHOLD labels (or car
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -22,6 +23,7 @@ from rest_framework.views import APIView
 from battles.selectors import battles_visible_to
 from campaigns.selectors import campaigns_visible_to
 from common.serializers import ModelSerializer, Serializer
+from common.users import signed_in
 from league.models import Pairing
 from printing import inputs
 from printing.jobs import build_document, render
@@ -35,7 +37,7 @@ from printing.selectors import (
     report_version,
 )
 from printing.services import label_prints_record, print_job_request
-from rosters.models import Character
+from rosters.models import Character, Force
 from rosters.selectors import forces_visible_to
 from rules.errors import UnknownSystem
 from rules.system import get_system
@@ -44,6 +46,7 @@ JOB_THRESHOLD = 200
 # A campaign report of every battle becomes a print job past this many battles.
 REPORT_BATTLES_IN_REQUEST = 10
 Kind = PrintJob.Kind
+View = TypeVar("View", bound=type[APIView])
 
 
 class PrintJobSerializer(ModelSerializer):
@@ -83,7 +86,7 @@ PDF = OpenApiResponse(OpenApiTypes.BINARY, description="The document (applicatio
 AS_PDF = (200, "application/pdf")
 
 
-def _job_or_pdf() -> dict[Any, Any]:
+def _job_or_pdf() -> dict[int | tuple[int, str], OpenApiResponse | type[PrintJobSerializer]]:
     return {AS_PDF: PDF, 202: PrintJobSerializer, 400: OpenApiResponse(description="Bad options.")}
 
 
@@ -100,7 +103,7 @@ def job_response(request: Request, job: PrintJob) -> Response:
 
 
 def valid(
-    serializer_class: type[Serializer], data: Any, request: Request, **context: Any
+    serializer_class: type[Serializer], data: object, request: Request, **context: object
 ) -> dict[str, Any]:
     serializer = serializer_class(data=data, context={"user": request.user, **context})
     serializer.is_valid(raise_exception=True)
@@ -109,19 +112,19 @@ def valid(
 
 def deliver(
     request: Request, kind: str, params: dict[str, Any], items: int, *, big: bool | None = None
-) -> Any:
+) -> HttpResponse:
     """Render now, or queue a job when the document is big (more than JOB_THRESHOLD items).
 
     Base labels printed for stored characters are recorded, so a packet skips them later.
     """
     if items > JOB_THRESHOLD if big is None else big:
         return job_response(
-            request, print_job_request(kind=kind, parameters=params, user=request.user)
+            request, print_job_request(kind=kind, parameters=params, user=signed_in(request.user))
         )
     document = build_document(kind, params, request.user)
     pdf = render(document)
     if document.labelled:
-        label_prints_record(character_ids=document.labelled, user=request.user)
+        label_prints_record(character_ids=document.labelled, user=signed_in(request.user))
     return pdf_response(pdf, document.filename)
 
 
@@ -132,7 +135,7 @@ class ForceDocumentView(APIView):
     kind: str
     input_class: type[Serializer]
 
-    def get(self, request: Request, pk: int) -> Any:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         """Render the force's document (more than 200 figures: a print job, 202)."""
         force = get_object_or_404(forces_visible_to(request.user), pk=pk)
         params = valid(self.input_class, request.query_params, request, force=force)
@@ -150,7 +153,7 @@ class RosterInput(Serializer):
     pass
 
 
-def _force_schema(input_class: type[Serializer]) -> Any:
+def _force_schema(input_class: type[Serializer]) -> Callable[[View], View]:
     parameters = [input_class] if input_class().fields else []
     return extend_schema(parameters=parameters, responses=_job_or_pdf(), tags=["printing"])
 
@@ -176,7 +179,7 @@ class SystemReferenceView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request: Request, key: str) -> Any:
+    def get(self, request: Request, key: str) -> HttpResponse:
         try:
             get_system(key)
         except UnknownSystem as error:
@@ -197,7 +200,7 @@ class PostedLabelsView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def post(self, request: Request) -> Any:
+    def post(self, request: Request) -> HttpResponse:
         params = valid(inputs.PostedLabelsInput, request.data, request)
         return deliver(request, Kind.LABELS, params, len(params["figures"]))
 
@@ -208,7 +211,7 @@ class PostedCardsView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def post(self, request: Request) -> Any:
+    def post(self, request: Request) -> HttpResponse:
         params = valid(inputs.PostedCardsInput, request.data, request)
         return deliver(request, Kind.CARDS, params, len(params["figures"]) + params["blanks"])
 
@@ -219,7 +222,7 @@ class StickersView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def post(self, request: Request) -> Any:
+    def post(self, request: Request) -> HttpResponse:
         params = valid(inputs.StickersInput, request.data, request)
         if not params.get("counts"):
             params["counts"] = _one_sheet_of_codes(params, request)
@@ -236,7 +239,7 @@ def _one_sheet_of_codes(params: dict[str, Any], request: Request) -> dict[str, i
     return {code: share + (i < extra) for i, (code, _, _) in enumerate(codes)}
 
 
-def _packet_items(forces: list[Any]) -> int:
+def _packet_items(forces: list[Force]) -> int:
     # A card and (at most) a label per figure: the figures count twice toward the threshold.
     return 2 * Character.objects.filter(force__in=forces).count()
 
@@ -247,7 +250,7 @@ class BattlePacketView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request: Request, pk: int) -> Any:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         """Render the battle's game-night packet (a big one: a print job, 202)."""
         battle = get_object_or_404(battles_visible_to(request.user), pk=pk)
         params = valid(inputs.PacketInput, request.query_params, request)
@@ -262,7 +265,7 @@ class PairingPacketView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request: Request, pk: int) -> Any:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         """Render the pairing's game-night packet (a big one: a print job, 202)."""
         visible = campaigns_visible_to(request.user).values("pk")
         pairings = Pairing.objects.filter(round__campaign__in=visible).select_related(
@@ -284,7 +287,7 @@ class CampaignReportView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request: Request, pk: int) -> Any:
+    def get(self, request: Request, pk: int) -> HttpResponse:
         """Render the report; every battle of a long campaign becomes a print job (202)."""
         campaign = get_object_or_404(campaigns_visible_to(request.user), pk=pk)
         params = valid(inputs.ReportInput, request.query_params, request)
@@ -321,7 +324,7 @@ class PrintJobDownloadView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request: Request, pk: int) -> Any:
+    def get(self, request: Request, pk: int) -> Response | FileResponse:
         job = _own_job(request, pk)
         if job.status != PrintJob.Status.DONE:
             return Response(

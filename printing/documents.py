@@ -40,12 +40,12 @@ class Document:
     """
 
     family: str
-    parts: tuple[dict[str, Any], ...]
+    parts: tuple[dict[str, object], ...]
     filename: str
     families: tuple[str, ...] = ()
     labelled: tuple[int, ...] = ()
 
-    def sections(self) -> list[tuple[str, dict[str, Any]]]:
+    def sections(self) -> list[tuple[str, dict[str, object]]]:
         """Return (family, context) for every part, in order."""
         families = self.families or (self.family,) * len(self.parts)
         return list(zip(families, self.parts, strict=True))
@@ -63,7 +63,7 @@ def sheet_options(preset: SheetPreset, params: Mapping[str, Any]) -> SheetOption
 
 def _label_parts(
     labels: list[LabelSpec], options: SheetOptions, title: str
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     per_part = options.preset.slots_per_sheet * SHEETS_PER_PART
     first = per_part - (options.start_at - 1)  # the first part starts part-way into a sheet
     rest = range(first, len(labels), per_part)
@@ -179,7 +179,7 @@ def chosen_figures(
 def cards_document(
     system: RuleSystem,
     figures: list[FigureData],
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     *,
     size: str,
     page: str,
@@ -202,7 +202,7 @@ def cards_document(
 
 def reference_document(
     system: RuleSystem,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     campaign: str = "",
     page: str = "A4",
     house_rules: str = "",
@@ -236,8 +236,8 @@ def _weapon_text(weapon: WeaponRow) -> str:
 
 
 def _roster_row(
-    system: RuleSystem, figure: FigureData, tables: Mapping[str, Any]
-) -> dict[str, Any]:
+    system: RuleSystem, figure: FigureData, tables: Mapping[str, object]
+) -> dict[str, object]:
     card = figure_card(system, figure, tables)
     # A roster row is read, not marked up: values that say "none" ("–") are left out.
     stats = " · ".join(
@@ -254,7 +254,7 @@ def roster_document(
     system: RuleSystem,
     force: Mapping[str, str],
     figures: list[FigureData],
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> Document:
     """Return a force's roster: by unit, each figure's full stat line, equipment, status,
     permanent wounds, recovery date, battles and kills; unit and force totals."""
@@ -291,7 +291,7 @@ class PacketSide:
 
 def packet_cover(
     title: str, subtitle: str, sides: list[PacketSide], system: RuleSystem, contents: list[str]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Return the `packet` cover context: what is being played, by whom, and what follows."""
     return {
         "title": title,
@@ -304,7 +304,7 @@ def packet_cover(
 
 def packet_document(
     system: RuleSystem,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     *,
     title: str,
     subtitle: str,
@@ -312,13 +312,13 @@ def packet_document(
     campaign: str,
     unlabelled: list[FigureData],
     sheet: SheetOptions,
-    chronicle: Mapping[str, Any] | None = None,
+    chronicle: Mapping[str, object] | None = None,
     house_rules: str = "",
 ) -> Document:
     """Return a game-night packet: a cover, each side's roster and cards, the quick-reference
     sheet under the campaign's options, base labels for figures that have none yet, and the
     campaign's chronicle so far (`chronicle`, the `chronicle` template's context), if any."""
-    sections: list[tuple[str, dict[str, Any]]] = []
+    sections: list[tuple[str, dict[str, object]]] = []
     for side in sides:
         sections.append(_single(roster_document(system, side.force, list(side.figures), options)))
         fit = chosen_figures(list(side.figures), FIT_STATES)
@@ -343,7 +343,7 @@ def packet_document(
     return Document("packet", tuple(parts), "packet.pdf", tuple(families), labelled)
 
 
-def _single(document: Document) -> tuple[str, dict[str, Any]]:
+def _single(document: Document) -> tuple[str, dict[str, object]]:
     return document.family, document.parts[0]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from battles.models import Battle
 from campaigns.models import Campaign, HouseRules
 from chronicle.printed import chronicle_context
+from common.users import Visitor
 from league.core import LeagueError
 from league.models import Pairing
 from league.selectors import league_standings
@@ -110,7 +111,7 @@ def _force_header(force: Force | None, system: RuleSystem, house_rules: str = ""
     }
 
 
-def _labels(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
+def _labels(params: Mapping[str, Any], user: Visitor, in_parts: bool) -> Document:
     source = _source(params)
     options = sheet_options(label_preset_for(params["preset"], user), params)
     include = tuple(params.get("include", ()))
@@ -119,7 +120,7 @@ def _labels(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
     )
 
 
-def _stickers(params: Mapping[str, Any], user: Any, in_parts: bool) -> Document:
+def _stickers(params: Mapping[str, Any], user: Visitor, in_parts: bool) -> Document:
     options = sheet_options(label_preset_for(params["preset"], user), params)
     return stickers_document(
         params["counts"],
@@ -221,7 +222,7 @@ def _packet_table(params: Mapping[str, Any]) -> PacketTable:
     )
 
 
-def _packet(params: Mapping[str, Any], user: Any) -> Document:
+def _packet(params: Mapping[str, Any], user: Visitor) -> Document:
     table = _packet_table(params)
     campaign = table.campaign
     system, label = printed_rules(params["system"], table.house_rules)
@@ -293,7 +294,7 @@ def _report(params: Mapping[str, Any]) -> Document:
 
 
 def build_document(
-    kind: str, params: Mapping[str, Any], user: Any, *, in_parts: bool = False
+    kind: str, params: Mapping[str, Any], user: Visitor, *, in_parts: bool = False
 ) -> Document:
     """Return the document a print request describes (parameters already validated)."""
     if kind == Kind.LABELS:

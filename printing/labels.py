@@ -7,7 +7,6 @@ preview posted to the API, or a benchmark. The result is the context of the `lab
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import segno
 
@@ -108,7 +107,7 @@ class _TextClasses:
     def name_for(self, key: tuple[float, float, float, float]) -> str:
         return self.classes.setdefault(key, f"t{len(self.classes)}")
 
-    def as_rules(self) -> list[dict[str, Any]]:
+    def as_rules(self) -> list[dict[str, str]]:
         return [
             {
                 "name": name,
@@ -163,7 +162,7 @@ def _place(
     )
 
 
-def label_sheet_context(labels: list[LabelSpec], options: SheetOptions) -> dict[str, Any]:
+def label_sheet_context(labels: list[LabelSpec], options: SheetOptions) -> dict[str, object]:
     """Return the `labels` template context: pages of placed labels and the sheet geometry."""
     options = options.validated()
     preset = options.preset

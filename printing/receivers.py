@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import F, Q
 
 from printing.models import PrintJob, PrintJobStatus
@@ -31,7 +29,7 @@ def failed_print_jobs(campaign_ids: list[int]) -> list[PrintJob]:
 
 
 def failed_jobs_for_the_desk(
-    sender: Any, *, campaign_ids: list[int], **kwargs: Any
+    sender: object, *, campaign_ids: list[int], **kwargs: object
 ) -> tuple[str, list[PrintJob]]:
     """Answer the organiser's desk (league.signals.desk_attention) with the failed jobs."""
     return "failed_jobs", failed_print_jobs(campaign_ids)

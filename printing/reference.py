@@ -104,7 +104,7 @@ def sheet_sections(system: RuleSystem, options: Mapping[str, Any]) -> list[RefSe
     ]
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
@@ -130,7 +130,7 @@ def reference_context(
     campaign: str = "",
     page: str = "A4",
     house_rules: str = "",
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Return the `reference` template context; `house_rules` names the club's house-rules
     version the sheet is printed under ("House rules v2")."""
     sections = sheet_sections(system, options)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import logging
 import mimetypes
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -151,7 +151,7 @@ def _parsed_geometry(css: str) -> weasyprint.CSS:
     return weasyprint.CSS(string=css, url_fetcher=url_fetcher, font_config=font_config())
 
 
-def stylesheets(template_family: str, context: dict[str, Any]) -> list[weasyprint.CSS]:
+def stylesheets(template_family: str, context: Mapping[str, object]) -> list[weasyprint.CSS]:
     """Return the shared print stylesheet, the family's own, and the document's geometry.
 
     Files are parsed once per process. A family may also render `<family>.geometry.css` from
@@ -170,7 +170,7 @@ def stylesheets(template_family: str, context: dict[str, Any]) -> list[weasyprin
     return [*sheets, _parsed_geometry(geometry)]
 
 
-def render_document(template_family: str, context: dict[str, Any]) -> weasyprint.Document:
+def render_document(template_family: str, context: Mapping[str, object]) -> weasyprint.Document:
     """Lay out one document of the family; the result knows its pages."""
     html = render_to_string(f"printing/{template_family}.html", context)
     source = PrintHTML(string=html, base_url=BASE_URL, url_fetcher=url_fetcher)
@@ -178,7 +178,7 @@ def render_document(template_family: str, context: dict[str, Any]) -> weasyprint
     return source.render(stylesheets=sheets, font_config=font_config())
 
 
-def render_pdf(template_family: str, context: dict[str, Any]) -> bytes:
+def render_pdf(template_family: str, context: Mapping[str, object]) -> bytes:
     """Render `templates/printing/<template_family>.html` with `context` to PDF bytes."""
     pdf: bytes = render_document(template_family, context).write_pdf()
     return pdf
@@ -188,7 +188,7 @@ Progress = Callable[[int, int], None]
 
 
 def render_sections(
-    sections: Iterable[tuple[str, dict[str, Any]]],
+    sections: Iterable[tuple[str, Mapping[str, object]]],
     total: int,
     progress: Progress | None = None,
 ) -> bytes:

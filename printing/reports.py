@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from battles.models import Battle
 from league.models import Pairing, Round
@@ -25,17 +24,17 @@ class BattleReport:
     title: str
     when: str
     status: str
-    sides: tuple[dict[str, Any], ...]
+    sides: tuple[dict[str, object], ...]
     events: tuple[str, ...]
     checks: int
     outcomes: tuple[dict[str, str], ...]
 
 
-def standings_rows(standings: Standings | None) -> list[dict[str, Any]]:
+def standings_rows(standings: Standings | None) -> list[dict[str, object]]:
     """Return the league table's rows with player names (empty when the league has none)."""
     if standings is None:
         return []
-    names: Mapping[Any, str] = standings.names
+    names = standings.names
     return [
         {
             "rank": row.rank,
@@ -65,7 +64,7 @@ def _result(pairing: Pairing) -> str:
     return f"{score} ({side.player_name}{major})"
 
 
-def round_rows(pairings: Sequence[Pairing]) -> list[dict[str, Any]]:
+def round_rows(pairings: Sequence[Pairing]) -> list[dict[str, str | int | None]]:
     """Return one row per pairing of the round: table, players, result, whether it counts."""
     return [
         {
@@ -143,7 +142,7 @@ def report_context(
     summaries: Mapping[int, Sequence[tuple[str, str, int]]],
     outcomes: Mapping[int, Sequence[tuple[str, str, str, str]]],
     every_battle: bool,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Return the `report` template context."""
     return {
         "title": f"{campaign} — campaign report",

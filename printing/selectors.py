@@ -5,7 +5,7 @@ Each read is a constant number of queries, whatever the size of the force or cam
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.db.models import Count, F, Max, Prefetch, Sum
 from django.urls import reverse
@@ -21,6 +21,7 @@ from battles.models import (
 from campaigns.models import Campaign, HouseRules
 from campaigns.services.house_rules import house_rules_current, house_rules_version, rules_under
 from chronicle.models import ReportParagraph
+from common.users import Visitor
 from league.models import Pairing
 from printing.figures import FigureData
 from printing.models import LabelPreset, LabelPrint
@@ -40,7 +41,9 @@ def house_rules_number(campaign: Campaign | None) -> int | None:
     return version.number if version is not None else None
 
 
-def printed_house_rules(campaign: Campaign | None, params: Any) -> HouseRules | None:
+def printed_house_rules(
+    campaign: Campaign | None, params: Mapping[str, object]
+) -> HouseRules | None:
     """The version a campaign's document is printed under: the one its request named (None:
     as written), else the campaign's current one."""
     if campaign is None:
@@ -48,7 +51,11 @@ def printed_house_rules(campaign: Campaign | None, params: Any) -> HouseRules | 
     if "house_rules" not in params:
         return house_rules_current(campaign)
     number = params["house_rules"]
-    return house_rules_version(campaign, number) if number else None
+    if not number:
+        return None
+    if not isinstance(number, int):
+        raise TypeError(f"house_rules names a version by number, not {number!r}")
+    return house_rules_version(campaign, number)
 
 
 def printed_rules(key: str, version: HouseRules | None) -> tuple[RuleSystem, str]:
@@ -60,7 +67,7 @@ def house_rules_label(version: HouseRules | None) -> str:
     return f"House rules v{version.number}" if version is not None else ""
 
 
-def label_preset_for(key: str, user: Any) -> SheetPreset:
+def label_preset_for(key: str, user: Visitor) -> SheetPreset:
     """Return a built-in preset, or one of the user's own ("user-<id>"), or raise SheetError."""
     if key.startswith("user-") and key.removeprefix("user-").isdigit():
         preset = LabelPreset.objects.filter(pk=int(key.removeprefix("user-")), owner_id=user.pk)

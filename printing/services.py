@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.queueing import send_after_commit
+from common.users import User
 from printing.models import LabelPreset, LabelPrint, PrintJob
 
 logger = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ def print_job_key(*, kind: str, parameters: Mapping[str, Any], user_id: int) -> 
 
 
 @transaction.atomic
-def print_job_request(*, kind: str, parameters: Mapping[str, Any], user: Any) -> PrintJob:
+def print_job_request(*, kind: str, parameters: Mapping[str, Any], user: User) -> PrintJob:
     """Return the existing job for this request, or create and queue a new one.
 
     A failed job asked for again is queued again rather than answered with the old error.
@@ -120,7 +121,7 @@ def print_job_run(*, job_id: int) -> bool:
 
 
 def label_prints_record(
-    *, character_ids: Iterable[int], user: Any, job: PrintJob | None = None
+    *, character_ids: Iterable[int], user: User, job: PrintJob | None = None
 ) -> int:
     """Record that these characters' base labels were printed; return how many were recorded."""
     rows = [LabelPrint(character_id=pk, printed_by=user, job=job) for pk in set(character_ids)]
@@ -164,7 +165,7 @@ def print_jobs_sweep(*, stale_after: timedelta, now: datetime | None = None) -> 
 
 
 @transaction.atomic
-def label_preset_create(*, owner: Any, **geometry: Any) -> LabelPreset:
+def label_preset_create(*, owner: User, **geometry: object) -> LabelPreset:
     """Store a user's own label stock after the same checks as the built-in presets."""
     preset = LabelPreset(owner=owner, **geometry)
     preset.full_clean()

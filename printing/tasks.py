@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -15,7 +14,7 @@ DEFAULT_STALE_MINUTES = 15
 
 
 @shared_task(name="printing.print_job_run")
-def print_job_run_task(*, job_id: int, **kwargs: Any) -> bool:
+def print_job_run_task(*, job_id: int, **kwargs: object) -> bool:
     """Render a queued print job (a no-op if another worker already claimed it)."""
     return print_job_run(job_id=job_id)
 
@@ -25,7 +24,7 @@ def stale_minutes() -> int:
 
 
 @shared_task(name="printing.sweep_print_jobs")
-def sweep_print_jobs_task(**kwargs: Any) -> dict[str, list[int]]:
+def sweep_print_jobs_task(**kwargs: object) -> dict[str, list[int]]:
     """Re-send print jobs never picked up, and release those whose worker died."""
     result = print_jobs_sweep(stale_after=timedelta(minutes=stale_minutes()))
     return {"queued": list(result.queued), "stuck": list(result.stuck)}

@@ -94,7 +94,7 @@ def _flag(marker: Marker, on: bool) -> str:
 def battle_adjust(
     *,
     battle: Battle,
-    figure: Any,
+    figure: object,
     state_key: str,
     change: str,
     reason: str = "",

@@ -16,7 +16,7 @@ SideBroken = Callable[[Sequence[BattleFigure], Mapping[str, Any]], bool]
 
 
 def _rencounter(figures: Sequence[BattleFigure], options: Mapping[str, Any]) -> bool:
-    units: dict[str, list[Mapping[str, Any]]] = {}
+    units: dict[str, list[Mapping[str, object]]] = {}
     for figure in figures:
         units.setdefault(figure.unit_name or figure.name, []).append(figure.state)
     return rencounter_side_broken(units, options.get("breakpoint", "1/2"))

@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from battles.models import Battle, BattleFigure
+from common.json_types import JSONObject
 from rules.campaign import DiceFor, FigureRecord
 from rules.dice import SeededDice
 from rules.system import RuleSystem
@@ -43,9 +44,9 @@ def record_json(
     figure: BattleFigure,
     *,
     side_result: str,
-    career: dict[str, Any],
+    career: JSONObject,
     battles_before: int,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Return the JSON form of the figure's post-battle record."""
     return {
         "name": figure.name,

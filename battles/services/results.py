@@ -7,10 +7,11 @@ skills from the stats its checks exercise, campaign options from `system.options
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Model
 
 from battles.models import Battle, BattleFigure, BattleSide, SideResult
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
@@ -43,6 +44,10 @@ BATTLE_ONLY_STATUSES = ("captured",)
 
 def allowed_statuses(system: RuleSystem) -> tuple[str, ...]:
     return (*system.statuses, *(s for s in BATTLE_ONLY_STATUSES if s not in system.statuses))
+
+
+#: A battle's figure or side, matched to the result entered for it.
+Row = TypeVar("Row", bound=Model)
 
 
 def allowed_skills(system: RuleSystem) -> tuple[str, ...]:
@@ -175,8 +180,8 @@ def _check_points(sides: Sequence[BattleSide], winners: Sequence[BattleSide]) ->
 
 
 def _by_id(
-    rows: Sequence[Any], entries: Sequence[Mapping[str, Any]], key: str, what: str
-) -> list[tuple[Any, Mapping[str, Any]]]:
+    rows: Sequence[Row], entries: Sequence[Mapping[str, Any]], key: str, what: str
+) -> list[tuple[Row, Mapping[str, Any]]]:
     index = {row.pk: row for row in rows}
     missing = [e.get(key) for e in entries if e.get(key) not in index]
     if missing:

@@ -35,7 +35,7 @@ class SideChoice:
 
     force: Force
     characters: tuple[Character, ...] | None = None
-    extras: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)
+    extras: tuple[Mapping[str, object], ...] = field(default_factory=tuple)
 
 
 def new_seed() -> tuple[str, str]:
@@ -135,7 +135,7 @@ def _chosen(choice: SideChoice) -> list[Character]:
     return list(choice.characters)
 
 
-def snapshot_stats(character: Character) -> dict[str, Any]:
+def snapshot_stats(character: Character) -> dict[str, object]:
     """Return the stats a character fights with: his permanent wounds carried in.
 
     Where the unit is the playing piece (Game the 90%, Grits & Glory) they are the unit's:
@@ -153,7 +153,7 @@ def _figure(
     *,
     name: str,
     unit: str,
-    stats: dict[str, Any],
+    stats: Mapping[str, object],
     character: Character | None = None,
 ) -> BattleFigure:
     return BattleFigure(
@@ -169,10 +169,13 @@ def _figure(
 
 
 def _extra(
-    battle: Battle, side: BattleSide, system: RuleSystem, data: Mapping[str, Any], number: int
+    battle: Battle, side: BattleSide, system: RuleSystem, data: Mapping[str, object], number: int
 ) -> BattleFigure:
+    given = data.get("stats") or {}
+    if not isinstance(given, Mapping):
+        raise ValidationError({"extras": [f"extra {number}: stats must be an object"]})
     with as_validation("extras"):
-        stats = system.stats.validate(data.get("stats") or {})
+        stats = system.stats.validate(given)
     name = str(data.get("name") or f"Extra {number}")[:120]
     return _figure(battle, side, system, name=name, unit=str(data.get("unit") or ""), stats=stats)
 

@@ -11,7 +11,6 @@ import secrets
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -31,7 +30,7 @@ from battles.services.table import KILLED, mark_breakpoints
 from common.json_types import JSONObject
 from common.users import User
 from rules.dice import SeededDice
-from rules.simulate import SimEvent, SimFigure, SimResult
+from rules.simulate import SimEvent, SimFigure, SimResult, Simulator
 from rules.system import RuleSystem
 
 MAX_RUNS = 10_000
@@ -47,7 +46,7 @@ def sim_sides(battle: Battle) -> list[list[SimFigure]]:
     return sides
 
 
-def _simulator(system: RuleSystem, sides: Sequence[Sequence[SimFigure]]) -> Any:
+def _simulator(system: RuleSystem, sides: Sequence[Sequence[SimFigure]]) -> Simulator:
     if system.simulate is None:
         raise ValidationError({"system": [f"{system.name} has no auto-resolve"]})
     if len(sides) != 2:

@@ -72,11 +72,13 @@ def require_own(battle: Battle, user: User | None, figure: BattleFigure | None) 
         raise ValidationError({"actor": [f"{figure.name} is {owner}'s figure"]})
 
 
-def figure_in(battle: Battle, figure_id: Any, role: str) -> BattleFigure:
-    """Return the battle's figure or refuse naming the role ("actor", "target")."""
+def figure_in(battle: Battle, figure_id: object, role: str) -> BattleFigure:
+    """Return the battle's figure or refuse naming the role ("actor", "target"); the id is as
+    the request gave it (a number, or text)."""
     # With its player: the own-figure rule (`require_own`) names them without three reads more.
     figures = battle.figures.select_related("side__force__owner")
-    figure = figures.filter(pk=figure_id).first() if str(figure_id).isdigit() else None
+    text = str(figure_id)
+    figure = figures.filter(pk=int(text)).first() if text.isdigit() else None
     if figure is None:
         raise ValidationError({role: [f"figure {figure_id!r} is not in this battle"]})
     return figure
@@ -184,8 +186,8 @@ def battle_resolve(
     *,
     battle: Battle,
     check: str,
-    actor: Any,
-    target: Any = None,
+    actor: object,
+    target: object = None,
     params: Mapping[str, Any] | None = None,
     dice: Sequence[int] | None = None,
     user: User | None = None,

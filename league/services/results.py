@@ -36,7 +36,7 @@ class Claim:
     home_no_show: bool = False
     away_no_show: bool = False
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, str | int | bool]:
         return asdict(self)
 
 

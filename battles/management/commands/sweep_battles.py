@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -27,8 +26,14 @@ class Command(BaseCommand):
             help="a FINISHED battle waiting longer than this is re-queued",
         )
 
-    def handle(self, *args: object, **options: Any) -> None:
-        stale, grace = options["stale_minutes"], options["grace_seconds"]
+    def handle(
+        self,
+        *args: object,
+        stale_minutes: float | None,
+        grace_seconds: float | None,
+        **options: object,
+    ) -> None:
+        stale, grace = stale_minutes, grace_seconds
         queued = battles_sweep(
             stale_after=timedelta(minutes=stale) if stale is not None else None,
             grace=timedelta(seconds=grace) if grace is not None else None,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -20,13 +19,13 @@ class Command(BaseCommand):
         parser.add_argument("campaign", type=int, help="the campaign's id")
         parser.add_argument("--output", "-o", default="-", help="file to write; - for stdout")
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        campaign = Campaign.objects.select_related("club").filter(pk=options["campaign"]).first()
-        if campaign is None:
-            raise CommandError(f"no campaign with id {options['campaign']}")
-        text = json.dumps(campaign_export(campaign=campaign), indent=1, ensure_ascii=False)
-        if options["output"] == "-":
+    def handle(self, *args: object, campaign: int, output: str, **options: object) -> None:
+        found = Campaign.objects.select_related("club").filter(pk=campaign).first()
+        if found is None:
+            raise CommandError(f"no campaign with id {campaign}")
+        text = json.dumps(campaign_export(campaign=found), indent=1, ensure_ascii=False)
+        if output == "-":
             sys.stdout.write(text + "\n")
         else:
-            Path(options["output"]).write_text(text + "\n", encoding="utf-8")
-            self.stderr.write(f"wrote {campaign} to {options['output']}")
+            Path(output).write_text(text + "\n", encoding="utf-8")
+            self.stderr.write(f"wrote {found} to {output}")

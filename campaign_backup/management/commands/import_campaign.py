@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -24,21 +23,30 @@ class Command(BaseCommand):
         parser.add_argument("--slug", default="", help="restore as a copy with this slug")
         parser.add_argument("--name", default="", help="the copy's name (default: its slug)")
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(
+        self,
+        *args: object,
+        file: str,
+        club: str | None,
+        name: str,
+        slug: str,
+        verbosity: int,
+        **options: object,
+    ) -> None:
         try:
             # The same reader as the admin's upload: encodings, NaN, NUL, nesting, in words.
-            document = backup_parse(Path(options["file"]).read_bytes())
+            document = backup_parse(Path(file).read_bytes())
         except OSError as exc:
-            raise CommandError(f"cannot read {options['file']}: {exc}") from None
+            raise CommandError(f"cannot read {file}: {exc}") from None
         except ValidationError as exc:
-            raise CommandError(f"cannot read {options['file']}: {exc.messages[0]}") from None
+            raise CommandError(f"cannot read {file}: {exc.messages[0]}") from None
         try:
             campaign = campaign_import(
                 document=document,
-                club_slug=options["club"],
-                name=options["name"],
-                slug=options["slug"],
-                progress=self._progress if options["verbosity"] > 1 else None,
+                club_slug=club,
+                name=name,
+                slug=slug,
+                progress=self._progress if verbosity > 1 else None,
             )
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None

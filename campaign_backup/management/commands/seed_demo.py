@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
@@ -17,7 +15,7 @@ from rosters.demo import demo_seed
 class Command(BaseCommand):
     help = "Load a demo club: one campaign per rule system, forces, characters and battles."
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         login = demo_seed()
         # Battles come after the rosters commit: finishing one queues its post-battle task.
         fought = demo_battles_seed(campaigns=list(Campaign.objects.filter(club__slug="demo")))

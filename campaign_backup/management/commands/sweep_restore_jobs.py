@@ -4,7 +4,6 @@ too long (a lost message, a worker that died); also the Celery task `sweep_resto
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -24,7 +23,7 @@ class Command(BaseCommand):
             "RESTORE_JOBS_STALE_MINUTES, or 15; 0: every live job).",
         )
 
-    def handle(self, *args: Any, minutes: int | None, **options: Any) -> None:
+    def handle(self, *args: object, minutes: int | None, **options: object) -> None:
         minutes = stale_minutes() if minutes is None else minutes
         if minutes < 0:
             raise CommandError("--minutes must be 0 or more")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -23,7 +22,7 @@ class Command(BaseCommand):
             "PRINT_JOBS_STALE_MINUTES, or 15).",
         )
 
-    def handle(self, *args: Any, minutes: int | None, **options: Any) -> None:
+    def handle(self, *args: object, minutes: int | None, **options: object) -> None:
         minutes = stale_minutes() if minutes is None else minutes
         if minutes < 1:
             self.stderr.write("--minutes must be at least 1")
