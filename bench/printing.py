@@ -195,7 +195,12 @@ def _face_lines(face: Face) -> list[list[tuple[bool, str]]]:
         runs = block.runs or ((False, block.text),)
         lines += [[(bold, line)] for bold, text in runs for line in text.split("\n")]
     for track in face.band.lines:
-        lines.append([(bool(label), f"{label} {boxes}".strip()) for label, boxes in track])
+        line: list[tuple[bool, str]] = []
+        for label, boxes in track:  # a label in bold, its boxes plain, groups two spaces apart
+            line += [(False, "  ")] if line else []
+            line += [(True, f"{label} ")] if label else []
+            line.append((False, boxes))
+        lines.append(line)
     lines += [[(False, face.band.footer)]] if face.band.footer else []
     return lines
 
@@ -221,12 +226,9 @@ def deck_lines(count: int) -> float:
     return round(sum(len(_face_lines(face)) for face in faces) / len(faces), 1)
 
 
-def bare_cards_same_text(count: int) -> Callable[[], bytes]:
-    """Bare boxes carrying a Muster card's own text: the same lines (the deck's faces, laid out
-    by Muster once, untimed), in one plain box per card with the old anchor's minimal CSS."""
-    import weasyprint
-
-    _django()
+def same_text_html(count: int) -> str:
+    """Return the same-text anchor's document: one plain box per card face of the bench's
+    deck, each line of the face (laid out by Muster once, untimed) on a line of its own."""
     from printing.documents import cards_document
 
     system, figures, options = _deck(count)
@@ -235,12 +237,19 @@ def bare_cards_same_text(count: int) -> Callable[[], bytes]:
         "".join(_bare_card_html(c.slot, _face_lines(c.face)) for c in page)
         for page in context["pages"]
     ]
-    html = (
+    return (
         "<style>@page{size:A4;margin:0}body{margin:0;font:7pt sans-serif}"
         ".p{position:relative;height:297mm;break-after:page}"
         ".c{position:absolute;width:63.5mm;height:88.9mm;border:0.25mm solid #444;"
         "white-space:nowrap}</style>" + "".join(f'<section class="p">{p}</section>' for p in pages)
     )
+
+
+def bare_cards_same_text(count: int) -> Callable[[], bytes]:
+    """Bare boxes carrying a Muster card's own text, with the old anchor's minimal CSS."""
+    import weasyprint
+
+    html = same_text_html(count)
     return lambda: weasyprint.HTML(string=html).write_pdf()
 
 
