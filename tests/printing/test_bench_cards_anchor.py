@@ -13,6 +13,7 @@ from html import unescape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+CARD_BOX = re.compile(r'<div class="c"[^>]*>(.*?)</div>', re.S)
 
 
 def _bench():
@@ -24,7 +25,7 @@ def _bench():
 
 
 def _boxes(html: str) -> list[list[str]]:
-    return [box.split("<br>") for box in re.findall(r'<div class="c"[^>]*>(.*?)</div>', html)]
+    return [box.split("\n") for box in CARD_BOX.findall(html)]
 
 
 def test_the_same_text_anchor_prints_every_line_of_every_face():
