@@ -219,6 +219,7 @@ def _bare_card_html(slot: int, lines: list[list[tuple[bool, str]]]) -> str:
 def deck_lines(count: int) -> float:
     """Return the printed lines per card face of the bench's Muster deck (the same-text
     anchor prints exactly these; the old anchor prints 6)."""
+    _django()  # before importing Muster's `printing`: this script's own name shadows it
     from printing.documents import cards_document
 
     system, figures, options = _deck(count)
@@ -233,6 +234,7 @@ def same_text_html(count: int) -> str:
     Lines end in newlines under `white-space: pre`, not in `<br>`: with WeasyPrint's stock
     style sheet every `<br>` is an element with its pseudo-elements, and the newlines were
     about a third cheaper (load 20, CPU), so the anchor is the cheaper of the two."""
+    _django()  # before importing Muster's `printing`: this script's own name shadows it
     from printing.documents import cards_document
 
     system, figures, options = _deck(count)
