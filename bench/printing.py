@@ -216,16 +216,21 @@ def _bare_card_html(slot: int, lines: list[list[tuple[bool, str]]]) -> str:
     return f'<div class="c" style="left:{left}mm;top:{top}mm">{text}</div>'
 
 
-def deck_lines(count: int) -> float:
-    """Return the printed lines per card face of the bench's Muster deck (the same-text
-    anchor prints exactly these; the old anchor prints 6)."""
+def _deck_faces(count: int) -> list[tuple[int, Face]]:
+    """Return the bench deck's printed faces with their slots on the page, laid out by Muster."""
     _django()  # before importing Muster's `printing`: this script's own name shadows it
     from printing.documents import cards_document
 
     system, figures, options = _deck(count)
     context = cards_document(system, figures, options, size="poker", page="A4").parts[0]
-    faces = [c.face for page in context["pages"] for c in page]
-    return round(sum(len(_face_lines(face)) for face in faces) / len(faces), 1)
+    return [(c.slot, c.face) for page in context["pages"] for c in page]
+
+
+def deck_lines(count: int) -> float:
+    """Return the printed lines per card face of the bench's Muster deck (the same-text
+    anchor prints exactly these; the old anchor prints 6)."""
+    faces = _deck_faces(count)
+    return round(sum(len(_face_lines(face)) for _, face in faces) / len(faces), 1)
 
 
 def same_text_html(count: int) -> str:
@@ -234,14 +239,10 @@ def same_text_html(count: int) -> str:
     Lines end in newlines under `white-space: pre`, not in `<br>`: with WeasyPrint's stock
     style sheet every `<br>` is an element with its pseudo-elements, and the newlines were
     about a third cheaper (load 20, CPU), so the anchor is the cheaper of the two."""
-    _django()  # before importing Muster's `printing`: this script's own name shadows it
-    from printing.documents import cards_document
-
-    system, figures, options = _deck(count)
-    context = cards_document(system, figures, options, size="poker", page="A4").parts[0]
+    faces = _deck_faces(count)
     pages = [
-        "".join(_bare_card_html(c.slot, _face_lines(c.face)) for c in page)
-        for page in context["pages"]
+        "".join(_bare_card_html(slot, _face_lines(face)) for slot, face in faces[i : i + 9])
+        for i in range(0, len(faces), 9)
     ]
     return (
         "<style>@page{size:A4;margin:0}body{margin:0;font:7pt sans-serif}"
@@ -311,6 +312,12 @@ CASES: dict[str, tuple[Callable[[int], Callable[[], bytes]], int, int]] = {
     },
     "weasyprint_bare_reference": (bare_reference, 1, 1),
 }
+# What each deck case prints per card, in the JSON beside its time.
+LINES_PER_CARD: dict[str, Callable[[int], float]] = {
+    "muster_cards_90": deck_lines,
+    "weasyprint_bare_cards_90": lambda _: 6.0,  # name, subtitle, stats, two weapons, boxes
+    "weasyprint_bare_cards_same_text_90": deck_lines,
+}
 # The deck before cards were designed per system (main at 69f6956, `make bench`, 5 renders,
 # load 0.4-1.1): the per-card time a designed card is compared with.
 CARDS_90_BEFORE = {"seconds_median": 1.189, "cpu_seconds_median": 1.098}
@@ -335,10 +342,7 @@ def run_case(name: str, repeat: int) -> dict[str, object]:
         pdf = run()
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
-    lines = {"muster_cards_90": deck_lines, "weasyprint_bare_cards_same_text_90": deck_lines}
-    extra = {"lines_per_card": lines[name](items)} if name in lines else {}
-    if name == "weasyprint_bare_cards_90":
-        extra = {"lines_per_card": 6}  # name, subtitle, stats, two weapons, the boxes
+    extra = {"lines_per_card": LINES_PER_CARD[name](items)} if name in LINES_PER_CARD else {}
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     return {
         "items": items,
