@@ -114,6 +114,21 @@ class Odds:
         return data
 
 
+def _checked_odds(probabilities: dict[str, Fraction | float], is_exact: bool, bound: float) -> Odds:
+    """An `Odds` for values `Check.odds` has just checked, built without the dataclass's __init__.
+
+    A frozen dataclass sets each field through `object.__setattr__`, which costs about as much
+    as a cheap check's whole odds; the instance's dict is filled directly instead. The result
+    is the same object (fields, equality, hash), which a test pins.
+    """
+    odds: Odds = _new_object(Odds)
+    odds.__dict__.update(probabilities=probabilities, exact=is_exact, error_bound=bound)
+    return odds
+
+
+_new_object = object.__new__
+
+
 def _fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
@@ -480,12 +495,13 @@ class Check:
             given, is_exact, bound = result.probabilities, result.exact, result.error_bound
         else:
             given, is_exact, bound = result, True, 0.0
-        unknown = [key for key in given if key not in self._keys]
-        if unknown:
-            raise RulesError(f"{self.name} odds name unknown outcomes {sorted(unknown)}")
-        # Every key in outcome order, then what the odds give.
+        # Every key in outcome order, then what the odds give: a key the check does not name
+        # makes the dict longer, a test of its length instead of a scan of the keys.
         full: dict[str, Fraction | float] = dict(self._nothing)
         full.update(given)
+        if len(full) != len(self._nothing):
+            unknown = sorted(key for key in given if key not in self._keys)
+            raise RulesError(f"{self.name} odds name unknown outcomes {unknown}")
         if is_exact:
             if not _sums_to_one(full.values()):
                 total = sum((Fraction(v) for v in full.values()), Fraction(0))
@@ -495,7 +511,7 @@ class Check:
             tolerance = max(float(bound) * len(full), 1e-12)
             if abs(float_total - 1.0) > tolerance:
                 raise RulesError(f"{self.name} odds sum to {float_total}, not 1")
-        return Odds(full, is_exact, bound)
+        return _checked_odds(full, is_exact, bound)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -586,6 +602,20 @@ def exact(numerator: int, denominator: int) -> Fraction:
 _new_fraction = object.__new__
 #: A die's face as `face_odds` reads it: a number, or a table's entry printed on it.
 Face = TypeVar("Face")
+
+
+def odds_key(params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Validated parameters as the key of an odds cache: their items as given, lists as tuples.
+
+    `Schema.validate` returns every field in its declared order, so the items need no sort
+    (sorting cost a cheap check's uncached odds about a fifth of their time); parameters given
+    in another order only miss the cache. A multi-choice value (a list) becomes a tuple, so
+    the key hashes.
+    """
+    items = tuple(params.items())
+    if list not in map(type, params.values()):
+        return items
+    return tuple((k, tuple(v) if v.__class__ is list else v) for k, v in items)
 
 
 def counted(counts: Mapping[str, int], total: int) -> dict[str, Fraction]:

@@ -8,15 +8,18 @@ had a chance above nought. (The systems' own modules test their worked examples 
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
-from rules.checks import Check
+from rules.checks import Check, Odds, Outcome
 from rules.dice import SCHEMES, GivenDice, SeededDice
-from rules.errors import ValidationError
+from rules.errors import RulesError, ValidationError
+from rules.schema import Schema
 from rules.system import all_systems
 from tests.rules.agreement import params_strategy
 
@@ -63,3 +66,32 @@ def test_given_dice_replay_a_seeded_resolution(data, seed, scheme):
     assert replay.effects == seeded.effects
     assert given_dice.unused == 0
     assert check.odds(params).probabilities[seeded.outcome] > 0  # what happened could happen
+
+
+def _toss(odds: dict[str, Fraction]) -> Check:
+    return Check(
+        "toss",
+        "Toss",
+        Schema(()),
+        ("heads", "tails"),
+        lambda params, dice: Outcome("heads", {}),
+        lambda params: odds,
+    )
+
+
+def test_checked_odds_are_the_odds_the_dataclass_builds():
+    # `Check.odds` fills the frozen Odds's fields directly (`rules.checks._checked_odds`).
+    built = _toss({"heads": Fraction(1, 2), "tails": Fraction(1, 2)}).odds({})
+    assert built == Odds({"heads": Fraction(1, 2), "tails": Fraction(1, 2)}, True, 0.0)
+    assert vars(built) == {
+        "probabilities": {"heads": Fraction(1, 2), "tails": Fraction(1, 2)},
+        "exact": True,
+        "error_bound": 0.0,
+    }
+    with pytest.raises(FrozenInstanceError):
+        built.exact = False  # type: ignore[misc]  # the point: a frozen field refuses a write
+
+
+def test_odds_naming_an_outcome_the_check_lacks_are_refused_by_name():
+    with pytest.raises(RulesError, match=r"unknown outcomes \['edge'\]"):
+        _toss({"heads": Fraction(1, 2), "edge": Fraction(1, 2)}).odds({})

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache, lru_cache, partial
-from itertools import product
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -26,6 +25,7 @@ from rules.checks import (
     Source,
     counted,
     declare,
+    odds_key,
 )
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
@@ -83,6 +83,8 @@ def _enumerate(
     The dice are dealt on demand: a sequence is extended only when `classify` reads a die it
     was not given (a second die is rolled only for a cover re-roll or a throw from the horse),
     and each outcome is counted in whole sequences, so a one-die answer costs 12 calls, not 144.
+    A plain tuple is dealt: reading past its end raises IndexError, which deals the next die;
+    with every die dealt, an IndexError is a real error and is raised.
     """
     total = 12**dice_count
     counts: dict[str, int] = {}
@@ -91,25 +93,14 @@ def _enumerate(
     while pending:
         faces, ways = pending.pop()
         try:
-            key = classify(params, _Dealt(faces))
-        except _NextDie:
+            key = classify(params, faces)
+        except IndexError:
+            if len(faces) == dice_count:
+                raise
             pending.extend(((*faces, face), ways // 12) for face in FACES)
             continue
         counts[key] = counts.get(key, 0) + ways
     return counted(counts, total)
-
-
-class _NextDie(Exception):
-    """`classify` read a die beyond those dealt so far."""
-
-
-class _Dealt(tuple[int, ...]):
-    """The dice dealt so far; reading the next one asks for it to be dealt."""
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, int) and index >= len(self):
-            raise _NextDie
-        return super().__getitem__(index)
 
 
 def _cached(
@@ -122,10 +113,7 @@ def _cached(
         return _enumerate(dict(items), dice_count, classify)
 
     def odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-        frozen = tuple(
-            sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items())
-        )
-        return dict(by_items(frozen))
+        return dict(by_items(odds_key(params)))
 
     return odds
 
@@ -527,18 +515,22 @@ H2H_EFFECTS_BY_OUTCOME = {key: _h2h_effects(key) for key in H2H_OUTCOMES}
 def _h2h_odds_cached(tables: Tables, items: tuple[tuple[str, Any], ...]) -> dict[str, Fraction]:
     params = dict(items)
     modifiers = h2h_modifier(params, "", tables) - h2h_modifier(params, "enemy_", tables)
-    deadly = Fraction(len([f for f in FACES if f >= H2H_DEADLY_ON]), len(FACES))
-    odds: dict[str, Fraction] = {}
-    # Only a difference of exactly 5 rolls the third die, so weigh its two results directly.
-    for ours, theirs in product(FACES, repeat=2):
-        for third, weight in ((H2H_DEADLY_ON, deadly), (1, 1 - deadly)):
-            key = h2h_outcome(ours - theirs + modifiers, params["defend_only"], third)
-            odds[key] = odds.get(key, Fraction(0)) + weight / 144
-    return odds
+    sides = len(FACES)
+    deadly = sum(1 for face in FACES if face >= H2H_DEADLY_ON)
+    counts: dict[str, int] = {}
+    # Counted in whole ways out of sides**3. Two d12s (faces 1-12) differ by d in
+    # `sides - |d|` ways, so each difference is classified once, not each pair; only a
+    # difference of exactly 5 reads the third die, so its two results are weighed directly.
+    for difference in range(1 - sides, sides):
+        pairs = sides - abs(difference)
+        for third, ways in ((H2H_DEADLY_ON, deadly), (1, sides - deadly)):
+            key = h2h_outcome(difference + modifiers, params["defend_only"], third)
+            counts[key] = counts.get(key, 0) + pairs * ways
+    return counted(counts, sides**3)
 
 
 def h2h_odds(tables: Tables, params: Mapping[str, Any]) -> dict[str, Fraction]:
-    return dict(_h2h_odds_cached(tables, tuple(sorted(params.items()))))
+    return dict(_h2h_odds_cached(tables, odds_key(params)))
 
 
 def resolve_h2h(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:

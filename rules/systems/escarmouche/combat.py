@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
-from rules.checks import Check, Effect, Outcome, Who
+from rules.checks import Check, Effect, Outcome, Who, odds_key
 from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
@@ -65,7 +65,7 @@ def cached_odds(
         return odds(dict(items))
 
     def wrapper(params: Params) -> dict[str, Fraction]:
-        return dict(by_items(tuple(sorted(params.items()))))
+        return dict(by_items(odds_key(params)))
 
     wrapper.cache_clear = by_items.cache_clear  # type: ignore[attr-defined]  # the wrapper offers its cache's clear, as lru_cache does
     return wrapper

@@ -25,6 +25,7 @@ from rules.checks import (
     Source,
     declare,
     face_odds,
+    odds_key,
 )
 from rules.dice import Dice
 from rules.schema import Field, Schema
@@ -343,7 +344,7 @@ def _cached(
         return face_odds(DICE[params["die"]].faces, lambda face: classify(params, face, now))
 
     def odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
-        return dict(by_items(tuple(sorted(params.items()))))
+        return dict(by_items(odds_key(params)))
 
     odds.cache_clear = by_items.cache_clear  # type: ignore[attr-defined]  # the wrapper offers its cache's clear, as lru_cache does
     return odds

@@ -22,6 +22,7 @@ from rules.checks import (
     Outcome,
     Source,
     declare,
+    odds_key,
 )
 from rules.dice import D12, Dice
 from rules.errors import ValidationError
@@ -59,7 +60,7 @@ def _cached(fn: Callable[..., Any]) -> Callable[[Mapping[str, Any]], Any]:
         return fn(dict(items))
 
     def odds(params: Mapping[str, Any]) -> Any:
-        return cached(tuple(sorted(params.items())))
+        return cached(odds_key(params))
 
     odds.cache_clear = cached.cache_clear  # type: ignore[attr-defined]  # bench/rules.py
     return odds
