@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from typing import Any
 
 from django.conf import settings
@@ -44,9 +45,16 @@ class Bell:
         self.battle_id = battle_id
         self.loop = asyncio.get_running_loop()
         self.rung = asyncio.Event()
+        #: When the last ring reached the loop (`time.monotonic`): a read of the log begun
+        #: after it has seen the event it rang for (pages.live's shared read per battle).
+        self.rung_at = 0.0
 
     def ring(self) -> None:
-        self.loop.call_soon_threadsafe(self.rung.set)
+        self.loop.call_soon_threadsafe(self._rung)
+
+    def _rung(self) -> None:
+        self.rung_at = time.monotonic()
+        self.rung.set()
 
     def clear(self) -> None:
         """Clear before reading the log, so a ring during the read is not lost."""

@@ -248,6 +248,7 @@ def _table_context(
         "acting_sides": [b for b in table.sides if _acts_for(played, b.side.index)],
         "activation": _last_activation(table),
         "draw_refusal": draw_refusal(battle, request.user) if can_play else "",
+        "draw_plays": "all" if played is None else ",".join(map(str, sorted(played))),
         "results": SideResult.choices[1:],
         "ready_to_finish": all(s.side.result for s in table.sides),
         "sides": _side_blocks(table, played),

@@ -14,8 +14,10 @@ connections, not a hundred.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +35,7 @@ from battles import live
 from battles.models import Battle, BattleEvent, BattleFigure, EventKind
 from battles.selectors import battles_visible_to, rules_for_battle
 from battles.services.adjust import markers
+from battles.services.turns import draw_turn, last_activation
 from pages.display import figure_chips, is_out
 from pages.narration import event_view
 from pages.selectors import battle_table, battle_with_sides
@@ -87,7 +90,12 @@ def _chips(system: RuleSystem, figure: BattleFigure) -> dict[str, Any]:
     }
 
 
-def _message(watched: Watched, event: BattleEvent, figures: dict[int, BattleFigure]) -> str:
+def _message(
+    watched: Watched,
+    event: BattleEvent,
+    figures: dict[int, BattleFigure],
+    draw: dict[str, Any] | None = None,
+) -> str:
     system = watched.system
     view = event_view(system, event)
     data: dict[str, Any] = {
@@ -108,6 +116,8 @@ def _message(watched: Watched, event: BattleEvent, figures: dict[int, BattleFigu
     data["chips"] = {str(pk): _chips(system, figures[pk]) for pk in touched if pk in figures}
     if event.kind == EventKind.VOID:
         data["voids"] = event.details.get("voids")
+    if draw is not None and event.kind in TURNING:
+        data["draw"] = draw
     body = json.dumps(data, separators=(",", ":"))
     return f"id: {event.seq}\nevent: battle-event\ndata: {body}\n\n"
 
@@ -146,11 +156,33 @@ def _render(watched: Watched, seqs: list[int]) -> None:
     )
     wanted = {pk for event in events for pk in _touched(event)}
     figures = {f.pk: f for f in BattleFigure.objects.filter(pk__in=wanted)}
+    draw = _draw(watched) if any(e.kind in TURNING for e in events) else None
     if len(_rendered) > 20_000:
         _rendered.clear()
     for event in events:
         key = (watched.battle_id, event.seq, event.created_at)
-        _rendered[key] = _message(watched, event, figures)
+        _rendered[key] = _message(watched, event, figures, draw)
+
+
+#: Events that may change whose turn it is to draw: a start, a draw, and a void (of a draw).
+TURNING = (EventKind.ACTIVATION, EventKind.VOID)
+
+
+def _draw(watched: Watched) -> dict[str, Any]:
+    """The draw control as it stands: the activation drawn last, and who draws next.
+
+    The same for every viewer: `sides` are the side indexes that draw next (None: either),
+    and `waits` what a phone playing none of them shows instead of its Draw button.
+    """
+    battle = Battle.objects.get(pk=watched.battle_id)
+    last = last_activation(battle)
+    activation = event_view(watched.system, last) if last is not None else None
+    drawers, waits = draw_turn(battle)
+    return {
+        "sides": sorted(drawers) if drawers is not None else None,
+        "waits": f"{waits[:1].upper()}{waits[1:]}." if waits else "",
+        "now": render_to_string("pages/battle/_activation_now.html", {"activation": activation}),
+    }
 
 
 def _read_log(watched: Watched, after: int) -> list[tuple[int, str]]:
@@ -176,16 +208,83 @@ def _release_request_connection() -> None:
         connection.close()
 
 
+class Feed:
+    """One battle's new events in this process: read from the log once per ring, and handed
+    to every stream of the battle open here.
+
+    Without it each open stream re-read the log on each ring: four reads, each on a thread
+    of the loop's pool, per action at two phones and two spectators. The feed keeps the
+    messages it read, without gaps, for the seqs after `base`; each stream takes the ones
+    after its own last event, so it never gets one twice or misses one. A stream behind
+    the feed's window (a phone back from a minute offline) reads the log itself, as on a
+    reconnect.
+
+    Reads are single-flight: a stream woken by a ring needs a read begun after the ring
+    reached the loop (writers ring after their commit, so that read sees the event); the
+    first stream takes the lock and reads, the others find that read covers them.
+    """
+
+    def __init__(self, watched: Watched) -> None:
+        self.watched = watched
+        self.base: int | None = None  # the seq just before the first message kept
+        self.messages: list[tuple[int, str]] = []
+        self.lock = asyncio.Lock()
+        self.read_at = -1.0  # when the last complete read began (`time.monotonic`)
+
+    async def after(self, after: int, woken: float) -> list[tuple[int, str]]:
+        """Return the messages after `after`, reading the log unless a read began after
+        `woken` (the ring's arrival, or the moment a stream asked)."""
+        async with self.lock:
+            if self.read_at <= woken:
+                await self._read(after)
+        if self.base is None or after < self.base:
+            return await read_log(self.watched, after)
+        return [(seq, text) for seq, text in self.messages if seq > after]
+
+    async def _read(self, after: int) -> None:
+        began = time.monotonic()
+        if self.base is None:  # the battle's first stream here: the feed starts where it is
+            self.base = after
+        last = self.messages[-1][0] if self.messages else self.base
+        read = await read_log(self.watched, last)
+        self.messages.extend(read)
+        if len(self.messages) > FEED_WINDOW:
+            dropped = self.messages[: len(self.messages) - FEED_WINDOW]
+            del self.messages[: len(dropped)]
+            self.base = dropped[-1][0]
+        # A full batch leaves more in the log: the next wake reads again.
+        self.read_at = began if len(read) < BATCH else -1.0
+
+
+#: Messages a feed keeps; a stream further behind reads the log itself.
+FEED_WINDOW = 2 * BATCH
+#: The feeds of the battles with a stream open, per event loop (a uvicorn worker has one).
+_feeds: weakref.WeakValueDictionary[tuple[int, int], Feed] = weakref.WeakValueDictionary()
+
+
+def feed_for(watched: Watched) -> Feed:
+    """Return this loop's feed of the battle, making it for the battle's first stream here."""
+    key = (id(asyncio.get_running_loop()), watched.battle_id)
+    feed = _feeds.get(key)
+    if feed is None:
+        feed = _feeds[key] = Feed(watched)
+    return feed
+
+
 async def event_stream(watched: Watched, after: int) -> AsyncIterator[str]:
     """Yield the events after `after`, then each new one as the doorbell rings."""
     bell = live.subscribe(watched.battle_id)
+    feed = feed_for(watched)
     try:
         await sync_to_async(_release_request_connection)()
         yield "retry: 1000\n\n"
-        quiet_since = time.monotonic()
+        quiet_since = woken = time.monotonic()
         while True:
             bell.clear()
-            messages = await read_log(watched, after)
+            # A ring that came after the wait returned (while the last messages were sent)
+            # was cleared just now: the read must begin after it too.
+            woken = max(woken, bell.rung_at)
+            messages = await feed.after(after, woken)
             for seq, text in messages:
                 yield text
                 after = seq
@@ -193,7 +292,9 @@ async def event_stream(watched: Watched, after: int) -> AsyncIterator[str]:
                 quiet_since = time.monotonic()
                 if len(messages) == BATCH:
                     continue
-            await bell.wait(live.poll_seconds())
+            rung = await bell.wait(live.poll_seconds())
+            # No ring within the poll: read anew (a ring lost to a Redis failure).
+            woken = bell.rung_at if rung else time.monotonic()
             if time.monotonic() - quiet_since >= KEEPALIVE:
                 yield ": keepalive\n\n"
                 quiet_since = time.monotonic()

@@ -23,7 +23,7 @@ from battles.models import Battle, BattleEvent, BattleFigure, BattleStatus, Even
 from battles.selectors import figure_belongs_to_other
 from battles.services.breakpoints import side_is_broken
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
-from battles.services.turns import require_own_draw
+from battles.services.turns import require_own_draw, require_own_void
 from common.users import User
 from rules.checks import Check, Resolution, kept_per_figure
 from rules.dice import Dice, GivenDice, SeededDice
@@ -314,6 +314,7 @@ def battle_void_last(*, battle: Battle, user: User | None = None, key: str = "")
     if event is None:
         raise ValidationError({"event": ["there is no event to void"]})
     require_own(battle, user, event.actor)
+    require_own_void(battle, event, user)
     _restore(battle, event)
     event.voided, event.voided_at, event.void_key = True, timezone.now(), key
     event.save(update_fields=["voided", "voided_at", "void_key"])
@@ -325,7 +326,7 @@ def battle_void_last(*, battle: Battle, user: User | None = None, key: str = "")
 def voidable(battle: Battle) -> BattleEvent | None:
     """Return the latest event still standing (a void itself is never voided)."""
     standing = battle.events.filter(voided=False).exclude(kind=EventKind.VOID)
-    return standing.select_related("actor").order_by("-seq").first()
+    return standing.select_related("actor", "created_by").order_by("-seq").first()
 
 
 def _void_event(battle: Battle, voided: BattleEvent, user: User | None) -> None:

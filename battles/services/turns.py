@@ -59,6 +59,23 @@ def drawing_sides(battle: Battle) -> frozenset[int] | None:
     return sides if sides and sides <= known else None
 
 
+def drawers_named(battle: Battle, drawers: frozenset[int]) -> str:
+    """Say whose turn to draw it is, naming the players of the drawing sides."""
+    sides = battle.sides.select_related("force__owner").filter(index__in=drawers)
+    who = " and ".join(sorted({side.force.owner.get_username() for side in sides}))
+    return f"{who}'s unit activated last, so {who} draws the next activation"
+
+
+def draw_turn(battle: Battle) -> tuple[frozenset[int] | None, str]:
+    """Return the sides that draw next (None: either) and the sentence the others are shown.
+
+    The same for every viewer, so the live stream renders it once per event
+    (`pages.live`) and each phone compares it with the sides it plays.
+    """
+    drawers = drawing_sides(battle)
+    return drawers, drawers_named(battle, drawers) if drawers is not None else ""
+
+
 def draw_refusal(battle: Battle, user: Visitor | None) -> str:
     """Say why the user may not draw the next activation now ("" when they may)."""
     if user is None or not user.is_authenticated:
@@ -67,12 +84,37 @@ def draw_refusal(battle: Battle, user: Visitor | None) -> str:
     played = sides_played_by(battle, user)
     if drawers is None or played is None or drawers & played:
         return ""
-    sides = battle.sides.select_related("force__owner").filter(index__in=drawers)
-    who = " and ".join(sorted({side.force.owner.get_username() for side in sides}))
-    return f"{who}'s unit activated last, so {who} draws the next activation"
+    return drawers_named(battle, drawers)
 
 
 def require_own_draw(battle: Battle, user: Visitor | None) -> None:
     """Refuse, naming the player whose turn it is, a draw by the other player."""
     if refusal := draw_refusal(battle, user):
         raise ValidationError({"activation": [refusal]})
+
+
+def void_refusal(battle: Battle, event: BattleEvent, user: Visitor | None) -> str:
+    """Say why the user may not void the activation event ("" when they may).
+
+    A start or draw acts for no figure, so it belongs to the player who made it (its
+    `created_by`): on their own phones the other player may not void it, or they could
+    draw again until the card suited them. The organiser may; so may anyone where its
+    maker plays no side (the organiser's own draw) or is no longer known.
+    """
+    if event.kind != EventKind.ACTIVATION or event.created_by is None:
+        return ""
+    if user is None or not user.is_authenticated or battle.one_phone:
+        return ""
+    played = sides_played_by(battle, user)
+    drawn_for = sides_played_by(battle, event.created_by)
+    if played is None or not drawn_for or drawn_for & played:
+        return ""
+    who = event.created_by.get_username()
+    made = "drew" if event.check_name == DRAW else "started"
+    return f"{who} {made} this activation, so only {who} or an organiser may void it"
+
+
+def require_own_void(battle: Battle, event: BattleEvent, user: Visitor | None) -> None:
+    """Refuse, naming its maker, a void of the other player's activation start or draw."""
+    if refusal := void_refusal(battle, event, user):
+        raise ValidationError({"event": [refusal]})

@@ -55,6 +55,22 @@
     }
   }
 
+  // After a start, a draw or a void, show this phone's Draw button or the wait in words:
+  // the message says which sides draw next (null: either), the card which this viewer plays.
+  function updateDraw(draw) {
+    const box = document.querySelector("[data-draw]");
+    if (!draw || !box) return;
+    const now = box.querySelector("[data-activation-now]");
+    if (now) now.outerHTML = draw.now;
+    const plays = box.dataset.drawPlays || "";
+    const mine = plays === "all" || draw.sides === null
+      || draw.sides.some((side) => plays.split(",").includes(String(side)));
+    const waits = box.querySelector("[data-draw-waits]");
+    const form = box.querySelector("[data-draw-form]");
+    if (waits) { waits.textContent = mine ? "" : draw.waits; waits.hidden = mine; }
+    if (form) form.hidden = !mine;
+  }
+
   function onEvent(message) {
     const data = JSON.parse(message.data);
     if (data.seq <= last) return;
@@ -65,6 +81,7 @@
     }
     if (data.voids) markVoided(data.voids);
     updateChips(data.chips);
+    updateDraw(data.draw);
     document.dispatchEvent(new CustomEvent("muster:live", { detail: data }));
   }
 

@@ -106,3 +106,76 @@ def test_the_api_refuses_a_check_for_the_opponents_figure(cast: Cast) -> None:
     assert answer.status_code == 400
     assert f"{red.name} is alice's figure" in str(answer.json())
     assert battle.events.count() == 0
+
+
+# --- voiding a draw: it belongs to the player who drew ------------------------------------
+
+
+def _drawn_by_its_player(cast: Cast, **kwargs: Any) -> tuple[Battle, Any, Any]:
+    """Draw once more, by the player whose unit activated; return (battle, drawer, other)."""
+    battle, side = _drawn_once(cast, **kwargs)
+    drawer, other = _owner(cast, side), _owner(cast, 1 - side)
+    services.battle_activation_draw(battle=battle, user=drawer)
+    return battle, drawer, other
+
+
+def test_a_draw_records_the_player_who_drew_it(cast: Cast) -> None:
+    battle, drawer, _ = _drawn_by_its_player(cast, one_phone=False)
+
+    assert battle.events.order_by("-seq").first().created_by == drawer
+
+
+def test_the_other_player_may_not_void_a_draw_and_is_told_whose_it_is(cast: Cast) -> None:
+    battle, drawer, other = _drawn_by_its_player(cast, one_phone=False)
+    head = Battle.objects.get(pk=battle.pk).activation_state
+
+    with pytest.raises(ValidationError, match=f"{drawer.username} drew this activation"):
+        services.battle_void_last(battle=battle, user=other)
+
+    battle.refresh_from_db()
+    assert battle.activation_state == head  # nothing restored
+    assert not battle.events.filter(voided=True).exists() and battle.events.count() == 3
+
+
+def test_the_drawer_and_the_organiser_may_void_a_draw(cast: Cast) -> None:
+    battle, drawer, _ = _drawn_by_its_player(cast, one_phone=False)
+
+    services.battle_void_last(battle=battle, user=drawer)  # the third event, the player's draw
+    services.battle_void_last(battle=battle, user=cast.olivia)  # the second, olivia's own
+
+    assert sorted(battle.events.filter(voided=True).values_list("seq", flat=True)) == [2, 3]
+
+
+def test_either_player_may_void_the_organisers_draw(cast: Cast) -> None:
+    battle, side = _drawn_once(cast, one_phone=False)  # olivia drew: she plays no side
+
+    services.battle_void_last(battle=battle, user=_owner(cast, 1 - side))
+
+    assert battle.events.filter(voided=True).count() == 1
+
+
+def test_one_phone_mode_lets_either_player_void_a_draw(cast: Cast) -> None:
+    battle, _, other = _drawn_by_its_player(cast)
+
+    services.battle_void_last(battle=battle, user=other)
+
+    assert battle.events.filter(voided=True).count() == 1
+
+
+def test_the_other_player_may_not_void_a_start_either(cast: Cast) -> None:
+    battle = start_battle(cast, one_phone=False)
+    services.battle_activation_start(battle=battle, method="dice_counters", user=cast.alice)
+
+    with pytest.raises(ValidationError, match="alice started this activation"):
+        services.battle_void_last(battle=battle, user=cast.bob)
+
+
+def test_the_api_refuses_the_other_players_void_of_a_draw_by_name(cast: Cast) -> None:
+    battle, drawer, other = _drawn_by_its_player(cast, one_phone=False)
+
+    refused = cast.client(other).post(f"/api/battles/{battle.pk}/void/")
+    allowed = cast.client(drawer).post(f"/api/battles/{battle.pk}/void/")
+
+    assert refused.status_code == 400
+    assert f"only {drawer.username} or an organiser may void it" in str(refused.json())
+    assert allowed.status_code == 200 and allowed.json()["seq"] == 3

@@ -3,7 +3,9 @@
 alice plays Red on her phone, bob plays Blue on his. alice resolves a check: bob's page shows
 it within a second, without a reload. bob's network is cut for ten seconds while alice
 resolves three more; when it comes back bob's page shows all three, once each. bob cannot
-act for alice's figures. (Both confirming the result is issue 28 item 4, built elsewhere.)
+act for alice's figures. When one player draws an activation, the other phone shows, without
+a reload, whether it may draw next or whose draw it is. (Both confirming the result is
+issue 28 item 4, built elsewhere.)
 
 The stream needs an ASGI server, so these tests start uvicorn in a thread on the test
 database instead of Django's WSGI `live_server`; every request shares the test's in-memory
@@ -23,7 +25,8 @@ import pytest
 from django.db import connections
 
 from battles.models import Battle
-from battles.services import SideChoice, battle_start
+from battles.services import SideChoice, battle_activation_start, battle_start
+from battles.services.turns import drawing_sides
 from tests.browser.conftest import PHONE
 from tests.browser.test_table_phone import _playable
 from tests.factories import (
@@ -248,3 +251,52 @@ def test_a_club_member_watches_the_battle_live_on_the_big_screen(browser, asgi_s
     assert screen.get_by_test_id("big-screen").is_visible()
     alice.context.close()
     screen.context.close()
+
+
+def _may_draw(battle: Battle, side: int) -> bool:
+    drawers = drawing_sides(Battle.objects.get(pk=battle.pk))
+    return drawers is None or side in drawers
+
+
+def _shows_draw(page: Any, yes: bool, within: int) -> None:
+    """Wait until the page offers Draw (yes) or says whose draw it is instead."""
+    shown, hidden = ("[data-draw-form]", "[data-draw-waits]")[:: 1 if yes else -1]
+    page.locator(f"[data-draw] {shown}").wait_for(state="visible", timeout=within)
+    page.locator(f"[data-draw] {hidden}").wait_for(state="hidden", timeout=within)
+
+
+def test_the_other_phone_sees_whose_draw_it_is_without_a_reload(browser, asgi_server):
+    battle = _battle()
+    battle_activation_start(battle=battle, method="dice_counters", user=None)
+    phones = [_phone(browser, asgi_server, name) for name in ("alice", "bob")]
+    for page in phones:
+        page.goto(f"{asgi_server}/battles/{battle.pk}/")
+        page.evaluate("window.notReloaded = true")
+        _shows_draw(page, True, WITHIN_MS)  # after a start either player draws
+    phones[0].wait_for_timeout(500)  # both streams open
+
+    flips = 0
+    for seq in range(2, 6):
+        side = 0 if _may_draw(battle, 0) else 1
+        drawer, other = phones[side], phones[1 - side]
+        other_could = _may_draw(battle, 1 - side)
+        drawer.get_by_test_id("draw").click()
+        drawer.locator(f'[data-live-log] .event[data-seq="{seq}"]').wait_for()
+        other_may = _may_draw(battle, 1 - side)
+        # The other phone follows within a second: its Draw button, or whose draw it is.
+        _shows_draw(other, other_may, WITHIN_MS)
+        _shows_draw(drawer, _may_draw(battle, side), WITHIN_MS)
+        if not other_may:
+            who = ("alice", "bob")[side]
+            assert (
+                f"so {who} draws the next activation"
+                in other.get_by_test_id("draw-waits").inner_text()
+            )
+        headline = drawer.get_by_test_id("activation").inner_text()
+        assert other.get_by_test_id("activation").inner_text() == headline
+        flips += other_may != other_could
+
+    assert flips >= 1  # at least one draw changed the other phone's control live
+    assert all(page.evaluate("window.notReloaded") for page in phones)
+    for page in phones:
+        page.context.close()

@@ -250,5 +250,7 @@ def test_a_failed_publish_loses_no_event_the_streams_poll_finds_it(
 
     assert [seq for seq, _ in got] == [1]
     assert got[0][1] - committed <= live.POLL_WITH_REDIS + 0.5
-    assert local_rings == [watched.battle_id]
+    # Redis channels are not per db number: another checkout's bench or tests on the same
+    # Redis server ring their own battles through this listener too (docs/operations.md).
+    assert [b for b in local_rings if b == watched.battle_id] == [watched.battle_id]
     assert "could not publish battle" in caplog.text

@@ -7,16 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
+import time
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.db import connection
 from django.test import AsyncClient
 
 from battles import live, services
 from battles.models import Battle
-from pages.live import Watched, stream_messages
+from battles.services.turns import drawn_sides
+from pages import live as pages_live
+from pages.live import Watched, event_stream, stream_messages
+from pages.narration import event_view
 from rules.system import get_system
 from tests.battles.conftest import Cast, make_cast, start_battle
 
@@ -93,6 +99,46 @@ def test_a_void_streams_as_an_event_naming_the_one_it_voids(cast: Cast) -> None:
     assert "Event #2 voided" in message["data"]["sentence"]
 
 
+def test_a_draw_streams_the_draw_control_naming_the_player_who_draws_next(cast: Cast) -> None:
+    battle = start_battle(cast, one_phone=False)
+    services.battle_activation_start(battle=battle, method="dice_counters", user=cast.alice)
+    drawn = services.battle_activation_draw(battle=battle, user=cast.olivia)
+    (side,) = drawn_sides(drawn.details)
+    drawer = (cast.alice, cast.bob)[side].username
+
+    (message,) = _parse(stream_messages(_watched(battle), 1)[0][1])
+
+    draw = message["data"]["draw"]
+    assert draw["sides"] == [side]
+    assert draw["waits"] == (
+        f"{drawer.capitalize()}'s unit activated last, so {drawer} draws the next activation."
+    )
+    assert "data-activation-now" in draw["now"]
+    assert event_view(get_system(battle.system), drawn).sentence in draw["now"]
+
+
+def test_a_void_of_the_draw_streams_it_back_to_either_player(cast: Cast) -> None:
+    battle = start_battle(cast, one_phone=False)
+    services.battle_activation_start(battle=battle, method="dice_counters", user=cast.alice)
+    services.battle_activation_draw(battle=battle, user=cast.olivia)
+    stream_messages(_watched(battle), 1)  # the draw, rendered as it happened
+    services.battle_void_last(battle=battle, user=cast.olivia)
+
+    (message,) = _parse(stream_messages(_watched(battle), 2)[0][1])
+
+    assert message["data"]["kind"] == "void"
+    assert message["data"]["draw"]["sides"] is None and message["data"]["draw"]["waits"] == ""
+
+
+def test_a_check_message_carries_no_draw_control(cast: Cast) -> None:
+    battle = start_battle(cast)
+    _fire(battle, 1)
+
+    (message,) = _parse(stream_messages(_watched(battle), 0)[0][1])
+
+    assert "draw" not in message["data"]
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", ["eve", None])
 def test_the_stream_answers_404_to_a_stranger(client, who: str | None) -> None:
@@ -145,6 +191,84 @@ def test_an_open_stream_sends_a_new_event_when_the_doorbell_rings() -> None:
     writer.join()
 
     assert [m["id"] for m in _parse(text)] == [1, 2]
+
+
+def _fire_spaced(battle: Battle, times: int, gap: float) -> None:
+    for _ in range(times):
+        _fire(battle, 1)
+        time.sleep(gap)
+    connection.close()  # the writer thread's own connection
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_streams_of_a_battle_share_one_read_per_ring_and_each_gets_every_event_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cast = make_cast()
+    battle = start_battle(cast, one_phone=False)
+    # Without the rings the streams would wait a minute: a missed ring fails the test.
+    monkeypatch.setattr(live, "POLL_IN_PROCESS", 60.0)
+    reads: list[int] = []
+    real_read = pages_live.read_log
+
+    async def counted_read(watched: Watched, after: int) -> list[tuple[int, str]]:
+        reads.append(after)
+        return await real_read(watched, after)
+
+    monkeypatch.setattr(pages_live, "read_log", counted_read)
+    events, streams = 10, 4
+
+    async def follow(got: list[int]) -> None:
+        stream = event_stream(_watched(battle), 0)
+        try:
+            async for text in stream:
+                got.extend(int(seq) for seq in re.findall(r"^id: (\d+)$", text, re.M))
+        finally:
+            await stream.aclose()
+
+    async def scenario() -> list[list[int]]:
+        phones: list[list[int]] = [[] for _ in range(streams)]
+        tasks = [asyncio.create_task(follow(got)) for got in phones]
+        try:
+            await asyncio.sleep(0.3)  # every stream open and waiting
+            await asyncio.to_thread(_fire_spaced, battle, events, 0.05)
+            deadline = time.monotonic() + 10
+            while any(len(got) < events for got in phones) and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.3)  # time for a duplicate to show
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return phones
+
+    phones = asyncio.run(scenario())
+
+    for got in phones:
+        assert got == list(range(1, events + 1))
+    # Each stream's first read, then one shared read per ring, or two where a read began
+    # between the commit and its ring (it found the event; the ring still asks again).
+    # Each stream reading for itself made one per stream per ring: 4 x 10.
+    assert len(reads) <= 2 * events + streams < streams * events, str(reads)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_behind_the_feeds_window_reads_the_log_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    battle = start_battle(make_cast())
+    _fire(battle, 5)
+    monkeypatch.setattr(pages_live, "FEED_WINDOW", 2)
+
+    async def scenario() -> tuple[list[int], list[int], int | None]:
+        feed = pages_live.Feed(_watched(battle))
+        ahead = await feed.after(3, time.monotonic())  # the feed starts at 3: keeps 4, 5
+        behind = await feed.after(0, time.monotonic())  # before its window: its own read
+        return [s for s, _ in ahead], [s for s, _ in behind], feed.base
+
+    ahead, behind, base = async_to_sync(scenario)()
+
+    assert ahead == [4, 5] and behind == [1, 2, 3, 4, 5] and base == 3
 
 
 def test_a_ring_from_another_thread_wakes_the_bell_of_that_battle_only() -> None:

@@ -103,5 +103,43 @@ def test_the_draw_waits_for_the_player_whose_unit_activated_last(client, cast: C
     assert f"{drawing.username} draws the next activation" in waiting_page
     assert refused.status_code == 400
     assert f"{drawing.username} draws the next activation" in refused.content.decode()
-    assert 'data-testid="draw-waits"' not in drawing_page
+    # Both controls are on both pages, one hidden, so the stream can swap them (live.js).
+    assert re.search(r'data-testid="draw-waits" data-draw-waits hidden></p>', drawing_page)
+    assert re.search(r"<form [^>]*data-draw-form>", drawing_page)
+    assert re.search(r"<form [^>]*data-draw-form hidden>", waiting_page)
     assert drawn_again.status_code == 302 and battle.events.count() == 3
+
+
+def test_the_draw_control_says_which_sides_the_viewer_draws_for(client, cast: Cast) -> None:
+    battle = start_battle(cast, one_phone=False)
+    services.battle_activation_start(battle=battle, method="dice_counters", user=cast.alice)
+
+    plays = {
+        user.username: re.search(r'data-draw-plays="([^"]*)"', _table(client, user, battle))
+        for user in (cast.alice, cast.bob, cast.olivia)
+    }
+
+    assert {name: found.group(1) for name, found in plays.items() if found} == {
+        "alice": "0",
+        "bob": "1",
+        "olivia": "all",
+    }
+
+
+def test_the_page_refuses_the_other_players_void_of_a_draw_by_name(client, cast: Cast) -> None:
+    battle = start_battle(cast, one_phone=False)
+    services.battle_activation_start(battle=battle, method="dice_counters", user=cast.olivia)
+    drawn = services.battle_activation_draw(battle=battle, user=cast.olivia)
+    (side,) = drawn_sides(drawn.details)
+    drawer, other = (cast.alice, cast.bob) if side == 0 else (cast.bob, cast.alice)
+    services.battle_activation_draw(battle=battle, user=drawer)
+    client.force_login(other)
+
+    refused = client.post(f"/battles/{battle.pk}/void/", {"key": "v1"})
+    client.force_login(drawer)
+    allowed = client.post(f"/battles/{battle.pk}/void/", {"key": "v2"})
+
+    assert refused.status_code == 400
+    assert f"{drawer.username} drew this activation" in refused.content.decode()
+    assert allowed.status_code == 302
+    assert list(battle.events.filter(voided=True).values_list("seq", flat=True)) == [3]
