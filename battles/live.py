@@ -4,7 +4,7 @@ The event log is the source of truth; a ring only tells the open streams of a ba
 the log after the last event they sent. A lost ring costs at most one poll interval, never an
 event, and a ring too many costs one empty read.
 
-- With `REDIS_URL` set, a ring is published on Redis (`muster:battle-log:<id>`), and each
+- With `REDIS_URL` set, a ring is published on Redis (`muster:<db>:battle-log:<id>`), and each
   server process keeps ONE pattern subscription that rings its own open streams: any number
   of processes and machines, one Redis connection each.
 - Without Redis (`make demo`, SQLite), a ring goes straight to the streams open in the same
@@ -22,16 +22,27 @@ import logging
 import threading
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
 
 log = logging.getLogger(__name__)
 
-CHANNEL_PREFIX = "muster:battle-log:"
+CHANNEL_PREFIX = "muster:{db}:battle-log:"
 #: Seconds between reads of the log when no ring came: the safety net under the doorbell.
 POLL_WITH_REDIS = 15.0
 POLL_IN_PROCESS = 2.0
+
+
+def channel_prefix(redis_url: str) -> str:
+    """The channels' prefix for the Redis database `redis_url` names ("muster:3:battle-log:").
+
+    Redis pub/sub ignores database numbers: without the number in the name, two installations
+    (or a bench and a test run) sharing one Redis server would ring each other's streams.
+    """
+    database = urlsplit(redis_url).path.strip("/") or "0"
+    return CHANNEL_PREFIX.format(db=database)
 
 
 def poll_seconds() -> float:
@@ -113,7 +124,7 @@ def ring(battle_id: int, seq: int | None = None) -> None:
         return
     message = str(battle_id) if seq is None else f"{battle_id}:{seq}"
     try:
-        _redis().publish(f"{CHANNEL_PREFIX}{battle_id}", message)
+        _redis().publish(f"{channel_prefix(settings.REDIS_URL)}{battle_id}", message)
     except Exception:  # a dead Redis must not fail a player's action: the streams poll
         log.warning("live: could not publish battle %s on Redis; ringing locally", battle_id)
         ring_here(battle_id)
@@ -128,16 +139,17 @@ async def _listen() -> None:
     """Ring this process's streams for every battle published on Redis; reconnect on failure."""
     import redis.asyncio as aioredis
 
+    prefix = channel_prefix(settings.REDIS_URL)
     while True:
         client = aioredis.Redis.from_url(settings.REDIS_URL)
         try:
             pubsub = client.pubsub(ignore_subscribe_messages=True)
-            await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+            await pubsub.psubscribe(f"{prefix}*")
             async for message in pubsub.listen():
                 channel = message.get("channel", b"")
                 if isinstance(channel, bytes):
                     channel = channel.decode()
-                tail = str(channel).removeprefix(CHANNEL_PREFIX)
+                tail = str(channel).removeprefix(prefix)
                 if tail.isdigit():
                     ring_here(int(tail))
         except asyncio.CancelledError:

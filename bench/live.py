@@ -291,7 +291,9 @@ async def _watch_rings(tally: Tally, ready: asyncio.Event) -> None:
 
     client = aioredis.Redis.from_url(REDIS)
     pubsub = client.pubsub(ignore_subscribe_messages=True)
-    await pubsub.psubscribe("muster:battle-log:*")
+    # battles.live.channel_prefix: the channel names carry the Redis database number.
+    database = urlsplit(REDIS).path.strip("/") or "0"
+    await pubsub.psubscribe(f"muster:{database}:battle-log:*")
     ready.set()
     try:
         async for message in pubsub.listen():

@@ -250,7 +250,6 @@ def test_a_failed_publish_loses_no_event_the_streams_poll_finds_it(
 
     assert [seq for seq, _ in got] == [1]
     assert got[0][1] - committed <= live.POLL_WITH_REDIS + 0.5
-    # Redis channels are not per db number: another checkout's bench or tests on the same
-    # Redis server ring their own battles through this listener too (docs/operations.md).
+    # Only this battle's rings count: other battles of the same Redis database may ring too.
     assert [b for b in local_rings if b == watched.battle_id] == [watched.battle_id]
     assert "could not publish battle" in caplog.text

@@ -335,3 +335,11 @@ def test_under_wsgi_the_stream_answers_what_is_new_and_ends(client) -> None:
     text = response.content.decode()
     assert [m["id"] for m in _parse(text)] == [2, 3]
     assert text.startswith("retry: 2000") and text.endswith("event: poll\ndata: {}\n\n")
+
+
+def test_each_redis_database_rings_on_its_own_channels():
+    # Redis pub/sub ignores database numbers; two installations on one server must not ring
+    # each other's streams.
+    assert live.channel_prefix("redis://127.0.0.1:6379/3") == "muster:3:battle-log:"
+    assert live.channel_prefix("redis://127.0.0.1:6379") == "muster:0:battle-log:"
+    assert live.channel_prefix("redis://h:6379/3") != live.channel_prefix("redis://h:6379/4")
