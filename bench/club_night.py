@@ -13,9 +13,9 @@ What it does, all on 127.0.0.1 and all bounded:
    (ACT_EVERY) as the table assistant's forms do: a check (POST /battles/<pk>/check/), an
    activation draw (POST .../draw/) and a void of the latest event (POST .../void/); an action
    is timed from the POST to the end of the table page htmx fetches after the redirect, which
-   is what the player waits for. Side 1 checks and draws, side 2 checks and voids (the void
-   then undoes side 1's draw: a player may void only their own figure's event, and a draw has
-   none), so the mix is half checks, a quarter draws, a quarter voids;
+   is what the player waits for. Both sides check, then side 1 draws an activation and voids
+   its own draw (a player may void only their own figure's events and their own draws, so
+   the void is side 1's), so the mix is half checks, a quarter draws, a quarter voids;
    every client runs a closed loop (its next request waits for the answer to the last), so a
    saturated server is offered less than the mix: compare requests/s with about 47 offered;
    READERS club members each load a page, home, the campaign page or the standings
@@ -141,7 +141,7 @@ def read(client, path, accept):
 battles = seeded["battles"][:5]  # the first five: a sample of each kind, not the whole night
 phones = [(b["id"], p, browser(p["session"])) for b in battles for p in b["phones"]]
 reader = phones[0][2]
-turns = [(0, "check"), (1, "check"), (0, "draw"), (1, "void")]
+turns = [(0, "check"), (1, "check"), (0, "draw"), (0, "void")]
 def one_round():
     for side, action in turns:
         for b in range(len(battles)):
@@ -452,14 +452,14 @@ async def _act(client: Client, battle: int, phone: dict, action: str, tally: Tal
 
 
 async def _battle(port: int, battle: dict, until: float, tally: Tally) -> None:
-    """The two phones take turns, each every ACT_EVERY s: side 1 checks and draws, side 2
-    checks and voids (side 1's draw, the latest event then)."""
+    """The two phones act in turn, one every ACT_EVERY/2 s: both check, then side 1 draws and
+    voids its own draw (the other player's draw is theirs to void)."""
     phones = battle["phones"]
     # The players sit down over the first ACT_EVERY s, not all in the same instant (60 table
     # loads at once exhausted a loaded server's database pool before the night began).
     await asyncio.sleep(random.uniform(0, ACT_EVERY))
     clients = [await _open_table(port, battle["id"], phone) for phone in phones]
-    turns = [(0, "check"), (1, "check"), (0, "draw"), (1, "void")]
+    turns = [(0, "check"), (1, "check"), (0, "draw"), (0, "void")]
     step = 0
     while time.monotonic() < until:
         started = time.monotonic()
