@@ -409,6 +409,15 @@ def _check_league(doc: CampaignDocument, refs: _References) -> None:
 RowsOf: TypeAlias = tuple[str, type[models.Model], Sequence[Mapping[str, object]]]
 
 
+def _numbered(
+    prefix: str, groups: tuple[RowsOf, ...]
+) -> Iterator[tuple[type[models.Model], Mapping[str, object], str]]:
+    """Each row of each group, with its path under `prefix` ("battles[0].sides[2]")."""
+    for key, model, rows in groups:
+        for j, row in enumerate(rows):
+            yield model, row, f"{prefix}.{key}[{j}]"
+
+
 def _column_rows(
     doc: CampaignDocument,
 ) -> Iterator[tuple[type[models.Model], Mapping[str, object], str]]:
@@ -438,9 +447,7 @@ def _column_rows(
             ("events", BattleEvent, b["events"]),
             ("ledger", PostBattleRoll, b["ledger"]),
         )
-        for key, model, rows in battle_rows:
-            for j, row in enumerate(rows):
-                yield model, row, f"battles[{i}].{key}[{j}]"
+        yield from _numbered(f"battles[{i}]", battle_rows)
     league = doc["league"]
     if league["settings"] is not None:
         yield League, league["settings"], "league.settings"
@@ -449,9 +456,7 @@ def _column_rows(
         ("pairings", Pairing, league["pairings"]),
         ("adjustments", LeagueAdjustment, league["adjustments"]),
     )
-    for key, league_model, rows in league_rows:
-        for j, row in enumerate(rows):
-            yield league_model, row, f"league.{key}[{j}]"
+    yield from _numbered("league", league_rows)
 
 
 def document_problem(

@@ -12,19 +12,12 @@ from common.django_bases import ModelForm
 from league.core import TIE_BREAKERS, LeagueSettings, SettingsError
 from league.models import League, Pairing
 from league.selectors import settings_mapping
+from league.services.results import Claim
 
 TIE_BREAKER_SLOTS = 4
 TIE_BREAKER_CHOICES = [("", "—"), *TIE_BREAKERS.items()]
-RESULT_FIELDS = (
-    "winner",
-    "home_vp",
-    "away_vp",
-    "home_figures_lost",
-    "away_figures_lost",
-    "major_victory",
-    "home_no_show",
-    "away_no_show",
-)
+#: A result as a player states it: the fields of a `Claim`, in its order.
+RESULT_FIELDS: tuple[str, ...] = tuple(Claim.__dataclass_fields__)
 PLACE_FIELDS = ("table", "home", "away")
 LEAGUE_FORM_FIELDS: tuple[str, ...] = (
     "win_points",

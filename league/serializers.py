@@ -9,6 +9,7 @@ from rest_framework import serializers
 from campaigns.models import Membership
 from common.serializers import Serializer
 from league.core import PlayerId, StandingRow
+from league.forms import PLACE_FIELDS, RESULT_FIELDS
 from league.models import Pairing, Round, RoundKind
 
 
@@ -72,18 +73,9 @@ class PairingSerializer(serializers.ModelSerializer[Pairing]):
             "id",
             "campaign",
             "round",
-            "table",
-            "home",
-            "away",
+            *PLACE_FIELDS,
             "battle",
-            "winner",
-            "home_vp",
-            "away_vp",
-            "home_figures_lost",
-            "away_figures_lost",
-            "major_victory",
-            "home_no_show",
-            "away_no_show",
+            *RESULT_FIELDS,
             "reported_by_home",
             "reported_by_away",
             "confirmed_by_organiser",

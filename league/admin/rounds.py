@@ -26,20 +26,13 @@ from league.admin.history import (
 from league.desk import results as desk_results
 from league.desk.results import forces_by_player
 from league.errors import LeagueConflict
-from league.forms import PLACE_FIELDS, PairingForm
+from league.forms import PLACE_FIELDS, RESULT_FIELDS, PairingForm
 from league.models import Pairing, Round
 
 #: A pairing as one row of the round's inline: its place, its result, its state.
 PAIRING_ROW: tuple[str, ...] = (
     *PLACE_FIELDS,
-    "winner",
-    "home_vp",
-    "away_vp",
-    "home_figures_lost",
-    "away_figures_lost",
-    "major_victory",
-    "home_no_show",
-    "away_no_show",
+    *RESULT_FIELDS,
     "battle",
     "state",
     "version",
