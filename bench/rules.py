@@ -10,6 +10,7 @@ check rolled (resolution by resolution, into a list), side by side in alternatin
 time: `randint_ratio` is the check's time over the loop's (budget: <= 4 for every check; a check
 that rolls no dice has no ratio); `resolve_ratio` is the same for `Check.resolve`, which
 validates the parameters on every roll (what a simulation paid before issue 29).
+`--system KEY` limits it to one system's checks.
 
 `--house` (issue 17) measures each check twice, side by side in one run, as written and under
 a house-rules pack (the system's template with one cell edited, so the pack is a real one and
@@ -153,9 +154,11 @@ def randint_ratio(
     }
 
 
-def randint_rows() -> list[dict[str, Any]]:
+def randint_rows(only: str | None = None) -> list[dict[str, Any]]:
     rows = []
     for system in all_systems():
+        if only not in (None, system.key):
+            continue
         for check in system.checks.values():
             row = randint_ratio(check, sample_params(check))
             rows.append({"system": system.key, **row})
@@ -214,8 +217,9 @@ def house_ratios(system: RuleSystem, rounds: int = 5) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    if "--randint" in sys.argv[1:]:
-        rows = randint_rows()
+    args = sys.argv[1:]
+    if "--randint" in args:
+        rows = randint_rows(args[args.index("--system") + 1] if "--system" in args else None)
         ratios = [r["randint_ratio"] for r in rows if r["dice_per_resolution"]]
         print(
             json.dumps(
