@@ -7,11 +7,11 @@ assistant writes, so an auto-resolved battle reads like a played one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from rules.checks import Check, Resolution
+from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
 from rules.schema import Schema
 
@@ -79,6 +79,49 @@ class PreparedChecks:
         except TypeError:  # a list-valued parameter: not hashable, validated every time
             return check.resolve(params, dice)
         return prepared.roll(dice)
+
+
+class Questions:
+    """The questions a simulation has prepared, by its own key for each, kept for every battle
+    fought under the same checks (`questions_for`).
+
+    A simulation knows what decides a question (the unit types, the target's Hits, the die):
+    a small tuple of those is a cheaper key than the parameters a check's memo reads, and the
+    parameters need not even be built unless the question is new. The key must hold every
+    value the parameters are built from, the campaign options included.
+    """
+
+    def __init__(self, checks: Mapping[str, Check]) -> None:
+        self.checks = checks
+        self.asked: dict[Hashable, Prepared] = {}
+
+    def prepare(self, key: Hashable, name: str, params: Mapping[str, Any]) -> Prepared:
+        """Prepare the check called `name` with `params` (validated here) under `key`."""
+        if len(self.asked) >= _QUESTIONS_SIZE:
+            self.asked.clear()
+        prepared = self.asked[key] = self.checks[name].prepare(params)
+        return prepared
+
+
+def questions_for(checks: Mapping[str, Check]) -> Questions:
+    """The `Questions` of a set of checks (the system's, or a club's built from its pack),
+    shared by every battle fought under them: a batch prepares each question once.
+
+    Kept by the checks' identity; the entry holds the checks, so the identity cannot be reused
+    while it is kept. At most `_QUESTION_SETS` sets are kept.
+    """
+    known = _QUESTION_SETS.get(id(checks))
+    if known is None or known.checks is not checks:
+        if len(_QUESTION_SETS) >= _QUESTION_SETS_SIZE:
+            _QUESTION_SETS.clear()
+        known = _QUESTION_SETS[id(checks)] = Questions(checks)
+    return known
+
+
+_QUESTION_SETS: dict[int, Questions] = {}
+_QUESTION_SETS_SIZE = 64
+#: Questions one set keeps: a 6 v 6 batch asks a few hundred.
+_QUESTIONS_SIZE = 4096
 
 
 def validated_snapshot(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,8 @@ import pytest
 from rules import house
 from rules.checks import Outcome, by_face, face_steps, no_dice, question, resolved_by
 from rules.dice import D6, D12, GivenDice, SeededDice
-from rules.errors import DiceError
+from rules.errors import DiceError, ValidationError
+from rules.simulate import questions_for
 from rules.system import get_system
 
 
@@ -132,3 +133,17 @@ def test_a_clubs_pack_answers_after_the_base_rules_answered_the_same_question():
 def test_given_dice_run_out_where_they_ran_out_before(system, check, params, given, words):
     with pytest.raises(DiceError, match=words.replace("(", r"\(").replace(")", r"\)")):
         get_system(system).check(check).resolve(params, GivenDice(given))
+
+
+def test_a_batch_keeps_its_questions_per_set_of_checks():
+    system = get_system("game_the_90")
+    housed = system.with_house(house.template(system))
+    questions = questions_for(system.checks)
+
+    assert questions_for(system.checks) is questions  # every battle of the batch shares them
+    assert questions_for(housed.checks) is not questions  # a club's checks keep their own
+    prepared = questions.prepare(("melee", "d6", 3), "melee", {"target_hits": 3})
+    assert questions.asked[("melee", "d6", 3)] is prepared
+    assert prepared.values["target_hits"] == 3
+    with pytest.raises(ValidationError):
+        questions.prepare(("melee", "d6", 99), "melee", {"target_hits": 99})
