@@ -577,12 +577,13 @@ _MEMO_SIZE = 4096
 
 
 def question(params: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Parameters as the key of a memo of prepared questions: their items in order, then each
-    value's type, so values that compare equal but validate differently (1 and True, 1 and
-    1.0) never share an entry. Built in two C-level passes (a generator of (name, type,
-    value) triples cost a many-parameter check more than its roll). Hashing the key raises
+    """Parameters as the key of a memo of prepared questions: their names, then their values,
+    then each value's type, so values that compare equal but validate differently (1 and True,
+    1 and 1.0) never share an entry. Flat, and built in C-level passes: a tuple per parameter
+    cost a many-parameter check more to build and hash than its roll. Hashing the key raises
     TypeError for an unhashable value (a list)."""
-    return (*params.items(), *map(type, params.values()))
+    values = params.values()
+    return (*params.keys(), *values, *map(type, values))
 
 
 def resolved_by(preparer: Preparer) -> Resolver:

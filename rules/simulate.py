@@ -134,22 +134,28 @@ def validated_snapshot(schema: Schema, stats: Mapping[str, Any]) -> dict[str, An
     stay apart), lists as tuples. Stats holding a value that cannot be a key (a dict) are
     validated every time. Each caller gets its own copy, lists included.
     """
+    values = stats.values()
+    # The stats' names, then their values (lists as tuples), then each value's type: built in
+    # flat passes, not a tuple per stat (a batch looks up every figure of every battle).
+    frozen = [tuple(v) if v.__class__ is list else v for v in values]
+    key = (id(schema), *stats.keys(), *frozen, *map(type, values))
     try:
-        key = (id(schema), *((k, v.__class__, _frozen(v)) for k, v in stats.items()))
         known = _SNAPSHOTS.get(key)
     except TypeError:  # an unhashable value
         return schema.validate_snapshot(stats)
     if known is None:
         if len(_SNAPSHOTS) >= _SNAPSHOTS_SIZE:
             _SNAPSHOTS.clear()
-        known = _SNAPSHOTS[key] = (schema, schema.validate_snapshot(stats))
-    return {k: list(v) if v.__class__ is list else v for k, v in known[1].items()}
-
-
-def _frozen(value: Any) -> Any:
-    return tuple(value) if value.__class__ is list else value
+        snapshot = schema.validate_snapshot(stats)
+        lists = tuple(k for k, v in snapshot.items() if v.__class__ is list)
+        known = _SNAPSHOTS[key] = (schema, snapshot, lists)
+    _, snapshot, lists = known
+    copy = {**snapshot}
+    for name in lists:  # each caller's lists are its own
+        copy[name] = list(copy[name])
+    return copy
 
 
 #: Validated snapshots by schema and content (see `validated_snapshot`), bounded.
-_SNAPSHOTS: dict[tuple[Any, ...], tuple[Schema, dict[str, Any]]] = {}
+_SNAPSHOTS: dict[tuple[Any, ...], tuple[Schema, dict[str, Any], tuple[str, ...]]] = {}
 _SNAPSHOTS_SIZE = 1024

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from rules.checks import Effect, Outcome, Roller, counted, face_steps, no_dice
 from rules.dice import D6, D12, Dice
@@ -211,38 +211,20 @@ def prepare(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
     shots comes to worked out once per volley that comes up."""
     fire = plan(tables, _params_key(params))
     needs = fire.needs
-    shot_rolls = tuple(_shot(fire, need) for need in needs)
     spent = fired(tables, params["weapon"])
+    if len(needs) == 1:  # the usual shot: what it comes to is read with its dice
+        return _lone_shot(fire, needs[0], spent)
+    shot_rolls = tuple(_shot(fire, need, _as_fired, Shot) for need in needs)
     volleys: dict[tuple[Shot, ...], _Volley] = {}
 
-    def summed(rolled: tuple[Shot, ...]) -> _Volley:
+    def volley(dice: Dice) -> Outcome:
+        rolled = tuple([roll(dice) for roll in shot_rolls])
         found = volleys.get(rolled)
         if found is None:
             if len(volleys) >= _VOLLEYS_KEPT:
                 volleys.clear()
             found = volleys[rolled] = _volley(rolled, spent)
-        return found
-
-    if len(shot_rolls) == 1:  # the usual shot: no loop, no tuple of shots to build
-        (need,), (only,) = needs, shot_rolls
-
-        by_shot: dict[Shot, _Volley] = {}  # bounded: a shot comes to a handful of ways
-
-        def one_shot(dice: Dice) -> Outcome:
-            shot = only(dice)
-            found = by_shot.get(shot)
-            if found is None:
-                found = by_shot[shot] = _volley((shot,), spent)
-            key, points, flinch, effects = found
-            entry = {"need": need, "result": shot.result, "location": shot.location}
-            details = {"shots": [entry], "wound_points": points, "duck_back_due": flinch}
-            return _new_outcome(Outcome, (key, details, effects))
-
-        return one_shot
-
-    def volley(dice: Dice) -> Outcome:
-        rolled = tuple([roll(dice) for roll in shot_rolls])
-        key, points, flinch, effects = summed(rolled)
+        key, points, flinch, effects = found
         entries = [
             {"need": need, "result": shot.result, "location": shot.location}
             for need, shot in zip(needs, rolled, strict=True)
@@ -251,6 +233,36 @@ def prepare(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
         return _new_outcome(Outcome, (key, details, effects))
 
     return volley
+
+
+def _as_fired(shot: Shot) -> Shot:
+    return shot
+
+
+class _Lone(NamedTuple):
+    """A lone shot and what it comes to (the volley of that one shot)."""
+
+    result: str
+    location: str | None
+    key: str
+    points: int
+    flinch: bool
+    effects: tuple[Effect, ...]
+
+
+def _lone_shot(fire: FirePlan, need: int, spent: tuple[Effect, ...]) -> Roller:
+    def summed(shot: Shot) -> _Lone:
+        return _Lone(shot.result, shot.location, *_volley((shot,), spent))
+
+    roll = _shot(fire, need, summed, _Lone)
+
+    def lone_shot(dice: Dice) -> Outcome:
+        result, location, key, points, flinch, effects = roll(dice)
+        entry = {"need": need, "result": result, "location": location}
+        details = {"shots": [entry], "wound_points": points, "duck_back_due": flinch}
+        return _new_outcome(Outcome, (key, details, effects))
+
+    return lone_shot
 
 
 class _Volley(NamedTuple):
@@ -280,36 +292,44 @@ _new_outcome = tuple.__new__
 
 
 _WOUNDED = frozenset({"minor", "serious", "crippling"})
+#: What a shot's faces are made into: the Shot itself, or a lone shot with its volley.
+Fired = TypeVar("Fired")
 
 
-def _shot(fire: FirePlan, need: int) -> Callable[[Dice], Shot]:
-    """One shot's roll at `need`: to hit, then damage (and location) on a hit."""
+def _shot(
+    fire: FirePlan, need: int, made: Callable[[Shot], Fired], final: type[Fired]
+) -> Callable[[Dice], Fired]:
+    """One shot's roll at `need`: to hit, then damage (and location) on a hit. Each way the
+    shot can end is `made` into a `final` value once, when it first comes up."""
     solid = fire.solid_cover
-    faces = partial(face_steps, final=Shot)
+    faces = partial(face_steps, final=final)
 
-    def missed(natural: int | None) -> Shot:
+    def missed(natural: int | None) -> Fired:
         # A miss that only solid cover caused makes the target flinch (duck back test);
         # a natural 12 misses whatever the cover.
         margin = need if natural is None else need - natural
-        return Shot("miss", None, bool(solid) and natural != t.FIRE_AUTO_MISS and margin >= solid)
+        flinch = bool(solid) and natural != t.FIRE_AUTO_MISS and margin >= solid
+        return made(Shot("miss", None, flinch))
 
-    def landed(margin: int) -> Callable[[Dice], Shot]:
+    def landed(margin: int) -> Callable[[Dice], Fired]:
         good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
 
-        def damage(face: int) -> Shot | Callable[[Dice], Shot]:
+        def damage(face: int) -> Fired | Callable[[Dice], Fired]:
             result = damage_result(face + fire.damage + good, fire.damage_table)
             # A wound that does not knock a man in cover (any cover) over makes him flinch too.
             flinch = fire.in_cover and result == "minor"
             if fire.locations and result in _WOUNDED:
                 return faces(
-                    D6, "hit location", lambda loc: Shot(result, t.HIT_LOCATIONS[loc], flinch)
+                    D6,
+                    "hit location",
+                    lambda loc: made(Shot(result, t.HIT_LOCATIONS[loc], flinch)),
                 )
-            return Shot(result, None, flinch)
+            return made(Shot(result, None, flinch))
 
         return faces(D12, "damage", damage)
 
     step = shot_roll(need, landed, missed, faces)
-    if isinstance(step, Shot):  # no die can hit: the miss is certain and rolls nothing
+    if isinstance(step, final):  # no die can hit: the miss is certain and rolls nothing
         return lambda dice: step
     return step
 
