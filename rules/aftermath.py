@@ -141,11 +141,14 @@ def aftermath_roll(
     fates = faces(bands)  # cached per bands: read once, never per die
     # The fate a face reads as once the hazard is subtracted (a result of 1 or less reads as 1).
     fate_of = tuple(fates[max(face - hazard, 1)] for face in range(7))
-    # The faces prompt care rerolls: those that would not heal (before the hazard, as written).
-    reroll = frozenset(f for f in range(1, 7) if fates[f] != HEALED) if care == "prompt" else ()
+    # By face, whether prompt care rerolls it: a face that would not heal (before the hazard,
+    # as written).
+    prompt = care == "prompt"
+    rerolled = tuple(prompt and face > 0 and fates[face] != HEALED for face in range(7))
     labels = _POINT_LABELS
 
     def roll(dice: Dice) -> tuple[int, int, int]:
+        draw = dice.roll
         pending, permanent, healed, sepsis, rolled = wounds, 0, 0, 0, 0
         # Rolling stops once more than five points are permanent: the figure is dead either way.
         while pending and permanent <= MAX_PERMANENT_SURVIVABLE:
@@ -156,9 +159,9 @@ def aftermath_roll(
             if rolled >= len(labels):
                 _more_point_labels(rolled)
             label, reroll_label = labels[rolled]
-            face = dice.roll(D6, label)
-            if face in reroll:
-                face = dice.roll(D6, reroll_label)
+            face = draw(D6, label)
+            if rerolled[face]:
+                face = draw(D6, reroll_label)
             result = fate_of[face]
             if result == SEPSIS:
                 sepsis += 1

@@ -296,14 +296,14 @@ def _prepare_aftermath(tables: t.RencounterTables, params: Mapping[str, Any]) ->
 
     def aftermath_of(dice: Dice) -> Outcome:
         permanent, healed, sepsis = roll(dice)
-        return Outcome(
-            _AFTERMATH_KEYS[permanent] if permanent < len(_AFTERMATH_KEYS) else "dies",
-            {"permanent": permanent, "healed": healed, "sepsis": sepsis},
-        )
+        key = _AFTERMATH_KEYS[permanent] if permanent < len(_AFTERMATH_KEYS) else "dies"
+        details = {"permanent": permanent, "healed": healed, "sepsis": sepsis}
+        return _new_outcome(Outcome, (key, details, ()))
 
     return aftermath_of
 
 
+_new_outcome = tuple.__new__
 #: The outcome of each count of permanent points a man survives (`aftermath.Aftermath`'s).
 _AFTERMATH_KEYS = tuple(
     aftermath.Aftermath(n, 0, 0).outcome for n in range(aftermath.MAX_PERMANENT_SURVIVABLE + 1)
