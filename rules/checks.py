@@ -574,6 +574,10 @@ class Prepared(NamedTuple):
 _ZERO = Fraction(0)
 #: Questions a check remembers (`Check.prepared`): a 6 v 6 batch asks a few hundred per check.
 _MEMO_SIZE = 4096
+#: Questions a check's `resolved_by` resolver remembers: fewer, as a prepared question keeps the
+#: result of every face that has come up (a Rencounter melee's can grow to some 30 KB), and the
+#: table asks one question at a time.
+_ROLLERS_SIZE = 512
 
 
 def question(params: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -592,7 +596,7 @@ def resolved_by(preparer: Preparer) -> Resolver:
 
     `resolve`, the odds' agreement tests and a simulation's prepared roll thus run the same
     code and draw the same dice. Questions are remembered by their parameters with each
-    value's type (1 and True stay apart), at most `_MEMO_SIZE` of them; parameters holding a
+    value's type (1 and True stay apart), at most `_ROLLERS_SIZE` of them; parameters holding a
     list are prepared afresh every time. Build one per check built (per tables snapshot): the
     memo belongs to the preparer it was made for, so a club's tables never answer for another's.
     """
@@ -605,7 +609,7 @@ def resolved_by(preparer: Preparer) -> Resolver:
         except TypeError:  # a list-valued parameter
             return preparer(MappingProxyType(dict(params)))(dice)
         if roller is None:
-            if len(memo) >= _MEMO_SIZE:
+            if len(memo) >= _ROLLERS_SIZE:
                 memo.clear()
             # A copy: the roller may read the parameters when it rolls, and the caller's
             # mapping may change after this call.

@@ -108,7 +108,7 @@ def questions_for(checks: Mapping[str, Check]) -> Questions:
     shared by every battle fought under them: a batch prepares each question once.
 
     Kept by the checks' identity; the entry holds the checks, so the identity cannot be reused
-    while it is kept. At most `_QUESTION_SETS` sets are kept.
+    while it is kept. At most `_QUESTION_SETS_SIZE` sets are kept.
     """
     known = _QUESTION_SETS.get(id(checks))
     if known is None or known.checks is not checks:
@@ -119,9 +119,10 @@ def questions_for(checks: Mapping[str, Check]) -> Questions:
 
 
 _QUESTION_SETS: dict[int, Questions] = {}
-_QUESTION_SETS_SIZE = 64
-#: Questions one set keeps: a 6 v 6 batch asks a few hundred.
-_QUESTIONS_SIZE = 4096
+_QUESTION_SETS_SIZE = 8
+#: Questions one set keeps: a 6 v 6 batch asks a few dozen to a few hundred, and a prepared
+#: question keeps each face's result as it comes up (tens of KB for a Rencounter melee).
+_QUESTIONS_SIZE = 1024
 
 
 def validated_snapshot(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:
