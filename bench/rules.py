@@ -10,6 +10,10 @@ check rolled (resolution by resolution, into a list), side by side in alternatin
 time: `randint_ratio` is the check's time over the loop's (budget: <= 4 for every check; a check
 that rolls no dice has no ratio); `resolve_ratio` is the same for `Check.resolve`, which
 validates the parameters on every roll (what a simulation paid before issue 29).
+`--system KEY` limits it to one system's checks; `--rounds N` (default 9) sets the rounds whose
+median ratio is reported: each round times 2,000 resolutions, a few milliseconds, so on a loaded
+machine a single round's anchor can be a third off, and five rounds left a check's ratio
+swinging by as much as 1.5x from run to run.
 
 `--house` (issue 17) measures each check twice, side by side in one run, as written and under
 a house-rules pack (the system's template with one cell edited, so the pack is a real one and
@@ -109,7 +113,7 @@ def _marks(prepared: Any, context: str, count: int) -> list[int]:
 
 
 def randint_ratio(
-    check: Check, params: dict[str, Any], count: int = 2000, rounds: int = 5
+    check: Check, params: dict[str, Any], count: int = 2000, rounds: int = 9
 ) -> dict[str, Any]:
     """The prepared check's time over a bare randint loop rolling the dice it rolled.
 
@@ -153,11 +157,13 @@ def randint_ratio(
     }
 
 
-def randint_rows() -> list[dict[str, Any]]:
+def randint_rows(only: str | None = None, rounds: int = 9) -> list[dict[str, Any]]:
     rows = []
     for system in all_systems():
+        if only not in (None, system.key):
+            continue
         for check in system.checks.values():
-            row = randint_ratio(check, sample_params(check))
+            row = randint_ratio(check, sample_params(check), rounds=rounds)
             rows.append({"system": system.key, **row})
     return rows
 
@@ -214,8 +220,12 @@ def house_ratios(system: RuleSystem, rounds: int = 5) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    if "--randint" in sys.argv[1:]:
-        rows = randint_rows()
+    args = sys.argv[1:]
+    if "--randint" in args:
+        rows = randint_rows(
+            args[args.index("--system") + 1] if "--system" in args else None,
+            int(args[args.index("--rounds") + 1]) if "--rounds" in args else 9,
+        )
         ratios = [r["randint_ratio"] for r in rows if r["dice_per_resolution"]]
         print(
             json.dumps(

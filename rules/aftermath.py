@@ -18,6 +18,7 @@ bound, computed in closed form rather than by simulation, for any bands a club m
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -67,8 +68,12 @@ class Improvement:
 def improvement_roll(dice: Dice, *, stat: str, value: int, sides: int, maximum: int) -> Improvement:
     """Roll the stat's own die; over the current value improves it by one (capped)."""
     roll = dice.roll(sides, f"improvement: {stat}")
-    after = value + 1 if roll > value and value < maximum else value
-    return Improvement(roll, value, after)
+    return Improvement(roll, value, improved_value(roll, value=value, maximum=maximum))
+
+
+def improved_value(roll: int, *, value: int, maximum: int) -> int:
+    """The stat after an improvement roll of `roll`: one more if the roll beat it (capped)."""
+    return value + 1 if roll > value and value < maximum else value
 
 
 def improvement_odds(*, value: int, sides: int, maximum: int) -> dict[str, Fraction]:
@@ -107,13 +112,6 @@ def faces(bands: Bands) -> tuple[str, ...]:
     return (results[0], *results)
 
 
-def _point_result(dice: Dice, fates: tuple[str, ...], *, care: str, hazard: int, label: str) -> str:
-    roll = dice.roll(D6, label)
-    if care == "prompt" and fates[roll] != HEALED:
-        roll = dice.roll(D6, f"{label} (prompt care reroll)")
-    return fates[max(roll - hazard, 1)]
-
-
 def wound_aftermath(
     dice: Dice,
     *,
@@ -128,24 +126,67 @@ def wound_aftermath(
     dice of each sepsis point, in the order they arose, each followed by its prompt-care
     reroll when one is due. Rolling stops as soon as the figure has died.
     """
+    return Aftermath(*aftermath_roll(wounds=wounds, care=care, hazard=hazard, bands=bands)(dice))
+
+
+def aftermath_roll(
+    *, wounds: int, care: str = "none", hazard: int = 0, bands: Bands = AFTERMATH_BANDS
+) -> Callable[[Dice], tuple[int, int, int]]:
+    """`wound_aftermath` prepared for its numbers: the roll gives (permanent, healed, sepsis).
+
+    Each face's fate after the hazard is read once, here, and each point's labels are written
+    once per process, so a roll draws and counts the dice and does nothing else.
+    """
     check_care(care, hazard)
     fates = faces(bands)  # cached per bands: read once, never per die
-    pending, permanent, healed, sepsis, rolled = wounds, 0, 0, 0, 0
-    # Rolling stops once more than five points are permanent: the figure is dead either way.
-    while pending and permanent <= MAX_PERMANENT_SURVIVABLE:
-        if rolled == MAX_POINTS_ROLLED:
-            raise DiceError(f"the sepsis chain passed {MAX_POINTS_ROLLED:,} points rolled")
-        pending -= 1
-        rolled += 1
-        result = _point_result(dice, fates, care=care, hazard=hazard, label=f"wound point {rolled}")
-        if result == SEPSIS:
-            sepsis += 1
-            pending += 2
-        elif result == PERMANENT:
-            permanent += 1
-        else:
-            healed += 1
-    return Aftermath(permanent, healed, sepsis)
+    # The fate a face reads as once the hazard is subtracted (a result of 1 or less reads as 1).
+    fate_of = tuple(fates[max(face - hazard, 1)] for face in range(7))
+    # By face, whether prompt care rerolls it: a face that would not heal (before the hazard,
+    # as written).
+    prompt = care == "prompt"
+    rerolled = tuple(prompt and face > 0 and fates[face] != HEALED for face in range(7))
+    labels = _POINT_LABELS
+
+    def roll(dice: Dice) -> tuple[int, int, int]:
+        draw = dice.roll
+        pending, permanent, healed, sepsis, rolled = wounds, 0, 0, 0, 0
+        # Rolling stops once more than five points are permanent: the figure is dead either way.
+        while pending and permanent <= MAX_PERMANENT_SURVIVABLE:
+            if rolled == MAX_POINTS_ROLLED:
+                raise DiceError(f"the sepsis chain passed {MAX_POINTS_ROLLED:,} points rolled")
+            pending -= 1
+            rolled += 1
+            if rolled >= len(labels):
+                _more_point_labels(rolled)
+            label, reroll_label = labels[rolled]
+            face = draw(D6, label)
+            if rerolled[face]:
+                face = draw(D6, reroll_label)
+            result = fate_of[face]
+            if result == SEPSIS:
+                sepsis += 1
+                pending += 2
+            elif result == PERMANENT:
+                permanent += 1
+            else:
+                healed += 1
+        return permanent, healed, sepsis
+
+    return roll
+
+
+#: Each wound point's die labels (the point's, and its prompt-care reroll's), by the point's
+#: number: written once per process, not once per die. Grown as a long sepsis chain needs.
+_POINT_LABELS: list[tuple[str, str]] = [("", "")]
+
+
+def _more_point_labels(upto: int) -> None:
+    for point in range(len(_POINT_LABELS), upto + 1):
+        label = f"wound point {point}"
+        _POINT_LABELS.append((label, f"{label} (prompt care reroll)"))
+
+
+_more_point_labels(64)
 
 
 def point_chances(bands: Bands, care: str, hazard: int) -> tuple[Fraction, Fraction, Fraction]:

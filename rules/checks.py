@@ -6,12 +6,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from itertools import combinations_with_replacement
 from math import factorial, gcd
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
-from rules.dice import Dice, DieRoll
+from rules.dice import Dice, Die, DieRoll
 from rules.errors import RulesError
 from rules.schema import Field, Schema
 
@@ -86,7 +87,7 @@ class Resolution(NamedTuple):
         }
 
 
-_new_resolution = tuple.__new__
+_new_resolution = _new_outcome = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -402,6 +403,11 @@ def declare(
 
 Resolver = Callable[[Mapping[str, Any], Dice], Outcome]
 OddsFn = Callable[[Mapping[str, Any]], Odds | Mapping[str, Fraction]]
+#: One question's roll, prepared: it draws the dice and returns the Outcome, nothing more.
+Roller = Callable[[Dice], Outcome]
+#: Works out once, for validated parameters, everything a roll needs but the dice (modifiers,
+#: target numbers, table rows, each face's result) and returns the question's `Roller`.
+Preparer = Callable[[Mapping[str, Any]], Roller]
 
 
 @dataclass(frozen=True)
@@ -414,6 +420,9 @@ class Check:
     consumed. `skill` names the stat this check exercises (for improvement rolls), if any.
     `sources` says where each parameter comes from (see `Source`), declared by the system next
     to the check; `takes_target` is False for a check that concerns the actor alone.
+    `preparer(params)`, where a check has one, works out what does not depend on the dice once
+    and returns the roll (see `Preparer`); its resolver is then `resolved_by(preparer)`, so a
+    prepared roll and `resolve` run the one implementation.
     `friendly_fire` says the rules let this check strike the actor's own side (firing into a
     melee, a blast that deviates). `aims_at` says whose figure the check is meant for: "foe"
     (the usual: a target on the actor's side only where `friendly_fire` allows it), "friend"
@@ -433,12 +442,13 @@ class Check:
     aims_at: Literal["foe", "friend", "any"] = "foe"
     sources: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))
     takes_target: bool = True
+    preparer: Preparer | None = None
     _keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _nothing: dict[str, Fraction] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
     #: What `prepared` has validated, by the parameters as given (see `prepared`).
-    _memo: dict[tuple[tuple[str, type, Any], ...], Prepared] = field(
+    _memo: dict[tuple[Any, ...], Prepared] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -467,7 +477,11 @@ class Check:
         same range); validation is most of what a cheap check costs, so it is paid here once.
         """
         values = MappingProxyType(self.params.validate(params))
-        return Prepared(self.name, values, self, self.resolver, self._keys)
+        if self.preparer is not None:
+            roller = self.preparer(values)
+        else:
+            roller = partial(self.resolver, values)
+        return Prepared(self.name, values, self, roller, self._keys)
 
     def prepared(self, params: Mapping[str, Any]) -> Prepared:
         """`prepare(params)`, remembered by the parameters as given (names and values in order).
@@ -478,7 +492,7 @@ class Check:
         key, so values that compare equal but validate differently (1 and True, 1 and 1.0)
         never share an entry. The memo is bounded: past `_MEMO_SIZE` questions it starts afresh.
         """
-        key = tuple((name, value.__class__, value) for name, value in params.items())
+        key = question(params)
         memo = self._memo
         known = memo.get(key)
         if known is None:
@@ -533,32 +547,147 @@ class Prepared(NamedTuple):
     """A check with its parameters validated once (`Check.prepare`): `roll` resolves it again
     and again for the same Resolution `Check.resolve` would give, without re-validating.
 
-    The check's resolver and outcome keys are carried beside it, so a roll reads them out of
-    this tuple in one unpacking instead of through the check's attributes every time.
+    The question's roll (the check's `preparer`'s, else its resolver bound to the values) and
+    the outcome keys are carried beside it, so a roll reads them out of this tuple in one
+    unpacking instead of through the check's attributes every time.
     """
 
     name: str
     values: Mapping[str, Any]
     check: Check
-    resolver: Resolver
+    roller: Roller
     keys: frozenset[str]
 
     def roll(self, dice: Dice) -> Resolution:
         """Resolve with `dice` and return the result with its dice."""
-        name, values, _, resolver, keys = self
+        name, values, _, roller, keys = self
         rolls = dice.rolls
         start = len(rolls)
-        key, details, effects = resolver(values, dice)
+        key, details, effects = roller(dice)
         if key not in keys:
             raise RulesError(f"{name} produced unknown outcome {key!r}")
-        return _new_resolution(
-            Resolution, (name, values, key, tuple(rolls[start:]), details, effects)
-        )
+        # Most rolls draw one die: that record is taken as it is, not sliced out and copied.
+        drawn = (rolls[-1],) if len(rolls) - start == 1 else tuple(rolls[start:])
+        return _new_resolution(Resolution, (name, values, key, drawn, details, effects))
 
 
 _ZERO = Fraction(0)
 #: Questions a check remembers (`Check.prepared`): a 6 v 6 batch asks a few hundred per check.
 _MEMO_SIZE = 4096
+#: Questions a check's `resolved_by` resolver remembers: fewer, as a prepared question keeps the
+#: result of every face that has come up (a Rencounter melee's can grow to some 30 KB), and the
+#: table asks one question at a time.
+_ROLLERS_SIZE = 512
+
+
+def question(params: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Parameters as the key of a memo of prepared questions: their names, then their values,
+    then each value's type, so values that compare equal but validate differently (1 and True,
+    1 and 1.0) never share an entry. Flat, and built in C-level passes: a tuple per parameter
+    cost a many-parameter check more to build and hash than its roll. Hashing the key raises
+    TypeError for an unhashable value (a list)."""
+    values = params.values()
+    return (*params.keys(), *values, *map(type, values))
+
+
+def resolved_by(preparer: Preparer) -> Resolver:
+    """The resolver of a check written as a `Preparer`: each distinct question is prepared
+    once, then rolled.
+
+    `resolve`, the odds' agreement tests and a simulation's prepared roll thus run the same
+    code and draw the same dice. Questions are remembered by their parameters with each
+    value's type (1 and True stay apart), at most `_ROLLERS_SIZE` of them; parameters holding a
+    list are prepared afresh every time. Build one per check built (per tables snapshot): the
+    memo belongs to the preparer it was made for, so a club's tables never answer for another's.
+    """
+    memo: dict[tuple[Any, ...], Roller] = {}
+
+    def resolve(params: Mapping[str, Any], dice: Dice) -> Outcome:
+        key = question(params)
+        try:
+            roller = memo.get(key)
+        except TypeError:  # a list-valued parameter
+            return preparer(MappingProxyType(dict(params)))(dice)
+        if roller is None:
+            if len(memo) >= _ROLLERS_SIZE:
+                memo.clear()
+            # A copy: the roller may read the parameters when it rolls, and the caller's
+            # mapping may change after this call.
+            roller = memo[key] = preparer(MappingProxyType(dict(params)))
+        return roller(dice)
+
+    return resolve
+
+
+#: What a face leads to, as `by_face` reads it: the Outcome, or the roll of the next die.
+Step = Outcome | Roller
+
+
+def by_face(die: Die, label: str, outcome: Callable[[int], Step]) -> Roller:
+    """The roll of one die whose face decides what follows: `outcome(face)` gives the Outcome,
+    or the `Roller` of the dice still to roll (another `by_face`, say), and is worked out once
+    per face (when the face first comes up), then looked up on every roll.
+
+    The dice are drawn one by one as the plain resolver drew them, with the same labels, so
+    seeded and given dice come out as before. Each roll gets its own copy of the details (a
+    caller may add to them); effects are immutable tuples and are shared.
+    """
+    table: dict[int, Step] = {}
+
+    def roll(dice: Dice) -> Outcome:
+        face = dice.roll(die, label)
+        found = table.get(face)
+        if found is None:
+            found = table[face] = outcome(face)
+        if found.__class__ is Outcome:
+            key, details, effects = found
+            copied: dict[str, Any] = {**details}
+            return _new_outcome(Outcome, (key, copied, effects))
+        return found(dice)  # type: ignore[operator]  # not an Outcome: the next die's roll
+
+    return roll
+
+
+#: A value a die's face leads to in `face_steps`: immutable, handed out as it is.
+Part = TypeVar("Part")
+
+
+def face_steps(
+    die: Die,
+    label: str,
+    step: Callable[[int], Part | Callable[[Dice], Part]],
+    final: type[Part],
+) -> Callable[[Dice], Part]:
+    """`by_face` for a part of a roll (one shot of a volley, say) whose result is an
+    immutable `final` (a NamedTuple), handed out as it is: no details to copy."""
+    table: dict[int, Part | Callable[[Dice], Part]] = {}
+
+    def roll(dice: Dice) -> Part:
+        face = dice.roll(die, label)
+        found = table.get(face)
+        if found is None:
+            found = table[face] = step(face)
+        if found.__class__ is final:
+            return found
+        return found(dice)  # type: ignore[operator]  # not a `final`: the next die's roll
+
+    return roll
+
+
+def no_dice(outcome: Outcome) -> Roller:
+    """The roll of a question answered without dice: the same Outcome, its details copied."""
+    key, details, effects = outcome
+
+    def roll(dice: Dice) -> Outcome:
+        copied: dict[str, Any] = {**details}
+        return _new_outcome(Outcome, (key, copied, effects))
+
+    return roll
+
+
+def as_roller(step: Step) -> Roller:
+    """A `Step` as a roll of its own: an Outcome reached without dice, or the roll itself."""
+    return no_dice(step) if isinstance(step, Outcome) else step
 
 
 def _sums_to_one(values: Iterable[Fraction | int | float]) -> bool:

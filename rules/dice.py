@@ -245,14 +245,13 @@ class SeededDice(Dice):
     def roll_down(self, top: int, label: str = "") -> list[int]:
         """A d`top` down to a d2: the values and records of single rolls, in one loop.
 
-        A 54-card deck's shuffle rolls 53 dice, the most dice any one step rolls.
+        A 54-card deck's shuffle rolls 53 dice, the most dice any one step rolls. Each
+        ordinary die's face is its index plus one, so the face is worked out, not looked up.
         """
         record = self.rolls.append
         values = []
         words = self._words
-        for sides in range(top, 1, -1):
-            die = _BUILT.get(sides) or d(sides)
-            limit, faces = die.limit, die.faces
+        for sides, limit, name in _down_from(top):
             while True:
                 if not words:
                     self._refill()
@@ -260,10 +259,24 @@ class SeededDice(Dice):
                 word = words.pop()
                 if word < limit:
                     break
-            value = faces[word % sides]
+            value = word % sides + 1
             values.append(value)
-            record(_new_roll(DieRoll, (die.name, value, label)))
+            record(_new_roll(DieRoll, (name, value, label)))
         return values
+
+
+def _down_from(top: int) -> tuple[tuple[int, int, str], ...]:
+    """The dice of a shuffle of `top` items, d`top` down to d2: each one's sides, rejection
+    limit and name, read once per size of deck."""
+    known = _DOWN_FROM.get(top)
+    if known is None:
+        known = tuple((n, d(n).limit, d(n).name) for n in range(top, 1, -1))
+        if top <= _OTHER_UP_TO:
+            _DOWN_FROM[top] = known
+    return known
+
+
+_DOWN_FROM: dict[int, tuple[tuple[int, int, str], ...]] = {}
 
 
 def _keyed_states(key: bytes) -> tuple[Any, Any]:

@@ -7,11 +7,11 @@ assistant writes, so an auto-resolved battle reads like a played one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from rules.checks import Check, Resolution
+from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
 from rules.schema import Schema
 
@@ -81,6 +81,50 @@ class PreparedChecks:
         return prepared.roll(dice)
 
 
+class Questions:
+    """The questions a simulation has prepared, by its own key for each, kept for every battle
+    fought under the same checks (`questions_for`).
+
+    A simulation knows what decides a question (the unit types, the target's Hits, the die):
+    a small tuple of those is a cheaper key than the parameters a check's memo reads, and the
+    parameters need not even be built unless the question is new. The key must hold every
+    value the parameters are built from, the campaign options included.
+    """
+
+    def __init__(self, checks: Mapping[str, Check]) -> None:
+        self.checks = checks
+        self.asked: dict[Hashable, Prepared] = {}
+
+    def prepare(self, key: Hashable, name: str, params: Mapping[str, Any]) -> Prepared:
+        """Prepare the check called `name` with `params` (validated here) under `key`."""
+        if len(self.asked) >= _QUESTIONS_SIZE:
+            self.asked.clear()
+        prepared = self.asked[key] = self.checks[name].prepare(params)
+        return prepared
+
+
+def questions_for(checks: Mapping[str, Check]) -> Questions:
+    """The `Questions` of a set of checks (the system's, or a club's built from its pack),
+    shared by every battle fought under them: a batch prepares each question once.
+
+    Kept by the checks' identity; the entry holds the checks, so the identity cannot be reused
+    while it is kept. At most `_QUESTION_SETS_SIZE` sets are kept.
+    """
+    known = _QUESTION_SETS.get(id(checks))
+    if known is None or known.checks is not checks:
+        if len(_QUESTION_SETS) >= _QUESTION_SETS_SIZE:
+            _QUESTION_SETS.clear()
+        known = _QUESTION_SETS[id(checks)] = Questions(checks)
+    return known
+
+
+_QUESTION_SETS: dict[int, Questions] = {}
+_QUESTION_SETS_SIZE = 8
+#: Questions one set keeps: a 6 v 6 batch asks a few dozen to a few hundred, and a prepared
+#: question keeps each face's result as it comes up (tens of KB for a Rencounter melee).
+_QUESTIONS_SIZE = 1024
+
+
 def validated_snapshot(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:
     """`schema.validate_snapshot(stats)`, remembered by the stats' content.
 
@@ -91,22 +135,28 @@ def validated_snapshot(schema: Schema, stats: Mapping[str, Any]) -> dict[str, An
     stay apart), lists as tuples. Stats holding a value that cannot be a key (a dict) are
     validated every time. Each caller gets its own copy, lists included.
     """
+    values = stats.values()
+    # The stats' names, then their values (lists as tuples), then each value's type: built in
+    # flat passes, not a tuple per stat (a batch looks up every figure of every battle).
+    frozen = [tuple(v) if v.__class__ is list else v for v in values]
+    key = (id(schema), *stats.keys(), *frozen, *map(type, values))
     try:
-        key = (id(schema), *((k, v.__class__, _frozen(v)) for k, v in stats.items()))
         known = _SNAPSHOTS.get(key)
     except TypeError:  # an unhashable value
         return schema.validate_snapshot(stats)
     if known is None:
         if len(_SNAPSHOTS) >= _SNAPSHOTS_SIZE:
             _SNAPSHOTS.clear()
-        known = _SNAPSHOTS[key] = (schema, schema.validate_snapshot(stats))
-    return {k: list(v) if v.__class__ is list else v for k, v in known[1].items()}
-
-
-def _frozen(value: Any) -> Any:
-    return tuple(value) if value.__class__ is list else value
+        snapshot = schema.validate_snapshot(stats)
+        lists = tuple(k for k, v in snapshot.items() if v.__class__ is list)
+        known = _SNAPSHOTS[key] = (schema, snapshot, lists)
+    _, snapshot, lists = known
+    copy = {**snapshot}
+    for name in lists:  # each caller's lists are its own
+        copy[name] = list(copy[name])
+    return copy
 
 
 #: Validated snapshots by schema and content (see `validated_snapshot`), bounded.
-_SNAPSHOTS: dict[tuple[Any, ...], tuple[Schema, dict[str, Any]]] = {}
+_SNAPSHOTS: dict[tuple[Any, ...], tuple[Schema, dict[str, Any], tuple[str, ...]]] = {}
 _SNAPSHOTS_SIZE = 1024

@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from rules.checks import Check, Outcome, counted
+from rules.checks import Check, Outcome, Roller, by_face, counted, resolved_by
 from rules.dice import D12, Dice
 from rules.schema import Schema
 from rules.systems.d12_skirmish import tables as t
@@ -20,25 +20,33 @@ TROOP_OUTCOMES = ("elite", "veteran", "regular", "raw")
 ABILITY_OUTCOMES = tuple(key for _, key, _, _ in t.BASE.ABILITIES)
 
 
-def resolve_troop_type(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    troop_roll = dice.roll(D12, "troop type")
-    expertise_roll = dice.roll(D12, "expertise")
-    key = band(TROOP_TYPE_TABLE, troop_roll)
+def _troop_type(troop_roll: int, expertise_roll: int) -> Outcome:
     details = {
         "troop_roll": troop_roll,
         "expertise_roll": expertise_roll,
         "expertise": band(EXPERTISE_TABLE, expertise_roll),
     }
-    return Outcome(key, details)
+    return Outcome(band(TROOP_TYPE_TABLE, troop_roll), details)
+
+
+def prepare_troop_type(params: Mapping[str, Any]) -> Roller:
+    """The troop type d12, then the expertise d12: each pair of faces read once."""
+    return by_face(
+        D12,
+        "troop type",
+        lambda troop_roll: by_face(D12, "expertise", partial(_troop_type, troop_roll)),
+    )
 
 
 def troop_type_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
     return counted({key: high - low + 1 for low, high, key in TROOP_TYPE_TABLE}, 12)
 
 
-def resolve_ability(tables: t.D12Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    roll = dice.roll(D12, "ability")
-    return Outcome(tables.ABILITY_BY_ROLL[roll], {"roll": roll})
+def prepare_ability(tables: t.D12Tables, params: Mapping[str, Any]) -> Roller:
+    """The ability d12 on `tables`' ability table."""
+    return by_face(
+        D12, "ability", lambda roll: Outcome(tables.ABILITY_BY_ROLL[roll], {"roll": roll})
+    )
 
 
 def ability_odds(params: Mapping[str, Any]) -> dict[str, Fraction]:
@@ -50,27 +58,30 @@ TROOP_TYPE = Check(
     "Troop type (character generation)",
     Schema(()),
     TROOP_OUTCOMES,
-    resolve_troop_type,
+    resolved_by(prepare_troop_type),
     troop_type_odds,
     "d12: 12 Elite, 10-11 Veteran, 2-9 Regular, 1 Raw; a second d12 picks the "
     "field of expertise (1-6 combat, 7-12 shooting)",
     "d12 troop type, then d12 expertise",
     takes_target=False,  # a new man's own roll; no parameters to source
+    preparer=prepare_troop_type,
 )
 
 
 def ability_check(tables: t.D12Tables) -> Check:
     """The ability roll on `tables`' ability table (a club may move abilities between faces)."""
+    preparer = partial(prepare_ability, tables)
     return Check(
         "ability",
         "Ability (character generation)",
         Schema(()),
         ABILITY_OUTCOMES,
-        partial(resolve_ability, tables),
+        resolved_by(preparer),
         ability_odds,
         "d12 on the ability table",
         "one d12: ability",
         takes_target=False,
+        preparer=preparer,
     )
 
 

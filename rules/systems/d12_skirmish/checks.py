@@ -22,12 +22,18 @@ from rules.checks import (
     FromState,
     FromTarget,
     Outcome,
+    Preparer,
+    Roller,
     Source,
+    Step,
+    by_face,
     counted,
     declare,
+    no_dice,
     odds_key,
+    resolved_by,
 )
-from rules.dice import D12, Dice
+from rules.dice import D12
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.d12_skirmish import tables as t
@@ -160,15 +166,15 @@ def _shot(face: int, modifier: int, muzzle: bool, hit_on: int) -> Outcome:
 _RELOADED = (Effect("actor", "loaded", "set", True, "reloaded"),)
 
 
-def resolve_reload(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_reload(params: Mapping[str, Any]) -> Roller:
     """A turn spent reloading: the muzzle-loader is loaded again. No dice."""
-    return Outcome("loaded", {}, _RELOADED)
+    return no_dice(Outcome("loaded", {}, _RELOADED))
 
 
-def resolve_shoot(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    face = dice.roll(D12, "to hit")
+def prepare_shoot(tables: Tables, params: Mapping[str, Any]) -> Roller:
+    """The shot for every face of the to-hit die, worked out once for these parameters."""
     modifier = tables.TROOP_MODIFIER[params["troop"]] + params["modifier"]
-    return _shot(face, modifier, False, tables.HIT_ON)
+    return by_face(D12, "to hit", lambda face: _shot(face, modifier, False, tables.HIT_ON))
 
 
 #: The fire check's firearm when none is named: the range band is given, not measured.
@@ -293,10 +299,10 @@ def _must_reload(params: Mapping[str, Any], tables: Tables) -> bool:
     return firearm == ANY_FIREARM or firearm not in tables.FIREARMS_EVERY_TURN
 
 
-def resolve_fire(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    face = dice.roll(D12, "to hit")
-    modifier = fire_modifier(params, tables)
-    return _shot(face, modifier, _must_reload(params, tables), tables.HIT_ON)
+def prepare_fire(tables: Tables, params: Mapping[str, Any]) -> Roller:
+    """The shot for every face of the to-hit die, its modifiers summed once."""
+    modifier, muzzle = fire_modifier(params, tables), _must_reload(params, tables)
+    return by_face(D12, "to hit", lambda face: _shot(face, modifier, muzzle, tables.HIT_ON))
 
 
 def _fire_key(tables: Tables, params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
@@ -318,10 +324,12 @@ def _misfire_key(tables: Tables, params: Mapping[str, Any], faces: tuple[int, ..
     return band(tables.MISFIRE_TABLE, faces[0])
 
 
-def resolve_misfire(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    face = dice.roll(D12, "misfire")
-    key = band(tables.MISFIRE_TABLE, face)
-    return Outcome(key, {"roll": face}, MISFIRE_EFFECTS[key])
+def prepare_misfire(tables: Tables, params: Mapping[str, Any]) -> Roller:
+    def misfire(face: int) -> Outcome:
+        key = band(tables.MISFIRE_TABLE, face)
+        return Outcome(key, {"roll": face}, MISFIRE_EFFECTS[key])
+
+    return by_face(D12, "misfire", misfire)
 
 
 # --- wounding ----------------------------------------------------------------------------
@@ -375,15 +383,24 @@ def _wound_effects(key: str, thrown: bool) -> tuple[Effect, ...]:
     return tuple(effects)
 
 
-def resolve_wound(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    face = dice.roll(D12, "wound")
-    result, score, thrown = wound_result(params, face, tables)
-    details: dict[str, Any] = {"roll": face, "score": score, "thrown": thrown}
-    key = result
-    if thrown:
-        details["thrown_roll"] = dice.roll(D12, "thrown from horse")
-        key = thrown_result(result, score, details["thrown_roll"], tables)
-    return Outcome(key, details, _wound_effects(key, thrown))
+def prepare_wound(tables: Tables, params: Mapping[str, Any]) -> Roller:
+    """The wound for every face (and a thrown rider's face), worked out once each."""
+
+    def wound(face: int) -> Step:
+        result, score, thrown = wound_result(params, face, tables)
+        details: dict[str, Any] = {"roll": face, "score": score, "thrown": thrown}
+        if not thrown:
+            return Outcome(result, details, _wound_effects(result, thrown))
+
+        def thrown_from_horse(thrown_face: int) -> Outcome:
+            key = thrown_result(result, score, thrown_face, tables)
+            return Outcome(
+                key, {**details, "thrown_roll": thrown_face}, _wound_effects(key, thrown)
+            )
+
+        return by_face(D12, "thrown from horse", thrown_from_horse)
+
+    return by_face(D12, "wound", wound)
 
 
 # --- hand to hand ------------------------------------------------------------------------
@@ -533,24 +550,38 @@ def h2h_odds(tables: Tables, params: Mapping[str, Any]) -> dict[str, Fraction]:
     return dict(_h2h_odds_cached(tables, odds_key(params)))
 
 
-def resolve_h2h(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    ours, theirs = dice.roll(D12, "our hand to hand"), dice.roll(D12, "enemy hand to hand")
-    ours_total = ours + h2h_modifier(params, "", tables)
-    theirs_total = theirs + h2h_modifier(params, "enemy_", tables)
-    lead = ours_total - theirs_total
+def prepare_h2h(tables: Tables, params: Mapping[str, Any]) -> Roller:
+    """Both sides' d12s (and the deadly roll on a difference of 5), each side's modifiers
+    summed once for these parameters and each pair of faces read once."""
+    ours_modifier = h2h_modifier(params, "", tables)
+    theirs_modifier = h2h_modifier(params, "enemy_", tables)
     defend_only = params["defend_only"]
-    deadly = 0
-    if abs(lead) == H2H_DEADLY_DIFFERENCE and not (defend_only and lead > 0):
-        deadly = dice.roll(D12, "won by 5: dead on 6+")
-    key = h2h_outcome(lead, defend_only, deadly)
-    details = {
-        "our_roll": ours,
-        "enemy_roll": theirs,
-        "our_total": ours_total,
-        "enemy_total": theirs_total,
-        "deadly_roll": deadly or None,
-    }
-    return Outcome(key, details, H2H_EFFECTS_BY_OUTCOME[key])
+
+    def fight(ours: int, theirs: int) -> Step:
+        ours_total, theirs_total = ours + ours_modifier, theirs + theirs_modifier
+        lead = ours_total - theirs_total
+        details = {
+            "our_roll": ours,
+            "enemy_roll": theirs,
+            "our_total": ours_total,
+            "enemy_total": theirs_total,
+        }
+
+        def decided(deadly: int) -> Outcome:
+            key = h2h_outcome(lead, defend_only, deadly)
+            return Outcome(
+                key, {**details, "deadly_roll": deadly or None}, H2H_EFFECTS_BY_OUTCOME[key]
+            )
+
+        if abs(lead) == H2H_DEADLY_DIFFERENCE and not (defend_only and lead > 0):
+            return by_face(D12, "won by 5: dead on 6+", decided)
+        return decided(0)
+
+    return by_face(
+        D12,
+        "our hand to hand",
+        lambda ours: by_face(D12, "enemy hand to hand", partial(fight, ours)),
+    )
 
 
 # --- morale ------------------------------------------------------------------------------
@@ -644,23 +675,37 @@ MORALE_EFFECTS = {
 }
 
 
-def resolve_morale(tables: Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    face = dice.roll(D12, "morale")
-    score = face + morale_modifier(params, tables)
-    reroll = dice.roll(D12, "in cover re-roll") if needs_cover_reroll(params, score) else 0
-    key = _morale_key(tables, params, (face, reroll))
-    details = {"roll": face, "score": score, "cover_reroll": reroll or None}
-    return Outcome(key, details, MORALE_EFFECTS[key])
+def prepare_morale(tables: Tables, params: Mapping[str, Any]) -> Roller:
+    """The morale test for every face (and cover re-roll), its modifiers summed once."""
+    modifier = morale_modifier(params, tables)
+
+    def morale(face: int) -> Step:
+        score = face + modifier
+
+        def tested(reroll: int) -> Outcome:
+            key = _morale_key(tables, params, (face, reroll))
+            details = {"roll": face, "score": score, "cover_reroll": reroll or None}
+            return Outcome(key, details, MORALE_EFFECTS[key])
+
+        if needs_cover_reroll(params, score):
+            return by_face(D12, "in cover re-roll", tested)
+        return tested(0)
+
+    return by_face(D12, "morale", morale)
 
 
 # --- officer loss --------------------------------------------------------------------------
 
 
-def resolve_officer_loss(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    face = dice.roll(D12, "officer / standard")
-    key = _officer_key(params, (face,))
-    effects = (Effect("actor", "officer_killed", "set", True),) if key == "officer_killed" else ()
-    return Outcome(key, {"roll": face}, effects)
+def prepare_officer_loss(params: Mapping[str, Any]) -> Roller:
+    def officer(face: int) -> Outcome:
+        key = _officer_key(params, (face,))
+        effects = (
+            (Effect("actor", "officer_killed", "set", True),) if key == "officer_killed" else ()
+        )
+        return Outcome(key, {"roll": face}, effects)
+
+    return by_face(D12, "officer / standard", officer)
 
 
 def _officer_key(params: Mapping[str, Any], faces: tuple[int, ...]) -> str:
@@ -750,6 +795,35 @@ def build_checks(tables: Tables) -> dict[str, Check]:
     return declare(_built_checks(tables), SOURCES, ALONE)
 
 
+def _check(
+    name: str,
+    title: str,
+    params: Schema,
+    outcomes: tuple[str, ...],
+    preparer: Preparer,
+    odds_fn: Callable[[Mapping[str, Any]], dict[str, Fraction]],
+    description: str,
+    dice_order: str,
+    skill: str | None = None,
+    friendly_fire: bool = False,
+) -> Check:
+    # The resolver rolls what the preparer prepares, remembering each question: one memo per
+    # check built, so per tables snapshot (`_built_checks` binds the snapshot into `preparer`).
+    return Check(
+        name,
+        title,
+        params,
+        outcomes,
+        resolved_by(preparer),
+        odds_fn,
+        description,
+        dice_order,
+        skill=skill,
+        friendly_fire=friendly_fire,
+        preparer=preparer,
+    )
+
+
 def _built_checks(tables: Tables) -> dict[str, Check]:
     """The checks, their parameter choices and odds read from `tables`.
 
@@ -758,89 +832,89 @@ def _built_checks(tables: Tables) -> dict[str, Check]:
     its checks accept, and each odds function gets a cache of its own.
     """
     return {
-        "shoot": Check(
+        "shoot": _check(
             "shoot",
             "Shoot (to hit)",
             _shoot_params(tables),
             SHOOT_OUTCOMES,
-            partial(resolve_shoot, tables),
+            partial(prepare_shoot, tables),
             _cached(1, partial(_shoot_key, tables)),
             f"d12 + troop + modifier: {tables.HIT_ON}+ hits; a natural 1 misfires",
             "one d12: to hit",
             skill="troop",
         ),
-        "fire": Check(
+        "fire": _check(
             "fire",
             "Shoot with every modifier",
             _fire_params(tables),
             SHOOT_OUTCOMES,
-            partial(resolve_fire, tables),
+            partial(prepare_fire, tables),
             _cached(1, partial(_fire_key, tables)),
             "The same roll as shoot, with cover, obstacles, range, movement, wounds and "
             "abilities named",
             "one d12: to hit",
             skill="troop",
         ),
-        "reload": Check(
+        "reload": _check(
             "reload",
             "Reload",
             Schema(()),
             ("loaded",),
-            resolve_reload,
+            prepare_reload,
             lambda params: {"loaded": Fraction(1)},
             "A muzzle-loader spends a turn reloading after each shot",
             "no dice",
         ),
-        "misfire": Check(
+        "misfire": _check(
             "misfire",
             "Misfire",
             Schema(()),
             MISFIRE_OUTCOMES,
-            partial(resolve_misfire, tables),
+            partial(prepare_misfire, tables),
             _cached(1, partial(_misfire_key, tables)),
             "d12 on the misfire table (4 read as out of ammo)",
             "one d12: misfire",
         ),
-        "wound": Check(
+        "wound": _check(
             "wound",
             "Wounding",
             WOUND_PARAMS,
             WOUND_OUTCOMES,
-            partial(resolve_wound, tables),
+            partial(prepare_wound, tables),
             _cached(2, partial(_wound_key, tables)),
             "d12 per hit on the foot or cavalry table; close range +1; 12 kills",
             "d12 wound; then, for a thrown rider, d12 thrown",
             # A misfire that explodes: "Weapon explodes, roll on wound table" for the firer.
             friendly_fire=True,
         ),
-        "hand_to_hand": Check(
+        "hand_to_hand": _check(
             "hand_to_hand",
             "Hand to hand",
             _h2h_params(tables),
             H2H_OUTCOMES,
-            partial(resolve_h2h, tables),
+            partial(prepare_h2h, tables),
             partial(h2h_odds, tables),
             "Both roll d12 + modifiers; the higher wins by the difference",
             "d12 ours, d12 enemy; then, on a difference of exactly 5, d12 6+ dead",
             skill="troop",
         ),
-        "morale": Check(
+        "morale": _check(
             "morale",
             "Morale",
             _morale_params(tables),
             MORALE_OUTCOMES,
-            partial(resolve_morale, tables),
+            partial(prepare_morale, tables),
             _cached(2, partial(_morale_key, tables)),
             "d12 + modifiers: 1-4 panic, 5-6 retreat, 7+ continue; in cover a 3-4 "
             "re-rolls (6+ continue, else pinned)",
             "d12 morale; then, in cover on 3-4, d12 re-roll",
         ),
-        "officer_loss": Check(
+        "officer_loss": _check(
             "officer_loss",
             "Officer / standard lost",
             Schema(()),
             ("officer_killed", "officer_safe"),
-            resolve_officer_loss,
+            prepare_officer_loss,
             _cached(1, _officer_key),
             "Unit games: a d12 per kill; 12 kills the officer or standard",
             "one d12 per kill",

@@ -22,12 +22,14 @@ from rules.checks import (
     FromState,
     FromTarget,
     Outcome,
+    Roller,
     Source,
+    by_face,
     declare,
     face_odds,
     odds_key,
+    resolved_by,
 )
-from rules.dice import Dice
 from rules.schema import Field, Schema
 from rules.systems.game_the_90 import tables as t
 from rules.systems.game_the_90.tables import (
@@ -159,9 +161,7 @@ def _shoot_key(hits: int, runs_out: bool) -> str:
     return f"hits_{hits}_out_of_missiles" if runs_out else f"hits_{hits}"
 
 
-def resolve_shoot(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play(tables)
-    face = dice.roll(DICE[params["die"]], "hits")
+def _shoot_outcome(params: Mapping[str, Any], now: InPlay, face: int) -> Outcome:
     hits, runs_out = _shoot_result(params, face, now)
     effects = _hit_effects(params, hits, now)
     if runs_out:
@@ -173,6 +173,12 @@ def resolve_shoot(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) ->
         "removed": params["target_hits"] + hits >= now.removed_at,
     }
     return Outcome(_shoot_key(hits, runs_out), details, effects)
+
+
+def prepare_shoot(tables: t.G90Tables, params: Mapping[str, Any]) -> Roller:
+    """The shot's result for every face of the die, worked out once for these parameters."""
+    outcome = partial(_shoot_outcome, params, in_play(tables))
+    return by_face(DICE[params["die"]], "hits", outcome)
 
 
 # --- melee -------------------------------------------------------------------------------
@@ -211,9 +217,7 @@ def _melee_hits(params: Mapping[str, Any], face: int, now: InPlay) -> int:
     return stacked_hits(raw, halvings, int(params["contact"] in DOUBLING_CONTACTS))
 
 
-def resolve_melee(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play(tables)
-    face = dice.roll(DICE[params["die"]], "hits")
+def _melee_outcome(params: Mapping[str, Any], now: InPlay, face: int) -> Outcome:
     hits = _melee_hits(params, face, now)
     details = {
         "roll": face,
@@ -221,6 +225,12 @@ def resolve_melee(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) ->
         "removed": params["target_hits"] + hits >= now.removed_at,
     }
     return Outcome(f"hits_{hits}", details, _hit_effects(params, hits, now))
+
+
+def prepare_melee(tables: t.G90Tables, params: Mapping[str, Any]) -> Roller:
+    """The blow's result for every face of the die, worked out once for these parameters."""
+    outcome = partial(_melee_outcome, params, in_play(tables))
+    return by_face(DICE[params["die"]], "hits", outcome)
 
 
 # --- move and charge ---------------------------------------------------------------------
@@ -259,23 +269,29 @@ def move_inches(params: Mapping[str, Any], face: int, now: InPlay) -> int:
     return face + now.fast_bonus[params["unit"]] if params["fast"] else face
 
 
-def resolve_move(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play(tables)
-    face = dice.roll(DICE[params["die"]], "move")
+def _move_outcome(params: Mapping[str, Any], now: InPlay, face: int) -> Outcome:
     inches = move_inches(params, face, now)
     return Outcome(f"inches_{inches}", {"roll": face, "inches": inches})
+
+
+def prepare_move(tables: t.G90Tables, params: Mapping[str, Any]) -> Roller:
+    """The move for every face of the die, worked out once for these parameters."""
+    return by_face(DICE[params["die"]], "move", partial(_move_outcome, params, in_play(tables)))
 
 
 def _charge_key(params: Mapping[str, Any], face: int, now: InPlay) -> str:
     return "reaches" if move_inches(params, face, now) >= params["distance"] else "falls_short"
 
 
-def resolve_charge(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play(tables)
-    face = dice.roll(DICE[params["die"]], "move")
+def _charge_outcome(params: Mapping[str, Any], now: InPlay, face: int) -> Outcome:
     inches = move_inches(params, face, now)
     details = {"roll": face, "inches": inches, "needed": params["distance"]}
     return Outcome("reaches" if inches >= params["distance"] else "falls_short", details)
+
+
+def prepare_charge(tables: t.G90Tables, params: Mapping[str, Any]) -> Roller:
+    """The charge's reach for every face of the die, worked out once for these parameters."""
+    return by_face(DICE[params["die"]], "move", partial(_charge_outcome, params, in_play(tables)))
 
 
 # --- rally -------------------------------------------------------------------------------
@@ -320,12 +336,15 @@ def rallied_off(params: Mapping[str, Any], face: int, now: InPlay) -> int:
     return max(0, min(now.rally_off[face], hits - floor))
 
 
-def resolve_rally(tables: t.G90Tables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    now = in_play(tables)
-    face = dice.roll(DICE[params["die"]], "rally")
+def _rally_outcome(params: Mapping[str, Any], now: InPlay, face: int) -> Outcome:
     off = rallied_off(params, face, now)
     effects = (Effect("actor", "hits", "add", -off, f"rallied off {off}"),) if off else ()
     return Outcome(f"hits_off_{off}", {"roll": face, "hits_off": off}, effects)
+
+
+def prepare_rally(tables: t.G90Tables, params: Mapping[str, Any]) -> Roller:
+    """The rally for every face of the die, worked out once for these parameters."""
+    return by_face(DICE[params["die"]], "rally", partial(_rally_outcome, params, in_play(tables)))
 
 
 # --- odds --------------------------------------------------------------------------------
@@ -409,55 +428,85 @@ def build_checks(tables: t.G90Tables) -> dict[str, Check]:
     return declare(_built_checks(tables), SOURCES, ALONE)
 
 
+def _check(
+    tables: t.G90Tables,
+    name: str,
+    title: str,
+    params: Schema,
+    outcomes: tuple[str, ...],
+    prepare: Callable[[t.G90Tables, Mapping[str, Any]], Roller],
+    classify: Classify,
+    description: str,
+    dice_order: str,
+) -> Check:
+    preparer = partial(prepare, tables)  # bound to this snapshot, as is its resolver's memo
+    return Check(
+        name,
+        title,
+        params,
+        outcomes,
+        resolved_by(preparer),
+        _cached(tables, classify),
+        description,
+        dice_order,
+        preparer=preparer,
+    )
+
+
 def _built_checks(tables: t.G90Tables) -> dict[str, Check]:
     return {
-        "shoot": Check(
+        "shoot": _check(
+            tables,
             "shoot",
             "Shooting",
             _shoot_params(tables),
             SHOOT_OUTCOMES,
-            partial(resolve_shoot, tables),
-            _cached(tables, _shoot_face),
+            prepare_shoot,
+            _shoot_face,
             _shoot_description(tables),
             ONE_DIE + ": the Hit roll",
         ),
-        "melee": Check(
+        "melee": _check(
+            tables,
             "melee",
             "Melee",
             _melee_params(tables),
             MELEE_OUTCOMES,
-            partial(resolve_melee, tables),
-            _cached(tables, _melee_face),
+            prepare_melee,
+            _melee_face,
             _melee_description(tables),
             ONE_DIE + ": the Hit roll",
         ),
-        "move": Check(
+        "move": _check(
+            tables,
             "move",
             "Move",
             Schema(_move_fields()),
             MOVE_OUTCOMES,
-            partial(resolve_move, tables),
-            _cached(tables, _move_face),
+            prepare_move,
+            _move_face,
             _move_description(tables),
             ONE_DIE,
         ),
-        "charge": Check(
+        "charge": _check(
+            tables,
             "charge",
             "Charge reach",
             _charge_params(tables),
             ("reaches", "falls_short"),
-            partial(resolve_charge, tables),
-            _cached(tables, _charge_key),
+            prepare_charge,
+            _charge_key,
             "Does the move roll cover the distance to contact?",
             ONE_DIE,
         ),
-        "rally": Check(
+        "rally": _check(
+            tables,
             "rally",
             "Rally",
             _rally_params(tables),
             RALLY_OUTCOMES,
-            partial(resolve_rally, tables),
-            _cached(tables, _rally_face),
+            prepare_rally,
+            _rally_face,
             _rally_description(tables),
             ONE_DIE,
         ),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import calendar
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
-from fractions import Fraction
 from typing import Any
 
 from rules import aftermath
@@ -165,10 +164,15 @@ def effective(state: Mapping[str, Any]) -> bool:
 def side_broken(units: Mapping[str, Sequence[Mapping[str, Any]]], breakpoint: str) -> bool:
     """Whether a side has reached its breakpoint (by total men or by every unit's strength)."""
     numerator, denominator = t.BREAKPOINTS[breakpoint]
-    men = [s for unit in units.values() for s in unit]
+    # One pass over the men: a simulated battle asks after every unit's activation.
+    men = standing = 0
+    every_unit_down = True  # every unit at half strength or less
+    for unit in units.values():
+        up = sum(map(effective, unit))
+        men += len(unit)
+        standing += up
+        every_unit_down = every_unit_down and 2 * up <= len(unit)
     if not men:
         return True
-    standing = sum(effective(s) for s in men)
-    if Fraction(standing, len(men)) < 1 - Fraction(numerator, denominator):
-        return True
-    return all(2 * sum(effective(s) for s in unit) <= len(unit) for unit in units.values())
+    # standing / men < 1 - numerator / denominator, in whole numbers (no Fraction per call).
+    return standing * denominator < (denominator - numerator) * men or every_unit_down

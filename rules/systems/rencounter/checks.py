@@ -20,11 +20,15 @@ from rules.checks import (
     FromTarget,
     Odds,
     Outcome,
+    Preparer,
+    Roller,
     Source,
+    by_face,
     declare,
     odds_key,
+    resolved_by,
 )
-from rules.dice import D12, Dice
+from rules.dice import D12, Dice, d
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.rencounter import fire, melee, special
@@ -32,10 +36,10 @@ from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (
     Dist,
     action_odds,
-    action_roll,
+    action_step,
     damage_faces,
     damage_odds,
-    hit_location,
+    located,
 )
 from rules.systems.rencounter.melee import wound_effects
 
@@ -87,11 +91,15 @@ def _action_outcome(result: str, natural: int, total: int) -> Outcome:
     return Outcome(result, {"natural": natural, "total": total}, effects)
 
 
-def _resolve_action(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result, natural, total = action_roll(
-        dice, params["experience"], params["wounds"], params["morale"], params["master_variant"]
+def _prepare_action(params: Mapping[str, Any]) -> Roller:
+    return action_step(
+        params["experience"],
+        params["wounds"],
+        params["morale"],
+        params["master_variant"],
+        "action",
+        _action_outcome,
     )
-    return _action_outcome(result, natural, total)
 
 
 def _action_odds(params: Mapping[str, Any]) -> Dist:
@@ -137,16 +145,15 @@ def morale_modifier(params: Mapping[str, Any]) -> int:
     )
 
 
-def _resolve_morale(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result, natural, total = action_roll(
-        dice,
+def _prepare_morale(params: Mapping[str, Any]) -> Roller:
+    return action_step(
         params["experience"],
         params["wounds"],
         morale_modifier(params),
         params["master_variant"],
         "morale",
+        _action_outcome,
     )
-    return _action_outcome(result, natural, total)
 
 
 def _morale_odds(params: Mapping[str, Any]) -> Dist:
@@ -155,15 +162,18 @@ def _morale_odds(params: Mapping[str, Any]) -> Dist:
     )
 
 
-def _resolve_duck_back(params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result, natural, total = action_roll(
-        dice,
+def _prepare_duck_back(params: Mapping[str, Any]) -> Roller:
+    return action_step(
         params["experience"],
         params["wounds"],
         params["morale"] + t.DUCK_BACK_PENALTY,
         params["master_variant"],
         "duck back",
+        _duck_back_outcome,
     )
+
+
+def _duck_back_outcome(result: str, natural: int, total: int) -> Outcome:
     if result == "acts":
         return Outcome("stays", {"natural": natural, "total": total})
     return Outcome(
@@ -194,12 +204,17 @@ DAMAGE_PARAMS = Schema(
 )
 
 
-def _resolve_damage(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    result = damage_faces(tables.damage_table, params["modifier"])[dice.roll(D12, "damage") - 1]
-    details: dict[str, Any] = {}
-    if params["locations"] and result in ("minor", "serious", "crippling"):
-        details["location"] = hit_location(dice)
-    return Outcome(result, details, wound_effects("target", result))
+def _prepare_damage(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
+    results, locations = damage_faces(tables.damage_table, params["modifier"]), params["locations"]
+
+    def damage(face: int) -> Outcome | Roller:
+        result = results[face - 1]
+        effects = wound_effects("target", result)
+        if locations and result in ("minor", "serious", "crippling"):
+            return located(lambda location: Outcome(result, {"location": location}, effects))
+        return Outcome(result, {}, effects)
+
+    return by_face(D12, "damage", damage)
 
 
 def improvable(tables: t.RencounterTables, stat: str) -> tuple[int, int]:
@@ -234,17 +249,19 @@ IMPROVEMENT_PARAMS = Schema(
 )
 
 
-def _resolve_improvement(
-    tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice
-) -> Outcome:
+def _prepare_improvement(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
     sides, maximum = improvable(tables, params["stat"])
-    roll = aftermath.improvement_roll(
-        dice, stat=params["stat"], value=params["value"], sides=sides, maximum=maximum
-    )
-    return Outcome(
-        "improves" if roll.improved else "unchanged",
-        {"roll": roll.roll, "before": roll.before, "after": roll.after},
-    )
+    value = params["value"]
+
+    def improvement(roll: int) -> Outcome:
+        after = aftermath.improved_value(roll, value=value, maximum=maximum)
+        return Outcome(
+            "improves" if after > value else "unchanged",
+            {"roll": roll, "before": value, "after": after},
+        )
+
+    # The label `aftermath.improvement_roll` gives the die (the campaign procedure's roll).
+    return by_face(d(sides), f"improvement: {params['stat']}", improvement)
 
 
 def _improvement_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
@@ -269,20 +286,28 @@ AFTERMATH_PARAMS = Schema(
 )
 
 
-def _resolve_aftermath(
-    tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice
-) -> Outcome:
-    result = aftermath.wound_aftermath(
-        dice,
+def _prepare_aftermath(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
+    roll = aftermath.aftermath_roll(
         wounds=params["wounds"],
         care=params["care"],
         hazard=params["hazard"],
         bands=tables.aftermath_bands,
     )
-    return Outcome(
-        result.outcome,
-        {"permanent": result.permanent, "healed": result.healed, "sepsis": result.sepsis},
-    )
+
+    def aftermath_of(dice: Dice) -> Outcome:
+        permanent, healed, sepsis = roll(dice)
+        key = _AFTERMATH_KEYS[permanent] if permanent < len(_AFTERMATH_KEYS) else "dies"
+        details = {"permanent": permanent, "healed": healed, "sepsis": sepsis}
+        return _new_outcome(Outcome, (key, details, ()))
+
+    return aftermath_of
+
+
+_new_outcome = tuple.__new__
+#: The outcome of each count of permanent points a man survives (`aftermath.Aftermath`'s).
+_AFTERMATH_KEYS = tuple(
+    aftermath.Aftermath(n, 0, 0).outcome for n in range(aftermath.MAX_PERMANENT_SURVIVABLE + 1)
+)
 
 
 def _aftermath_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Odds:
@@ -300,7 +325,7 @@ def _check(
     title: str,
     params: Schema,
     outcomes: tuple[str, ...],
-    resolver: Callable[[Mapping[str, Any], Dice], Outcome],
+    preparer: Preparer,
     odds_fn: Callable[..., Any],
     dice_order: str,
     skill: str | None = None,
@@ -308,18 +333,21 @@ def _check(
     friendly_fire: bool = False,
     aims_at: Literal["foe", "friend", "any"] = "foe",
 ) -> Check:
+    # The resolver rolls what the preparer prepares, remembering each question: one memo per
+    # check built, so per tables snapshot (`build_checks` binds the snapshot into `preparer`).
     return Check(
         name,
         title,
         params,
         outcomes,
-        resolver,
+        resolved_by(preparer),
         _cached(odds_fn) if cache else odds_fn,
         description=title,
         dice_order=dice_order,
         skill=skill,
         friendly_fire=friendly_fire,
         aims_at=aims_at,
+        preparer=preparer,
     )
 
 
@@ -445,7 +473,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Action roll: d6 + wounds + morale at or under experience",
             ACTION_PARAMS,
             ACTION_OUTCOMES,
-            _resolve_action,
+            _prepare_action,
             _action_odds,
             "d6 action; a master's natural 6 under the confirm variant: d6 confirm",
             skill="experience",
@@ -455,7 +483,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Fire: d12 at or under skill + modifiers, then damage",
             fire.build_params(tables),
             fire.FIRE_OUTCOMES,
-            partial(fire.resolve, tables),
+            partial(fire.prepare, tables),
             partial(fire.odds, tables),
             "per shot: d12 to hit, d12 confirm (natural 1 needing 0 to -4 only), d12 damage "
             "(on a hit), d6 location (wounds, with locations)",
@@ -467,7 +495,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Reload: a turn spent reloading a single-shot weapon",
             fire.build_reload_params(tables),
             fire.RELOAD_OUTCOMES,
-            partial(fire.resolve_reload, tables),
+            partial(fire.prepare_reload, tables),
             partial(fire.reload_odds, tables),
             "no dice",
             cache=False,
@@ -477,7 +505,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Melee: attack d12 against parry d12",
             melee.build_params(tables),
             melee.MELEE_OUTCOMES,
-            partial(melee.resolve, tables),
+            partial(melee.prepare, tables),
             partial(melee.odds, tables),
             "d12 attack, d12 parry, d12 damage (hit or riposte), d6 location (with locations)",
             skill="melee",
@@ -488,7 +516,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Damage: d12 + modifier on the damage table",
             DAMAGE_PARAMS,
             t.DAMAGE_RESULTS,
-            partial(_resolve_damage, tables),
+            partial(_prepare_damage, tables),
             lambda p: damage_odds(tables.damage_table, p["modifier"]),
             "d12 damage, d6 location (with locations)",
             # A shot that strikes an interposed friend, or a horse colliding with friendly foot.
@@ -499,7 +527,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Improvement: roll over the stat on its own die",
             IMPROVEMENT_PARAMS,
             ("improves", "unchanged"),
-            partial(_resolve_improvement, tables),
+            partial(_prepare_improvement, tables),
             partial(_improvement_odds, tables),
             "one die: d6 for experience and horsemanship, d12 for skills",
         ),
@@ -508,7 +536,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Wound aftermath: d6 per wound point",
             AFTERMATH_PARAMS,
             aftermath.AFTERMATH_OUTCOMES,
-            partial(_resolve_aftermath, tables),
+            partial(_prepare_aftermath, tables),
             partial(_aftermath_odds, tables),
             "a d6 per wound point in order, each followed by its prompt-care reroll if due; "
             "then the two dice of each sepsis point in the order they arose",
@@ -518,7 +546,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Morale check: an action roll with the morale modifiers",
             MORALE_PARAMS,
             ACTION_OUTCOMES,
-            _resolve_morale,
+            _prepare_morale,
             _morale_odds,
             "d6 morale; a master's natural 6 under the confirm variant: d6 confirm",
             skill="experience",
@@ -528,7 +556,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Duck back: action roll at -2 after a near miss from cover",
             DUCK_BACK_PARAMS,
             ("stays", "ducks_back"),
-            _resolve_duck_back,
+            _prepare_duck_back,
             _duck_back_odds,
             "d6 action; master confirm d6 if due",
             skill="experience",
@@ -538,7 +566,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Horsemanship: d6 + wounds + morale at or under horsemanship",
             special.HORSEMANSHIP_PARAMS,
             ("keeps_control", "balks", "falls"),
-            special.resolve_horsemanship,
+            special.prepare_horsemanship,
             special.horsemanship_odds,
             "d6",
             skill="horsemanship",
@@ -548,7 +576,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Heroes optional rule: natural roll in the window, then experience",
             special.HERO_PARAMS,
             ("inspired", "falters", "ordinary"),
-            special.resolve_hero,
+            special.prepare_hero,
             special.hero_odds,
             "d6 natural of the first morale roll, d6 hero roll (if due)",
         ),
@@ -557,7 +585,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Grenade blast on one man",
             special.GRENADE_PARAMS,
             special.GRENADE_OUTCOMES,
-            partial(special.resolve_grenade, tables),
+            partial(special.prepare_grenade, tables),
             partial(special.grenade_odds, tables),
             "d12 damage, d6 knock-down action check (minor wound or a roll of 14 or less)",
             friendly_fire=True,  # the blast strikes every man near it, friends included
@@ -567,7 +595,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Hollywood grenade fuse",
             special.FUSE_PARAMS,
             ("explodes", "dud"),
-            special.resolve_fuse,
+            special.prepare_fuse,
             special.fuse_odds,
             "d12",
         ),
@@ -576,7 +604,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Canister or grape against one man in the cone",
             special.ARTILLERY_PARAMS,
             special.ARTILLERY_OUTCOMES,
-            partial(special.resolve_artillery, tables),
+            partial(special.prepare_artillery, tables),
             partial(special.artillery_odds, tables),
             "d12 to hit, d12 confirm (natural 1 needing 0 to -4), d12 damage",
             skill="fire",
@@ -587,7 +615,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Weapons stuck optional rule: unstick at or under melee skill",
             special.STUCK_PARAMS,
             ("freed", "stuck", "broken"),
-            special.resolve_stuck,
+            special.prepare_stuck,
             special.stuck_odds,
             "d12",
         ),
@@ -596,7 +624,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Falling from a horse or vehicle",
             special.FALL_PARAMS,
             t.DAMAGE_RESULTS,
-            partial(special.resolve_fall, tables),
+            partial(special.prepare_fall, tables),
             partial(special.fall_odds, tables),
             "d12 damage",
             aims_at="any",  # a man's own fall: the one hurt may be the roller himself
@@ -606,7 +634,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "A leader's direct order to a man who failed to act",
             special.ORDER_PARAMS,
             ("acts", "hesitates"),
-            special.resolve_order,
+            special.prepare_order,
             special.order_odds,
             "d6 (only for a wounded man)",
             aims_at="friend",  # a leader orders one of his own men
@@ -616,7 +644,7 @@ def build_checks(tables: t.RencounterTables) -> dict[str, Check]:
             "Misfires and accidents",
             special.MISFIRE_PARAMS,
             special.MISFIRE_OUTCOMES,
-            special.resolve_misfire,
+            special.prepare_misfire,
             special.misfire_odds,
             "d12, then d6 high or low for an early shot",
         ),

@@ -8,11 +8,13 @@ damage table is a house-rules table: the caller passes the one of its tables sna
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
+from typing import TypeAlias, TypeVar
 
-from rules.checks import counted, exact, face_odds
-from rules.dice import D6, D12, Dice
+from rules.checks import Outcome, Roller, Step, by_face, counted, exact, face_odds
+from rules.dice import D6, D12, Dice, Die
 from rules.systems.rencounter import tables as t
 
 Dist = dict[str, Fraction]
@@ -58,22 +60,48 @@ def level_of_points(points: int) -> str:
 # --- fire -----------------------------------------------------------------------------------
 
 
-def shot_hits(need: int, dice: Dice) -> tuple[bool, int]:
-    """Roll to hit needing `need` or less on a d12; return (hit, margin by which it hit).
+Part = TypeVar("Part")
+#: What a face leads to: the final value, or the roll of the dice still to roll.
+ShotStep: TypeAlias = "Part | Callable[[Dice], Part]"
+#: How a die's faces become a roll: `rules.checks.by_face` for Outcomes (each roll copies the
+#: details), `face_steps` with its final type for the parts of a roll (one shot of several).
+FaceRoll: TypeAlias = (
+    "Callable[[Die, str, Callable[[int], ShotStep[Part]]], Callable[[Dice], Part]]"
+)
+
+
+def shot_roll(
+    need: int,
+    landed: Callable[[int], ShotStep[Part]],
+    missed: Callable[[int | None], ShotStep[Part]],
+    faces: FaceRoll[Part],
+) -> ShotStep[Part]:
+    """The roll to hit needing `need` or less on a d12, prepared for one `need`: what follows
+    a hit is `landed(margin by which it hit)`, what follows a miss `missed(natural to-hit die)`,
+    each a final value or the roll of the dice that follow, made into rolls by `faces`.
 
     A natural 12 always misses. A natural 1 with a need of 0 to -4 hits only if confirmed on a
-    second d12. At -5 or worse no shot can hit, so no die is rolled.
+    second d12 (its margin is need - 1). At -5 or worse no shot can hit, so no die is rolled:
+    that is `missed(None)`.
     """
     if need < CONFIRM_FLOOR:
-        return False, need
-    roll = dice.roll(D12, "to hit")
-    if roll == t.FIRE_AUTO_MISS:
-        return False, need - roll
-    if roll <= need:
-        return True, need - roll
-    if roll == 1 and need in t.CONFIRMATION:
-        return dice.roll(D12, "confirm natural 1") <= t.CONFIRMATION[need], need - roll
-    return False, need - roll
+        return missed(None)
+
+    def to_hit(roll: int) -> ShotStep[Part]:
+        if roll == t.FIRE_AUTO_MISS:
+            return missed(roll)
+        if roll <= need:
+            return landed(need - roll)
+        if roll == 1 and need in t.CONFIRMATION:
+            confirm = t.CONFIRMATION[need]
+
+            def confirmed(face: int) -> ShotStep[Part]:
+                return landed(need - 1) if face <= confirm else missed(1)
+
+            return faces(D12, "confirm natural 1", confirmed)
+        return missed(roll)
+
+    return faces(D12, "to hit", to_hit)
 
 
 def shot_hit_odds(need: int) -> tuple[Fraction, Fraction]:
@@ -163,16 +191,30 @@ def needs_master_confirm(experience: int, natural: int, total: int, variant: str
     )
 
 
-def action_roll(
-    dice: Dice, experience: int, wounds: int, modifier: int, variant: str, label: str = "action"
-) -> tuple[str, int, int]:
-    """Roll an action check; return (result, natural die, modified total)."""
-    natural = dice.roll(D6, label)
-    total = natural + wounds + modifier
-    if needs_master_confirm(experience, natural, total, variant):
-        failed = dice.roll(D6, f"{label}: master confirm") >= t.MASTER_CONFIRM_FAIL_FROM
-        return ("hesitates" if failed else "acts"), natural, total
-    return action_from_total(experience, wounds, natural, total), natural, total
+def action_step(
+    experience: int,
+    wounds: int,
+    modifier: int,
+    variant: str,
+    label: str,
+    finish: Callable[[str, int, int], Outcome],
+) -> Roller:
+    """An action check prepared for its numbers: `finish(result, natural die, modified total)`
+    is the Outcome, worked out once per face (and per master's confirming face)."""
+    confirm_label = f"{label}: master confirm"
+
+    def natural_face(natural: int) -> Step:
+        total = natural + wounds + modifier
+        if needs_master_confirm(experience, natural, total, variant):
+
+            def confirmed(face: int) -> Outcome:
+                failed = face >= t.MASTER_CONFIRM_FAIL_FROM
+                return finish("hesitates" if failed else "acts", natural, total)
+
+            return by_face(D6, confirm_label, confirmed)
+        return finish(action_from_total(experience, wounds, natural, total), natural, total)
+
+    return by_face(D6, label, natural_face)
 
 
 def action_odds(experience: int, wounds: int, modifier: int, variant: str) -> Dist:
@@ -191,6 +233,6 @@ def action_odds(experience: int, wounds: int, modifier: int, variant: str) -> Di
     return counted(counts, 36)
 
 
-def hit_location(dice: Dice) -> str:
-    """Roll the optional hit location on a d6."""
-    return t.HIT_LOCATIONS[dice.roll(D6, "hit location")]
+def located(then: Callable[[str], Outcome]) -> Roller:
+    """The optional hit location on a d6: `then(location)` is the Outcome."""
+    return by_face(D6, "hit location", lambda face: then(t.HIT_LOCATIONS[face]))

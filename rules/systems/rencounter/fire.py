@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
-from rules.checks import Effect, Outcome, counted
-from rules.dice import D12, Dice
+from rules.checks import Effect, Outcome, Roller, counted, face_steps, no_dice
+from rules.dice import D6, D12, Dice
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
@@ -26,10 +26,9 @@ from rules.systems.rencounter.combat import (
     DamageTable,
     Dist,
     damage_result,
-    hit_location,
     level_of_points,
     shot_hit_ways,
-    shot_hits,
+    shot_roll,
 )
 
 FIRE_OUTCOMES = ("miss", *t.DAMAGE_RESULTS)
@@ -197,24 +196,142 @@ def _damage_modifier(weapon: t.MissileWeapon | None, p: Mapping[str, Any]) -> in
     return modifier + weapon.damage + extreme
 
 
-def resolve(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    """Fire each shot in turn; add up the wound points of every hit."""
+class Shot(NamedTuple):
+    """What one shot came to: its damage result ("miss" for none), where it landed (with hit
+    locations), and whether it makes the target flinch (a duck back test)."""
+
+    result: str
+    location: str | None
+    flinch: bool
+
+
+def prepare(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
+    """Fire each shot in turn and add up the wound points of every hit, each shot's dice
+    looked up on tables worked out once for these parameters, and what a volley of those
+    shots comes to worked out once per volley that comes up."""
     fire = plan(tables, _params_key(params))
+    needs = fire.needs
+    spent = fired(tables, params["weapon"])
+    if len(needs) == 1:  # the usual shot: what it comes to is read with its dice
+        return _lone_shot(fire, needs[0], spent)
+    shot_rolls = tuple(_shot(fire, need, _as_fired, Shot) for need in needs)
+    volleys: dict[tuple[Shot, ...], _Volley] = {}
+
+    def volley(dice: Dice) -> Outcome:
+        rolled = tuple([roll(dice) for roll in shot_rolls])
+        found = volleys.get(rolled)
+        if found is None:
+            if len(volleys) >= _VOLLEYS_KEPT:
+                volleys.clear()
+            found = volleys[rolled] = _volley(rolled, spent)
+        key, points, flinch, effects = found
+        entries = [
+            {"need": need, "result": shot.result, "location": shot.location}
+            for need, shot in zip(needs, rolled, strict=True)
+        ]
+        details = {"shots": entries, "wound_points": points, "duck_back_due": flinch}
+        return _new_outcome(Outcome, (key, details, effects))
+
+    return volley
+
+
+def _as_fired(shot: Shot) -> Shot:
+    return shot
+
+
+class _Lone(NamedTuple):
+    """A lone shot and what it comes to (the volley of that one shot)."""
+
+    result: str
+    location: str | None
+    key: str
+    points: int
+    flinch: bool
+    effects: tuple[Effect, ...]
+
+
+def _lone_shot(fire: FirePlan, need: int, spent: tuple[Effect, ...]) -> Roller:
+    def summed(shot: Shot) -> _Lone:
+        return _Lone(shot.result, shot.location, *_volley((shot,), spent))
+
+    roll = _shot(fire, need, summed, _Lone)
+
+    def lone_shot(dice: Dice) -> Outcome:
+        result, location, key, points, flinch, effects = roll(dice)
+        entry = {"need": need, "result": result, "location": location}
+        details = {"shots": [entry], "wound_points": points, "duck_back_due": flinch}
+        return _new_outcome(Outcome, (key, details, effects))
+
+    return lone_shot
+
+
+class _Volley(NamedTuple):
+    """What a volley's shots come to: the outcome, wound points, a flinch, the effects."""
+
+    key: str
+    points: int
+    flinch: bool
+    effects: tuple[Effect, ...]
+
+
+def _volley(shots: tuple[Shot, ...], spent: tuple[Effect, ...]) -> _Volley:
     points, hits, dead, flinch = 0, 0, False, False
-    shots: list[dict[str, Any]] = []
-    for need in fire.needs:
-        result, location, cover_flinch = _one_shot(fire, need, dice)
-        shots.append({"need": need, "result": result, "location": location})
+    for result, _, shot_flinch in shots:
         hits += result != "miss"
         dead = dead or result == "dead"
-        flinch = flinch or cover_flinch
+        flinch = flinch or shot_flinch
         points += POINTS.get(result, 0)
     key = "miss" if not hits else ("dead" if dead else level_of_points(points))
-    return Outcome(
-        key,
-        {"shots": shots, "wound_points": points, "duck_back_due": flinch},
-        _effects(key, points) + fired(tables, params["weapon"]),
-    )
+    return _Volley(key, points, flinch, _effects(key, points) + spent)
+
+
+#: Volleys a prepared fire check remembers: a dozen shots with locations could come up in more
+#: ways than are worth keeping.
+_VOLLEYS_KEPT = 1024
+_new_outcome = tuple.__new__
+
+
+_WOUNDED = frozenset({"minor", "serious", "crippling"})
+#: What a shot's faces are made into: the Shot itself, or a lone shot with its volley.
+Fired = TypeVar("Fired")
+
+
+def _shot(
+    fire: FirePlan, need: int, made: Callable[[Shot], Fired], final: type[Fired]
+) -> Callable[[Dice], Fired]:
+    """One shot's roll at `need`: to hit, then damage (and location) on a hit. Each way the
+    shot can end is `made` into a `final` value once, when it first comes up."""
+    solid = fire.solid_cover
+    faces = partial(face_steps, final=final)
+
+    def missed(natural: int | None) -> Fired:
+        # A miss that only solid cover caused makes the target flinch (duck back test);
+        # a natural 12 misses whatever the cover.
+        margin = need if natural is None else need - natural
+        flinch = bool(solid) and natural != t.FIRE_AUTO_MISS and margin >= solid
+        return made(Shot("miss", None, flinch))
+
+    def landed(margin: int) -> Callable[[Dice], Fired]:
+        good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
+
+        def damage(face: int) -> Fired | Callable[[Dice], Fired]:
+            result = damage_result(face + fire.damage + good, fire.damage_table)
+            # A wound that does not knock a man in cover (any cover) over makes him flinch too.
+            flinch = fire.in_cover and result == "minor"
+            if fire.locations and result in _WOUNDED:
+                return faces(
+                    D6,
+                    "hit location",
+                    lambda loc: made(Shot(result, t.HIT_LOCATIONS[loc], flinch)),
+                )
+            return made(Shot(result, None, flinch))
+
+        return faces(D12, "damage", damage)
+
+    step = shot_roll(need, landed, missed, faces)
+    if isinstance(step, final):  # no die can hit: the miss is certain and rolls nothing
+        return lambda dice: step
+    return step
 
 
 #: A single-shot weapon after its shot: unloaded until the reload check has run its turns.
@@ -229,25 +346,6 @@ def fired(tables: t.RencounterTables, weapon_key: str) -> tuple[Effect, ...]:
     no weapon named, says nothing of what is left)."""
     weapon = tables.missile_weapons.get(weapon_key)
     return _UNLOADED if weapon is not None and weapon.shots == "1" else ()
-
-
-def _one_shot(fire: FirePlan, need: int, dice: Dice) -> tuple[str, str | None, bool]:
-    hit, margin = shot_hits(need, dice)
-    if not hit:
-        # A miss that only solid cover caused makes the target flinch (duck back test);
-        # a natural 12 misses whatever the cover.
-        rolled_12 = margin == need - t.FIRE_AUTO_MISS
-        return (
-            "miss",
-            None,
-            bool(fire.solid_cover) and not rolled_12 and (margin - fire.solid_cover >= 0),
-        )
-    good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
-    result = damage_result(dice.roll(D12, "damage") + fire.damage + good, fire.damage_table)
-    wounded = result in ("minor", "serious", "crippling")
-    location = hit_location(dice) if fire.locations and wounded else None
-    # A wound that does not knock a man in cover (any cover) over makes him flinch too.
-    return result, location, fire.in_cover and result == "minor"
 
 
 @lru_cache(maxsize=64)
@@ -343,9 +441,9 @@ def reload_turns(tables: t.RencounterTables, weapon_key: str) -> int:
     return max(1, int(-(-reload // 1)))
 
 
-def resolve_reload(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_reload(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
     """Spend a turn reloading: loaded once the weapon's reload time is spent, else say how
-    many turns are left. No dice."""
+    many turns are left. No dice: the answer is worked out once for these parameters."""
     turns, spent = reload_turns(tables, params["weapon"]), params["progress"] + 1
     if spent >= turns:
         effects = (
@@ -353,14 +451,14 @@ def resolve_reload(tables: t.RencounterTables, params: Mapping[str, Any], dice: 
             Effect("actor", "reload_progress", "set", 0),
             Effect("actor", "reloading", "set", 0),
         )
-        return Outcome("loaded", {"turns": turns, "turns_left": 0}, effects)
+        return no_dice(Outcome("loaded", {"turns": turns, "turns_left": 0}, effects))
     left = turns - spent
     effects = (
         Effect("actor", "loaded", "set", False),
         Effect("actor", "reload_progress", "set", spent),
         Effect("actor", "reloading", "set", left),
     )
-    return Outcome("reloading", {"turns": turns, "turns_left": left}, effects)
+    return no_dice(Outcome("reloading", {"turns": turns, "turns_left": left}, effects))
 
 
 def reload_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> dict[str, Fraction]:

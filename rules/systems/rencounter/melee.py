@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any
 
-from rules.checks import Effect, Outcome, Who
-from rules.dice import D12, Dice
+from rules.checks import Effect, Outcome, Roller, Step, Who, by_face
+from rules.dice import D12
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
@@ -28,7 +28,7 @@ from rules.systems.rencounter.combat import (
     Dist,
     breakage,
     damage_result,
-    hit_location,
+    located,
     melee_result,
     melee_success,
 )
@@ -220,45 +220,55 @@ def _parry_item(p: Mapping[str, Any], defender: t.MeleeWeapon | None) -> tuple[i
     return (defender.damage if defender else 0), "weapon"
 
 
-def resolve(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
-    """Roll the attack and the parry; on a hit or riposte roll damage (and location)."""
+def prepare(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
+    """Roll the attack and the parry; on a hit or riposte roll damage (and location). The
+    targets are worked out once for these parameters, and each pair of faces once."""
     melee = plan(tables, _params_key(params))
-    attack = dice.roll(D12, "attack")
-    parry = dice.roll(D12, "parry")
-    key = melee_result(attack, parry, melee.attack_target, melee.parry_target, melee.riposte_target)
-    details: dict[str, Any] = {
-        "attack": attack,
-        "parry": parry,
-        "attack_target": melee.attack_target,
-        "parry_target": melee.parry_target,
-    }
-    effects: tuple[Effect, ...] = ()
-    if key != "no_hit":
-        effects = _wound(key, melee, attack, parry, dice, params["locations"], details)
-    elif params["breakage"]:
-        effects = _breakage(melee, attack, parry, details)
-    return Outcome(key, details, effects)
+    locations, breakage_rule = params["locations"], params["breakage"]
+
+    def exchange(attack: int, parry: int) -> Step:
+        key = melee_result(
+            attack, parry, melee.attack_target, melee.parry_target, melee.riposte_target
+        )
+        details: dict[str, Any] = {
+            "attack": attack,
+            "parry": parry,
+            "attack_target": melee.attack_target,
+            "parry_target": melee.parry_target,
+        }
+        if key != "no_hit":
+            return _wound(key, melee, attack, parry, locations, details)
+        effects: tuple[Effect, ...] = ()
+        if breakage_rule:
+            effects = _breakage(melee, attack, parry, details)
+        return Outcome(key, details, effects)
+
+    def parried(attack: int) -> Roller:
+        return by_face(D12, "parry", partial(exchange, attack))
+
+    return by_face(D12, "attack", parried)
 
 
 def _wound(
-    key: str,
-    melee: MeleePlan,
-    attack: int,
-    parry: int,
-    dice: Dice,
-    locations: bool,
-    details: dict[str, Any],
-) -> tuple[Effect, ...]:
+    key: str, melee: MeleePlan, attack: int, parry: int, locations: bool, details: dict[str, Any]
+) -> Roller:
     if key == "hit":
         who, modifier, margin = "target", melee.attack_damage, melee.attack_target - attack
     else:
         who, modifier, margin = "actor", melee.riposte_damage, (melee.riposte_target or 0) - parry
     good = t.MELEE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
-    result = damage_result(dice.roll(D12, "damage") + modifier + good, melee.damage_table)
-    details["damage"] = result
-    if locations and result in ("minor", "serious", "crippling"):
-        details["location"] = hit_location(dice)
-    return wound_effects(who, result)
+
+    def damage(face: int) -> Step:
+        result = damage_result(face + modifier + good, melee.damage_table)
+        effects = wound_effects(who, result)
+        wounded = {**details, "damage": result}
+        if locations and result in ("minor", "serious", "crippling"):
+            return located(
+                lambda location: Outcome(key, {**wounded, "location": location}, effects)
+            )
+        return Outcome(key, wounded, effects)
+
+    return by_face(D12, "damage", damage)
 
 
 @lru_cache(maxsize=32)

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.activation import shuffle
-from rules.checks import Check
+from rules.checks import Check, Prepared
 from rules.dice import Dice
-from rules.simulate import PreparedChecks, SimEvent, SimFigure, SimResult
+from rules.simulate import SimEvent, SimFigure, SimResult, questions_for
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.campaign import side_broken
 from rules.systems.rencounter.checks import CHECKS
@@ -44,23 +44,35 @@ class _Battle:
         self.turn = 0
         # The tables and checks of the rules the battle runs under (a weapon a club added).
         self.tables, self.checks = tables, checks
-        self.prepared = PreparedChecks(self.checks)
+        # Questions prepared under these checks, shared by every battle of a batch.
+        self.questions = questions_for(checks)
+        self.asked = self.questions.asked
+        self.variant = options.get("master_variant", "always")
+        self.breakpoint = options.get("breakpoint", "1/2")
+        # Each side's units, and their men's battle states, by unit: fixed for the battle (the
+        # states are changed in place), so grouped once rather than at every activation.
+        self.groups = [self._grouped(side) for side in range(len(sides))]
+        self.unit_states = [
+            {name: [self.states[f.ref] for f in figures] for name, figures in group.items()}
+            for group in self.groups
+        ]
 
-    def units(self, side: int) -> dict[str, list[SimFigure]]:
+    def _grouped(self, side: int) -> dict[str, list[SimFigure]]:
         grouped: dict[str, list[SimFigure]] = {}
         for figure in self.sides[side]:
             grouped.setdefault(figure.unit or figure.ref, []).append(figure)
         return grouped
 
+    def units(self, side: int) -> dict[str, list[SimFigure]]:
+        return self.groups[side]
+
     def active(self, figure: SimFigure) -> bool:
         return self.states[figure.ref].get("status") not in _DOWN
 
-    def resolve(
-        self, check: str, params: Mapping[str, Any], actor: SimFigure, target: SimFigure | None
-    ) -> str:
-        resolution = self.prepared.resolve(check, params, self.dice)
+    def resolve(self, prepared: Prepared, actor: SimFigure, target: SimFigure | None) -> str:
+        resolution = prepared.roll(self.dice)
         self.events.append(
-            SimEvent(self.turn, actor.ref, target.ref if target else None, resolution)
+            _new_event(SimEvent, (self.turn, actor.ref, target.ref if target else None, resolution))
         )
         for effect in resolution.effects:
             who = actor if effect.who == "actor" else target
@@ -72,33 +84,49 @@ class _Battle:
         return resolution.outcome
 
     def broken(self, side: int) -> bool:
-        units = {
-            name: [self.states[f.ref] for f in figures]
-            for name, figures in self.units(side).items()
-        }
-        return side_broken(units, self.options.get("breakpoint", "1/2"))
+        return side_broken(self.unit_states[side], self.breakpoint)
+
+
+#: A SimEvent built as a plain tuple: a NamedTuple's generated __new__ is a Python call per event.
+_new_event = tuple.__new__
+
+
+def _typed(*values: Any) -> tuple[Any, ...]:
+    """Stat values with their types, for a question's key: a stat of True is not one of 1."""
+    return (*values, *map(type, values))
 
 
 def _lost(battle: _Battle, figures: Sequence[SimFigure]) -> int:
-    return sum(not battle.active(f) or battle.states[f.ref].get("wounds", 0) >= 3 for f in figures)
+    states = battle.states
+    return sum(
+        states[f.ref].get("status") in _DOWN or states[f.ref].get("wounds", 0) >= 3 for f in figures
+    )
 
 
 def _act(battle: _Battle, side: int, unit: Sequence[SimFigure], key: tuple[int, str]) -> None:
     lost = _lost(battle, unit)
     morale = lost > battle.lost_seen.get(key, 0)
     battle.lost_seen[key] = lost
+    variant = battle.variant
     for figure in unit:
         state = battle.states[figure.ref]
-        if not battle.active(figure):
+        if state.get("status") in _DOWN:  # out of the fight (`_Battle.active`)
             continue
-        params = {
-            "experience": figure.stats["experience"],
-            "wounds": state.get("wounds", 0),
-            "master_variant": battle.options.get("master_variant", "always"),
-        }
+        experience, wounds = figure.stats["experience"], state.get("wounds", 0)
+        # A question's key holds every value its parameters are built from (and the types of
+        # those read from stats: a stat of True is not one of 1), so they are built only when
+        # the question is new to the batch.
         if morale:
-            params["men_lost"] = lost
-        outcome = battle.resolve("morale" if morale else "action", params, figure, None)
+            asked: tuple[Any, ...] = ("morale", lost, wounds, variant, *_typed(experience))
+        else:
+            asked = ("action", wounds, variant, *_typed(experience))
+        prepared = battle.asked.get(asked)
+        if prepared is None:
+            params = {"experience": experience, "wounds": wounds, "master_variant": variant}
+            if morale:
+                params["men_lost"] = lost
+            prepared = battle.questions.prepare(asked, asked[0], params)
+        outcome = battle.resolve(prepared, figure, None)
         battle.used[figure.ref].add("experience")
         if outcome == "acts":
             state["status"] = "wounded" if state.get("wounds") else "unhurt"
@@ -106,7 +134,8 @@ def _act(battle: _Battle, side: int, unit: Sequence[SimFigure], key: tuple[int, 
 
 
 def _attack(battle: _Battle, side: int, figure: SimFigure) -> None:
-    enemies = [f for f in battle.sides[1 - side] if battle.active(f)]
+    states = battle.states
+    enemies = [f for f in battle.sides[1 - side] if states[f.ref].get("status") not in _DOWN]
     if not enemies:
         return
     target = (
@@ -132,33 +161,47 @@ def _attack(battle: _Battle, side: int, figure: SimFigure) -> None:
 
 def _shoot(battle: _Battle, figure: SimFigure, target: SimFigure, weapon: str) -> None:
     wounds = battle.states[figure.ref].get("wounds", 0)
-    skill = figure.stats["fire"]
-    battle.resolve(
-        "fire",
-        {
+    skill, armour = figure.stats["fire"], target.stats.get("armour", 0)
+    key = ("fire", wounds, weapon, *_typed(skill, armour))
+    prepared = battle.asked.get(key)
+    if prepared is None:
+        params = {
             "skill": skill,
             "modifier": -wounds,
             "weapon": weapon,
             "range": "medium",
-            "target_armour": target.stats.get("armour", 0),
-        },
-        figure,
-        target,
-    )
+            "target_armour": armour,
+        }
+        prepared = battle.questions.prepare(key, "fire", params)
+    battle.resolve(prepared, figure, target)
     battle.states[figure.ref]["loaded"] = False
     battle.used[figure.ref].add("fire")
 
 
 def _fight(battle: _Battle, figure: SimFigure, target: SimFigure) -> None:
-    params = {
-        "attack_skill": figure.stats["melee"],
-        "parry_skill": target.stats["melee"],
-        "attack_modifier": -battle.states[figure.ref].get("wounds", 0),
-        "parry_modifier": -battle.states[target.ref].get("wounds", 0),
-        "defender_armour": target.stats.get("armour", 0),
-        "defender_master": target.stats["experience"] == t.MASTER,
-    }
-    battle.resolve("melee", params, figure, target)
+    attack_skill, parry_skill = figure.stats["melee"], target.stats["melee"]
+    attack_modifier = -battle.states[figure.ref].get("wounds", 0)
+    parry_modifier = -battle.states[target.ref].get("wounds", 0)
+    armour, master = target.stats.get("armour", 0), target.stats["experience"] == t.MASTER
+    key = (
+        "melee",
+        attack_modifier,
+        parry_modifier,
+        master,
+        *_typed(attack_skill, parry_skill, armour),
+    )
+    prepared = battle.asked.get(key)
+    if prepared is None:
+        params = {
+            "attack_skill": attack_skill,
+            "parry_skill": parry_skill,
+            "attack_modifier": attack_modifier,
+            "parry_modifier": parry_modifier,
+            "defender_armour": armour,
+            "defender_master": master,
+        }
+        prepared = battle.questions.prepare(key, "melee", params)
+    battle.resolve(prepared, figure, target)
     battle.used[figure.ref].add("melee")
     battle.used[target.ref].add("melee")
 

@@ -6,8 +6,18 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rules.checks import Effect, Outcome, counted, face_odds
-from rules.dice import D6, D12, Dice
+from rules.checks import (
+    Effect,
+    Outcome,
+    Roller,
+    Step,
+    as_roller,
+    by_face,
+    counted,
+    face_odds,
+    no_dice,
+)
+from rules.dice import D6, D12
 from rules.schema import Field, Schema
 from rules.systems.rencounter import tables as t
 from rules.systems.rencounter.combat import (
@@ -17,7 +27,7 @@ from rules.systems.rencounter.combat import (
     damage_faces,
     damage_odds,
     shot_hit_odds,
-    shot_hits,
+    shot_roll,
 )
 from rules.systems.rencounter.melee import wound_effects
 
@@ -65,17 +75,20 @@ def _horse_total(params: Mapping[str, Any], natural: int) -> int:
     )
 
 
-def resolve_horsemanship(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_horsemanship(params: Mapping[str, Any]) -> Roller:
     """Roll a d6 with wound and morale modifiers at or under horsemanship."""
-    natural = dice.roll(D6, "horsemanship")
-    total = _horse_total(params, natural)
-    result = _horse_result(total, params["horsemanship"], params["jump"])
-    effects = (
-        (Effect("actor", "down", "set", True, "thrown from the horse"),)
-        if result == "falls"
-        else ()
-    )
-    return Outcome(result, {"natural": natural, "total": total}, effects)
+
+    def ride(natural: int) -> Outcome:
+        total = _horse_total(params, natural)
+        result = _horse_result(total, params["horsemanship"], params["jump"])
+        effects = (
+            (Effect("actor", "down", "set", True, "thrown from the horse"),)
+            if result == "falls"
+            else ()
+        )
+        return Outcome(result, {"natural": natural, "total": total}, effects)
+
+    return by_face(D6, "horsemanship", ride)
 
 
 def horsemanship_odds(params: Mapping[str, Any]) -> Dist:
@@ -106,19 +119,25 @@ HERO_PARAMS = Schema(
 )
 
 
-def resolve_hero(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_hero(params: Mapping[str, Any]) -> Roller:
     """First morale roll's natural die within the threshold, then unmodified experience."""
-    first = dice.roll(D6, "first morale roll (natural)")
-    if first > params["threshold"]:
-        return Outcome("ordinary", {"first": first})
-    second = dice.roll(D6, "hero roll")
-    if second > params["experience"]:
-        return Outcome("falters", {"first": first, "second": second})
-    return Outcome(
-        "inspired",
-        {"first": first, "second": second},
-        (Effect("actor", "inspired", "set", True, "no more morale checks"),),
-    )
+
+    def first_roll(first: int) -> Step:
+        if first > params["threshold"]:
+            return Outcome("ordinary", {"first": first})
+
+        def hero_roll(second: int) -> Outcome:
+            if second > params["experience"]:
+                return Outcome("falters", {"first": first, "second": second})
+            return Outcome(
+                "inspired",
+                {"first": first, "second": second},
+                (Effect("actor", "inspired", "set", True, "no more morale checks"),),
+            )
+
+        return by_face(D6, "hero roll", hero_roll)
+
+    return by_face(D6, "first morale roll (natural)", first_roll)
 
 
 def hero_odds(params: Mapping[str, Any]) -> Dist:
@@ -157,23 +176,33 @@ def _stands(params: Mapping[str, Any], natural: int, new_points: int) -> bool:
     return action_from_total(params["experience"], wounds, natural, natural + wounds) == "acts"
 
 
-def resolve_grenade(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_grenade(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
     """Roll the blast damage for one man; light blasts knock down on a failed action check."""
-    face = dice.roll(D12, "grenade damage")
     modifier = t.GRENADE_DAMAGE + params["distance"] + params["modifier"]
-    total = face + modifier
-    result = damage_faces(tables.damage_table, modifier)[face - 1]
-    if result in ("serious", "crippling", "dead"):
-        return Outcome(result, {"total": total}, wound_effects("target", result))
-    if result == "no_effect" and total > t.GRENADE_KNOCKDOWN_UP_TO:
-        return Outcome("no_effect", {"total": total})
-    new_points = 1 if result == "minor" else 0
-    down = not _stands(params, dice.roll(D6, "knock down check"), new_points)
-    key = result if result == "minor" else ("knocked_down" if down else "no_effect")
-    effects = wound_effects("target", result) + (
-        (Effect("target", "down", "set", True, "knocked down by the blast"),) if down else ()
-    )
-    return Outcome(key, {"total": total, "knocked_down": down}, effects)
+    results = damage_faces(tables.damage_table, modifier)
+
+    def blast(face: int) -> Step:
+        total = face + modifier
+        result = results[face - 1]
+        if result in ("serious", "crippling", "dead"):
+            return Outcome(result, {"total": total}, wound_effects("target", result))
+        if result == "no_effect" and total > t.GRENADE_KNOCKDOWN_UP_TO:
+            return Outcome("no_effect", {"total": total})
+        new_points = 1 if result == "minor" else 0
+
+        def knock_down(natural: int) -> Outcome:
+            down = not _stands(params, natural, new_points)
+            key = result if result == "minor" else ("knocked_down" if down else "no_effect")
+            effects = wound_effects("target", result) + (
+                (Effect("target", "down", "set", True, "knocked down by the blast"),)
+                if down
+                else ()
+            )
+            return Outcome(key, {"total": total, "knocked_down": down}, effects)
+
+        return by_face(D6, "knock down check", knock_down)
+
+    return by_face(D12, "grenade damage", blast)
 
 
 def grenade_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
@@ -195,10 +224,13 @@ def grenade_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
 FUSE_PARAMS = Schema(())
 
 
-def resolve_fuse(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_fuse(params: Mapping[str, Any]) -> Roller:
     """Hollywood grenades: at the thrower's next action, a 12 is a dud."""
-    roll = dice.roll(D12, "fuse")
-    return Outcome("dud" if roll == t.GRENADE_DUD else "explodes", {"roll": roll})
+    return by_face(
+        D12,
+        "fuse",
+        lambda roll: Outcome("dud" if roll == t.GRENADE_DUD else "explodes", {"roll": roll}),
+    )
 
 
 def fuse_odds(params: Mapping[str, Any]) -> Dist:
@@ -257,19 +289,27 @@ def _artillery_need(params: Mapping[str, Any]) -> tuple[int, int]:
     return need, damage + params["damage_modifier"]
 
 
-def resolve_artillery(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_artillery(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
     """Roll canister or grape against one man in the cone (the first roll of the shot)."""
     need, damage = _artillery_need(params)
-    before = len(dice.rolls)
-    hit, margin = shot_hits(need, dice)
-    rolled_12 = len(dice.rolls) > before and dice.rolls[before].value == t.FIRE_AUTO_MISS
-    if params["quick_loaded"] and rolled_12:
-        return Outcome("misfire", {"need": need}, ())
-    if not hit:
+    quick_loaded = params["quick_loaded"]
+
+    def missed(natural: int | None) -> Outcome:
+        if quick_loaded and natural == t.FIRE_AUTO_MISS:
+            return Outcome("misfire", {"need": need}, ())
         return Outcome("miss", {"need": need})
-    good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
-    result = damage_faces(tables.damage_table, damage + good)[dice.roll(D12, "damage") - 1]
-    return Outcome(result, {"need": need}, wound_effects("target", result))
+
+    def landed(margin: int) -> Roller:
+        good = t.FIRE_GOOD_HIT_DAMAGE if margin >= t.GOOD_HIT_MARGIN else 0
+        results = damage_faces(tables.damage_table, damage + good)
+
+        def damaged(face: int) -> Outcome:
+            result = results[face - 1]
+            return Outcome(result, {"need": need}, wound_effects("target", result))
+
+        return by_face(D12, "damage", damaged)
+
+    return as_roller(shot_roll(need, landed, missed, by_face))
 
 
 def artillery_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
@@ -304,14 +344,22 @@ def _misfire_key(roll: int) -> str:
     return next(key for highest, key, _ in t.MISFIRES if roll <= highest)
 
 
-def resolve_misfire(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_misfire(params: Mapping[str, Any]) -> Roller:
     """Roll the misfire and accident table; an early shot also rolls high or low."""
-    key = _misfire_key(dice.roll(D12, "misfire"))
-    details: dict[str, Any] = {}
-    if key.startswith("premature"):
-        high = dice.roll(D6, "premature shot high or low") <= t.PREMATURE_HIGH_UP_TO
-        details["shot"] = "high" if high else "low"
-    return Outcome(key, details)
+
+    def misfire(roll: int) -> Step:
+        key = _misfire_key(roll)
+        if not key.startswith("premature"):
+            return Outcome(key, {})
+        return by_face(
+            D6,
+            "premature shot high or low",
+            lambda face: Outcome(
+                key, {"shot": "high" if face <= t.PREMATURE_HIGH_UP_TO else "low"}
+            ),
+        )
+
+    return by_face(D12, "misfire", misfire)
 
 
 def misfire_odds(params: Mapping[str, Any]) -> Dist:
@@ -335,12 +383,15 @@ def _stuck_key(roll: int, skill: int, blunt: bool) -> str:
     return "freed" if blunt or roll <= skill else "stuck"
 
 
-def resolve_stuck(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_stuck(params: Mapping[str, Any]) -> Roller:
     """After a crippling wound or a kill: d12 at or under melee skill pulls the weapon free."""
-    roll = dice.roll(D12, "unstick weapon")
-    key = _stuck_key(roll, params["melee_skill"], params["blunt"])
-    effects = (Effect("actor", "weapon_stuck", "set", True),) if key == "stuck" else ()
-    return Outcome(key, {"roll": roll}, effects)
+
+    def unstick(roll: int) -> Outcome:
+        key = _stuck_key(roll, params["melee_skill"], params["blunt"])
+        effects = (Effect("actor", "weapon_stuck", "set", True),) if key == "stuck" else ()
+        return Outcome(key, {"roll": roll}, effects)
+
+    return by_face(D12, "unstick weapon", unstick)
 
 
 def stuck_odds(params: Mapping[str, Any]) -> Dist:
@@ -367,11 +418,16 @@ def fall_modifier(speed: int) -> int:
     return (fastest_top - speed) // t.FALL_SPEED_STEP  # -1 per 6" or part of 6"
 
 
-def resolve_fall(tables: t.RencounterTables, params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_fall(tables: t.RencounterTables, params: Mapping[str, Any]) -> Roller:
     """Roll damage for a fall at the given speed."""
     modifier = fall_modifier(params["speed"]) + params["modifier"]
-    result = damage_faces(tables.damage_table, modifier)[dice.roll(D12, "fall damage") - 1]
-    return Outcome(result, {"modifier": modifier}, wound_effects("target", result))
+    results = damage_faces(tables.damage_table, modifier)
+
+    def fall(face: int) -> Outcome:
+        result = results[face - 1]
+        return Outcome(result, {"modifier": modifier}, wound_effects("target", result))
+
+    return by_face(D12, "fall damage", fall)
 
 
 def fall_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
@@ -382,13 +438,17 @@ def fall_odds(tables: t.RencounterTables, params: Mapping[str, Any]) -> Dist:
 ORDER_PARAMS = Schema((Field("wounds", "int", "The man's wound points", 0, 0, t.MAX_WOUND_POINTS),))
 
 
-def resolve_order(params: Mapping[str, Any], dice: Dice) -> Outcome:
+def prepare_order(params: Mapping[str, Any]) -> Roller:
     """A leader's direct order: an unwounded man acts; a wounded one needs under 7 - wounds."""
-    if not params["wounds"]:
-        return Outcome("acts", {})
-    roll = dice.roll(D6, "direct order")
-    return Outcome(
-        "acts" if roll < t.ORDER_BASE - params["wounds"] else "hesitates", {"roll": roll}
+    wounds = params["wounds"]
+    if not wounds:
+        return no_dice(Outcome("acts", {}))
+    return by_face(
+        D6,
+        "direct order",
+        lambda roll: Outcome(
+            "acts" if roll < t.ORDER_BASE - wounds else "hesitates", {"roll": roll}
+        ),
     )
 
 
