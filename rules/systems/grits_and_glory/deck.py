@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from rules.activation import ActivationMethod, Draw, State, shuffle
-from rules.dice import Dice
+from rules.dice import D6, D20, Dice
 from rules.errors import RulesError
 from rules.systems.grits_and_glory import tables as t
 
@@ -124,10 +124,14 @@ def act_from_hold(state: State, unit: str) -> State:
     return {**state, "held": [u for u in state["held"] if u != unit]}
 
 
+#: The fortunes by the 2d6's total, looked up once (the text's table: a club does not edit it).
+_FORTUNE_BY_TOTAL = {total: t.fortune_for(total) for total in range(2, 13)}
+
+
 def roll_event(dice: Dice) -> dict[str, Any]:
     """Roll 2d6 on the fortunes, and the d20 freak events when the fortune says so."""
-    fortune_roll = sum(dice.roll_many(2, 6, "fortune"))
-    fortune = t.fortune_for(fortune_roll)
+    fortune_roll = sum(dice.roll_many(2, D6, "fortune"))
+    fortune = _FORTUNE_BY_TOTAL[fortune_roll]
     event: dict[str, Any] = {"fortune_roll": fortune_roll, "fortune": fortune}
     if fortune == "freak_event":
         event["freak_event"] = roll_freak_event(dice)
@@ -137,7 +141,7 @@ def roll_event(dice: Dice) -> dict[str, Any]:
 def roll_freak_event(dice: Dice, limit: int = 100) -> str:
     """Roll the d20 until it shows an entry (the text has no 16, so a 16 is rolled again)."""
     for _ in range(limit):
-        roll = dice.roll(20, "freak event")
+        roll = dice.roll(D20, "freak event")
         if roll not in t.FREAK_EVENT_REROLL:
             return t.FREAK_EVENT_BY_ROLL[roll]
     raise RulesError("the freak event die showed 16 every time")
