@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
-from rules.checks import Check, Effect, Outcome, Who, odds_key
+from rules.checks import Effect, Outcome, Resolver, Who, odds_key
 from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
@@ -30,17 +30,18 @@ from rules.systems.escarmouche.checks import (
     actor_rating,
     base_pool,
     bool_field,
+    contest_roller,
     contest_weights,
     fold,
     int_field,
     loser_effects,
     rating_field,
-    roll_contest,
     skill_field,
     spent_reserve,
     swap_dice,
     weapon_field,
 )
+from rules.systems.escarmouche.plans import PlannedCheck, new_outcome, planned
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 from rules.systems.escarmouche.tables import CANNON, EffectsTable
 
@@ -107,16 +108,22 @@ def shot_check(
     *,
     description: str,
     skill: str,
-) -> Check:
+) -> PlannedCheck:
     """Build a shooting check from the way it makes up the shooter's pool."""
     verdict = shot_verdicts(tables.SHOOTING_EFFECTS)
 
-    def resolve(values: Params, dice: Dice) -> Outcome:
+    def plan(values: Params) -> Resolver:
         rating = values["target_rating"]
-        details = roll_contest(dice, values, pool_of(values), values["rating"], rating, rating)
-        key, hits, effects = verdict(details["winner"], details["diff"])
-        details["hits"] = hits
-        return Outcome(key, details, effects + spent_reserve(values))
+        contest = contest_roller(values, pool_of(values), values["rating"], rating, rating)
+        reserve = spent_reserve(values)
+
+        def shot(values: Params, dice: Dice) -> Outcome:
+            details = contest(dice)
+            key, hits, effects = verdict(details["winner"], details["diff"])
+            details["hits"] = hits
+            return new_outcome(Outcome, (key, details, effects + reserve))
+
+        return shot
 
     def shot_key(winner: str | None, diff: int) -> str:
         return verdict(winner, diff)[0]
@@ -127,12 +134,12 @@ def shot_check(
         weights = contest_weights(active, values["rating"], rating, rating)
         return fold(weights, shot_key, SHOT_OUTCOMES)
 
-    return Check(
+    return planned(
         name,
         title,
         params,
         SHOT_OUTCOMES,
-        resolve,
+        plan,
         cached_odds(odds),
         description=description,
         skill=skill,
@@ -160,7 +167,7 @@ def _target_rating(tables: t.EscarmoucheTables) -> Field:
     return rating_field(tables, "target_rating", "Target's rating")
 
 
-def build_shoot(tables: t.EscarmoucheTables) -> Check:
+def build_shoot(tables: t.EscarmoucheTables) -> PlannedCheck:
     """The shot, with the club's weapon classes and rating and skill limits."""
     params = Schema(
         (
@@ -196,7 +203,7 @@ def _volley_pool(weapons: WeaponDice) -> PoolOf:
     return pool
 
 
-def build_volley(tables: t.EscarmoucheTables) -> Check:
+def build_volley(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Volley fire, with the club's weapon classes and rating and skill limits."""
     params = Schema(
         (
@@ -240,7 +247,7 @@ def _artillery_pool(cannon: int) -> PoolOf:
     return pool
 
 
-def build_artillery(tables: t.EscarmoucheTables) -> Check:
+def build_artillery(tables: t.EscarmoucheTables) -> PlannedCheck:
     """The cannon's shot, its passive dice the club's cannon class."""
     params = Schema(
         (
@@ -364,15 +371,23 @@ def fight_verdicts(table: EffectsTable) -> FightVerdict:
     return verdict
 
 
-def roll_fight(
-    dice: Dice, values: Params, pool: PoolDice, defence: int, verdict: FightVerdict
-) -> tuple[dict[str, Any], str, tuple[Effect, ...]]:
-    """Roll a fight: its details (the contest, hits, who is pushed back), key and effects."""
-    details = roll_contest(dice, values, pool, values["rating"], defence, values["defender_rating"])
-    key, hits, effects, pushed = verdict(details["winner"], details["diff"])
-    details["hits"] = hits
-    details["pushed_back"] = pushed
-    return details, key, effects
+#: A fight's roll: its details (the contest, hits, who is pushed back), key and effects.
+Fight = Callable[[Dice], tuple[dict[str, Any], str, tuple[Effect, ...]]]
+
+
+def fight_roller(values: Params, pool: PoolDice, defence: int, verdict: FightVerdict) -> Fight:
+    """Plan a fight: the contest of the attacker's pool against `defence` dice, judged by
+    `verdict`."""
+    contest = contest_roller(values, pool, values["rating"], defence, values["defender_rating"])
+
+    def fight(dice: Dice) -> tuple[dict[str, Any], str, tuple[Effect, ...]]:
+        details = contest(dice)
+        key, hits, effects, pushed = verdict(details["winner"], details["diff"])
+        details["hits"] = hits
+        details["pushed_back"] = pushed
+        return details, key, effects
+
+    return fight
 
 
 def fight_check(
@@ -384,16 +399,21 @@ def fight_check(
     skill: str,
     description: str,
     after: Callable[[dict[str, Any]], None] | None = None,
-) -> Check:
+) -> PlannedCheck:
     """Build an ordinary fight check; `after` adds the variant's own details to the fight's."""
     verdict = fight_verdicts(tables.FIGHTING_EFFECTS)
 
-    def resolve(values: Params, dice: Dice) -> Outcome:
-        pool, defence = fight_pool(values), defence_dice(values)
-        details, key, effects = roll_fight(dice, values, pool, defence, verdict)
-        if after:
-            after(details)
-        return Outcome(key, details, effects + spent_reserve(values))
+    def plan(values: Params) -> Resolver:
+        roll = fight_roller(values, fight_pool(values), defence_dice(values), verdict)
+        reserve = spent_reserve(values)
+
+        def fight(values: Params, dice: Dice) -> Outcome:
+            details, key, effects = roll(dice)
+            if after:
+                after(details)
+            return new_outcome(Outcome, (key, details, effects + reserve))
+
+        return fight
 
     def fight_key(winner: str | None, diff: int) -> str:
         return verdict(winner, diff)[0]
@@ -407,12 +427,12 @@ def fight_check(
         )
         return fold(weights, fight_key, FIGHT_OUTCOMES)
 
-    return Check(
+    return planned(
         name,
         title,
         Schema(fields, clean=one_side_outnumbers),
         FIGHT_OUTCOMES,
-        resolve,
+        plan,
         cached_odds(odds),
         description=description,
         skill=skill,
@@ -420,7 +440,7 @@ def fight_check(
     )
 
 
-def build_fight(tables: t.EscarmoucheTables) -> Check:
+def build_fight(tables: t.EscarmoucheTables) -> PlannedCheck:
     """The ordinary fight, with the club's rating and skill limits."""
     return fight_check(
         tables,
@@ -439,7 +459,7 @@ def _fencing_details(details: dict[str, Any]) -> None:
     details["may_fight_on_without_pikes"] = won and keeps
 
 
-def build_pike_fencing(tables: t.EscarmoucheTables) -> Check:
+def build_pike_fencing(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Pike against pike, with the club's rating and skill limits."""
     return fight_check(
         tables,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
 
-from rules.checks import Check, Effect, Outcome, Who
+from rules.checks import Effect, Outcome, Resolver, Who
 from rules.dice import Dice
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
@@ -30,10 +30,11 @@ from rules.systems.escarmouche.combat import (
     defence_dice,
     fight_fields,
     fight_pool,
+    fight_roller,
     fight_verdicts,
     one_side_outnumbers,
-    roll_fight,
 )
+from rules.systems.escarmouche.plans import PlannedCheck, new_outcome, planned
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 
 MAX_SUPPORT = 8
@@ -120,7 +121,7 @@ def first_strike_check(
     defence_label: str,
     skill: str,
     description: str,
-) -> Check:
+) -> PlannedCheck:
     """Build a first-strike fight check."""
     attacks_field = rule.attacks_field
     fight = fight_verdicts(tables.FIGHTING_EFFECTS)
@@ -128,18 +129,24 @@ def first_strike_check(
     # fixed when the check is built): built once each.
     verdict = cache(partial(rule.verdict, fight))
 
-    def resolve(values: Params, dice: Dice) -> Outcome:
+    def plan(values: Params) -> Resolver:
         attacks = values[attacks_field]
-        details, _, _ = roll_fight(dice, values, *pool_and_defence(values, attacks), fight)
-        key, effects, ignored = verdict(attacks, details["winner"], details["diff"])
-        if ignored:
-            details["pushed_back"] = None
-        details["first_strike"] = rule.striker
-        # The other side's win is ignored this round; attacking and keeping the initiative, it
-        # fights the next round as an ordinary fight.
-        keeps = details["initiative"] == KEEPS_INITIATIVE
-        details["next_round_normal"] = ignored and not attacks and keeps
-        return Outcome(key, details, effects + spent_reserve(values))
+        roll = fight_roller(values, *pool_and_defence(values, attacks), fight)
+        reserve = spent_reserve(values)
+
+        def first_strike(values: Params, dice: Dice) -> Outcome:
+            details, _, _ = roll(dice)
+            key, effects, ignored = verdict(attacks, details["winner"], details["diff"])
+            if ignored:
+                details["pushed_back"] = None
+            details["first_strike"] = rule.striker
+            # The other side's win is ignored this round; attacking and keeping the initiative,
+            # it fights the next round as an ordinary fight.
+            keeps = details["initiative"] == KEEPS_INITIATIVE
+            details["next_round_normal"] = ignored and not attacks and keeps
+            return new_outcome(Outcome, (key, details, effects + reserve))
+
+        return first_strike
 
     def odds(values: Params) -> dict[str, Fraction]:
         attacks = values[attacks_field]
@@ -148,12 +155,12 @@ def first_strike_check(
         return fold(weights, lambda winner, diff: verdict(attacks, winner, diff)[0], rule.outcomes)
 
     params = Schema(_fields(tables, rule, skill_label, defence_label), clean=one_side_outnumbers)
-    return Check(
+    return planned(
         name,
         title,
         params,
         rule.outcomes,
-        resolve,
+        plan,
         cached_odds(odds),
         description=description,
         skill=skill,
@@ -164,7 +171,7 @@ def first_strike_check(
 PIKE_OR_HORSE = "Pike trailer (pike) or Rider (horse)"
 
 
-def build_pike_vs_cavalry(tables: t.EscarmoucheTables) -> Check:
+def build_pike_vs_cavalry(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Pike against horse, with the club's rating and skill limits."""
     return first_strike_check(
         tables,
@@ -179,7 +186,7 @@ def build_pike_vs_cavalry(tables: t.EscarmoucheTables) -> Check:
     )
 
 
-def build_massed_pike(tables: t.EscarmoucheTables) -> Check:
+def build_massed_pike(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Massed pike against horse, with the club's rating and skill limits."""
     return first_strike_check(
         tables,
@@ -194,7 +201,7 @@ def build_massed_pike(tables: t.EscarmoucheTables) -> Check:
     )
 
 
-def build_horse_vs_foot(tables: t.EscarmoucheTables) -> Check:
+def build_horse_vs_foot(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Horse against foot, with the club's rating and skill limits."""
     return first_strike_check(
         tables,
