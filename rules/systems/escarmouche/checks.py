@@ -202,10 +202,19 @@ PoolRolled = tuple[dict[str, Any], int, int]
 
 
 def pool_roller(active_dice: int, passive_dice: int) -> Callable[[Dice], PoolRolled]:
-    """The rolls of `pool.roll_pool` (same dice, order and labels), planned for one pool."""
+    """The rolls of `pool.roll_pool` (same dice, order and labels), planned for one pool.
+
+    A lone active die (a figure's first action, a development) is one `roll`, cheaper than
+    `roll_many` for the same value and record.
+    """
+
+    def lone(dice: Dice) -> PoolRolled:
+        value = dice.roll(D6, "active")
+        ones = 1 if value == 1 else 0
+        return {"active": [value], "passive": [], "score": value, "ones": ones}, value, ones
 
     def roll(dice: Dice) -> PoolRolled:
-        active = dice.roll_many(active_dice, D6, "active")
+        active = dice.roll_many(active_dice, D6, "active") if active_dice else ()
         passive = dice.roll_many(passive_dice, D6, "passive") if passive_dice else ()
         sixes = active.count(6)  # `score_of`: the highest, or 6 plus one per extra six
         score = 5 + sixes if sixes else max(active) if active else 0
@@ -213,7 +222,7 @@ def pool_roller(active_dice: int, passive_dice: int) -> Callable[[Dice], PoolRol
         rolled = {"active": list(active), "passive": list(passive), "score": score, "ones": ones}
         return rolled, score, ones
 
-    return roll
+    return lone if active_dice == 1 and not passive_dice else roll
 
 
 def _pool_plan(params: Params) -> Resolver:

@@ -25,6 +25,7 @@ from rules.systems.escarmouche.checks import (
     ONES_BEFORE,
     RESERVED,
     SHAKEN,
+    Contest,
     Params,
     PoolDice,
     actor_rating,
@@ -371,23 +372,9 @@ def fight_verdicts(table: EffectsTable) -> FightVerdict:
     return verdict
 
 
-#: A fight's roll: its details (the contest, hits, who is pushed back), key and effects.
-Fight = Callable[[Dice], tuple[dict[str, Any], str, tuple[Effect, ...]]]
-
-
-def fight_roller(values: Params, pool: PoolDice, defence: int, verdict: FightVerdict) -> Fight:
-    """Plan a fight: the contest of the attacker's pool against `defence` dice, judged by
-    `verdict`."""
-    contest = contest_roller(values, pool, values["rating"], defence, values["defender_rating"])
-
-    def fight(dice: Dice) -> tuple[dict[str, Any], str, tuple[Effect, ...]]:
-        details = contest(dice)
-        key, hits, effects, pushed = verdict(details["winner"], details["diff"])
-        details["hits"] = hits
-        details["pushed_back"] = pushed
-        return details, key, effects
-
-    return fight
+def fight_contest(values: Params, pool: PoolDice, defence: int) -> Contest:
+    """Plan a fight's contest: the attacker's pool against `defence` dice."""
+    return contest_roller(values, pool, values["rating"], defence, values["defender_rating"])
 
 
 def fight_check(
@@ -404,11 +391,14 @@ def fight_check(
     verdict = fight_verdicts(tables.FIGHTING_EFFECTS)
 
     def plan(values: Params) -> Resolver:
-        roll = fight_roller(values, fight_pool(values), defence_dice(values), verdict)
+        contest = fight_contest(values, fight_pool(values), defence_dice(values))
         reserve = spent_reserve(values)
 
         def fight(values: Params, dice: Dice) -> Outcome:
-            details, key, effects = roll(dice)
+            details = contest(dice)
+            key, hits, effects, pushed = verdict(details["winner"], details["diff"])
+            details["hits"] = hits
+            details["pushed_back"] = pushed
             if after:
                 after(details)
             return new_outcome(Outcome, (key, details, effects + reserve))

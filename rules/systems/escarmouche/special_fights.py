@@ -28,9 +28,9 @@ from rules.systems.escarmouche.combat import (
     FightVerdict,
     cached_odds,
     defence_dice,
+    fight_contest,
     fight_fields,
     fight_pool,
-    fight_roller,
     fight_verdicts,
     one_side_outnumbers,
 )
@@ -38,6 +38,8 @@ from rules.systems.escarmouche.plans import PlannedCheck, new_outcome, planned
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 
 MAX_SUPPORT = 8
+#: A first-strike roll's key, effects, hits, who is pushed back and whether the win is ignored.
+Judged = tuple[str, tuple[Effect, ...], int, str | None, bool]
 
 
 @dataclass(frozen=True)
@@ -129,16 +131,25 @@ def first_strike_check(
     # fixed when the check is built): built once each.
     verdict = cache(partial(rule.verdict, fight))
 
+    @cache
+    def judged(attacks: bool, winner: str | None, diff: int) -> Judged:
+        """A roll's key, effects, hits, who is pushed back and whether the win is ignored."""
+        key, effects, ignored = verdict(attacks, winner, diff)
+        _, hits, _, pushed = fight(winner, diff)
+        return key, effects, hits, None if ignored else pushed, ignored
+
     def plan(values: Params) -> Resolver:
         attacks = values[attacks_field]
-        roll = fight_roller(values, *pool_and_defence(values, attacks), fight)
+        contest = fight_contest(values, *pool_and_defence(values, attacks))
         reserve = spent_reserve(values)
 
         def first_strike(values: Params, dice: Dice) -> Outcome:
-            details, _, _ = roll(dice)
-            key, effects, ignored = verdict(attacks, details["winner"], details["diff"])
-            if ignored:
-                details["pushed_back"] = None
+            details = contest(dice)
+            key, effects, hits, pushed, ignored = judged(
+                attacks, details["winner"], details["diff"]
+            )
+            details["hits"] = hits
+            details["pushed_back"] = pushed
             details["first_strike"] = rule.striker
             # The other side's win is ignored this round; attacking and keeping the initiative,
             # it fights the next round as an ordinary fight.
