@@ -103,9 +103,11 @@ Rolled = tuple[int, list[int], int]
 Roller = Callable[[Dice], Rolled]
 
 
-def aces_after(dice: Dice, die: Die, label: str, total: int) -> int:
-    """Go on rolling an aced die that showed its top face: `roll_aced`'s rolls from its second."""
-    sides, value, chain = die.top, die.top, 1
+def aces_after(dice: Dice, die: Die, sides: int, label: str) -> int:
+    """Go on rolling an aced die (`sides` sides) that showed its top face: `roll_aced`'s rolls
+    from its second; return the die's total."""
+    total = value = sides
+    chain = 1
     while value == sides and chain < ACE_LIMIT:
         value = dice.roll(die, label)
         total += value
@@ -124,22 +126,22 @@ def trait_roller(sides: int, wild_dice: int, label: str) -> Roller:
     def alone(dice: Dice) -> Rolled:
         trait = dice.roll(die, label)
         if trait == sides:
-            trait = aces_after(dice, die, label, trait)
+            trait = aces_after(dice, die, sides, label)
         return trait, [], trait
 
     def with_wild_die(dice: Dice) -> Rolled:
         trait = dice.roll(die, label)
         if trait == sides:
-            trait = aces_after(dice, die, label, trait)
+            trait = aces_after(dice, die, sides, label)
         wild = dice.roll(D6, wild_label)
         if wild == 6:
-            wild = aces_after(dice, D6, wild_label, wild)
+            wild = aces_after(dice, D6, 6, wild_label)
         return trait, [wild], trait if trait > wild else wild
 
     def with_wild_dice(dice: Dice) -> Rolled:
         trait = dice.roll(die, label)
         if trait == sides:
-            trait = aces_after(dice, die, label, trait)
+            trait = aces_after(dice, die, sides, label)
         wild = roll_aced_pool(dice, 6, wild_dice, wild_label)
         return trait, list(wild), max(trait, *wild)
 

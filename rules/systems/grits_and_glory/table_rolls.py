@@ -105,41 +105,55 @@ END_GAME = planned(
 )
 
 
-def _fortune_resolve(p: Params, dice: Dice) -> Outcome:
+def _fortune_plan(p: Params) -> Resolver:
     from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
 
-    event = deck.roll_event(dice)
-    return new_outcome(Outcome, (event["fortune"], event, ()))
+    roll_event = deck.roll_event
+
+    def fortune(p: Params, dice: Dice) -> Outcome:
+        event = roll_event(dice)
+        return new_outcome(Outcome, (event["fortune"], event, ()))
+
+    return fortune
 
 
 def _fortune_odds(p: Params) -> dict[str, Fraction]:
     return _uniform([t.fortune_for(a + b) for a in range(1, 7) for b in range(1, 7)])
 
 
-FORTUNE = Check(
+FORTUNE = planned(
     "fortune",
     "Events: fortunes",
     NO_PARAMS,
     t.FORTUNE_KEYS,
-    _fortune_resolve,
+    _fortune_plan,
     _fortune_odds,
     "2d6 whenever a Joker is turned; 2 or 12 rolls a freak event.",
     "two d6, then the freak event d20(s) on a 2 or 12",
 )
 
 
-def _freak_resolve(p: Params, dice: Dice) -> Outcome:
+def _freak_plan(p: Params) -> Resolver:
     from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
 
-    return Outcome(deck.roll_freak_event(dice))
+    roll_freak_event = deck.roll_freak_event
+
+    def freak_event(p: Params, dice: Dice) -> Outcome:
+        return new_outcome(Outcome, (roll_freak_event(dice), _NO_DETAILS, ()))
+
+    return freak_event
 
 
-FREAK_EVENT = Check(
+#: A freak event's details: none (the same empty mapping an Outcome's default is).
+_NO_DETAILS = Outcome("").details
+
+
+FREAK_EVENT = planned(
     "freak_event",
     "Events: freak events",
     NO_PARAMS,
     t.FREAK_EVENT_KEYS,
-    _freak_resolve,
+    _freak_plan,
     lambda p: _uniform(list(t.FREAK_EVENT_KEYS)),
     "A d20; the text has no 16, so a 16 is rolled again (each entry 1/19).",
     "the d20, again after each 16",
