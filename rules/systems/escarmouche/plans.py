@@ -30,8 +30,6 @@ Params = Mapping[str, Any]
 Planner = Callable[[Params], Resolver]
 #: An Outcome built as a plain tuple: NamedTuple's generated __new__ is a Python call per roll.
 new_outcome = tuple.__new__
-#: Questions a check keeps by the simulation's own key (`PlannedCheck.asked`), bounded.
-_ASKED_SIZE = 4096
 
 
 def _by_plan(planner: Planner) -> Resolver:
@@ -46,7 +44,7 @@ class PlannedCheck(Check):
     """A check whose resolver is planned once per prepared question (see the module)."""
 
     planner: Planner | None = None
-    #: Prepared questions by a key the auto-resolver builds from what it knows (`asked`).
+    #: Prepared questions by a key the auto-resolver builds from what makes them up.
     questions: dict[Hashable, Prepared] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -56,17 +54,6 @@ class PlannedCheck(Check):
         assert self.planner is not None
         values = MappingProxyType(self.params.validate(params))
         return Prepared(self.name, values, self, self.planner(values), self._keys)
-
-    def asked(self, question: Hashable, params: Callable[[], Params]) -> Prepared:
-        """The question prepared once, remembered by `question`: a key that stands for
-        `params()` (the auto-resolver knows which few values make up its parameters, so it
-        builds them only the first time)."""
-        known = self.questions.get(question)
-        if known is None:
-            if len(self.questions) >= _ASKED_SIZE:
-                self.questions.clear()
-            known = self.questions[question] = self.prepare(params())
-        return known
 
 
 def planned(
