@@ -350,7 +350,9 @@ def _note(battle: Battle, ref: str, skill: str) -> None:
 _new_event = tuple.__new__
 
 
-def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tuple[State, str]:
+def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: Dice) -> str:
+    act = initiative.state
+    turn = act["turn"]
     prepared, target, kind, used, defended = _choose(battle, ref, act, dice)
     resolution = prepared.roll(dice)
     battle.events.append(_new_event(SimEvent, (turn, ref, target, resolution)))
@@ -365,27 +367,27 @@ def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tupl
     result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
     for who in (ref, target) if target else (ref,):
         if battle.states[who]["status"] == OUT and battle.units[who] not in act["removed"]:
-            act = activation.remove(act, battle.units[who])
-    return activation.after_action(act, kind, result), result
+            initiative.remove(battle.units[who])
+    initiative.after_action(kind, result)
+    return result
 
 
-def _figure_go(battle: Battle, unit: str, act: State, dice: Dice) -> State:
-    act = activation.begin_figure(act, unit)
-    ref = unit.partition(":")[2]
+def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dice: Dice) -> None:
+    initiative.begin_figure(unit)
+    act, ref = initiative.state, unit.partition(":")[2]
     while act["current"] == unit and battle.beaten() is None:
-        act, result = _action(battle, ref, act, dice, act["turn"])
+        result = _action(battle, ref, initiative, dice)
         if result == KEEPS_INITIATIVE and act["current"] == unit and act["pool"] >= RISK:
-            act = activation.end_figure(act)
-    return act
+            initiative.end_figure()
 
 
-def _side_turn(battle: Battle, act: State, dice: Dice) -> State:
+def _side_turn(battle: Battle, initiative: activation.Initiative, dice: Dice) -> None:
+    act = initiative.state
     while battle.beaten() is None and not act["side_over"]:
-        waiting = activation.may_act(act)
-        if not waiting:
+        waiting = initiative.first_waiting()
+        if waiting is None:
             break
-        act = _figure_go(battle, waiting[0], act, dice)
-    return act
+        _figure_go(battle, waiting, initiative, dice)
 
 
 def simulate(
@@ -404,10 +406,12 @@ def simulate(
 
         checks = ESCARMOUCHE.checks
     battle = _battle(sides, tables, checks, stats)
-    act = activation.start(list(battle.units.values()), options, dice)
+    # The initiative as `activation.start`, `draw` and the rest play it, in one state.
+    initiative = activation.Initiative(activation.start(list(battle.units.values()), options, dice))
+    act = initiative.state
     while battle.beaten() is None and act["turn"] <= MAX_TURNS:
-        act = _side_turn(battle, act, dice)
-        act = activation.draw(act, dice).state
+        _side_turn(battle, initiative, dice)
+        initiative.draw()
     beaten = battle.beaten()
     return SimResult(
         winner=None if beaten is None else 1 - beaten,
