@@ -110,13 +110,15 @@ class Battle:
     skills_used: dict[str, set[str]] = field(default_factory=dict)
     #: Each check's prepared questions, by the few values that make up its parameters.
     questions: dict[str, dict[Hashable, Prepared]] = field(default_factory=dict)
-    #: Who stands on each side, and which side is beaten, asked several times an action;
-    #: forgotten when one falls.
+    #: The side with no figure standing (None while both stand): asked before every action,
+    #: so worked out only when a figure falls (`fell`).
+    beaten: int | None = None
+    #: Who stands on each side, asked several times an action; forgotten when one falls.
     _standing: dict[int, list[str]] = field(default_factory=dict)
-    _beaten: tuple[int | None] | None = None
 
     def __post_init__(self) -> None:
         self.questions = {name: _questions(check) for name, check in self.checks.items()}
+        self.fell()
 
     def standing(self, side: int) -> list[str]:
         known = self._standing.get(side)
@@ -129,19 +131,9 @@ class Battle:
         return known
 
     def fell(self) -> None:
-        """A figure fell: who stands, and whether a side is beaten, are asked again."""
+        """A figure fell (its status is out): who stands, and whether a side is beaten."""
         self._standing.clear()
-        self._beaten = None
-
-    def beaten(self) -> int | None:
-        # Asked before every action; answered again only once someone has fallen.
-        known = self._beaten
-        if known is None:
-            if not self.standing(0):
-                known = self._beaten = (0,)
-            else:
-                known = self._beaten = (1 if not self.standing(1) else None,)
-        return known[0]
+        self.beaten = 0 if not self.standing(0) else 1 if not self.standing(1) else None
 
     def ask(self, name: str, question: Hashable, params: Mapping[str, Any]) -> Prepared:
         """The check called `name` prepared for `params`, kept by `question` (which stands
@@ -182,20 +174,6 @@ def _battle(
         {ref: f"{side}:{ref}" for ref, side in side_of.items()},
         t.default_key(tables.TERRAIN, t.DEFAULT_TERRAIN),
     )
-
-
-def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
-    enemies = battle.standing(1 - battle.side_of[ref])
-    return enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
-
-
-def _develop_purpose(state: Mapping[str, Any], kit: Kit) -> str | None:
-    if state["prone"]:
-        return "stand_up"
-    melee = kit.melee
-    if state["disarmed"] and not (melee and melee.weaponless):
-        return "rearm"
-    return "remove_shaken" if state["shaken"] >= 2 else None
 
 
 def _lightest_weapon(tables: t.EscarmoucheTables, stats: Mapping[str, Any]) -> str | None:
@@ -311,10 +289,15 @@ def _choose(battle: Battle, ref: str, act: State, dice: Dice) -> Chosen:
     """The check prepared for the figure's next go, its target, the action's kind and the
     skills it exercises."""
     state, kit = battle.states[ref], battle.kits[ref]
-    purpose = _develop_purpose(state, kit)
-    if purpose:
-        return _develop(battle, act, state, purpose)
-    target = _pick_target(battle, ref, dice)
+    # First stand up, re-arm, or steady a figure with two or more Shaken markers.
+    if state["prone"]:
+        return _develop(battle, act, state, "stand_up")
+    if state["disarmed"] and not (kit.melee and kit.melee.weaponless):
+        return _develop(battle, act, state, "rearm")
+    if state["shaken"] >= 2:
+        return _develop(battle, act, state, "remove_shaken")
+    enemies = battle.standing(1 - battle.side_of[ref])
+    target = enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
     if kit.lightest:
         return _shot(battle, ref, target, act, kit.lightest)
     if ref not in battle.engaged:
@@ -322,7 +305,14 @@ def _choose(battle: Battle, ref: str, act: State, dice: Dice) -> Chosen:
     return _fight(battle, ref, target, act)
 
 
-def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution) -> None:
+def _apply(
+    battle: Battle,
+    ref: str,
+    target: str | None,
+    resolution: Resolution,
+    initiative: activation.Initiative,
+) -> None:
+    """Apply the effects; a figure with no wounds left is out, and out of the initiative."""
     for effect in resolution.effects:
         who = ref if effect.who == "actor" else target
         if who is not None:
@@ -332,11 +322,14 @@ def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution)
     for who in (ref, target) if target else (ref,):
         state = battle.states[who]
         if state["wounds"] <= 0:
-            if state["status"] != OUT:
-                battle.fell()
+            fell = state["status"] != OUT
             state["status"] = OUT
+            if fell:
+                battle.fell()
         elif state["wounds"] < battle.stats[who]["wounds"]:
             state["status"] = "wounded"
+        if state["status"] == OUT and battle.units[who] not in initiative.state["removed"]:
+            initiative.remove(battle.units[who])
 
 
 def _note(battle: Battle, ref: str, skill: str) -> None:
@@ -356,7 +349,7 @@ def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: D
     prepared, target, kind, used, defended = _choose(battle, ref, act, dice)
     resolution = prepared.roll(dice)
     battle.events.append(_new_event(SimEvent, (turn, ref, target, resolution)))
-    _apply(battle, ref, target, resolution)
+    _apply(battle, ref, target, resolution, initiative)
     if used:
         _note(battle, ref, used)
     if defended and target:
@@ -365,9 +358,6 @@ def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: D
         battle.engaged.add(ref)
     result = resolution.details.get("initiative", resolution.outcome)
     result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
-    for who in (ref, target) if target else (ref,):
-        if battle.states[who]["status"] == OUT and battle.units[who] not in act["removed"]:
-            initiative.remove(battle.units[who])
     initiative.after_action(kind, result)
     return result
 
@@ -375,7 +365,7 @@ def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: D
 def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dice: Dice) -> None:
     initiative.begin_figure(unit)
     act, ref = initiative.state, unit.partition(":")[2]
-    while act["current"] == unit and battle.beaten() is None:
+    while act["current"] == unit and battle.beaten is None:
         result = _action(battle, ref, initiative, dice)
         if result == KEEPS_INITIATIVE and act["current"] == unit and act["pool"] >= RISK:
             initiative.end_figure()
@@ -383,7 +373,7 @@ def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dic
 
 def _side_turn(battle: Battle, initiative: activation.Initiative, dice: Dice) -> None:
     act = initiative.state
-    while battle.beaten() is None and not act["side_over"]:
+    while battle.beaten is None and not act["side_over"]:
         waiting = initiative.first_waiting()
         if waiting is None:
             break
@@ -409,10 +399,10 @@ def simulate(
     # The initiative as `activation.start`, `draw` and the rest play it, in one state.
     initiative = activation.Initiative(activation.start(list(battle.units.values()), options, dice))
     act = initiative.state
-    while battle.beaten() is None and act["turn"] <= MAX_TURNS:
+    while battle.beaten is None and act["turn"] <= MAX_TURNS:
         _side_turn(battle, initiative, dice)
         initiative.draw()
-    beaten = battle.beaten()
+    beaten = battle.beaten
     return SimResult(
         winner=None if beaten is None else 1 - beaten,
         turns=min(act["turn"], MAX_TURNS),
