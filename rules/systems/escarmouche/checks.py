@@ -326,7 +326,7 @@ def _opposed_plan(params: Params) -> Resolver:
 
 
 def defence_score(rolled: tuple[int, ...]) -> int:
-    """`score_of` the defender's dice, written out: every shot and fight scores them."""
+    """`score_of` the defender's dice, written out: every opposed roll scores them."""
     sixes = rolled.count(6)
     return 5 + sixes if sixes else max(rolled) if rolled else 0
 
@@ -614,34 +614,45 @@ def loser_effects(row: EffectRow, hits: int, loser: Who) -> tuple[Effect, ...]:
     return tuple(effects)
 
 
-#: A contest's roll: the details of who won by how much (`contest_roller`).
-Contest = Callable[[Dice], dict[str, Any]]
+#: A contest's result by who won, by how much and whether the actor keeps the initiative: the
+#: outcome key, its effects and what it adds to the contest's details. It depends on those
+#: three values alone (and on the tables the check was built with), so each check memoises it.
+Judge = Callable[[str | None, int, bool], tuple[str, tuple[Effect, ...], dict[str, Any]]]
 
 
-def contest_roller(
-    values: Params, pool: PoolDice, rating: int, defence_dice: int, defence_rating: int
-) -> Contest:
-    """Plan the actor's pool, then the defence: the roll returns who won by how much.
+def contest_plan(
+    values: Params,
+    pool: PoolDice,
+    rating: int,
+    defence_dice: int,
+    defence_rating: int,
+    judge: Judge,
+) -> Resolver:
+    """Plan a shot or a fight: the actor's pool, then the defence, judged by `judge`.
 
     Every shot and fight runs through here, so the roll is kept flat: the pool is rolled and
     scored and the details dict (its `roll` shaped as `PoolRoll.as_json`) built directly, with
-    no roll or contest objects in between; who wins a tied score and what each count of 1s does
-    are worked out here, once. A lone active die (the usual first action) is one `roll`, cheaper
-    than `roll_many` for the same value and record; an empty passive pool is not rolled.
+    no roll or contest objects in between; who wins a tied score, what each count of 1s does
+    and the reserved die spent are worked out here, once. A lone active die (the usual first
+    action) is one `roll`, cheaper than `roll_many` for the same value and record; an empty
+    passive pool is not rolled.
     """
     active_dice, passive_dice = pool
-    by_ones = initiatives(values)
+    by_ones, reserve = initiatives(values), spent_reserve(values)
     tie = contest(0, rating, 0, defence_rating)[0]  # who a tied score goes to, if anyone
 
-    def roll(dice: Dice) -> dict[str, Any]:
+    def contested(values: Params, dice: Dice) -> Outcome:
         if active_dice == 1:
             active: tuple[int, ...] = (dice.roll(D6, "active"),)
         else:
             active = dice.roll_many(active_dice, D6, "active")
         passive = dice.roll_many(passive_dice, D6, "passive") if passive_dice else ()
-        defence = defence_score(dice.roll_many(defence_dice, D6, "defender"))
-        sixes = active.count(6)  # `score_of`: the highest, or 6 plus one per extra six
+        defended = dice.roll_many(defence_dice, D6, "defender")
+        # `score_of` each side's dice: the highest, or 6 plus one per six after the first.
+        sixes = active.count(6)
         score = 5 + sixes if sixes else max(active) if active else 0
+        sixes = defended.count(6)
+        defence = 5 + sixes if sixes else max(defended) if defended else 0
         ones = active.count(1) + passive.count(1)
         winner: str | None
         if score > defence:
@@ -650,14 +661,18 @@ def contest_roller(
             winner, diff = "defender", defence - score
         else:
             winner, diff = tie, 0
+        initiative = by_ones[ones if ones < 2 else 2]
         rolled = {"active": list(active), "passive": list(passive), "score": score, "ones": ones}
-        return {
+        details = {
             "roll": rolled,
             "score": score,
             "defender_score": defence,
             "winner": winner,
             "diff": diff,
-            "initiative": by_ones[ones if ones < 2 else 2],
+            "initiative": initiative,
         }
+        key, effects, extra = judge(winner, diff, initiative == KEEPS_INITIATIVE)
+        details.update(extra)
+        return new_outcome(Outcome, (key, details, effects + reserve))
 
-    return roll
+    return contested

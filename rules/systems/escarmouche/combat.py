@@ -13,8 +13,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
-from rules.checks import Effect, Outcome, Resolver, Who, odds_key
-from rules.dice import Dice
+from rules.checks import Effect, Resolver, Who, odds_key
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
@@ -25,28 +24,28 @@ from rules.systems.escarmouche.checks import (
     ONES_BEFORE,
     RESERVED,
     SHAKEN,
-    Contest,
+    Judge,
     Params,
     PoolDice,
     actor_rating,
     base_pool,
     bool_field,
-    contest_roller,
+    contest_plan,
     contest_weights,
     fold,
     int_field,
     loser_effects,
     rating_field,
     skill_field,
-    spent_reserve,
     swap_dice,
     weapon_field,
 )
-from rules.systems.escarmouche.plans import PlannedCheck, new_outcome, planned
-from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
+from rules.systems.escarmouche.plans import PlannedCheck, planned
 from rules.systems.escarmouche.tables import CANNON, EffectsTable
 
 PoolOf = Callable[[Params], PoolDice]
+#: A contest judged: its outcome key, effects and the details it adds (see `checks.Judge`).
+Judged = tuple[str, tuple[Effect, ...], dict[str, Any]]
 DefenceOf = Callable[[Params], int]
 #: Weapon class -> the passive dice it adds to a shot (the table a shot was built with).
 WeaponDice = Mapping[str, int]
@@ -113,18 +112,14 @@ def shot_check(
     """Build a shooting check from the way it makes up the shooter's pool."""
     verdict = shot_verdicts(tables.SHOOTING_EFFECTS)
 
+    @cache
+    def judge(winner: str | None, diff: int, keeps: bool) -> Judged:
+        key, hits, effects = verdict(winner, diff)
+        return key, effects, {"hits": hits}
+
     def plan(values: Params) -> Resolver:
         rating = values["target_rating"]
-        contest = contest_roller(values, pool_of(values), values["rating"], rating, rating)
-        reserve = spent_reserve(values)
-
-        def shot(values: Params, dice: Dice) -> Outcome:
-            details = contest(dice)
-            key, hits, effects = verdict(details["winner"], details["diff"])
-            details["hits"] = hits
-            return new_outcome(Outcome, (key, details, effects + reserve))
-
-        return shot
+        return contest_plan(values, pool_of(values), values["rating"], rating, rating, judge)
 
     def shot_key(winner: str | None, diff: int) -> str:
         return verdict(winner, diff)[0]
@@ -372,9 +367,9 @@ def fight_verdicts(table: EffectsTable) -> FightVerdict:
     return verdict
 
 
-def fight_contest(values: Params, pool: PoolDice, defence: int) -> Contest:
-    """Plan a fight's contest: the attacker's pool against `defence` dice."""
-    return contest_roller(values, pool, values["rating"], defence, values["defender_rating"])
+def fight_plan(values: Params, pool: PoolDice, defence: int, judge: Judge) -> Resolver:
+    """Plan a fight: the attacker's pool against `defence` dice, judged by `judge`."""
+    return contest_plan(values, pool, values["rating"], defence, values["defender_rating"], judge)
 
 
 def fight_check(
@@ -385,25 +380,20 @@ def fight_check(
     *,
     skill: str,
     description: str,
-    after: Callable[[dict[str, Any]], None] | None = None,
+    after: Callable[[str | None, bool], dict[str, Any]] | None = None,
 ) -> PlannedCheck:
-    """Build an ordinary fight check; `after` adds the variant's own details to the fight's."""
+    """Build an ordinary fight check; `after(winner, keeps)` adds the variant's own details
+    to the fight's."""
     verdict = fight_verdicts(tables.FIGHTING_EFFECTS)
 
+    @cache
+    def judge(winner: str | None, diff: int, keeps: bool) -> Judged:
+        key, hits, effects, pushed = verdict(winner, diff)
+        extra = {"hits": hits, "pushed_back": pushed}
+        return key, effects, {**extra, **after(winner, keeps)} if after else extra
+
     def plan(values: Params) -> Resolver:
-        contest = fight_contest(values, fight_pool(values), defence_dice(values))
-        reserve = spent_reserve(values)
-
-        def fight(values: Params, dice: Dice) -> Outcome:
-            details = contest(dice)
-            key, hits, effects, pushed = verdict(details["winner"], details["diff"])
-            details["hits"] = hits
-            details["pushed_back"] = pushed
-            if after:
-                after(details)
-            return new_outcome(Outcome, (key, details, effects + reserve))
-
-        return fight
+        return fight_plan(values, fight_pool(values), defence_dice(values), judge)
 
     def fight_key(winner: str | None, diff: int) -> str:
         return verdict(winner, diff)[0]
@@ -443,10 +433,8 @@ def build_fight(tables: t.EscarmoucheTables) -> PlannedCheck:
     )
 
 
-def _fencing_details(details: dict[str, Any]) -> None:
-    won = details["winner"] == "attacker"
-    keeps = details["initiative"] == KEEPS_INITIATIVE
-    details["may_fight_on_without_pikes"] = won and keeps
+def _fencing_details(winner: str | None, keeps: bool) -> dict[str, Any]:
+    return {"may_fight_on_without_pikes": winner == "attacker" and keeps}
 
 
 def build_pike_fencing(tables: t.EscarmoucheTables) -> PlannedCheck:

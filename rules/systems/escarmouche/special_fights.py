@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
 
-from rules.checks import Effect, Outcome, Resolver, Who
-from rules.dice import Dice
+from rules.checks import Effect, Resolver, Who
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (
@@ -21,25 +20,22 @@ from rules.systems.escarmouche.checks import (
     contest_weights,
     fold,
     int_field,
-    spent_reserve,
 )
 from rules.systems.escarmouche.combat import (
     STAND_OFF,
     FightVerdict,
+    Judged,
     cached_odds,
     defence_dice,
-    fight_contest,
     fight_fields,
+    fight_plan,
     fight_pool,
     fight_verdicts,
     one_side_outnumbers,
 )
-from rules.systems.escarmouche.plans import PlannedCheck, new_outcome, planned
-from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
+from rules.systems.escarmouche.plans import PlannedCheck, planned
 
 MAX_SUPPORT = 8
-#: A first-strike roll's key, effects, hits, who is pushed back and whether the win is ignored.
-Judged = tuple[str, tuple[Effect, ...], int, str | None, bool]
 
 
 @dataclass(frozen=True)
@@ -132,32 +128,24 @@ def first_strike_check(
     verdict = cache(partial(rule.verdict, fight))
 
     @cache
-    def judged(attacks: bool, winner: str | None, diff: int) -> Judged:
-        """A roll's key, effects, hits, who is pushed back and whether the win is ignored."""
+    def judge(attacks: bool, winner: str | None, diff: int, keeps: bool) -> Judged:
+        """A roll's key and effects, and its details: hits, who is pushed back (nobody when
+        the win is ignored) and whether the next round is an ordinary fight."""
         key, effects, ignored = verdict(attacks, winner, diff)
         _, hits, _, pushed = fight(winner, diff)
-        return key, effects, hits, None if ignored else pushed, ignored
+        details = {
+            "hits": hits,
+            "pushed_back": None if ignored else pushed,
+            "first_strike": rule.striker,
+            # The other side's win is ignored this round; attacking and keeping the
+            # initiative, it fights the next round as an ordinary fight.
+            "next_round_normal": ignored and not attacks and keeps,
+        }
+        return key, effects, details
 
     def plan(values: Params) -> Resolver:
         attacks = values[attacks_field]
-        contest = fight_contest(values, *pool_and_defence(values, attacks))
-        reserve = spent_reserve(values)
-
-        def first_strike(values: Params, dice: Dice) -> Outcome:
-            details = contest(dice)
-            key, effects, hits, pushed, ignored = judged(
-                attacks, details["winner"], details["diff"]
-            )
-            details["hits"] = hits
-            details["pushed_back"] = pushed
-            details["first_strike"] = rule.striker
-            # The other side's win is ignored this round; attacking and keeping the initiative,
-            # it fights the next round as an ordinary fight.
-            keeps = details["initiative"] == KEEPS_INITIATIVE
-            details["next_round_normal"] = ignored and not attacks and keeps
-            return new_outcome(Outcome, (key, details, effects + reserve))
-
-        return first_strike
+        return fight_plan(values, *pool_and_defence(values, attacks), partial(judge, attacks))
 
     def odds(values: Params) -> dict[str, Fraction]:
         attacks = values[attacks_field]
