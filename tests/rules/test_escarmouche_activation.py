@@ -1,6 +1,10 @@
 """Escarmouche's initiative: roll off, act figure by figure, 1s hand the turn over."""
 
+from functools import partial
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.dice import GivenDice, SeededDice
 from rules.errors import ValidationError
@@ -81,3 +85,57 @@ def test_a_reserving_figure_holds_its_die_through_the_enemys_turn():
     state = activation.draw(state, SeededDice("x")).state
 
     assert state["reserved"] == ["blue:Cole"]
+
+
+# --- the auto-resolver's initiative: the same state, changed in place -----------------------
+
+_FIGURES = ["red:Anne", "red:Bart", "red:Dirk", "blue:Cole", "blue:Eve"]
+_STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("draw")),
+        st.tuples(st.just("begin_figure"), st.sampled_from(_FIGURES)),
+        st.tuples(
+            st.just("after_action"),
+            st.sampled_from([activation.MOVE, "develop", "fight"]),
+            st.sampled_from([KEEPS_INITIATIVE, FIGURE_ENDS, SIDE_ENDS]),
+        ),
+        st.tuples(st.just("end_figure")),
+        st.tuples(st.just("end_figure"), st.just("reserve")),
+        st.tuples(st.just("remove"), st.sampled_from(_FIGURES)),
+    ),
+    max_size=40,
+)
+
+
+def _played(state, step):
+    """One step of the table's initiative: each function returns a new state."""
+    name, *args = step
+    if name == "draw":
+        return activation.draw(state, SeededDice("unused")).state
+    if name == "end_figure":
+        return activation.end_figure(state, reserve=bool(args))
+    return getattr(activation, name)(state, *args)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_STEPS)
+def test_the_auto_resolvers_initiative_passes_through_the_tables_states(steps):
+    table = activation.start(_FIGURES, {}, GivenDice([4, 2]))
+    quick = activation.Initiative(activation.start(_FIGURES, {}, GivenDice([4, 2])))
+
+    for step in steps:
+        name, *args = step
+        change = getattr(quick, name)
+        if name == "end_figure":
+            change, args = partial(change, reserve=bool(args)), []
+        try:
+            table = _played(table, step)
+        except ValidationError:
+            with pytest.raises(ValidationError):
+                change(*args)
+            continue
+        change(*args)
+
+        assert quick.state == table
+        waiting = activation.may_act(table)
+        assert quick.first_waiting() == (waiting[0] if waiting else None)

@@ -6,6 +6,8 @@ from rules.dice import SeededDice
 from rules.errors import ValidationError
 from rules.simulate import SimFigure
 from rules.system import get_system
+from rules.systems.escarmouche.simulate import _battle
+from rules.systems.escarmouche.tables import BASE
 
 SYSTEM = get_system("escarmouche")
 
@@ -73,3 +75,28 @@ def test_skills_used_are_reported_for_the_campaign():
 def test_three_sides_are_refused():
     with pytest.raises(ValidationError, match="two sides"):
         SYSTEM.simulate([*sides(), sides()[0]], {}, SeededDice("x"))
+
+
+def test_a_batch_validates_a_figures_stats_once_and_again_when_they_change():
+    stats = {"rating": 3, "weapons": ["musket"]}
+
+    def fielded():
+        return _battle(
+            [[SimFigure("a", "A", stats)], [SimFigure("b", "B", {})]],
+            BASE,
+            SYSTEM.checks,
+            SYSTEM.stats,
+        )
+
+    first, again = fielded(), fielded()
+    assert again.stats["a"] is first.stats["a"]  # the same answer, not validated again
+
+    stats["weapons"] = []  # the caller changes the figure between battles
+    disarmed = fielded()
+    assert (first.kits["a"].lightest, disarmed.kits["a"].lightest) == ("musket", None)
+
+    stats["rating"] = 1
+    fielded()
+    stats["rating"] = True  # equal to 1, but not a rating: validated afresh
+    with pytest.raises(ValidationError):
+        fielded()

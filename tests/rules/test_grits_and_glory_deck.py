@@ -119,3 +119,28 @@ def test_the_game_cannot_end_before_the_sixth_turn_and_a_one_never_ends_it():
 def test_the_sentry_card_colour_decides_who_steers():
     assert deck.is_black("10S") and deck.is_black("RJ")
     assert not deck.is_black("QH")
+
+
+@pytest.mark.parametrize("seed", ["a", "b", "jokers", "long"])
+def test_the_auto_resolvers_draws_are_the_state_passing_draws_card_for_card(seed):
+    units = [f"unit{n}" for n in range(12)]
+    dice, again = SeededDice(seed, "deck"), SeededDice(seed, "deck")
+    state = deck.start(units, {}, dice)
+    drawn = []
+    for _ in range(150):  # a dozen turns: reshuffles, and Jokers with their events
+        draw = deck.draw(state, dice)
+        state = draw.state
+        drawn.append((draw.result["unit"], draw.result["joker"], not state["queue"]))
+
+    quick = [card for card, _ in zip(deck.draws(units, again), range(150), strict=False)]
+
+    assert quick == drawn
+    assert again.rolls == dice.rolls
+    assert any(joker for _, joker, _ in drawn)
+
+
+def test_the_auto_resolvers_draws_refuse_what_the_deck_refuses():
+    with pytest.raises(RulesError):
+        next(deck.draws(["a", "a"], SeededDice("s", "c")))
+    with pytest.raises(RulesError):
+        next(deck.draws([f"u{n}" for n in range(55)], SeededDice("s", "c")))

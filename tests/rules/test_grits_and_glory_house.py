@@ -236,6 +236,22 @@ def test_the_untrained_penalty_reaches_every_untrained_roll_and_its_words():
     assert "d4\u22121" in reference.card_notes({"fighting": 0}, tables)[-1]
 
 
+def test_a_question_prepared_as_written_and_under_a_pack_rolls_each_with_its_own_tables():
+    housed = SYSTEM.with_house(_edited("settings", "gang_up_max", "value", 2))
+    question = {"die": 8, "gang_up": 4, "parry": 6}
+
+    # A simulation asks the same question again and again: each rules set plans it once.
+    written = SYSTEM.check("fighting").prepared(question)
+    under_pack = housed.check("fighting").prepared(question)
+    rolled = [
+        (blow.details["modifier"], blow.outcome)
+        for blow in (p.roll(GivenDice([3])) for p in (written, under_pack, written, under_pack))
+    ]
+
+    assert rolled == [(4, "hit"), (2, "miss"), (4, "hit"), (2, "miss")]
+    assert housed.check("fighting").prepared(question) is under_pack
+
+
 def test_the_jokers_bonus_reaches_the_deck_drawn_under_the_pack():
     housed = SYSTEM.with_house(_edited("settings", "joker_bonus", "value", 3))
     deck = housed.activation["action_deck"]

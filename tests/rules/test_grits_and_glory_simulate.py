@@ -1,6 +1,9 @@
 """Auto-resolve: a seeded abstract battle between two forces of units."""
 
+import pytest
+
 from rules.dice import GivenDice, SeededDice
+from rules.errors import ValidationError
 from rules.simulate import SimFigure
 from rules.systems.grits_and_glory import SYSTEM
 from rules.systems.grits_and_glory.simulate import _setup, _shoot
@@ -77,3 +80,21 @@ def test_a_jammed_rifle_reloads_in_one_action():
 
     assert [e.resolution.check for e in battle.events] == ["reload"]
     assert battle.states["rifles"]["loaded"] is True
+
+
+def test_a_batch_validates_a_units_stats_once_and_again_when_they_change():
+    stats = {"figures": 3, "weapons": ["rifle"]}
+    first = _setup([[SimFigure("a", "A", stats)], [SimFigure("b", "B", {})]], BASE, SYSTEM.checks)
+    again = _setup([[SimFigure("a", "A", stats)], [SimFigure("b", "B", {})]], BASE, SYSTEM.checks)
+    assert again.stats["a"] is first.stats["a"]  # the same answer, not validated again
+
+    stats["weapons"].append("sabre")  # the caller changes the unit between battles
+    changed = _setup([[SimFigure("a", "A", stats)], [SimFigure("b", "B", {})]], BASE, SYSTEM.checks)
+    assert changed.stats["a"]["weapons"] == ["rifle", "sabre"]
+    assert changed.melee["a"] == "sabre" and first.melee["a"] == "unarmed"
+
+    stats["figures"] = 1
+    _setup([[SimFigure("a", "A", stats)], [SimFigure("b", "B", {})]], BASE, SYSTEM.checks)
+    stats["figures"] = True  # equal to 1, but not a number of figures: validated afresh
+    with pytest.raises(ValidationError):
+        _setup([[SimFigure("a", "A", stats)], [SimFigure("b", "B", {})]], BASE, SYSTEM.checks)

@@ -145,6 +145,80 @@ def remove(state: State, figure: str) -> State:
     }
 
 
+class Initiative:
+    """The same initiative, kept in one state changed in place: the auto-resolver's.
+
+    `start`, `draw`, `begin_figure`, `after_action`, `end_figure` and `remove` each build a new
+    state (the table keeps every one as JSON); a simulated battle makes a hundred changes and
+    keeps none of the states between them. Each method here makes the change its function
+    makes, to `state` itself, so the state passes through the same values (a test compares
+    them step by step).
+    """
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def first_waiting(self) -> str | None:
+        """The first figure of `may_act(state)`, or None when nobody may start acting."""
+        state = self.state
+        acted, removed, reserved = state["acted"], state["removed"], state["reserved"]
+        figures: list[str] = state["sides"][state["side"]]
+        for figure in figures:
+            if figure not in acted and figure not in removed and figure not in reserved:
+                return figure
+        return None
+
+    def draw(self) -> None:
+        """`draw`: pass the turn when the side is done or has lost it."""
+        state = self.state
+        if state["current"] is None and (state["side_over"] or self.first_waiting() is None):
+            other = next(side for side in state["sides"] if side != state["side"])
+            # A reserved die is spent or lost once its holder's side acts again.
+            held = [f for f in state["reserved"] if not f.startswith(f"{other}:")]
+            state.update(
+                side=other,
+                turn=state["turn"] + 1,
+                acted=[],
+                current=None,
+                pool=0,
+                side_ones=0,
+                side_over=False,
+                reserved=held,
+            )
+
+    def begin_figure(self, figure: str) -> None:
+        """`begin_figure`: start acting with `figure`."""
+        state = self.state
+        if not _may_begin(state, figure):
+            raise ValidationError({"figure": f"{figure} cannot start acting now"})
+        state.update(current=figure, acted=[*state["acted"], figure], pool=0)
+
+    def after_action(self, action: str, result: str) -> None:
+        """`after_action`: the pool grows, unless a 1 ends the go."""
+        state = self.state
+        if result == SIDE_ENDS:
+            state.update(current=None, pool=0, side_over=True)
+        elif result == FIGURE_ENDS:
+            state.update(current=None, pool=0, side_ones=state["side_ones"] + 1)
+        elif action != MOVE:
+            state["pool"] += 1
+
+    def end_figure(self, *, reserve: bool = False) -> None:
+        """`end_figure`: the current figure's go ends, optionally keeping a reserved die."""
+        state = self.state
+        held = [*state["reserved"], state["current"]] if reserve and state["current"] else []
+        state.update(current=None, pool=0, reserved=held or state["reserved"])
+
+    def remove(self, figure: str) -> None:
+        """`remove`: take a figure out of the battle."""
+        state = self.state
+        state.update(
+            removed=[*state["removed"], figure],
+            current=None if state["current"] == figure else state["current"],
+            reserved=[f for f in state["reserved"] if f != figure],
+        )
+
+
 INITIATIVE = ActivationMethod(
     "initiative",
     "Initiative (act until a 1)",

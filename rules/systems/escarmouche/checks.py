@@ -19,20 +19,20 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
-from rules.checks import Check, Effect, Outcome, Who
+from rules.checks import Check, Effect, Outcome, Resolver, Who
 from rules.dice import D6, Dice
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
+from rules.systems.escarmouche.plans import PlannedCheck, new_outcome, planned
 from rules.systems.escarmouche.pool import (
     INITIATIVE_OUTCOMES,
+    KEEPS_INITIATIVE,
     MAX_POOL,
     ONES_CAP,
+    SIDE_ENDS,
     initiative,
     pool_weights,
-    roll_defence,
-    roll_pool,
-    score_of,
     score_weights,
 )
 from rules.systems.escarmouche.tables import MARSHAL_RESULTS, EffectRow
@@ -158,8 +158,16 @@ def base_pool(params: Params) -> int:
     return 1 if params.get("reserved") else params["active"] + 1
 
 
-def initiative_of(params: Params, ones: int) -> str:
-    return NOT_AT_STAKE if params.get("reserved") else initiative(ones, params["ones_before"])
+#: What a pool's 1s do to the initiative: no 1, one 1, two or more.
+Initiatives = tuple[str, str, str]
+_NOT_AT_STAKE: Initiatives = (NOT_AT_STAKE, NOT_AT_STAKE, NOT_AT_STAKE)
+
+
+def initiatives(params: Params) -> Initiatives:
+    """What each count of 1s does to the acting figure's initiative, worked out once a plan."""
+    if params.get("reserved"):
+        return _NOT_AT_STAKE
+    return KEEPS_INITIATIVE, initiative(1, params["ones_before"]), SIDE_ENDS
 
 
 #: Built once: effects are immutable, so every check spending its reserved die shares them.
@@ -189,10 +197,43 @@ POOL_PARAMS = Schema(
 )
 
 
-def _resolve_pool(params: Params, dice: Dice) -> Outcome:
-    roll = roll_pool(dice, params["active"], params["passive"])
-    key = initiative(roll.ones, params["ones_before"])
-    return Outcome(key, {"roll": roll.as_json(), "score": roll.score})
+#: A rolled pool: its details (`PoolRoll.as_json`'s shape), score and 1s.
+PoolRolled = tuple[dict[str, Any], int, int]
+
+
+def pool_roller(active_dice: int, passive_dice: int) -> Callable[[Dice], PoolRolled]:
+    """The rolls of `pool.roll_pool` (same dice, order and labels), planned for one pool.
+
+    A lone active die (a figure's first action, a development) is one `roll`, cheaper than
+    `roll_many` for the same value and record.
+    """
+
+    def lone(dice: Dice) -> PoolRolled:
+        value = dice.roll(D6, "active")
+        ones = 1 if value == 1 else 0
+        return {"active": [value], "passive": [], "score": value, "ones": ones}, value, ones
+
+    def roll(dice: Dice) -> PoolRolled:
+        active = dice.roll_many(active_dice, D6, "active") if active_dice else ()
+        passive = dice.roll_many(passive_dice, D6, "passive") if passive_dice else ()
+        sixes = active.count(6)  # `score_of`: the highest, or 6 plus one per extra six
+        score = 5 + sixes if sixes else max(active) if active else 0
+        ones = active.count(1) + passive.count(1)
+        rolled = {"active": list(active), "passive": list(passive), "score": score, "ones": ones}
+        return rolled, score, ones
+
+    return lone if active_dice == 1 and not passive_dice else roll
+
+
+def _pool_plan(params: Params) -> Resolver:
+    roll, by_ones = pool_roller(params["active"], params["passive"]), initiatives(params)
+
+    def pool(params: Params, dice: Dice) -> Outcome:
+        rolled, score, ones = roll(dice)
+        details = {"roll": rolled, "score": score}
+        return new_outcome(Outcome, (by_ones[ones if ones < 2 else 2], details, ()))
+
+    return pool
 
 
 @lru_cache(maxsize=4096)
@@ -208,12 +249,12 @@ def _pool_odds(params: Params) -> dict[str, Fraction]:
     return _initiative_odds(params["active"], params["passive"], params["ones_before"])
 
 
-POOL = Check(
+POOL = planned(
     "pool",
     "Active/passive pool",
     POOL_PARAMS,
     INITIATIVE_OUTCOMES,
-    _resolve_pool,
+    _pool_plan,
     _pool_odds,
     description="Score the highest active die (+1 per extra six); 1s on any die cost initiative.",
     dice_order="active dice, then passive dice",
@@ -262,23 +303,32 @@ OPPOSED_OUTCOMES = ("roller_wins", "defender_wins", "tie")
 
 
 def _opposed_key(winner: str | None, diff: int) -> str:
-    return {"attacker": "roller_wins", "defender": "defender_wins", None: "tie"}[winner]
+    return _OPPOSED_KEYS[winner]
 
 
-def _resolve_opposed(params: Params, dice: Dice) -> Outcome:
-    roll = roll_pool(dice, params["active"], params["passive"])
-    defence = roll_defence(dice, params["defender_dice"])
-    winner, diff = contest(roll.score, params["rating"], defence, params["defender_rating"])
-    return Outcome(
-        _opposed_key(winner, diff),
-        {
-            "roll": roll.as_json(),
-            "score": roll.score,
-            "defender_score": defence,
-            "diff": diff,
-            "initiative": initiative(roll.ones, params["ones_before"]),
-        },
-    )
+_OPPOSED_KEYS = {"attacker": "roller_wins", "defender": "defender_wins", None: "tie"}
+
+
+def _opposed_plan(params: Params) -> Resolver:
+    roll, by_ones = pool_roller(params["active"], params["passive"]), initiatives(params)
+    defence_dice, rating = params["defender_dice"], params["rating"]
+    defence_rating = params["defender_rating"]
+
+    def opposed(params: Params, dice: Dice) -> Outcome:
+        rolled, score, ones = roll(dice)
+        defence = defence_score(dice.roll_many(defence_dice, D6, "defender"))
+        winner, diff = contest(score, rating, defence, defence_rating)
+        details = {"roll": rolled, "score": score, "defender_score": defence, "diff": diff}
+        details["initiative"] = by_ones[ones if ones < 2 else 2]
+        return new_outcome(Outcome, (_opposed_key(winner, diff), details, ()))
+
+    return opposed
+
+
+def defence_score(rolled: tuple[int, ...]) -> int:
+    """`score_of` the defender's dice, written out: every opposed roll scores them."""
+    sixes = rolled.count(6)
+    return 5 + sixes if sixes else max(rolled) if rolled else 0
 
 
 def _opposed_odds(params: Params) -> dict[str, Fraction]:
@@ -288,7 +338,7 @@ def _opposed_odds(params: Params) -> dict[str, Fraction]:
     return fold(weights, _opposed_key, OPPOSED_OUTCOMES)
 
 
-def build_opposed(tables: t.EscarmoucheTables) -> Check:
+def build_opposed(tables: t.EscarmoucheTables) -> PlannedCheck:
     """The opposed roll, its ratings limited by the club's maximum."""
     params = Schema(
         (
@@ -308,12 +358,12 @@ def build_opposed(tables: t.EscarmoucheTables) -> Check:
         ),
         clean=_need_dice,
     )
-    return Check(
+    return planned(
         "opposed",
         "Opposed roll",
         params,
         OPPOSED_OUTCOMES,
-        _resolve_opposed,
+        _opposed_plan,
         _opposed_odds,
         description="Highest active scores meet; a tied score goes to the higher rating.",
         dice_order="roller's active dice, roller's passive dice, then the defender's dice",
@@ -335,19 +385,21 @@ def _move_pool(terrain: TerrainDice) -> Callable[[Params], Pool]:
     return pool
 
 
-def _resolve_initiative_roll(
+def _initiative_roll_plan(
     pool_of: Callable[[Params], Pool], effects_of: Callable[[Params], tuple[Effect, ...]]
-) -> Callable[[Params, Dice], Outcome]:
-    def resolve(params: Params, dice: Dice) -> Outcome:
-        pool = pool_of(params)
-        roll = roll_pool(dice, pool.active, pool.passive)
-        return Outcome(
-            initiative_of(params, roll.ones),
-            {"roll": roll.as_json(), "score": roll.score},
-            effects_of(params),
-        )
+) -> Callable[[Params], Resolver]:
+    def plan(params: Params) -> Resolver:
+        roll, by_ones = pool_roller(*pool_of(params)), initiatives(params)
+        effects = effects_of(params)
 
-    return resolve
+        def initiative_roll(params: Params, dice: Dice) -> Outcome:
+            rolled, score, ones = roll(dice)
+            details = {"roll": rolled, "score": score}
+            return new_outcome(Outcome, (by_ones[ones if ones < 2 else 2], details, effects))
+
+        return initiative_roll
+
+    return plan
 
 
 def _initiative_roll_odds(
@@ -362,15 +414,15 @@ def _initiative_roll_odds(
     return odds
 
 
-def build_move(tables: t.EscarmoucheTables) -> Check:
+def build_move(tables: t.EscarmoucheTables) -> PlannedCheck:
     """The move, over the club's terrain."""
     pool_of = _move_pool(tables.TERRAIN_PASSIVE)
-    return Check(
+    return planned(
         "move",
         "Move",
         Schema((ACTIVE, terrain_field(tables), SHAKEN, ONES_BEFORE)),
         INITIATIVE_OUTCOMES,
-        _resolve_initiative_roll(pool_of, lambda params: ()),
+        _initiative_roll_plan(pool_of, lambda params: ()),
         _initiative_roll_odds(pool_of),
         description="Roll the pool so far plus the terrain's passive dice (moving adds no active).",
         dice_order="active dice so far, then passive dice (terrain, then one per Shaken marker)",
@@ -396,15 +448,21 @@ def _marshal_key(ones: int, ones_before: int) -> str:
     return MARSHAL_RESULTS[min(ones, ONES_CAP)][1]
 
 
-def _resolve_marshal(pool_of: Callable[[Params], Pool]) -> Callable[[Params, Dice], Outcome]:
-    def resolve(params: Params, dice: Dice) -> Outcome:
-        pool = pool_of(params)
-        roll = roll_pool(dice, pool.active, pool.passive)
-        key = _marshal_key(roll.ones, params["ones_before"])
-        details = {"roll": roll.as_json(), "score": roll.score, "moved": key != "no_move"}
-        return Outcome(key, details)
+def _marshal_plan(pool_of: Callable[[Params], Pool]) -> Callable[[Params], Resolver]:
+    def plan(params: Params) -> Resolver:
+        roll = pool_roller(*pool_of(params))
+        # The result of each count of 1s: none, one, two, three or more.
+        by_ones = [_marshal_key(ones, params["ones_before"]) for ones in range(ONES_CAP + 1)]
 
-    return resolve
+        def marshal(params: Params, dice: Dice) -> Outcome:
+            rolled, score, ones = roll(dice)
+            key = by_ones[ones if ones < ONES_CAP else ONES_CAP]
+            details = {"roll": rolled, "score": score, "moved": key != "no_move"}
+            return new_outcome(Outcome, (key, details, ()))
+
+        return marshal
+
+    return plan
 
 
 def _marshal_odds(pool_of: Callable[[Params], Pool]) -> Callable[[Params], dict[str, Fraction]]:
@@ -419,7 +477,7 @@ def _marshal_odds(pool_of: Callable[[Params], Pool]) -> Callable[[Params], dict[
     return odds
 
 
-def build_marshal(tables: t.EscarmoucheTables) -> Check:
+def build_marshal(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Marshalling, over the club's terrain, with Leader up to the club's maximum skill."""
     params = Schema(
         (
@@ -439,12 +497,12 @@ def build_marshal(tables: t.EscarmoucheTables) -> Check:
         )
     )
     pool_of = _marshal_pool(tables.TERRAIN_PASSIVE)
-    return Check(
+    return planned(
         "marshal",
         "Marshal",
         params,
         MARSHAL_OUTCOMES,
-        _resolve_marshal(pool_of),
+        _marshal_plan(pool_of),
         _marshal_odds(pool_of),
         description="Move with other figures in sight; the 1s rolled decide who moves and who "
         "ends.",
@@ -506,12 +564,12 @@ def _developed(purpose: str, reserved: bool) -> tuple[Effect, ...]:
     return changes + (SPENT_RESERVE if reserved else ())
 
 
-DEVELOP = Check(
+DEVELOP = planned(
     "develop",
     "Develop",
     DEVELOP_PARAMS,
     (*INITIATIVE_OUTCOMES, NOT_AT_STAKE),
-    _resolve_initiative_roll(_develop_pool, _develop_effects),
+    _initiative_roll_plan(_develop_pool, _develop_effects),
     _initiative_roll_odds(_develop_pool),
     description="Any other action; it always happens and adds an active die to the pool.",
     dice_order="active dice (pool so far plus one), then one passive die per Shaken marker",
@@ -556,31 +614,65 @@ def loser_effects(row: EffectRow, hits: int, loser: Who) -> tuple[Effect, ...]:
     return tuple(effects)
 
 
-def roll_contest(
-    dice: Dice, values: Params, pool: PoolDice, rating: int, defence_dice: int, defence_rating: int
-) -> dict[str, Any]:
-    """Roll the actor's pool, then the defence, and return the details of who won by how much.
+#: A contest's result by who won, by how much and whether the actor keeps the initiative: the
+#: outcome key, its effects and what it adds to the contest's details. It depends on those
+#: three values alone (and on the tables the check was built with), so each check memoises it.
+Judge = Callable[[str | None, int, bool], tuple[str, tuple[Effect, ...], dict[str, Any]]]
 
-    Every shot and fight runs through here, so it is kept flat: the pool is rolled and scored
-    and the details dict (its `roll` shaped as `PoolRoll.as_json`) built directly, with no roll
-    or contest objects in between. A lone active die (the usual first action) is one `roll`,
-    cheaper than `roll_many` for the same value and record; an empty passive pool is not rolled.
+
+def contest_plan(
+    values: Params,
+    pool: PoolDice,
+    rating: int,
+    defence_dice: int,
+    defence_rating: int,
+    judge: Judge,
+) -> Resolver:
+    """Plan a shot or a fight: the actor's pool, then the defence, judged by `judge`.
+
+    Every shot and fight runs through here, so the roll is kept flat: the pool is rolled and
+    scored and the details dict (its `roll` shaped as `PoolRoll.as_json`) built directly, with
+    no roll or contest objects in between; who wins a tied score, what each count of 1s does
+    and the reserved die spent are worked out here, once. A lone active die (the usual first
+    action) is one `roll`, cheaper than `roll_many` for the same value and record; an empty
+    passive pool is not rolled.
     """
     active_dice, passive_dice = pool
-    if active_dice == 1:
-        active: tuple[int, ...] = (dice.roll(D6, "active"),)
-    else:
-        active = dice.roll_many(active_dice, D6, "active")
-    passive = dice.roll_many(passive_dice, D6, "passive") if passive_dice else ()
-    defence = roll_defence(dice, defence_dice)
-    score = score_of(active)
-    ones = active.count(1) + passive.count(1)
-    winner, diff = contest(score, rating, defence, defence_rating)
-    return {
-        "roll": {"active": list(active), "passive": list(passive), "score": score, "ones": ones},
-        "score": score,
-        "defender_score": defence,
-        "winner": winner,
-        "diff": diff,
-        "initiative": initiative_of(values, ones),
-    }
+    by_ones, reserve = initiatives(values), spent_reserve(values)
+    tie = contest(0, rating, 0, defence_rating)[0]  # who a tied score goes to, if anyone
+
+    def contested(values: Params, dice: Dice) -> Outcome:
+        if active_dice == 1:
+            active: tuple[int, ...] = (dice.roll(D6, "active"),)
+        else:
+            active = dice.roll_many(active_dice, D6, "active")
+        passive = dice.roll_many(passive_dice, D6, "passive") if passive_dice else ()
+        defended = dice.roll_many(defence_dice, D6, "defender")
+        # `score_of` each side's dice: the highest, or 6 plus one per six after the first.
+        sixes = active.count(6)
+        score = 5 + sixes if sixes else max(active) if active else 0
+        sixes = defended.count(6)
+        defence = 5 + sixes if sixes else max(defended) if defended else 0
+        ones = active.count(1) + passive.count(1)
+        winner: str | None
+        if score > defence:
+            winner, diff = "attacker", score - defence
+        elif score < defence:
+            winner, diff = "defender", defence - score
+        else:
+            winner, diff = tie, 0
+        initiative = by_ones[ones if ones < 2 else 2]
+        rolled = {"active": list(active), "passive": list(passive), "score": score, "ones": ones}
+        details = {
+            "roll": rolled,
+            "score": score,
+            "defender_score": defence,
+            "winner": winner,
+            "diff": diff,
+            "initiative": initiative,
+        }
+        key, effects, extra = judge(winner, diff, initiative == KEEPS_INITIATIVE)
+        details.update(extra)
+        return new_outcome(Outcome, (key, details, effects + reserve))
+
+    return contested

@@ -13,8 +13,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
-from rules.checks import Check, Effect, Outcome, Who, odds_key
-from rules.dice import Dice
+from rules.checks import Effect, Resolver, Who, odds_key
 from rules.errors import ValidationError
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
@@ -25,26 +24,28 @@ from rules.systems.escarmouche.checks import (
     ONES_BEFORE,
     RESERVED,
     SHAKEN,
+    Judge,
     Params,
     PoolDice,
     actor_rating,
     base_pool,
     bool_field,
+    contest_plan,
     contest_weights,
     fold,
     int_field,
     loser_effects,
     rating_field,
-    roll_contest,
     skill_field,
-    spent_reserve,
     swap_dice,
     weapon_field,
 )
-from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
+from rules.systems.escarmouche.plans import PlannedCheck, planned
 from rules.systems.escarmouche.tables import CANNON, EffectsTable
 
 PoolOf = Callable[[Params], PoolDice]
+#: A contest judged: its outcome key, effects and the details it adds (see `checks.Judge`).
+Judged = tuple[str, tuple[Effect, ...], dict[str, Any]]
 DefenceOf = Callable[[Params], int]
 #: Weapon class -> the passive dice it adds to a shot (the table a shot was built with).
 WeaponDice = Mapping[str, int]
@@ -107,16 +108,18 @@ def shot_check(
     *,
     description: str,
     skill: str,
-) -> Check:
+) -> PlannedCheck:
     """Build a shooting check from the way it makes up the shooter's pool."""
     verdict = shot_verdicts(tables.SHOOTING_EFFECTS)
 
-    def resolve(values: Params, dice: Dice) -> Outcome:
+    @cache
+    def judge(winner: str | None, diff: int, keeps: bool) -> Judged:
+        key, hits, effects = verdict(winner, diff)
+        return key, effects, {"hits": hits}
+
+    def plan(values: Params) -> Resolver:
         rating = values["target_rating"]
-        details = roll_contest(dice, values, pool_of(values), values["rating"], rating, rating)
-        key, hits, effects = verdict(details["winner"], details["diff"])
-        details["hits"] = hits
-        return Outcome(key, details, effects + spent_reserve(values))
+        return contest_plan(values, pool_of(values), values["rating"], rating, rating, judge)
 
     def shot_key(winner: str | None, diff: int) -> str:
         return verdict(winner, diff)[0]
@@ -127,12 +130,12 @@ def shot_check(
         weights = contest_weights(active, values["rating"], rating, rating)
         return fold(weights, shot_key, SHOT_OUTCOMES)
 
-    return Check(
+    return planned(
         name,
         title,
         params,
         SHOT_OUTCOMES,
-        resolve,
+        plan,
         cached_odds(odds),
         description=description,
         skill=skill,
@@ -160,7 +163,7 @@ def _target_rating(tables: t.EscarmoucheTables) -> Field:
     return rating_field(tables, "target_rating", "Target's rating")
 
 
-def build_shoot(tables: t.EscarmoucheTables) -> Check:
+def build_shoot(tables: t.EscarmoucheTables) -> PlannedCheck:
     """The shot, with the club's weapon classes and rating and skill limits."""
     params = Schema(
         (
@@ -196,7 +199,7 @@ def _volley_pool(weapons: WeaponDice) -> PoolOf:
     return pool
 
 
-def build_volley(tables: t.EscarmoucheTables) -> Check:
+def build_volley(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Volley fire, with the club's weapon classes and rating and skill limits."""
     params = Schema(
         (
@@ -240,7 +243,7 @@ def _artillery_pool(cannon: int) -> PoolOf:
     return pool
 
 
-def build_artillery(tables: t.EscarmoucheTables) -> Check:
+def build_artillery(tables: t.EscarmoucheTables) -> PlannedCheck:
     """The cannon's shot, its passive dice the club's cannon class."""
     params = Schema(
         (
@@ -364,15 +367,9 @@ def fight_verdicts(table: EffectsTable) -> FightVerdict:
     return verdict
 
 
-def roll_fight(
-    dice: Dice, values: Params, pool: PoolDice, defence: int, verdict: FightVerdict
-) -> tuple[dict[str, Any], str, tuple[Effect, ...]]:
-    """Roll a fight: its details (the contest, hits, who is pushed back), key and effects."""
-    details = roll_contest(dice, values, pool, values["rating"], defence, values["defender_rating"])
-    key, hits, effects, pushed = verdict(details["winner"], details["diff"])
-    details["hits"] = hits
-    details["pushed_back"] = pushed
-    return details, key, effects
+def fight_plan(values: Params, pool: PoolDice, defence: int, judge: Judge) -> Resolver:
+    """Plan a fight: the attacker's pool against `defence` dice, judged by `judge`."""
+    return contest_plan(values, pool, values["rating"], defence, values["defender_rating"], judge)
 
 
 def fight_check(
@@ -383,17 +380,20 @@ def fight_check(
     *,
     skill: str,
     description: str,
-    after: Callable[[dict[str, Any]], None] | None = None,
-) -> Check:
-    """Build an ordinary fight check; `after` adds the variant's own details to the fight's."""
+    after: Callable[[str | None, bool], dict[str, Any]] | None = None,
+) -> PlannedCheck:
+    """Build an ordinary fight check; `after(winner, keeps)` adds the variant's own details
+    to the fight's."""
     verdict = fight_verdicts(tables.FIGHTING_EFFECTS)
 
-    def resolve(values: Params, dice: Dice) -> Outcome:
-        pool, defence = fight_pool(values), defence_dice(values)
-        details, key, effects = roll_fight(dice, values, pool, defence, verdict)
-        if after:
-            after(details)
-        return Outcome(key, details, effects + spent_reserve(values))
+    @cache
+    def judge(winner: str | None, diff: int, keeps: bool) -> Judged:
+        key, hits, effects, pushed = verdict(winner, diff)
+        extra = {"hits": hits, "pushed_back": pushed}
+        return key, effects, {**extra, **after(winner, keeps)} if after else extra
+
+    def plan(values: Params) -> Resolver:
+        return fight_plan(values, fight_pool(values), defence_dice(values), judge)
 
     def fight_key(winner: str | None, diff: int) -> str:
         return verdict(winner, diff)[0]
@@ -407,12 +407,12 @@ def fight_check(
         )
         return fold(weights, fight_key, FIGHT_OUTCOMES)
 
-    return Check(
+    return planned(
         name,
         title,
         Schema(fields, clean=one_side_outnumbers),
         FIGHT_OUTCOMES,
-        resolve,
+        plan,
         cached_odds(odds),
         description=description,
         skill=skill,
@@ -420,7 +420,7 @@ def fight_check(
     )
 
 
-def build_fight(tables: t.EscarmoucheTables) -> Check:
+def build_fight(tables: t.EscarmoucheTables) -> PlannedCheck:
     """The ordinary fight, with the club's rating and skill limits."""
     return fight_check(
         tables,
@@ -433,13 +433,11 @@ def build_fight(tables: t.EscarmoucheTables) -> Check:
     )
 
 
-def _fencing_details(details: dict[str, Any]) -> None:
-    won = details["winner"] == "attacker"
-    keeps = details["initiative"] == KEEPS_INITIATIVE
-    details["may_fight_on_without_pikes"] = won and keeps
+def _fencing_details(winner: str | None, keeps: bool) -> dict[str, Any]:
+    return {"may_fight_on_without_pikes": winner == "attacker" and keeps}
 
 
-def build_pike_fencing(tables: t.EscarmoucheTables) -> Check:
+def build_pike_fencing(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Pike against pike, with the club's rating and skill limits."""
     return fight_check(
         tables,

@@ -84,11 +84,6 @@ def roll_pool(dice: Dice, active: int, passive: int, who: str = "") -> PoolRoll:
 _LABELS = ("active", "passive")
 
 
-def roll_defence(dice: Dice, count: int) -> int:
-    """Roll the defender's dice and return their score."""
-    return score_of(dice.roll_many(count, D6, "defender"))
-
-
 @lru_cache(maxsize=4096)
 def pool_weights(active: int, passive: int) -> Weights:
     """Return how many of the 6**(active+passive) rolls give each (score, ones)."""

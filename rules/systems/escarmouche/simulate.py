@@ -14,25 +14,20 @@ classes and limits hold here too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from rules.activation import State
-from rules.checks import Check, Resolution
+from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.schema import Schema
-from rules.simulate import (
-    PreparedChecks,
-    SimEvent,
-    SimFigure,
-    SimResult,
-    validated_snapshot,
-)
+from rules.simulate import SimEvent, SimFigure, SimResult, validated_snapshot
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import NOT_AT_STAKE
+from rules.systems.escarmouche.plans import PlannedCheck
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 from rules.systems.escarmouche.stats import STATS, initial_state, melee_weapon
 from rules.systems.escarmouche.tables import CANNON
@@ -40,14 +35,58 @@ from rules.systems.escarmouche.tables import CANNON
 RISK = 3
 MAX_TURNS = 200
 OUT = "out"
+#: Prepared questions a check without plans keeps for one battle (see `_questions`).
+_QUESTIONS_SIZE = 4096
 
 
 class Kit(NamedTuple):
-    """What a figure fights with, worked out once a battle: its stats do not change in it."""
+    """What a figure fights with, worked out once: its stats do not change in a battle."""
 
     melee: t.MeleeWeapon | None
     arms: str
     lightest: str | None
+
+
+class _Figure(NamedTuple):
+    """A figure's validated stats (shared between battles: read, never changed) and kit."""
+
+    stats: dict[str, Any]
+    kit: Kit
+
+
+#: What a figure brings to battle (see `_figure`), by the stats mapping handed in; bounded.
+_FIGURES: dict[int, tuple[Mapping[str, Any], Schema, t.EscarmoucheTables, Any, Any, _Figure]]
+_FIGURES = {}
+_FIGURES_SIZE = 1024
+
+
+def _figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any]) -> _Figure:
+    """The figure's stats validated (`validated_snapshot`) and its kit.
+
+    A batch hands in the same figures' stats battle after battle; `validated_snapshot` knows
+    them by content, but building that key was a tenth of a short battle. The same mapping,
+    still equal to a copy taken when it was validated and with values of the same types (what
+    the content key tells apart), has the same answer, so it is kept by the mapping.
+    """
+    known = _FIGURES.get(id(stats))
+    if (
+        known is None
+        or known[0] is not stats
+        or known[1] is not schema
+        or known[2] is not tables
+        or known[3] != stats
+        or known[4] != list(map(type, stats.values()))
+    ):
+        if len(_FIGURES) >= _FIGURES_SIZE:
+            _FIGURES.clear()
+        as_given = {k: list(v) if v.__class__ is list else v for k, v in stats.items()}
+        valid = validated_snapshot(schema, stats)
+        kit = Kit(
+            melee_weapon(valid, tables), _arms(tables, valid), _lightest_weapon(tables, valid)
+        )
+        types = list(map(type, stats.values()))
+        known = _FIGURES[id(stats)] = (stats, schema, tables, as_given, types, _Figure(valid, kit))
+    return known[5]
 
 
 @dataclass
@@ -56,11 +95,11 @@ class Battle:
 
     figures: dict[str, SimFigure]
     side_of: dict[str, int]
+    #: Each figure's validated stats: shared with the battles before, so read and never changed.
     stats: dict[str, dict[str, Any]]
     states: dict[str, dict[str, Any]]
     checks: Mapping[str, Check]
     tables: t.EscarmoucheTables
-    prepared: PreparedChecks
     kits: dict[str, Kit]
     #: Each figure's name in the initiative state (`side:ref`), built once a battle.
     units: dict[str, str]
@@ -69,8 +108,17 @@ class Battle:
     events: list[SimEvent] = field(default_factory=list)
     engaged: set[str] = field(default_factory=set)
     skills_used: dict[str, set[str]] = field(default_factory=dict)
+    #: Each check's prepared questions, by the few values that make up its parameters.
+    questions: dict[str, dict[Hashable, Prepared]] = field(default_factory=dict)
+    #: The side with no figure standing (None while both stand): asked before every action,
+    #: so worked out only when a figure falls (`fell`).
+    beaten: int | None = None
     #: Who stands on each side, asked several times an action; forgotten when one falls.
     _standing: dict[int, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.questions = {name: _questions(check) for name, check in self.checks.items()}
+        self.fell()
 
     def standing(self, side: int) -> list[str]:
         known = self._standing.get(side)
@@ -82,15 +130,25 @@ class Battle:
             ]
         return known
 
-    def beaten(self) -> int | None:
-        # Asked before every action; answered from who stands while no one has fallen.
-        if self._standing:
-            first, second = self._standing.get(0), self._standing.get(1)
-            if first and second:
-                return None
-        if not self.standing(0):
-            return 0
-        return 1 if not self.standing(1) else None
+    def fell(self) -> None:
+        """A figure fell (its status is out): who stands, and whether a side is beaten."""
+        self._standing.clear()
+        self.beaten = 0 if not self.standing(0) else 1 if not self.standing(1) else None
+
+    def ask(self, name: str, question: Hashable, params: Mapping[str, Any]) -> Prepared:
+        """The check called `name` prepared for `params`, kept by `question` (which stands
+        for them) so the next time the same question is asked nothing is built."""
+        questions = self.questions[name]
+        if len(questions) >= _QUESTIONS_SIZE:
+            questions.clear()
+        prepared = questions[question] = self.checks[name].prepare(params)
+        return prepared
+
+
+def _questions(check: Check) -> dict[Hashable, Prepared]:
+    """Where a check's prepared questions are kept: on the check itself when it plans its rolls
+    (so a batch of battles prepares each question once), else for this battle alone."""
+    return check.questions if isinstance(check, PlannedCheck) else {}
 
 
 def _battle(
@@ -102,7 +160,8 @@ def _battle(
     if len(sides) != 2:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
     figures = {f.ref: f for side in sides for f in side}
-    stats = {f.ref: validated_snapshot(schema, f.stats) for f in figures.values()}
+    known = {f.ref: _figure(tables, schema, f.stats) for f in figures.values()}
+    stats = {ref: figure.stats for ref, figure in known.items()}
     side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
     return Battle(
         figures,
@@ -111,57 +170,16 @@ def _battle(
         {ref: initial_state(s, tables=tables) for ref, s in stats.items()},
         checks,
         tables,
-        PreparedChecks(checks),
-        {
-            ref: Kit(melee_weapon(s, tables), _arms(tables, s), _lightest_weapon(tables, s))
-            for ref, s in stats.items()
-        },
+        {ref: figure.kit for ref, figure in known.items()},
         {ref: f"{side}:{ref}" for ref, side in side_of.items()},
         t.default_key(tables.TERRAIN, t.DEFAULT_TERRAIN),
     )
-
-
-def _pick_target(battle: Battle, ref: str, dice: Dice) -> str:
-    enemies = battle.standing(1 - battle.side_of[ref])
-    return enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
-
-
-def _develop_purpose(state: Mapping[str, Any], kit: Kit) -> str | None:
-    if state["prone"]:
-        return "stand_up"
-    melee = kit.melee
-    if state["disarmed"] and not (melee and melee.weaponless):
-        return "rearm"
-    return "remove_shaken" if state["shaken"] >= 2 else None
 
 
 def _lightest_weapon(tables: t.EscarmoucheTables, stats: Mapping[str, Any]) -> str | None:
     weapons: list[str] = list(stats["weapons"])
     passive: dict[str, int] = tables.WEAPON_PASSIVE
     return min(weapons, key=passive.__getitem__) if weapons else None
-
-
-def _common(act: State, state: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "active": act["pool"],
-        "ones_before": min(act["side_ones"], 1),
-        "shaken": min(state["shaken"], 10),
-    }
-
-
-def _shot(
-    battle: Battle, ref: str, target: str, act: State, weapon: str
-) -> tuple[str, dict[str, Any]]:
-    stats, state = battle.stats[ref], battle.states[ref]
-    params = {
-        **_common(act, state),
-        "rating": stats["rating"],
-        "target_rating": battle.stats[target]["rating"],
-        "cover": battle.states[target]["cover"],
-    }
-    if weapon == CANNON:
-        return "artillery", {**params, "artillerist": stats["artillerist"]}
-    return "shoot", {**params, "weapon": weapon, "skill": stats["shooter"]}
 
 
 def _arms(tables: t.EscarmoucheTables, stats: Mapping[str, Any]) -> str:
@@ -181,114 +199,185 @@ _FIGHTS: dict[tuple[str, str], tuple[str, dict[str, bool]]] = {
 }
 _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 
+#: An action chosen: the check prepared for it, its target, the action's kind for the
+#: initiative, and the skills it exercises (the actor's and the target's, if any).
+Chosen = tuple[Prepared, str | None, str, str | None, str | None]
 
-def _fight(battle: Battle, ref: str, target: str, act: State) -> tuple[str, dict[str, Any]]:
+
+def _develop(battle: Battle, act: State, state: Mapping[str, Any], purpose: str) -> Chosen:
+    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    question = (pool, ones_before, shaken, purpose)
+    prepared = battle.questions["develop"].get(question) or battle.ask(
+        "develop",
+        question,
+        {"active": pool, "ones_before": ones_before, "shaken": shaken, "purpose": purpose},
+    )
+    return prepared, None, "develop", None, None
+
+
+def _shot(battle: Battle, ref: str, target: str, act: State, weapon: str) -> Chosen:
     stats, state = battle.stats[ref], battle.states[ref]
-    enemy = battle.stats[target]
+    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    rating, target_rating = stats["rating"], battle.stats[target]["rating"]
+    cover = battle.states[target]["cover"]
+    question: tuple[Any, ...] = (pool, ones_before, shaken, rating, target_rating, cover)
+    if weapon == CANNON:
+        name, skill, kit = "artillery", stats["artillerist"], {}
+        question = (*question, skill)
+    else:
+        name, skill, kit = "shoot", stats["shooter"], {"weapon": weapon}
+        question = (*question, weapon, skill)
+    prepared = battle.questions[name].get(question)
+    if prepared is None:
+        params = {
+            "active": pool,
+            "ones_before": ones_before,
+            "shaken": shaken,
+            "rating": rating,
+            "target_rating": target_rating,
+            "cover": cover,
+            **kit,
+            "skill" if kit else "artillerist": skill,
+        }
+        prepared = battle.ask(name, question, params)
+    return prepared, target, "shoot", prepared.check.skill if skill else None, None
+
+
+def _fight(battle: Battle, ref: str, target: str, act: State) -> Chosen:
+    stats, state, enemy = battle.stats[ref], battle.states[ref], battle.stats[target]
     mine, theirs = battle.kits[ref].arms, battle.kits[target].arms
-    check, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
-    return check, {
-        **_common(act, state),
-        **extra,
-        "rating": stats["rating"],
-        "skill": stats[_SKILL_FOR_ARMS[mine]],
-        "cover": battle.states[target]["cover"],
-        "weaponless": bool(state["disarmed"]),
-        "defender_rating": enemy["rating"],
-        "defender_skill": enemy[_SKILL_FOR_ARMS[theirs]],
-    }
+    name, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
+    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    rating, skill = stats["rating"], stats[_SKILL_FOR_ARMS[mine]]
+    cover, weaponless = battle.states[target]["cover"], bool(state["disarmed"])
+    defender_rating, defender_skill = enemy["rating"], enemy[_SKILL_FOR_ARMS[theirs]]
+    question = (pool, ones_before, shaken, *extra.values(), rating, skill, cover, weaponless)
+    question += (defender_rating, defender_skill)
+    prepared = battle.questions[name].get(question)
+    if prepared is None:
+        params = {
+            "active": pool,
+            "ones_before": ones_before,
+            "shaken": shaken,
+            **extra,
+            "rating": rating,
+            "skill": skill,
+            "cover": cover,
+            "weaponless": weaponless,
+            "defender_rating": defender_rating,
+            "defender_skill": defender_skill,
+        }
+        prepared = battle.ask(name, question, params)
+    # A skill counts as used when it adds to the roll: the defender's when it beats the rating.
+    used = _SKILL_FOR_ARMS[mine] if prepared.check.skill and skill else None
+    defended = _SKILL_FOR_ARMS[theirs] if defender_skill > defender_rating else None
+    return prepared, target, "fight", used, defended
 
 
-def _choose(
-    battle: Battle, ref: str, act: State, dice: Dice
-) -> tuple[str, dict[str, Any], str | None, str]:
-    """Return the check's name, its params, the target and the action kind for the next go."""
-    state = battle.states[ref]
-    purpose = _develop_purpose(state, battle.kits[ref])
-    if purpose:
-        return "develop", {**_common(act, state), "purpose": purpose}, None, "develop"
-    weapon = battle.kits[ref].lightest
-    target = _pick_target(battle, ref, dice)
-    if weapon:
-        return (*_shot(battle, ref, target, act, weapon), target, "shoot")
+def _move(battle: Battle, act: State, state: Mapping[str, Any]) -> Chosen:
+    pool, shaken, ones_before = act["pool"], state["shaken"], min(act["side_ones"], 1)
+    question = (pool, battle.ground, shaken, ones_before)
+    prepared = battle.questions["move"].get(question) or battle.ask(
+        "move",
+        question,
+        {"active": pool, "terrain": battle.ground, "shaken": shaken, "ones_before": ones_before},
+    )
+    return prepared, None, activation.MOVE, None, None
+
+
+def _choose(battle: Battle, ref: str, act: State, dice: Dice) -> Chosen:
+    """The check prepared for the figure's next go, its target, the action's kind and the
+    skills it exercises."""
+    state, kit = battle.states[ref], battle.kits[ref]
+    # First stand up, re-arm, or steady a figure with two or more Shaken markers.
+    if state["prone"]:
+        return _develop(battle, act, state, "stand_up")
+    if state["disarmed"] and not (kit.melee and kit.melee.weaponless):
+        return _develop(battle, act, state, "rearm")
+    if state["shaken"] >= 2:
+        return _develop(battle, act, state, "remove_shaken")
+    enemies = battle.standing(1 - battle.side_of[ref])
+    target = enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
+    if kit.lightest:
+        return _shot(battle, ref, target, act, kit.lightest)
     if ref not in battle.engaged:
-        return (
-            "move",
-            {
-                "active": act["pool"],
-                "terrain": battle.ground,
-                "shaken": state["shaken"],
-                "ones_before": min(act["side_ones"], 1),
-            },
-            None,
-            activation.MOVE,
-        )
-    return (*_fight(battle, ref, target, act), target, "fight")
+        return _move(battle, act, state)
+    return _fight(battle, ref, target, act)
 
 
-def _apply(battle: Battle, ref: str, target: str | None, resolution: Resolution) -> None:
+def _apply(
+    battle: Battle,
+    ref: str,
+    target: str | None,
+    resolution: Resolution,
+    initiative: activation.Initiative,
+) -> None:
+    """Apply the effects; a figure with no wounds left is out, and out of the initiative."""
     for effect in resolution.effects:
         who = ref if effect.who == "actor" else target
         if who is not None:
             effect.apply(battle.states[who])
             if effect.key == "status":  # who stands is read from status only
-                battle._standing.clear()
-    for who in filter(None, (ref, target)):
+                battle.fell()
+    for who in (ref, target) if target else (ref,):
         state = battle.states[who]
         if state["wounds"] <= 0:
-            if state["status"] != OUT:
-                battle._standing.clear()
+            fell = state["status"] != OUT
             state["status"] = OUT
+            if fell:
+                battle.fell()
         elif state["wounds"] < battle.stats[who]["wounds"]:
             state["status"] = "wounded"
+        if state["status"] == OUT and battle.units[who] not in initiative.state["removed"]:
+            initiative.remove(battle.units[who])
 
 
-def _note_skills(
-    battle: Battle, ref: str, target: str | None, check: Check, params: Mapping[str, Any]
-) -> None:
-    if check.skill and params.get("skill", params.get("artillerist", 0)):
-        mine = (
-            _SKILL_FOR_ARMS[battle.kits[ref].arms] if "defender_rating" in params else check.skill
-        )
-        battle.skills_used.setdefault(ref, set()).add(mine)
-    if target and params.get("defender_skill", 0) > params.get("defender_rating", 9):
-        battle.skills_used.setdefault(target, set()).add(_SKILL_FOR_ARMS[battle.kits[target].arms])
+def _note(battle: Battle, ref: str, skill: str) -> None:
+    used = battle.skills_used.get(ref)
+    if used is None:
+        used = battle.skills_used[ref] = set()
+    used.add(skill)
 
 
-def _action(battle: Battle, ref: str, act: State, dice: Dice, turn: int) -> tuple[State, str]:
-    name, params, target, kind = _choose(battle, ref, act, dice)
-    check = battle.checks[name]
-    resolution = battle.prepared.resolve(name, params, dice)
-    battle.events.append(SimEvent(turn, ref, target, resolution))
-    _apply(battle, ref, target, resolution)
-    _note_skills(battle, ref, target, check, params)
+#: A SimEvent built as a plain tuple: NamedTuple's generated __new__ is a Python call per event.
+_new_event = tuple.__new__
+
+
+def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: Dice) -> str:
+    act = initiative.state
+    turn = act["turn"]
+    prepared, target, kind, used, defended = _choose(battle, ref, act, dice)
+    resolution = prepared.roll(dice)
+    battle.events.append(_new_event(SimEvent, (turn, ref, target, resolution)))
+    _apply(battle, ref, target, resolution, initiative)
+    if used:
+        _note(battle, ref, used)
+    if defended and target:
+        _note(battle, target, defended)
     if kind == activation.MOVE:
         battle.engaged.add(ref)
     result = resolution.details.get("initiative", resolution.outcome)
     result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
-    for who in (ref, target) if target else (ref,):
-        if battle.states[who]["status"] == OUT and battle.units[who] not in act["removed"]:
-            act = activation.remove(act, battle.units[who])
-    return activation.after_action(act, kind, result), result
+    initiative.after_action(kind, result)
+    return result
 
 
-def _figure_go(battle: Battle, unit: str, act: State, dice: Dice) -> State:
-    act = activation.begin_figure(act, unit)
-    ref = unit.partition(":")[2]
-    while act["current"] == unit and battle.beaten() is None:
-        act, result = _action(battle, ref, act, dice, act["turn"])
+def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dice: Dice) -> None:
+    initiative.begin_figure(unit)
+    act, ref = initiative.state, unit.partition(":")[2]
+    while act["current"] == unit and battle.beaten is None:
+        result = _action(battle, ref, initiative, dice)
         if result == KEEPS_INITIATIVE and act["current"] == unit and act["pool"] >= RISK:
-            act = activation.end_figure(act)
-    return act
+            initiative.end_figure()
 
 
-def _side_turn(battle: Battle, act: State, dice: Dice) -> State:
-    while battle.beaten() is None and not act["side_over"]:
-        waiting = activation.may_act(act)
-        if not waiting:
+def _side_turn(battle: Battle, initiative: activation.Initiative, dice: Dice) -> None:
+    act = initiative.state
+    while battle.beaten is None and not act["side_over"]:
+        waiting = initiative.first_waiting()
+        if waiting is None:
             break
-        act = _figure_go(battle, waiting[0], act, dice)
-    return act
+        _figure_go(battle, waiting, initiative, dice)
 
 
 def simulate(
@@ -307,11 +396,13 @@ def simulate(
 
         checks = ESCARMOUCHE.checks
     battle = _battle(sides, tables, checks, stats)
-    act = activation.start(list(battle.units.values()), options, dice)
-    while battle.beaten() is None and act["turn"] <= MAX_TURNS:
-        act = _side_turn(battle, act, dice)
-        act = activation.draw(act, dice).state
-    beaten = battle.beaten()
+    # The initiative as `activation.start`, `draw` and the rest play it, in one state.
+    initiative = activation.Initiative(activation.start(list(battle.units.values()), options, dice))
+    act = initiative.state
+    while battle.beaten is None and act["turn"] <= MAX_TURNS:
+        _side_turn(battle, initiative, dice)
+        initiative.draw()
+    beaten = battle.beaten
     return SimResult(
         winner=None if beaten is None else 1 - beaten,
         turns=min(act["turn"], MAX_TURNS),

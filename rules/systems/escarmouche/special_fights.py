@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
 
-from rules.checks import Check, Effect, Outcome, Who
-from rules.dice import Dice
+from rules.checks import Effect, Resolver, Who
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (
@@ -21,20 +20,20 @@ from rules.systems.escarmouche.checks import (
     contest_weights,
     fold,
     int_field,
-    spent_reserve,
 )
 from rules.systems.escarmouche.combat import (
     STAND_OFF,
     FightVerdict,
+    Judged,
     cached_odds,
     defence_dice,
     fight_fields,
+    fight_plan,
     fight_pool,
     fight_verdicts,
     one_side_outnumbers,
-    roll_fight,
 )
-from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
+from rules.systems.escarmouche.plans import PlannedCheck, planned
 
 MAX_SUPPORT = 8
 
@@ -120,7 +119,7 @@ def first_strike_check(
     defence_label: str,
     skill: str,
     description: str,
-) -> Check:
+) -> PlannedCheck:
     """Build a first-strike fight check."""
     attacks_field = rule.attacks_field
     fight = fight_verdicts(tables.FIGHTING_EFFECTS)
@@ -128,18 +127,25 @@ def first_strike_check(
     # fixed when the check is built): built once each.
     verdict = cache(partial(rule.verdict, fight))
 
-    def resolve(values: Params, dice: Dice) -> Outcome:
+    @cache
+    def judge(attacks: bool, winner: str | None, diff: int, keeps: bool) -> Judged:
+        """A roll's key and effects, and its details: hits, who is pushed back (nobody when
+        the win is ignored) and whether the next round is an ordinary fight."""
+        key, effects, ignored = verdict(attacks, winner, diff)
+        _, hits, _, pushed = fight(winner, diff)
+        details = {
+            "hits": hits,
+            "pushed_back": None if ignored else pushed,
+            "first_strike": rule.striker,
+            # The other side's win is ignored this round; attacking and keeping the
+            # initiative, it fights the next round as an ordinary fight.
+            "next_round_normal": ignored and not attacks and keeps,
+        }
+        return key, effects, details
+
+    def plan(values: Params) -> Resolver:
         attacks = values[attacks_field]
-        details, _, _ = roll_fight(dice, values, *pool_and_defence(values, attacks), fight)
-        key, effects, ignored = verdict(attacks, details["winner"], details["diff"])
-        if ignored:
-            details["pushed_back"] = None
-        details["first_strike"] = rule.striker
-        # The other side's win is ignored this round; attacking and keeping the initiative, it
-        # fights the next round as an ordinary fight.
-        keeps = details["initiative"] == KEEPS_INITIATIVE
-        details["next_round_normal"] = ignored and not attacks and keeps
-        return Outcome(key, details, effects + spent_reserve(values))
+        return fight_plan(values, *pool_and_defence(values, attacks), partial(judge, attacks))
 
     def odds(values: Params) -> dict[str, Fraction]:
         attacks = values[attacks_field]
@@ -148,12 +154,12 @@ def first_strike_check(
         return fold(weights, lambda winner, diff: verdict(attacks, winner, diff)[0], rule.outcomes)
 
     params = Schema(_fields(tables, rule, skill_label, defence_label), clean=one_side_outnumbers)
-    return Check(
+    return planned(
         name,
         title,
         params,
         rule.outcomes,
-        resolve,
+        plan,
         cached_odds(odds),
         description=description,
         skill=skill,
@@ -164,7 +170,7 @@ def first_strike_check(
 PIKE_OR_HORSE = "Pike trailer (pike) or Rider (horse)"
 
 
-def build_pike_vs_cavalry(tables: t.EscarmoucheTables) -> Check:
+def build_pike_vs_cavalry(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Pike against horse, with the club's rating and skill limits."""
     return first_strike_check(
         tables,
@@ -179,7 +185,7 @@ def build_pike_vs_cavalry(tables: t.EscarmoucheTables) -> Check:
     )
 
 
-def build_massed_pike(tables: t.EscarmoucheTables) -> Check:
+def build_massed_pike(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Massed pike against horse, with the club's rating and skill limits."""
     return first_strike_check(
         tables,
@@ -194,7 +200,7 @@ def build_massed_pike(tables: t.EscarmoucheTables) -> Check:
     )
 
 
-def build_horse_vs_foot(tables: t.EscarmoucheTables) -> Check:
+def build_horse_vs_foot(tables: t.EscarmoucheTables) -> PlannedCheck:
     """Horse against foot, with the club's rating and skill limits."""
     return first_strike_check(
         tables,

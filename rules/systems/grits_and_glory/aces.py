@@ -181,16 +181,8 @@ def roll_trait(dice: Dice, sides: int, wild_dice: int, modifier: int, label: str
 _new_trait_roll = tuple.__new__
 
 
-def roll_sum(dice: Dice, sides: tuple[int, ...], label: str) -> tuple[int, ...]:
-    """Roll each aced die in order and return their totals (a run of one die size as a pool)."""
-    rolled: list[int] = []
-    for die_sides, count in _runs(sides):
-        rolled.extend(roll_aced_pool(dice, die_sides, count, label))
-    return tuple(rolled)
-
-
 @lru_cache(maxsize=256)
-def _runs(sides: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def dice_runs(sides: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """Split dice sizes into (sides, count) runs of consecutive equal sizes, in order."""
     runs: list[tuple[int, int]] = []
     for die_sides in sides:

@@ -17,24 +17,27 @@ from functools import lru_cache, partial
 from math import comb
 from typing import Any
 
-from rules.checks import Check, Effect, Outcome
+from rules.checks import Effect, Outcome, Resolver
 from rules.dice import Dice
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.aces import (
     ONE,
     ZERO,
-    TraitRoll,
     ace_tail,
     best_tail,
+    dice_runs,
     grade,
     grade_odds,
-    raises,
     roll_aced,
     roll_aced_pool,
-    roll_sum,
-    roll_trait,
     sum_tail,
+)
+from rules.systems.grits_and_glory.plans import (
+    PlannedCheck,
+    new_outcome,
+    planned,
+    trait_roller,
 )
 from rules.systems.grits_and_glory.stats import DIE_CHOICES, SKILL_CHOICES
 
@@ -140,10 +143,6 @@ def skill_dice(tables: t.GGTables, die: int, modifier: int) -> tuple[int, int]:
     return (die, modifier) if die else (t.UNTRAINED_DIE, modifier + tables.UNTRAINED_PENALTY)
 
 
-#: A trait roll: `roll_trait` itself (a forwarding function cost a call on every check).
-_roll: Callable[[Dice, int, int, int, str], TraitRoll] = roll_trait
-
-
 def fold_grades(key_of: Callable[[str], str], odds: Mapping[str, Fraction]) -> dict[str, Fraction]:
     folded: dict[str, Fraction] = {}
     for grade_key, p in odds.items():
@@ -163,13 +162,20 @@ def _trait_dice(tables: t.GGTables, p: Params) -> tuple[int, int]:
     return base
 
 
-def _trait_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+def _trait_plan(tables: t.GGTables, p: Params) -> Resolver:
     sides, modifier = _trait_dice(tables, p)
-    roll = _roll(dice, sides, _wild_dice(p), modifier, "trait")
-    return Outcome(
-        grade(roll.total, p["tn"]),
-        {**roll.as_json(), "raises": max(raises(roll.total, p["tn"]), 0)},
-    )
+    roll, tn = trait_roller(sides, _wild_dice(p), "trait"), p["tn"]
+    raise_at = tn + t.RAISE_STEP
+
+    def trait(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        total = best + modifier
+        key = "failure" if total < tn else "success" if total < raise_at else "raise"
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier, "total": total}
+        details["raises"] = (total - tn) // t.RAISE_STEP if total >= tn else 0
+        return new_outcome(Outcome, (key, details, ()))
+
+    return trait
 
 
 @lru_cache(maxsize=1024)
@@ -182,13 +188,13 @@ def _trait_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return cached_grade_odds(sides, _wild_dice(p), modifier, p["tn"])
 
 
-def trait_check(tables: t.GGTables) -> Check:
-    return Check(
+def trait_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "trait",
         "Trait test",
         Schema((die_field(), MODIFIER, WILD_CARD, TN, untrained_field(tables))),
         GRADES,
-        partial(_trait_resolve, tables),
+        partial(_trait_plan, tables),
         partial(_trait_odds, tables),
         f"Roll the aced die ({t.untrained_text(tables)} untrained), Wild Cards add an aced Wild "
         "Die and keep the best; TN or more succeeds, every 4 over is a raise.",
@@ -199,10 +205,19 @@ def trait_check(tables: t.GGTables) -> Check:
 TRAIT = trait_check(t.BASE)
 
 
-def _group_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+def _group_plan(tables: t.GGTables, p: Params) -> Resolver:
     sides, modifier = _trait_dice(tables, p)
-    roll = _roll(dice, sides, 1, modifier, "group roll")
-    return Outcome(grade(roll.total, p["tn"]), roll.as_json())
+    roll, tn = trait_roller(sides, 1, "group roll"), p["tn"]
+    raise_at = tn + t.RAISE_STEP
+
+    def group_roll(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        total = best + modifier
+        key = "failure" if total < tn else "success" if total < raise_at else "raise"
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier, "total": total}
+        return new_outcome(Outcome, (key, details, ()))
+
+    return group_roll
 
 
 def _group_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -210,13 +225,13 @@ def _group_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return cached_grade_odds(sides, 1, modifier, p["tn"])
 
 
-def group_roll_check(tables: t.GGTables) -> Check:
-    return Check(
+def group_roll_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "group_roll",
         "Group roll",
         Schema((die_field(), MODIFIER, TN, untrained_field(tables))),
         GRADES,
-        partial(_group_resolve, tables),
+        partial(_group_plan, tables),
         partial(_group_odds, tables),
         "A unit of two or more figures rolls one trait die and one Wild Die for all of them.",
         "trait die (and its aces), then the Wild Die (and its aces)",
@@ -226,11 +241,23 @@ def group_roll_check(tables: t.GGTables) -> Check:
 GROUP_ROLL = group_roll_check(t.BASE)
 
 
-def _vigor_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = _roll(dice, p["die"], _wild_dice(p), p["modifier"], "vigor")
-    survives = roll.total >= t.STANDARD_TN
-    effects = () if survives else (Effect("actor", "status", "set", "dead"),)
-    return Outcome("survives" if survives else "killed", roll.as_json(), effects)
+_KILLED = (Effect("actor", "status", "set", "dead"),)
+
+
+def _vigor_plan(p: Params) -> Resolver:
+    roll, modifier = trait_roller(p["die"], _wild_dice(p), "vigor"), p["modifier"]
+    # The best die (before the modifier) that reaches TN 4.
+    survives_from = t.STANDARD_TN - modifier
+
+    def vigor_test(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier}
+        details["total"] = best + modifier
+        if best >= survives_from:
+            return new_outcome(Outcome, ("survives", details, ()))
+        return new_outcome(Outcome, ("killed", details, _KILLED))
+
+    return vigor_test
 
 
 def _vigor_odds(p: Params) -> dict[str, Fraction]:
@@ -238,12 +265,12 @@ def _vigor_odds(p: Params) -> dict[str, Fraction]:
     return {"survives": odds["success"] + odds["raise"], "killed": odds["failure"]}
 
 
-VIGOR_TEST = Check(
+VIGOR_TEST = planned(
     "vigor_test",
     "Post-game Vigor test",
     Schema((die_field(help_text="Vigor die."), MODIFIER, WILD_CARD)),
     ("survives", "killed"),
-    _vigor_resolve,
+    _vigor_plan,
     _vigor_odds,
     "A unit removed from play rolls Vigor after the game: success is knocked out, failure "
     "killed. A unit of several figures rolls as a group (wild_card=true: a group roll has a "
@@ -255,11 +282,25 @@ VIGOR_TEST = Check(
 RECOVERY_KEYS = {"failure": "still_shaken", "success": "recovers", "raise": "acts"}
 
 
-def _recover_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = _roll(dice, p["die"], _wild_dice(p), p["modifier"], "spirit")
-    key = RECOVERY_KEYS[grade(roll.total, t.STANDARD_TN)]
-    effects = () if key == "still_shaken" else (Effect("actor", "shaken", "set", 0),)
-    return Outcome(key, roll.as_json(), effects)
+_RECOVERED = (Effect("actor", "shaken", "set", 0),)
+
+
+def _recover_plan(p: Params) -> Resolver:
+    roll, modifier = trait_roller(p["die"], _wild_dice(p), "spirit"), p["modifier"]
+    # The best die (before the modifier) that reaches TN 4, and a raise over it.
+    recovers_from = t.STANDARD_TN - modifier
+    acts_from = recovers_from + t.RAISE_STEP
+
+    def recover(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier}
+        details["total"] = best + modifier
+        if best < recovers_from:
+            return new_outcome(Outcome, ("still_shaken", details, ()))
+        key = "recovers" if best < acts_from else "acts"
+        return new_outcome(Outcome, (key, details, _RECOVERED))
+
+    return recover
 
 
 def _recover_odds(p: Params) -> dict[str, Fraction]:
@@ -267,12 +308,12 @@ def _recover_odds(p: Params) -> dict[str, Fraction]:
     return fold_grades(RECOVERY_KEYS.__getitem__, odds)
 
 
-RECOVER = Check(
+RECOVER = planned(
     "recover",
     "Recover from Shaken",
     Schema((die_field(help_text="Spirit die."), MODIFIER, WILD_CARD)),
     tuple(RECOVERY_KEYS.values()),
-    _recover_resolve,
+    _recover_plan,
     _recover_odds,
     "A Shaken figure rolls Spirit at the start of its action: failure stays Shaken, success "
     "recovers but spends the action, a raise recovers and acts.",
@@ -291,10 +332,21 @@ def _fighting_modifier(tables: t.GGTables, p: Params) -> int:
     return _common_modifier(tables, p) + gang + touch + off_hand
 
 
-def _fighting_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+def _fighting_plan(tables: t.GGTables, p: Params) -> Resolver:
     sides, modifier = skill_dice(tables, p["die"], _fighting_modifier(tables, p))
-    roll = _roll(dice, sides, _wild_dice(p), modifier, "fighting")
-    return Outcome(_HIT_OF[grade(roll.total, p["parry"])], roll.as_json())
+    roll = trait_roller(sides, _wild_dice(p), "fighting")
+    # The best die (before the modifier) that reaches the Parry, and a raise over it.
+    hit_from = p["parry"] - modifier
+    raise_from = hit_from + t.RAISE_STEP
+
+    def fighting(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        key = "miss" if best < hit_from else "hit" if best < raise_from else "raise"
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier}
+        details["total"] = best + modifier
+        return new_outcome(Outcome, (key, details, ()))
+
+    return fighting
 
 
 def _fighting_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -303,9 +355,9 @@ def _fighting_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return fold_grades(_HIT_OF.__getitem__, odds)
 
 
-def fighting_check(tables: t.GGTables) -> Check:
+def fighting_check(tables: t.GGTables) -> PlannedCheck:
     gang_up = f"Other attackers next to the defender: +1 each, max {signed(tables.GANG_UP_MAX)}."
-    return Check(
+    return planned(
         "fighting",
         "Melee attack",
         Schema(
@@ -329,7 +381,7 @@ def fighting_check(tables: t.GGTables) -> Check:
             )
         ),
         HITS,
-        partial(_fighting_resolve, tables),
+        partial(_fighting_plan, tables),
         partial(_fighting_odds, tables),
         "Fighting against the defender's Parry; a raise adds a d6 to the damage.",
         "Fighting die (and its aces), then the Wild Die (and its aces)",
@@ -350,14 +402,28 @@ def _shooting_modifier(tables: t.GGTables, p: Params) -> int:
     return total
 
 
-def _shooting_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+_JAMMED = (Effect("actor", "loaded", "set", False, "a natural 1: reload before firing"),)
+
+
+def _shooting_plan(tables: t.GGTables, p: Params) -> Resolver:
     sides, modifier = skill_dice(tables, p["die"], _shooting_modifier(tables, p))
-    roll = _roll(dice, sides, _wild_dice(p), modifier, "shooting")
-    key = _HIT_OF[grade(roll.total, p["tn"])]
-    if roll.all_ones:
-        effect = Effect("actor", "loaded", "set", False, "a natural 1: reload before firing")
-        return Outcome(f"{key}_jammed", roll.as_json(), (effect,))
-    return Outcome(key, roll.as_json())
+    roll = trait_roller(sides, _wild_dice(p), "shooting")
+    # The best die (before the modifier) that reaches the TN, and a raise over it.
+    hit_from = p["tn"] - modifier
+    raise_from = hit_from + t.RAISE_STEP
+    # Every die a natural 1 (the best die is 1) jams the gun, whatever the total.
+    jammed = _HIT_OF[grade(1 + modifier, p["tn"])] + "_jammed"
+
+    def shooting(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier}
+        details["total"] = best + modifier
+        if best == 1:
+            return new_outcome(Outcome, (jammed, details, _JAMMED))
+        key = "miss" if best < hit_from else "hit" if best < raise_from else "raise"
+        return new_outcome(Outcome, (key, details, ()))
+
+    return shooting
 
 
 def _shooting_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -380,8 +446,8 @@ def _cover_field(tables: t.GGTables) -> Field:
     return _pick("cover", tables.COVER_MODIFIERS, "none", "The target's cover.")
 
 
-def shooting_check(tables: t.GGTables) -> Check:
-    return Check(
+def shooting_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "shooting",
         "Ranged attack",
         Schema(
@@ -409,7 +475,7 @@ def shooting_check(tables: t.GGTables) -> Check:
             )
         ),
         SHOTS,
-        partial(_shooting_resolve, tables),
+        partial(_shooting_plan, tables),
         partial(_shooting_odds, tables),
         "Shooting at TN 4 with range, cover and situation modifiers. A natural 1 on the "
         "Shooting die (and on the Wild Die too, for a Wild Card) means the gun must be "
@@ -433,22 +499,27 @@ def _autofire_modifier(tables: t.GGTables, p: Params) -> int:
 _AUTOFIRE_JAM_EFFECTS = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),)
 
 
-def _autofire_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+def _autofire_plan(tables: t.GGTables, p: Params) -> Resolver:
     sides, modifier = skill_dice(tables, p["die"], _autofire_modifier(tables, p))
-    shots = roll_aced_pool(dice, sides, p["shots"], "shooting")
-    wild = roll_aced(dice, t.WILD_DIE, "shooting: wild die") if p["wild_card"] else None
-    need = p["tn"] - modifier
-    hits = sum(1 for s in shots if s >= need)
-    if wild is not None and wild >= need and hits < len(shots):
-        hits += 1  # the Wild Die stands in for one missing Shooting die
-    jammed = 1 in shots
-    details = {
-        "shooting_dice": list(shots),
-        "wild_die": wild,
-        "modifier": modifier,
-        "jammed": jammed,
-    }
-    return Outcome(HIT_COUNTS[hits], details, _AUTOFIRE_JAM_EFFECTS if jammed else ())
+    count, wild_card, need = p["shots"], p["wild_card"], p["tn"] - modifier
+
+    def autofire(p: Params, dice: Dice) -> Outcome:
+        shots = roll_aced_pool(dice, sides, count, "shooting")
+        wild = roll_aced(dice, t.WILD_DIE, "shooting: wild die") if wild_card else None
+        hits = len([s for s in shots if s >= need])
+        if wild is not None and wild >= need and hits < count:
+            hits += 1  # the Wild Die stands in for one missing Shooting die
+        jammed = 1 in shots
+        details = {
+            "shooting_dice": list(shots),
+            "wild_die": wild,
+            "modifier": modifier,
+            "jammed": jammed,
+        }
+        effects = _AUTOFIRE_JAM_EFFECTS if jammed else ()
+        return new_outcome(Outcome, (HIT_COUNTS[hits], details, effects))
+
+    return autofire
 
 
 def _autofire_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -470,10 +541,10 @@ def _binomial(n: int, p: Fraction) -> list[Fraction]:
     return [comb(n, k) * p**k * (ONE - p) ** (n - k) for k in range(n + 1)]
 
 
-def autofire_check(tables: t.GGTables) -> Check:
+def autofire_check(tables: t.GGTables) -> PlannedCheck:
     situation = tables.SITUATION_MODIFIERS
     autofire, fanfire = signed(situation["autofire"]), signed(situation["fanfire"])
-    return Check(
+    return planned(
         "autofire",
         "Automatic fire or fanfire",
         Schema(
@@ -497,7 +568,7 @@ def autofire_check(tables: t.GGTables) -> Check:
             )
         ),
         HIT_COUNTS,
-        partial(_autofire_resolve, tables),
+        partial(_autofire_plan, tables),
         partial(_autofire_odds, tables),
         f"Several Shooting dice at {autofire} (fanfire {fanfire}); a Wild Card's one Wild Die "
         "may replace a missing die. Any natural 1 on a Shooting die means a reload (see "
@@ -524,23 +595,24 @@ _VOLLEY_HIT_EFFECTS = (
 )
 
 
-def _volley_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
-    # Flat on purpose (the slowest check of the system): the Wild Dice are rolled as one pool
-    # and the total is worked out once, with the same dice, labels and details as `roll_trait`.
-    trait = roll_aced(dice, p["die"], "volley")
-    wild = roll_aced_pool(dice, t.WILD_DIE, _volley_wild_dice(p), "volley: wild die")
-    return _volley_outcome(tables, p, trait, wild)
+def _volley_plan(tables: t.GGTables, p: Params) -> Resolver:
+    # The Wild Dice are rolled as one pool: the same dice, labels and details as `roll_trait`.
+    die, wild_dice, modifier = p["die"], _volley_wild_dice(p), _volley_modifier(tables, p)
+    tn = p["tn"]
+    raise_at = tn + t.RAISE_STEP
 
+    def volley_fire(p: Params, dice: Dice) -> Outcome:
+        trait = roll_aced(dice, die, "volley")
+        wild = roll_aced_pool(dice, t.WILD_DIE, wild_dice, "volley: wild die")
+        total = max(trait, *wild) + modifier
+        details = {"trait_die": trait, "wild_dice": list(wild), "modifier": modifier}
+        details["total"] = total
+        if total < tn:
+            return new_outcome(Outcome, ("miss", details, ()))
+        key = "hit" if total < raise_at else "raise"
+        return new_outcome(Outcome, (key, details, _VOLLEY_HIT_EFFECTS))
 
-def _volley_outcome(tables: t.GGTables, p: Params, trait: int, wild: tuple[int, ...]) -> Outcome:
-    modifier = _volley_modifier(tables, p)
-    total = max(trait, *wild) + modifier
-    details = {"trait_die": trait, "wild_dice": list(wild), "modifier": modifier, "total": total}
-    if total < p["tn"]:
-        return Outcome("miss", details)
-    return Outcome(
-        "hit" if total < p["tn"] + t.RAISE_STEP else "raise", details, _VOLLEY_HIT_EFFECTS
-    )
+    return volley_fire
 
 
 def _volley_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -548,8 +620,8 @@ def _volley_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return fold_grades(_HIT_OF.__getitem__, odds)
 
 
-def volley_fire_check(tables: t.GGTables) -> Check:
-    return Check(
+def volley_fire_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "volley_fire",
         "Volley fire",
         Schema(
@@ -565,7 +637,7 @@ def volley_fire_check(tables: t.GGTables) -> Check:
             )
         ),
         HITS,
-        partial(_volley_resolve, tables),
+        partial(_volley_plan, tables),
         partial(_volley_odds, tables),
         "A group Shooting roll with its Wild Die plus a bonus Wild Die per 5 figures firing; "
         "units hit must pass Spirit (use `fear`-style group Spirit) or be Shaken.",
@@ -648,20 +720,37 @@ def _damage_effects(p: Params, key: str, wounds: int) -> tuple[Effect, ...]:
     return _REMOVAL[p["target_figures"] == 1, bool(p["target_shaken"])]
 
 
-def _damage_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
-    weapon = _source(tables, p)  # read once: the weapon table is a club's to edit
-    rolled = roll_sum(dice, _damage_dice(p, weapon), "damage")
+#: Raises over Toughness whose result a damage plan works out in advance (more are rare).
+_SCORES_PLANNED = range(-1, t.WILD_CARD_MAX_WOUNDS + 2)
+
+
+def _damage_verdict(p: Params, scored: int) -> tuple[str, int, tuple[Effect, ...]]:
+    """The outcome key, wounds dealt and effects of a damage roll scoring `scored` raises."""
+    key, wounds = _damage_result(p, scored)
+    return key, wounds, _damage_effects(p, key, wounds)
+
+
+def _damage_plan(tables: t.GGTables, p: Params) -> Resolver:
+    weapon = _source(tables, p)  # the weapon table is a club's to edit
+    runs = dice_runs(_damage_dice(p, weapon))
     bonus, toughness = _damage_bonus(tables, p, weapon), _toughness(tables, p)
-    total = sum(rolled) + bonus
-    key, wounds = _damage_result(p, raises(total, toughness))
-    details = {
-        "dice": list(rolled),
-        "bonus": bonus,
-        "total": total,
-        "toughness": toughness,
-        "wounds": wounds,
-    }
-    return Outcome(key, details, _damage_effects(p, key, wounds))
+    verdicts = tuple(_damage_verdict(p, scored) for scored in _SCORES_PLANNED)
+    unplanned = _SCORES_PLANNED.stop  # from here on, worked out when it comes
+
+    def damage(p: Params, dice: Dice) -> Outcome:
+        rolled: list[int] = []
+        for sides, count in runs:
+            rolled.extend(roll_aced_pool(dice, sides, count, "damage"))
+        total = sum(rolled) + bonus
+        scored = (total - toughness) // t.RAISE_STEP if total >= toughness else -1
+        key, wounds, effects = (
+            verdicts[scored + 1] if scored < unplanned else _damage_verdict(p, scored)
+        )
+        details = {"dice": rolled, "bonus": bonus, "total": total, "toughness": toughness}
+        details["wounds"] = wounds
+        return new_outcome(Outcome, (key, details, effects))
+
+    return damage
 
 
 def _damage_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -695,9 +784,9 @@ def _weapon_field(tables: t.GGTables) -> Field:
     )
 
 
-def damage_check(tables: t.GGTables) -> Check:
+def damage_check(tables: t.GGTables) -> PlannedCheck:
     mounted = signed(tables.MOUNTED_TOUGHNESS_BONUS)
-    return Check(
+    return planned(
         "damage",
         "Damage against Toughness",
         Schema(
@@ -725,7 +814,7 @@ def damage_check(tables: t.GGTables) -> Check:
             )
         ),
         DAMAGE,
-        partial(_damage_resolve, tables),
+        partial(_damage_plan, tables),
         partial(_damage_odds, tables),
         "Aced damage dice against Toughness: equal or more Shakes, each raise wounds. Extras "
         "are removed by a wound; a Wild Card is removed by a fourth wound.",
@@ -740,14 +829,31 @@ DAMAGE_CHECK = damage_check(t.BASE)
 SOAK = ("soaked_all", "soaked_some", "soaked_none")
 
 
-def _soak_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = _roll(dice, p["die"], _wild_dice(p), p["modifier"], "soak")
-    soaked = min(raises(roll.total, t.STANDARD_TN) + 1, p["wounds"])
-    key = (
-        "soaked_none" if soaked == 0 else ("soaked_all" if soaked == p["wounds"] else "soaked_some")
-    )
-    effects = (Effect("actor", "wounds", "add", -soaked, "soaked"),) if soaked else ()
-    return Outcome(key, {**roll.as_json(), "soaked": soaked}, effects)
+def _soak_plan(p: Params) -> Resolver:
+    roll = trait_roller(p["die"], _wild_dice(p), "soak")
+    modifier, wounds = p["modifier"], p["wounds"]
+    # What soaking 0, 1 ... all the wounds gives: its key and effects, built once.
+    soaks = [("soaked_none", ())] + [
+        (
+            "soaked_all" if soaked == wounds else "soaked_some",
+            (Effect("actor", "wounds", "add", -soaked, "soaked"),),
+        )
+        for soaked in range(1, wounds + 1)
+    ]
+
+    def soak(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        total = best + modifier
+        # A success and each raise cancel a wound, up to the attack's wounds.
+        soaked = (total - t.STANDARD_TN) // t.RAISE_STEP + 1 if total >= t.STANDARD_TN else 0
+        if soaked > wounds:
+            soaked = wounds
+        key, effects = soaks[soaked]
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier, "total": total}
+        details["soaked"] = soaked
+        return new_outcome(Outcome, (key, details, effects))
+
+    return soak
 
 
 def _soak_odds(p: Params) -> dict[str, Fraction]:
@@ -759,7 +865,7 @@ def _soak_odds(p: Params) -> dict[str, Fraction]:
     return {"soaked_all": all_, "soaked_some": some - all_, "soaked_none": ONE - some}
 
 
-SOAK_CHECK = Check(
+SOAK_CHECK = planned(
     "soak",
     "Soak roll",
     Schema(
@@ -771,7 +877,7 @@ SOAK_CHECK = Check(
         )
     ),
     SOAK,
-    _soak_resolve,
+    _soak_plan,
     _soak_odds,
     "After spending a Benny: Vigor; a success and each raise cancel one wound of the attack.",
     "Vigor die (and its aces), then the Wild Die (and its aces)",
@@ -786,17 +892,24 @@ def _fear_wild(p: Params) -> int:
     return 1 if p["wild_card"] or p["figures"] > 1 else 0
 
 
-def _fear_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = _roll(dice, p["die"], _fear_wild(p), p["modifier"], "spirit")
-    steady = roll.total >= t.STANDARD_TN
-    effects: tuple[Effect, ...] = ()
-    if not steady:
-        effects = (
-            (Effect("actor", "shaken", "set", p["figures"], "Fear: Shaken"),)
-            if p["charged"]
-            else (Effect("actor", "lost_action", "set", True, "Fear: refuses melee"),)
-        )
-    return Outcome("steady" if steady else "afraid", roll.as_json(), effects)
+def _fear_plan(p: Params) -> Resolver:
+    roll, modifier = trait_roller(p["die"], _fear_wild(p), "spirit"), p["modifier"]
+    steady_from = t.STANDARD_TN - modifier  # the best die (before the modifier) that holds
+    afraid = (
+        (Effect("actor", "shaken", "set", p["figures"], "Fear: Shaken"),)
+        if p["charged"]
+        else (Effect("actor", "lost_action", "set", True, "Fear: refuses melee"),)
+    )
+
+    def fear(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier}
+        details["total"] = best + modifier
+        if best >= steady_from:
+            return new_outcome(Outcome, ("steady", details, ()))
+        return new_outcome(Outcome, ("afraid", details, afraid))
+
+    return fear
 
 
 def _fear_odds(p: Params) -> dict[str, Fraction]:
@@ -804,7 +917,7 @@ def _fear_odds(p: Params) -> dict[str, Fraction]:
     return {"steady": odds["success"] + odds["raise"], "afraid": odds["failure"]}
 
 
-FEAR = Check(
+FEAR = planned(
     "fear",
     "Fear test",
     Schema(
@@ -817,7 +930,7 @@ FEAR = Check(
         )
     ),
     ("steady", "afraid"),
-    _fear_resolve,
+    _fear_plan,
     _fear_odds,
     "A group Spirit roll: a unit that fails refuses to charge and loses its action, or, when "
     "charged, is Shaken before the attack lands.",

@@ -13,12 +13,12 @@ card first), `cards` (unit -> card this turn), `held`, `joker_seen`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from rules.activation import ActivationMethod, Draw, State, shuffle
-from rules.dice import Dice
+from rules.dice import D6, D20, Dice
 from rules.errors import RulesError
 from rules.systems.grits_and_glory import tables as t
 
@@ -38,6 +38,8 @@ def card_value(card: str) -> tuple[int, int]:
 
 #: Each card's sort key, worked out once: every turn sorts the units by their cards.
 CARD_VALUES = {card: card_value(card) for card in DECK}
+#: Each card's place in that order, as a number (the auto-resolver's deck sorts by it).
+CARD_RANKS = {card: rank for rank, card in enumerate(sorted(DECK, key=CARD_VALUES.__getitem__))}
 
 
 def is_joker(card: str) -> bool:
@@ -49,12 +51,17 @@ def is_black(card: str) -> bool:
     return card in JOKERS or card[-1] not in RED_SUITS
 
 
-def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State:
-    """Shuffle a fresh deck for the named units; nothing is dealt until the first draw."""
+def _dealt_to(units: Sequence[str]) -> None:
+    """Refuse units one deck cannot deal to: a name twice, or more units than cards."""
     if len(set(units)) != len(units):
         raise RulesError("each unit may be named only once")
     if len(units) > len(DECK):
         raise RulesError(f"one deck serves at most {len(DECK)} units")
+
+
+def start(units: Sequence[str], options: Mapping[str, Any], dice: Dice) -> State:
+    """Shuffle a fresh deck for the named units; nothing is dealt until the first draw."""
+    _dealt_to(units)
     return {
         "units": list(units),
         "deck": shuffle(DECK, dice, "shuffle"),
@@ -109,6 +116,32 @@ def draw(state: State, dice: Dice, *, tables: t.GGTables = t.BASE) -> Draw:
     return Draw(new_state, result)
 
 
+def draws(units: Sequence[str], dice: Dice) -> Iterator[tuple[str, bool, bool]]:
+    """`start`, then `draw` again and again, for units that never go on Hold: each draw as
+    (unit, on a Joker, the turn's last card).
+
+    The same cards, events and dice in the same order as the state-passing draws (a test
+    compares them), without a new state per card: the auto-resolver draws sixty cards a battle.
+    """
+    _dealt_to(units)
+    pile, count, joker_seen = shuffle(DECK, dice, "shuffle"), len(units), False
+    while True:
+        # `_deal`: nobody holds a card, so a reshuffle takes the whole deck.
+        if joker_seen or len(pile) < count:
+            pile = shuffle(DECK, dice, "shuffle")
+        hand, pile, joker_seen = pile[:count], pile[count:], False
+        # Best card first: no two cards rank the same, so the units never decide the order.
+        ranks = map(CARD_RANKS.__getitem__, hand)
+        queue = sorted(zip(ranks, hand, units, strict=True), reverse=True)
+        last = len(queue) - 1
+        for turn, (_, card, unit) in enumerate(queue):
+            joker = card in JOKERS
+            if joker:
+                roll_event(dice)
+                joker_seen = True
+            yield unit, joker, turn == last
+
+
 def hold(state: State, unit: str) -> State:
     """Put a unit on Hold: it keeps its card and is not dealt in while it waits."""
     if unit not in state["units"]:
@@ -124,10 +157,14 @@ def act_from_hold(state: State, unit: str) -> State:
     return {**state, "held": [u for u in state["held"] if u != unit]}
 
 
+#: The fortunes by the 2d6's total, looked up once (the text's table: a club does not edit it).
+_FORTUNE_BY_TOTAL = {total: t.fortune_for(total) for total in range(2, 13)}
+
+
 def roll_event(dice: Dice) -> dict[str, Any]:
     """Roll 2d6 on the fortunes, and the d20 freak events when the fortune says so."""
-    fortune_roll = sum(dice.roll_many(2, 6, "fortune"))
-    fortune = t.fortune_for(fortune_roll)
+    fortune_roll = sum(dice.roll_many(2, D6, "fortune"))
+    fortune = _FORTUNE_BY_TOTAL[fortune_roll]
     event: dict[str, Any] = {"fortune_roll": fortune_roll, "fortune": fortune}
     if fortune == "freak_event":
         event["freak_event"] = roll_freak_event(dice)
@@ -137,9 +174,9 @@ def roll_event(dice: Dice) -> dict[str, Any]:
 def roll_freak_event(dice: Dice, limit: int = 100) -> str:
     """Roll the d20 until it shows an entry (the text has no 16, so a 16 is rolled again)."""
     for _ in range(limit):
-        roll = dice.roll(20, "freak event")
-        if roll not in t.FREAK_EVENT_REROLL:
-            return t.FREAK_EVENT_BY_ROLL[roll]
+        event = t.FREAK_EVENT_BY_ROLL.get(dice.roll(D20, "freak event"))
+        if event is not None:
+            return event
     raise RulesError("the freak event die showed 16 every time")
 
 

@@ -8,18 +8,19 @@ first"). `contest.py` gives the exact odds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import partial
 from typing import Any, NamedTuple
 
-from rules.checks import Check, Effect, Outcome
+from rules.checks import Effect, Outcome, Resolver
 from rules.dice import Dice
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
-from rules.systems.grits_and_glory.aces import ONE, roll_aced
+from rules.systems.grits_and_glory.aces import ONE
 from rules.systems.grits_and_glory.checks import int_field, skill_dice
 from rules.systems.grits_and_glory.contest import Side, over
+from rules.systems.grits_and_glory.plans import PlannedCheck, new_outcome, planned, trait_roller
 from rules.systems.grits_and_glory.stats import DIE_CHOICES, SKILL_CHOICES
 
 Params = Mapping[str, Any]
@@ -76,52 +77,39 @@ def _odds_side(tables: t.GGTables, p: Params, keys: SideKeys, bonus: int = 0) ->
     return Side((sides,) + (t.WILD_DIE,) * wild, modifier)
 
 
-def _labels(trait: str) -> tuple[str, str]:
-    """The labels of a side's trait die and Wild Die (as `roll_trait` writes them)."""
-    return trait, f"{trait}: wild die"
-
-
-Labels = tuple[tuple[str, str], tuple[str, str]]
-Rolled = tuple[int, tuple[int, ...], int, int]
-
-
-def _roll_side(
-    tables: t.GGTables, p: Params, dice: Dice, keys: SideKeys, bonus: int, labels: tuple[str, str]
-) -> Rolled:
-    """Return (trait die, Wild Dice, modifier, total) of one side, each die with its aces."""
-    sides, wild, modifier = _side(tables, p, keys, bonus)
-    trait = roll_aced(dice, sides, labels[0])
-    if not wild:
-        return trait, (), modifier, trait + modifier
-    wild_die = roll_aced(dice, t.WILD_DIE, labels[1])
-    return trait, (wild_die,), modifier, max(trait, wild_die) + modifier
+#: Both totals of an opposed roll, and its details.
+Contest = Callable[[Dice], tuple[int, int, dict[str, Any]]]
 
 
 def _contest(
-    tables: t.GGTables,
-    p: Params,
-    dice: Dice,
-    labels: Labels,
-    bonus: int = 0,
-    foe_bonus: int = 0,
-) -> tuple[int, int, dict[str, Any]]:
-    """Roll the side making the roll, then the side opposing it: both totals and the details."""
-    # Flat rather than two TraitRolls: an opposed roll is two trait tests in one budget.
-    trait, wild, modifier, total = _roll_side(tables, p, dice, OURS, bonus, labels[0])
-    foe_trait, foe_wild, foe_modifier, foe_total = _roll_side(
-        tables, p, dice, FOES, foe_bonus, labels[1]
-    )
-    details = {
-        "trait_die": trait,
-        "wild_dice": list(wild),
-        "modifier": modifier,
-        "total": total,
-        "foe_trait_die": foe_trait,
-        "foe_wild_dice": list(foe_wild),
-        "foe_modifier": foe_modifier,
-        "foe_total": foe_total,
-    }
-    return total, foe_total, details
+    tables: t.GGTables, p: Params, labels: tuple[str, str], bonus: int = 0, foe_bonus: int = 0
+) -> Contest:
+    """Plan the side making the roll, then the side opposing it, each die with its aces.
+
+    `labels` label each side's trait die; its Wild Die is "<label>: wild die" (`roll_trait`'s).
+    """
+    sides, wild_dice, modifier = _side(tables, p, OURS, bonus)
+    foe_sides, foe_wild_dice, foe_modifier = _side(tables, p, FOES, foe_bonus)
+    ours = trait_roller(sides, wild_dice, labels[0])
+    theirs = trait_roller(foe_sides, foe_wild_dice, labels[1])
+
+    def contest(dice: Dice) -> tuple[int, int, dict[str, Any]]:
+        trait, wild, best = ours(dice)
+        foe_trait, foe_wild, foe_best = theirs(dice)
+        total, foe_total = best + modifier, foe_best + foe_modifier
+        details = {
+            "trait_die": trait,
+            "wild_dice": wild,
+            "modifier": modifier,
+            "total": total,
+            "foe_trait_die": foe_trait,
+            "foe_wild_dice": foe_wild,
+            "foe_modifier": foe_modifier,
+            "foe_total": foe_total,
+        }
+        return total, foe_total, details
+
+    return contest
 
 
 # --- who goes first: interrupting from Hold, setting weapons ------------------------------
@@ -142,12 +130,18 @@ def _first_odds(ours: Side, theirs: Side, keys: tuple[str, str, str]) -> dict[st
 
 
 INTERRUPT_KEYS = ("interrupts", "simultaneous", "acts_after")
-_INTERRUPT_LABELS = (_labels("agility (holding)"), _labels("agility (acting)"))
+_INTERRUPT_LABELS = ("agility (holding)", "agility (acting)")
 
 
-def _interrupt_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
-    total, foe_total, details = _contest(tables, p, dice, _INTERRUPT_LABELS)
-    return Outcome(_who_first(total, foe_total, INTERRUPT_KEYS), details, _HOLD_SPENT)
+def _interrupt_plan(tables: t.GGTables, p: Params) -> Resolver:
+    contest = _contest(tables, p, _INTERRUPT_LABELS)
+
+    def interrupt(p: Params, dice: Dice) -> Outcome:
+        total, foe_total, details = contest(dice)
+        key = _who_first(total, foe_total, INTERRUPT_KEYS)
+        return new_outcome(Outcome, (key, details, _HOLD_SPENT))
+
+    return interrupt
 
 
 def _interrupt_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -155,8 +149,8 @@ def _interrupt_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return _first_odds(ours, theirs, INTERRUPT_KEYS)
 
 
-def interrupt_check(tables: t.GGTables) -> Check:
-    return Check(
+def interrupt_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "interrupt",
         "Interrupting from Hold",
         Schema(
@@ -166,7 +160,7 @@ def interrupt_check(tables: t.GGTables) -> Check:
             )
         ),
         INTERRUPT_KEYS,
-        partial(_interrupt_resolve, tables),
+        partial(_interrupt_plan, tables),
         partial(_interrupt_odds, tables),
         "A unit on Hold interrupts with an opposed Agility roll: the higher total acts first, a "
         "tie acts simultaneously. No TN: someone has to go first. A Joker interrupts without a "
@@ -192,14 +186,19 @@ def _set_bonus(p: Params) -> int:
     return t.SET_WEAPON_REACH_BONUS * int(p["reach"])
 
 
-_SET_WEAPON_LABELS = (_labels("agility (set weapon)"), _labels("agility (rider)"))
+_SET_WEAPON_LABELS = ("agility (set weapon)", "agility (rider)")
 
 
-def _set_weapons_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
-    total, foe_total, details = _contest(tables, p, dice, _SET_WEAPON_LABELS, _set_bonus(p))
-    key = _who_first(total, foe_total, SET_WEAPON_KEYS)
-    details["damage_bonus"], details["foe_damage_bonus"] = _SET_WEAPON_DAMAGE[key]
-    return Outcome(key, details, _HOLD_SPENT)
+def _set_weapons_plan(tables: t.GGTables, p: Params) -> Resolver:
+    contest = _contest(tables, p, _SET_WEAPON_LABELS, _set_bonus(p))
+
+    def set_weapons(p: Params, dice: Dice) -> Outcome:
+        total, foe_total, details = contest(dice)
+        key = _who_first(total, foe_total, SET_WEAPON_KEYS)
+        details["damage_bonus"], details["foe_damage_bonus"] = _SET_WEAPON_DAMAGE[key]
+        return new_outcome(Outcome, (key, details, _HOLD_SPENT))
+
+    return set_weapons
 
 
 def _set_weapons_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -207,8 +206,8 @@ def _set_weapons_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return _first_odds(ours, _odds_side(tables, p, FOES), SET_WEAPON_KEYS)
 
 
-def set_weapons_check(tables: t.GGTables) -> Check:
-    return Check(
+def set_weapons_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "set_weapons",
         "Setting weapons against a charge",
         Schema(
@@ -223,7 +222,7 @@ def set_weapons_check(tables: t.GGTables) -> Check:
             )
         ),
         SET_WEAPON_KEYS,
-        partial(_set_weapons_resolve, tables),
+        partial(_set_weapons_plan, tables),
         partial(_set_weapons_odds, tables),
         "The interrupt roll of a figure on Hold charged by a mount, +2 Agility per point of "
         "Reach: the winner attacks first with +4 damage (damage `modifier=4`, and the rider "
@@ -266,19 +265,24 @@ def _contest_odds(ours: Side, theirs: Side, keys: tuple[str, str, str]) -> dict[
 
 def _will_check(
     tables: t.GGTables, name: str, skill: str, resisted_by: str, help_text: str
-) -> Check:
-    labels = (_labels(skill.lower()), _labels(resisted_by.lower()))
+) -> PlannedCheck:
+    labels = (skill.lower(), resisted_by.lower())
 
-    def resolve(p: Params, dice: Dice) -> Outcome:
-        total, foe_total, details = _contest(tables, p, dice, labels)
-        key = _contest_key(total, foe_total, WILL_KEYS)
-        return Outcome(key, details, _WILL_EFFECTS[key])
+    def plan(p: Params) -> Resolver:
+        contest = _contest(tables, p, labels)
+
+        def test_of_wills(p: Params, dice: Dice) -> Outcome:
+            total, foe_total, details = contest(dice)
+            key = _contest_key(total, foe_total, WILL_KEYS)
+            return new_outcome(Outcome, (key, details, _WILL_EFFECTS[key]))
+
+        return test_of_wills
 
     def odds(p: Params) -> dict[str, Fraction]:
         ours, theirs = _odds_side(tables, p, OURS), _odds_side(tables, p, FOES)
         return _contest_odds(ours, theirs, WILL_KEYS)
 
-    return Check(
+    return planned(
         name,
         f"{skill} (a Test of Wills)",
         Schema(
@@ -288,7 +292,7 @@ def _will_check(
             )
         ),
         WILL_KEYS,
-        resolve,
+        plan,
         odds,
         help_text,
         f"the {skill} die (and its aces) and Wild Die (and its aces), then the foe's "
@@ -297,7 +301,7 @@ def _will_check(
     )
 
 
-def intimidate_check(tables: t.GGTables) -> Check:
+def intimidate_check(tables: t.GGTables) -> PlannedCheck:
     return _will_check(
         tables,
         "intimidate",
@@ -308,7 +312,7 @@ def intimidate_check(tables: t.GGTables) -> Check:
     )
 
 
-def taunt_check(tables: t.GGTables) -> Check:
+def taunt_check(tables: t.GGTables) -> PlannedCheck:
     return _will_check(
         tables,
         "taunt",
@@ -331,13 +335,18 @@ def _stealth_bonus(p: Params) -> int:
     return t.STEALTH_RANGE_BONUS[p["range"]] + t.STEALTH_COVER_BONUS[p["cover"]] + dark
 
 
-_NOTICE_LABELS = (_labels("notice"), _labels("stealth"))
+_NOTICE_LABELS = ("notice", "stealth")
 
 
-def _notice_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
-    bonus = _stealth_bonus(p)
-    total, foe_total, details = _contest(tables, p, dice, _NOTICE_LABELS, foe_bonus=bonus)
-    return Outcome(_contest_key(total, foe_total, NOTICE_GRADES), details)
+def _notice_plan(tables: t.GGTables, p: Params) -> Resolver:
+    contest = _contest(tables, p, _NOTICE_LABELS, foe_bonus=_stealth_bonus(p))
+
+    def notice(p: Params, dice: Dice) -> Outcome:
+        total, foe_total, details = contest(dice)
+        key = _contest_key(total, foe_total, NOTICE_GRADES)
+        return new_outcome(Outcome, (key, details, ()))
+
+    return notice
 
 
 def _notice_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -357,9 +366,9 @@ def _bonus_choice(name: str, bonuses: Mapping[str, int], meaning: str) -> Field:
     )
 
 
-def notice_check(tables: t.GGTables) -> Check:
+def notice_check(tables: t.GGTables) -> PlannedCheck:
     """Notice against Stealth; built by a function as its dice help names the untrained die."""
-    return Check(
+    return planned(
         "notice",
         "Notice against Stealth",
         Schema(
@@ -374,7 +383,7 @@ def notice_check(tables: t.GGTables) -> Check:
             )
         ),
         ("unseen", "spotted"),
-        partial(_notice_resolve, tables),
+        partial(_notice_plan, tables),
         partial(_notice_odds, tables),
         "Opposed Notice against Stealth (a sentry's test, or any unit looking): a Notice total "
         'of 4 or more that beats the Stealth total reveals the unit. Beyond 20" there is no '

@@ -4,16 +4,16 @@ edit (range modifiers, the untrained die), so they are built by functions (see c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Any
 
-from rules.checks import Check, Effect, Outcome, distribution, multisets
+from rules.checks import Effect, Outcome, Resolver, distribution, multisets
 from rules.dice import D6, Dice, d
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
-from rules.systems.grits_and_glory.aces import ONE, ZERO, grade, roll_trait
+from rules.systems.grits_and_glory.aces import ONE, ZERO
 from rules.systems.grits_and_glory.checks import (
     GRADES,
     MODIFIER,
@@ -28,6 +28,7 @@ from rules.systems.grits_and_glory.checks import (
     skill_dice,
     untrained_field,
 )
+from rules.systems.grits_and_glory.plans import PlannedCheck, new_outcome, planned, trait_roller
 from rules.systems.grits_and_glory.stats import SKILL_CHOICES
 
 Params = Mapping[str, Any]
@@ -47,14 +48,18 @@ def _ground_move(pace: int, running: bool, rolled: tuple[int, ...]) -> tuple[str
     return ("full_pace" if low >= pace else "slowed"), inches
 
 
-def _ground_resolve(p: Params, dice: Dice) -> Outcome:
-    count = t.DIFFICULT_GROUND_RUN_DICE if p["running"] else t.DIFFICULT_GROUND_DICE
-    rolled = dice.roll_many(count, D6, "difficult ground")
-    key, inches = _ground_move(p["pace"], p["running"], rolled)
-    effects: tuple[Effect, ...] = ()
-    if key == "hindered":
-        effects = (Effect("actor", "shaken", "set", p["figures"], "hindered by the terrain"),)
-    return Outcome(key, {"dice": list(rolled), "inches": inches, "pace": p["pace"]}, effects)
+def _ground_plan(p: Params) -> Resolver:
+    pace, running = p["pace"], p["running"]
+    count = t.DIFFICULT_GROUND_RUN_DICE if running else t.DIFFICULT_GROUND_DICE
+    hindered = (Effect("actor", "shaken", "set", p["figures"], "hindered by the terrain"),)
+
+    def difficult_ground(p: Params, dice: Dice) -> Outcome:
+        rolled = dice.roll_many(count, D6, "difficult ground")
+        key, inches = _ground_move(pace, running, rolled)
+        details = {"dice": list(rolled), "inches": inches, "pace": pace}
+        return new_outcome(Outcome, (key, details, hindered if key == "hindered" else ()))
+
+    return difficult_ground
 
 
 @lru_cache(maxsize=128)
@@ -67,7 +72,7 @@ def _ground_odds_for(pace: int, running: bool) -> dict[str, Fraction]:
     return {key: odds.get(key, ZERO) for key in GROUND_KEYS}
 
 
-DIFFICULT_GROUND = Check(
+DIFFICULT_GROUND = planned(
     "difficult_ground",
     "Moving on difficult ground",
     Schema(
@@ -78,7 +83,7 @@ DIFFICULT_GROUND = Check(
         )
     ),
     GROUND_KEYS,
-    _ground_resolve,
+    _ground_plan,
     lambda p: _ground_odds_for(p["pace"], p["running"]),
     "Entering or starting on difficult ground: 2d6, the lowest is the most inches moved (never "
     "more than Pace). Running: 3d6, the lowest two (the lowest still capped by Pace); a 1 among "
@@ -101,28 +106,48 @@ def _half(distance: int) -> int | float:
     return distance // 2 if distance % 2 == 0 else distance / 2
 
 
-def _deviation(p: Params, dice: Dice) -> dict[str, Any]:
-    rolled = dice.roll(t.DEVIATION_DIE[p["delivery"]], "deviation")
-    direction = dice.roll(t.DEVIATION_DIRECTION_DIE, "deviation direction (clock)")
-    inches = rolled * t.DEVIATION_RANGE_MULTIPLIER[p["range"]]
-    capped = 2 * inches > p["distance"]
-    return {
-        "deviation_die": rolled,
-        "inches": _half(p["distance"]) if capped else inches,
-        "capped": capped,
-        "direction": f"{direction} o'clock",
-    }
+_DIRECTION_DIE = d(t.DEVIATION_DIRECTION_DIE)
+_AREA_JAMMED = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),)
 
 
-def _area_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+def _deviation(p: Params) -> Callable[[Dice, dict[str, Any]], None]:
+    """Plan a miss's deviation: its dice and how far, added to the attack's details."""
+    die, multiplier = d(t.DEVIATION_DIE[p["delivery"]]), t.DEVIATION_RANGE_MULTIPLIER[p["range"]]
+    distance = p["distance"]
+    half = _half(distance)
+
+    def deviate(dice: Dice, details: dict[str, Any]) -> None:
+        rolled = dice.roll(die, "deviation")
+        direction = dice.roll(_DIRECTION_DIE, "deviation direction (clock)")
+        inches = rolled * multiplier
+        capped = 2 * inches > distance
+        details["deviation_die"] = rolled
+        details["inches"] = half if capped else inches
+        details["capped"] = capped
+        details["direction"] = f"{direction} o'clock"
+
+    return deviate
+
+
+def _area_plan(tables: t.GGTables, p: Params) -> Resolver:
     sides, modifier = _area_roll(tables, p)
-    roll = roll_trait(dice, sides, 1 if p["wild_card"] else 0, modifier, "area attack")
-    jammed = p["delivery"] == "fired" and roll.all_ones
-    effects = (Effect("actor", "loaded", "set", False, "a natural 1: reload"),) if jammed else ()
-    details: dict[str, Any] = {**roll.as_json(), "jammed": jammed}
-    if roll.total >= p["tn"]:
-        return Outcome("on_target", details, effects)
-    return Outcome("deviates", {**details, **_deviation(p, dice)}, effects)
+    roll = trait_roller(sides, 1 if p["wild_card"] else 0, "area attack")
+    on_target_from = p["tn"] - modifier  # the best die (before the modifier) that centres it
+    fired, deviate = p["delivery"] == "fired", _deviation(p)
+
+    def area_effect(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        jammed = fired and best == 1  # the best die a 1: every die a natural 1
+        effects = _AREA_JAMMED if jammed else ()
+        details: dict[str, Any] = {"trait_die": die, "wild_dice": wild, "modifier": modifier}
+        details["total"] = best + modifier
+        details["jammed"] = jammed
+        if best >= on_target_from:
+            return new_outcome(Outcome, ("on_target", details, effects))
+        deviate(dice, details)
+        return new_outcome(Outcome, ("deviates", details, effects))
+
+    return area_effect
 
 
 def _area_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -145,8 +170,8 @@ def _area_range_field(tables: t.GGTables) -> Field:
     )
 
 
-def area_effect_check(tables: t.GGTables) -> Check:
-    return Check(
+def area_effect_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "area_effect",
         "Area-effect attack",
         Schema(
@@ -181,7 +206,7 @@ def area_effect_check(tables: t.GGTables) -> Check:
             )
         ),
         AREA_KEYS,
-        partial(_area_resolve, tables),
+        partial(_area_plan, tables),
         partial(_area_odds, tables),
         "Place the template and roll Shooting or Throwing: success centres it. Failure deviates "
         'd6" (thrown) or d10" (fired) times 1/2/3 for Short/Medium/Long, in the direction of a '
@@ -209,10 +234,21 @@ def _melee_hit(p: Params, face: int) -> str:
     return "hits_other_foe" if face <= 1 + p["foes"] else "hits_friend"
 
 
-def _into_melee_resolve(p: Params, dice: Dice) -> Outcome:
+def _into_melee_plan(p: Params) -> Resolver:
     figures = 1 + p["foes"] + p["friends"]
-    face = dice.roll(d(figures), "which figure is hit") if figures > 1 else 1
-    return Outcome(_melee_hit(p, face), {"roll": face, "figures": figures})
+    if figures == 1:
+        return _only_the_target
+    die, keys = d(figures), {face: _melee_hit(p, face) for face in range(1, figures + 1)}
+
+    def into_melee(p: Params, dice: Dice) -> Outcome:
+        face = dice.roll(die, "which figure is hit")
+        return new_outcome(Outcome, (keys[face], {"roll": face, "figures": figures}, ()))
+
+    return into_melee
+
+
+def _only_the_target(p: Params, dice: Dice) -> Outcome:
+    return new_outcome(Outcome, ("hits_target", {"roll": 1, "figures": 1}, ()))
 
 
 def _into_melee_odds(p: Params) -> dict[str, Fraction]:
@@ -224,7 +260,7 @@ def _into_melee_odds(p: Params) -> dict[str, Fraction]:
     }
 
 
-INTO_MELEE = Check(
+INTO_MELEE = planned(
     "into_melee",
     "Firing into a melee",
     Schema(
@@ -234,7 +270,7 @@ INTO_MELEE = Check(
         )
     ),
     MELEE_HIT_KEYS,
-    _into_melee_resolve,
+    _into_melee_plan,
     _into_melee_odds,
     "Each hit is given at random to the target or any figure in base contact with it, friend "
     "or foe alike; then roll damage as usual against the figure hit.",
@@ -254,15 +290,26 @@ _RELOADED = (
 )
 
 
-def _reload_resolve(p: Params, dice: Dice) -> Outcome:
+def _reload_plan(p: Params) -> Resolver:
+    effects: tuple[Effect, ...]
     if p["limited_ammunition"]:
-        return Outcome("cannot_reload", {"rounds_left": None})
+        return _cannot_reload
     # A reload not yet begun (`reloading` 0) takes one action plus Reload N more rounds.
     left = (p["reloading"] if p["reloading"] else 1 + p["reload"]) - 1
-    details = {"rounds_left": left, "sole_action": p["reload"] > 0}
-    if left:
-        return Outcome("reloading", details, (Effect("actor", "reloading", "set", left),))
-    return Outcome("loaded", details, _RELOADED)
+    sole_action = p["reload"] > 0
+    key, effects = "reloading", (Effect("actor", "reloading", "set", left),)
+    if not left:
+        key, effects = "loaded", _RELOADED
+
+    def reload(p: Params, dice: Dice) -> Outcome:
+        details = {"rounds_left": left, "sole_action": sole_action}
+        return new_outcome(Outcome, (key, details, effects))
+
+    return reload
+
+
+def _cannot_reload(p: Params, dice: Dice) -> Outcome:
+    return new_outcome(Outcome, ("cannot_reload", {"rounds_left": None}, ()))
 
 
 def _reload_odds(p: Params) -> dict[str, Fraction]:
@@ -272,7 +319,7 @@ def _reload_odds(p: Params) -> dict[str, Fraction]:
     return {"loaded" if started == 1 else "reloading": ONE}
 
 
-RELOAD = Check(
+RELOAD = planned(
     "reload",
     "Reloading (Reload N)",
     Schema(
@@ -289,7 +336,7 @@ RELOAD = Check(
         )
     ),
     RELOAD_KEYS,
-    _reload_resolve,
+    _reload_plan,
     _reload_odds,
     "Reloading takes an action; Reload N adds N rounds, and such a reload is the unit's only "
     "action those rounds. Counts down the `reloading` battle state, then loads the weapon.",
@@ -311,18 +358,30 @@ def _benny_dice(tables: t.GGTables, p: Params) -> tuple[int, int, int]:
     return sides, 1 if p["wild_card"] else 0, modifier
 
 
-def _benny_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
+def _benny_plan(tables: t.GGTables, p: Params) -> Resolver:
     sides, wild, modifier = _benny_dice(tables, p)
-    goal, best, tries = GRADES.index(p["goal"]), 0, []
-    for attempt in range(1 + p["bennies"]):
-        label = "trait" if attempt == 0 else f"benny {attempt}"
-        roll = roll_trait(dice, sides, wild, modifier, label)
-        tries.append(roll.total)
-        best = max(best, GRADES.index(grade(roll.total, p["tn"])))
-        if best >= goal:
-            break
-    details = {"totals": tries, "bennies_spent": len(tries) - 1, "best": max(tries)}
-    return Outcome(GRADES[best], details)
+    # The first roll, then one per Benny, each with its own label.
+    rolls = [
+        trait_roller(sides, wild, "trait" if attempt == 0 else f"benny {attempt}")
+        for attempt in range(1 + p["bennies"])
+    ]
+    goal, tn = GRADES.index(p["goal"]), p["tn"]
+    raise_at = tn + t.RAISE_STEP
+
+    def benny_reroll(p: Params, dice: Dice) -> Outcome:
+        best, tries = 0, []
+        for roll in rolls:
+            total = roll(dice)[2] + modifier
+            tries.append(total)
+            graded = 0 if total < tn else 1 if total < raise_at else 2  # GRADES' index
+            if graded > best:
+                best = graded
+            if best >= goal:
+                break
+        details = {"totals": tries, "bennies_spent": len(tries) - 1, "best": max(tries)}
+        return new_outcome(Outcome, (GRADES[best], details, ()))
+
+    return benny_reroll
 
 
 def _benny_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -343,8 +402,8 @@ def _benny_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     }
 
 
-def benny_reroll_check(tables: t.GGTables) -> Check:
-    return Check(
+def benny_reroll_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "benny_reroll",
         "Trait test with Bennies to spend",
         Schema(
@@ -365,7 +424,7 @@ def benny_reroll_check(tables: t.GGTables) -> Check:
             )
         ),
         GRADES,
-        partial(_benny_resolve, tables),
+        partial(_benny_plan, tables),
         partial(_benny_odds, tables),
         "A trait test rerolled with a Benny each time it falls short of the goal, until it is "
         "reached or the Bennies run out; the best roll counts. Not for damage or table rolls.",

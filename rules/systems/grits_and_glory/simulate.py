@@ -14,33 +14,67 @@ like any other); `house.py`'s built_from binds them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from rules.activation import State
-from rules.checks import Check, Resolution
+from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
-from rules.simulate import (
-    PreparedChecks,
-    SimEvent,
-    SimFigure,
-    SimResult,
-    validated_snapshot,
-)
+from rules.simulate import SimEvent, SimFigure, SimResult, validated_snapshot
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
+from rules.systems.grits_and_glory.plans import PlannedCheck
 from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
 
 MAX_TURNS = 40
 #: Battle statuses of a unit still fighting (the rest are out, ko, dead or routed).
 IN_PLAY = ("unhurt", "wounded")
+#: Prepared questions a check without plans keeps for one battle (see `_questions`).
+_QUESTIONS_SIZE = 4096
+#: What a unit brings to battle (see `_unit`), by the stats mapping handed in; bounded.
+_UNITS: dict[int, tuple[Mapping[str, Any], t.GGTables, dict[str, Any], list[type], _Unit]] = {}
+_UNITS_SIZE = 1024
+
+
+class _Unit(NamedTuple):
+    """A unit's validated stats (shared: read, never changed) and its weapons."""
+
+    stats: dict[str, Any]
+    ranged: str | None
+    melee: str
+
+
+def _unit(tables: t.GGTables, stats: Mapping[str, Any]) -> _Unit:
+    """The unit's stats validated (`validated_snapshot`) and its ranged and melee weapons.
+
+    A batch hands in the same units' stats battle after battle; `validated_snapshot` knows
+    them by content, but building that key was a tenth of a short battle. The same mapping,
+    still equal to a copy taken when it was validated and with values of the same types (what
+    the content key tells apart), has the same answer, so it is kept by the mapping.
+    """
+    known = _UNITS.get(id(stats))
+    if (
+        known is None
+        or known[0] is not stats
+        or known[1] is not tables
+        or known[2] != stats
+        or known[3] != list(map(type, stats.values()))
+    ):
+        if len(_UNITS) >= _UNITS_SIZE:
+            _UNITS.clear()
+        as_given = {k: list(v) if v.__class__ is list else v for k, v in stats.items()}
+        valid = validated_snapshot(stats_schema(tables), stats)
+        ranged = _weapon(valid, tables.RANGED_KEYS)
+        unit = _Unit(valid, ranged, _weapon(valid, tables.MELEE_KEYS) or "unarmed")
+        types = list(map(type, stats.values()))
+        known = _UNITS[id(stats)] = (stats, tables, as_given, types, unit)
+    return known[4]
 
 
 @dataclass
 class _Battle:
-    units: dict[str, SimFigure]
     side_of: dict[str, int]
+    #: Each unit's validated stats: shared with the battles before, so read and never changed.
     stats: dict[str, dict[str, Any]]
     states: dict[str, dict[str, Any]]
     starting: tuple[int, ...]
@@ -48,22 +82,21 @@ class _Battle:
     tables: t.GGTables
     #: The checks built from it (the system's, or under a house-rules pack the pack's), by name.
     checks: Mapping[str, Check] = field(default_factory=dict)
-    prepared: PreparedChecks = field(init=False)
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
-    #: Each unit's ranged weapon (None without one) and melee weapon, read once a battle.
+    #: Each unit's ranged weapon (None without one) and melee weapon.
     ranged: dict[str, str | None] = field(default_factory=dict)
     melee: dict[str, str] = field(default_factory=dict)
-    #: Who is still fighting on each side; forgotten whenever a unit's status changes.
+    #: Each check's prepared questions, by the few values that make up its parameters.
+    questions: dict[str, dict[Hashable, Prepared]] = field(default_factory=dict)
+    #: Who is still fighting on each side, and whether a side is broken; forgotten whenever a
+    #: unit's status changes (`changed`).
     _active: dict[int, list[str]] = field(default_factory=dict)
+    _broken: bool | None = None
 
     def __post_init__(self) -> None:
-        self.prepared = PreparedChecks(self.checks)
-        # A unit's weapons do not change in a battle; its every action asks which it uses.
-        for ref, stats in self.stats.items():
-            self.ranged[ref] = _weapon(stats, self.tables.RANGED_KEYS)
-            self.melee[ref] = _weapon(stats, self.tables.MELEE_KEYS) or "unarmed"
+        self.questions = {name: _questions(check) for name, check in self.checks.items()}
 
     def active(self, side: int) -> list[str]:
         known = self._active.get(side)
@@ -75,26 +108,60 @@ class _Battle:
             ]
         return known
 
+    def changed(self) -> None:
+        """A unit's status changed: who fights on, and whether a force is broken, are asked
+        again."""
+        self._active.clear()
+        self._broken = None
+
     def lost_share(self, side: int) -> float:
         return 1 - len(self.active(side)) / self.starting[side]
 
     def broken(self, side: int) -> bool:
         return len(self.active(side)) * 2 <= self.starting[side]
 
-    def run(
-        self, check: Check, params: Mapping[str, Any], dice: Dice, actor: str, target: str | None
-    ) -> Resolution:
-        resolution = self.prepared.resolve(check.name, params, dice)
-        self.events.append(SimEvent(self.turn, actor, target, resolution))
-        if check.skill:
-            self.skills.setdefault(actor, set()).add(check.skill)
+    def either_broken(self) -> bool:
+        """Whether a force is broken (asked after every card, answered once per change)."""
+        known = self._broken
+        if known is None:
+            known = self._broken = self.broken(0) or self.broken(1)
+        return known
+
+    def ask(self, name: str, question: Hashable, params: Mapping[str, Any]) -> Prepared:
+        """The check called `name` prepared for `params`, kept by `question` (which stands
+        for them) so the next time the same question is asked nothing is built."""
+        questions = self.questions[name]
+        if len(questions) >= _QUESTIONS_SIZE:
+            questions.clear()
+        prepared = questions[question] = self.checks[name].prepare(params)
+        return prepared
+
+    def run(self, prepared: Prepared, dice: Dice, actor: str, target: str | None) -> Resolution:
+        resolution = prepared.roll(dice)
+        self.events.append(_new_event(SimEvent, (self.turn, actor, target, resolution)))
+        skill = prepared.check.skill
+        if skill:
+            used = self.skills.get(actor)
+            if used is None:
+                used = self.skills[actor] = set()
+            used.add(skill)
         for effect in resolution.effects:
             who = actor if effect.who == "actor" else target
             if who is not None:
                 effect.apply(self.states[who])
                 if effect.key == "status":  # who is still fighting is read from status only
-                    self._active.clear()
+                    self.changed()
         return resolution
+
+
+#: A SimEvent built as a plain tuple: NamedTuple's generated __new__ is a Python call per event.
+_new_event = tuple.__new__
+
+
+def _questions(check: Check) -> dict[Hashable, Prepared]:
+    """Where a check's prepared questions are kept: on the check itself when it plans its rolls
+    (so a batch of battles prepares each question once), else for this battle alone."""
+    return check.questions if isinstance(check, PlannedCheck) else {}
 
 
 def _weapon(stats: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
@@ -105,72 +172,99 @@ def _damage(
     b: _Battle, actor: str, target: str, weapon: str, raised: bool, joker: bool, dice: Dice
 ) -> None:
     ts, state = b.stats[target], b.states[target]
-    params = {
-        "weapon": weapon,
-        "strength": b.stats[actor]["strength"],
-        "raise_hit": raised,
-        "joker": joker,
-        "toughness": ts["toughness"],
-        "mounted_target": ts["mounted"],
-        "target_wild_card": ts["wild_card"],
-        "target_shaken": state["shaken"] >= state["figures"],
-        "target_wounds": state["wounds"],
-        "target_figures": state["figures"],
-    }
-    b.run(b.checks["damage"], params, dice, actor, target)
+    strength, shaken = b.stats[actor]["strength"], state["shaken"] >= state["figures"]
+    wounds, figures = state["wounds"], state["figures"]
+    toughness, mounted, wild_card = ts["toughness"], ts["mounted"], ts["wild_card"]
+    question: tuple[Any, ...] = (weapon, strength, raised, joker, toughness, mounted, wild_card)
+    question += (shaken, wounds, figures)
+    prepared = b.questions["damage"].get(question) or b.ask(
+        "damage",
+        question,
+        {
+            "weapon": weapon,
+            "strength": strength,
+            "raise_hit": raised,
+            "joker": joker,
+            "toughness": toughness,
+            "mounted_target": mounted,
+            "target_wild_card": wild_card,
+            "target_shaken": shaken,
+            "target_wounds": wounds,
+            "target_figures": figures,
+        },
+    )
+    b.run(prepared, dice, actor, target)
     state["shaken"] = max(0, min(state["shaken"], state["figures"]))
     if state["figures"] <= 0:
         state["status"] = "out"
-        b._active.clear()
+        b.changed()
 
 
 def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
     if not state["loaded"]:
-        reload = {"reload": b.tables.WEAPONS[weapon].reload, "reloading": state["reloading"]}
-        b.run(b.checks["reload"], reload, dice, actor, None)  # the action goes on reloading
+        reload, reloading = b.tables.WEAPONS[weapon].reload, state["reloading"]
+        prepared = b.questions["reload"].get((reload, reloading)) or b.ask(
+            "reload", (reload, reloading), {"reload": reload, "reloading": reloading}
+        )
+        b.run(prepared, dice, actor, None)  # the action goes on reloading
         return
+    target_state, questions, run = b.states[target], b.questions["shooting"], b.run
+    die, wild_card = stats["shooting"], stats["wild_card"]
     for _ in range(state["figures"]):
-        if b.states[target]["status"] not in IN_PLAY:
+        if target_state["status"] not in IN_PLAY:
             return
-        params = {
-            "die": stats["shooting"],
-            "wild_card": stats["wild_card"],
-            "joker": joker,
-            "wounds": min(state["wounds"], 3),
-        }
-        shot = b.run(b.checks["shooting"], params, dice, actor, target)
-        if shot.outcome.split("_")[0] in ("hit", "raise"):
-            _damage(b, actor, target, weapon, shot.outcome.startswith("raise"), joker, dice)
+        wounds = min(state["wounds"], 3)
+        question = (die, wild_card, joker, wounds)
+        prepared = questions.get(question) or b.ask(
+            "shooting",
+            question,
+            {"die": die, "wild_card": wild_card, "joker": joker, "wounds": wounds},
+        )
+        shot = run(prepared, dice, actor, target).outcome
+        if shot.startswith(("hit", "raise")):
+            _damage(b, actor, target, weapon, shot.startswith("raise"), joker, dice)
 
 
 def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
-    weapon = b.melee[actor]
+    weapon, target_state = b.melee[actor], b.states[target]
     gang = min(state["figures"] - 1, b.tables.GANG_UP_MAX)
+    die, wild_card, parry = stats["fighting"], stats["wild_card"], b.stats[target]["parry"]
+    questions, run = b.questions["fighting"], b.run
     for _ in range(state["figures"]):
-        if b.states[target]["status"] not in IN_PLAY:
+        if target_state["status"] not in IN_PLAY:
             return
-        params = {
-            "die": stats["fighting"],
-            "wild_card": stats["wild_card"],
-            "joker": joker,
-            "parry": b.stats[target]["parry"],
-            "gang_up": gang,
-            "wounds": min(state["wounds"], 3),
-        }
-        blow = b.run(b.checks["fighting"], params, dice, actor, target)
-        if blow.outcome != "miss":
-            _damage(b, actor, target, weapon, blow.outcome == "raise", joker, dice)
+        wounds = min(state["wounds"], 3)
+        question = (die, wild_card, joker, parry, gang, wounds)
+        prepared = questions.get(question) or b.ask(
+            "fighting",
+            question,
+            {
+                "die": die,
+                "wild_card": wild_card,
+                "joker": joker,
+                "parry": parry,
+                "gang_up": gang,
+                "wounds": wounds,
+            },
+        )
+        blow = run(prepared, dice, actor, target).outcome
+        if blow != "miss":
+            _damage(b, actor, target, weapon, blow == "raise", joker, dice)
 
 
 def _act(b: _Battle, actor: str, joker: bool, dice: Dice) -> None:
-    state, stats = b.states[actor], b.stats[actor]
+    state = b.states[actor]
     if state["status"] not in IN_PLAY:
         return
     if state["shaken"] > 0:
-        params = {"die": stats["spirit"], "wild_card": stats["wild_card"]}
-        if b.run(b.checks["recover"], params, dice, actor, None).outcome != "acts":
+        stats = b.stats[actor]
+        question = (stats["spirit"], stats["wild_card"])
+        prepared = b.questions["recover"].get(question) or b.ask(
+            "recover", question, {"die": stats["spirit"], "wild_card": stats["wild_card"]}
+        )
+        if b.run(prepared, dice, actor, None).outcome != "acts":
             return
     foes = b.active(1 - b.side_of[actor])
     if not foes:
@@ -193,9 +287,13 @@ def _outcome(b: _Battle) -> int | None:
 
 
 def _turn_over(b: _Battle, dice: Dice) -> bool:
-    if b.broken(0) or b.broken(1) or b.turn >= MAX_TURNS:
+    if b.either_broken() or b.turn >= MAX_TURNS:
         return True
-    ends = b.run(b.checks["end_game"], {"turn": b.turn}, dice, "game", None).outcome == "ends"
+    question = (b.turn,)
+    prepared = b.questions["end_game"].get(question) or b.ask(
+        "end_game", question, {"turn": b.turn}
+    )
+    ends = b.run(prepared, dice, "game", None).outcome == "ends"
     b.turn += 1
     return ends
 
@@ -203,13 +301,16 @@ def _turn_over(b: _Battle, dice: Dice) -> bool:
 def _setup(
     sides: Sequence[Sequence[SimFigure]], tables: t.GGTables, checks: Mapping[str, Check]
 ) -> _Battle:
-    units = {u.ref: u for side in sides for u in side}
+    units = {u.ref: _unit(tables, u.stats) for side in sides for u in side}
     side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
-    schema = stats_schema(tables)
-    stats = {ref: validated_snapshot(schema, u.stats) for ref, u in units.items()}
+    stats = {ref: unit.stats for ref, unit in units.items()}
     states = {ref: state_at_start(s) for ref, s in stats.items()}
     starting = tuple(len(side) for side in sides)
-    return _Battle(units, side_of, stats, states, starting, tables, checks)
+    battle = _Battle(side_of, stats, states, starting, tables, checks)
+    # A unit's weapons do not change in a battle; its every action asks which it uses.
+    battle.ranged = {ref: unit.ranged for ref, unit in units.items()}
+    battle.melee = {ref: unit.melee for ref, unit in units.items()}
+    return battle
 
 
 def simulate(
@@ -230,14 +331,12 @@ def simulate(
 
         checks = CHECKS
     b = _setup(sides, tables, checks)
-    state: State = deck.start(list(b.units), options, dice)
-    while True:
-        drawn = deck.draw(state, dice, tables=tables)
-        state = drawn.state
-        _act(b, drawn.result["unit"], drawn.result["joker"], dice)
-        if not state["queue"] and _turn_over(b, dice):
+    # The action deck as `deck.start` and `deck.draw` deal it (nobody goes on Hold here).
+    for unit, joker, last in deck.draws(list(b.side_of), dice):
+        _act(b, unit, joker, dice)
+        if last and _turn_over(b, dice):
             break
-        if b.broken(0) or b.broken(1):
+        if b.either_broken():
             break
     return _result(b)
 

@@ -8,11 +8,11 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from rules.checks import Check, Effect, Outcome, face_odds
-from rules.dice import Dice
+from rules.checks import Check, Effect, Outcome, Resolver, face_odds
+from rules.dice import D6, Dice, d
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
-from rules.systems.grits_and_glory.aces import ONE, ZERO, best_tail, grade, roll_trait
+from rules.systems.grits_and_glory.aces import ONE, ZERO, best_tail, grade
 from rules.systems.grits_and_glory.checks import (
     MODIFIER,
     WILD_CARD,
@@ -23,6 +23,7 @@ from rules.systems.grits_and_glory.checks import (
     int_field,
     skill_dice,
 )
+from rules.systems.grits_and_glory.plans import PlannedCheck, new_outcome, planned, trait_roller
 from rules.systems.grits_and_glory.stats import SKILL_CHOICES
 
 Params = Mapping[str, Any]
@@ -34,12 +35,16 @@ def _uniform(keys: list[str]) -> dict[str, Fraction]:
     return face_odds(keys, str)
 
 
+_RUN_DIE = d(t.RUN_DIE)
+_STUMBLED = (Effect("actor", "shaken", "set", 1, "stumbled while running"),)
+
+
 def _run_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = dice.roll(t.RUN_DIE, "run")
+    roll = dice.roll(_RUN_DIE, "run")
     if roll == 1:
-        shaken = Effect("actor", "shaken", "set", 1, "stumbled while running")
-        return Outcome("stumbles", {"roll": roll, "move": t.RUN_STUMBLE_MOVE}, (shaken,))
-    return Outcome("runs", {"roll": roll, "extra_inches": roll})
+        details = {"roll": roll, "move": t.RUN_STUMBLE_MOVE}
+        return new_outcome(Outcome, ("stumbles", details, _STUMBLED))
+    return new_outcome(Outcome, ("runs", {"roll": roll, "extra_inches": roll}, ()))
 
 
 RUN = Check(
@@ -55,13 +60,28 @@ RUN = Check(
 )
 
 
-def _end_resolve(p: Params, dice: Dice) -> Outcome:
+_END_GAME_DIE = d(t.END_GAME_DIE)
+
+
+def _end_plan(p: Params) -> Resolver:
     from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
 
-    ends, roll = deck.game_ends(p["turn"], dice)
-    return Outcome(
-        "ends" if ends else "continues", {"roll": roll, "needs": deck.end_game_needs(p["turn"])}
-    )
+    needs = deck.end_game_needs(p["turn"])
+    if needs is None:
+        return _too_soon_to_end
+    reached: int = needs
+
+    def end_game(p: Params, dice: Dice) -> Outcome:
+        # `deck.game_ends`'s roll, its score needed worked out once.
+        roll = dice.roll(_END_GAME_DIE, "end of game")
+        key = "ends" if roll >= reached else "continues"
+        return new_outcome(Outcome, (key, {"roll": roll, "needs": reached}, ()))
+
+    return end_game
+
+
+def _too_soon_to_end(p: Params, dice: Dice) -> Outcome:
+    return new_outcome(Outcome, ("continues", {"roll": None, "needs": None}, ()))
 
 
 def _end_odds(p: Params) -> dict[str, Fraction]:
@@ -72,12 +92,12 @@ def _end_odds(p: Params) -> dict[str, Fraction]:
     return {"ends": ends, "continues": ONE - ends}
 
 
-END_GAME = Check(
+END_GAME = planned(
     "end_game",
     "End of the game",
     Schema((int_field("turn", t.END_GAME_FIRST_TURN, 1, 60, "The turn just ended."),)),
     ("ends", "continues"),
-    _end_resolve,
+    _end_plan,
     _end_odds,
     "From turn 6 on, a d10 at the end of each turn: 10 ends it after turn 6, 9-10 "
     "after turn 7 and so on; a 1 always continues.",
@@ -85,50 +105,68 @@ END_GAME = Check(
 )
 
 
-def _fortune_resolve(p: Params, dice: Dice) -> Outcome:
+def _fortune_plan(p: Params) -> Resolver:
     from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
 
-    event = deck.roll_event(dice)
-    return Outcome(event["fortune"], event)
+    roll_event = deck.roll_event
+
+    def fortune(p: Params, dice: Dice) -> Outcome:
+        event = roll_event(dice)
+        return new_outcome(Outcome, (event["fortune"], event, ()))
+
+    return fortune
 
 
 def _fortune_odds(p: Params) -> dict[str, Fraction]:
     return _uniform([t.fortune_for(a + b) for a in range(1, 7) for b in range(1, 7)])
 
 
-FORTUNE = Check(
+FORTUNE = planned(
     "fortune",
     "Events: fortunes",
     NO_PARAMS,
     t.FORTUNE_KEYS,
-    _fortune_resolve,
+    _fortune_plan,
     _fortune_odds,
     "2d6 whenever a Joker is turned; 2 or 12 rolls a freak event.",
     "two d6, then the freak event d20(s) on a 2 or 12",
 )
 
 
-def _freak_resolve(p: Params, dice: Dice) -> Outcome:
+def _freak_plan(p: Params) -> Resolver:
     from rules.systems.grits_and_glory import deck  # the activation deck: cold odds skip it
 
-    return Outcome(deck.roll_freak_event(dice))
+    roll_freak_event = deck.roll_freak_event
+
+    def freak_event(p: Params, dice: Dice) -> Outcome:
+        return new_outcome(Outcome, (roll_freak_event(dice), _NO_DETAILS, ()))
+
+    return freak_event
 
 
-FREAK_EVENT = Check(
+#: A freak event's details: none (the same empty mapping an Outcome's default is).
+_NO_DETAILS = Outcome("").details
+
+
+FREAK_EVENT = planned(
     "freak_event",
     "Events: freak events",
     NO_PARAMS,
     t.FREAK_EVENT_KEYS,
-    _freak_resolve,
+    _freak_plan,
     lambda p: _uniform(list(t.FREAK_EVENT_KEYS)),
     "A d20; the text has no 16, so a 16 is rolled again (each entry 1/19).",
     "the d20, again after each 16",
 )
 
 
+#: The reserves table by the d6's face (the table is the text's: a club does not edit it).
+_RESERVES_BY_FACE = {face: t.band_for(t.RESERVES, face) for face in D6.faces}
+
+
 def _reserves_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = dice.roll(6, "reserves")
-    return Outcome(t.band_for(t.RESERVES, roll), {"roll": roll})
+    roll = dice.roll(D6, "reserves")
+    return new_outcome(Outcome, (_RESERVES_BY_FACE[roll], {"roll": roll}, ()))
 
 
 RESERVES = Check(
@@ -143,13 +181,20 @@ RESERVES = Check(
 )
 
 
-def _sentry_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = dice.roll(6, "sentry") + (t.SENTRY_JOKER_BONUS if p["joker"] else 0)
-    key = t.band_for(t.SENTRIES, roll)
-    details: dict[str, Any] = {"roll": roll}
-    if key == "suspicion":
-        details["moves_inches"] = roll
-    return Outcome(key, details)
+def _sentry_plan(p: Params) -> Resolver:
+    bonus = t.SENTRY_JOKER_BONUS if p["joker"] else 0
+    # The sentries table by the d6's face (the text's table: a club does not edit it).
+    by_face = {face: t.band_for(t.SENTRIES, face + bonus) for face in D6.faces}
+
+    def sentry(p: Params, dice: Dice) -> Outcome:
+        face = dice.roll(D6, "sentry")
+        roll, key = face + bonus, by_face[face]
+        details: dict[str, Any] = {"roll": roll}
+        if key == "suspicion":
+            details["moves_inches"] = roll
+        return new_outcome(Outcome, (key, details, ()))
+
+    return sentry
 
 
 def _sentry_odds(p: Params) -> dict[str, Fraction]:
@@ -157,12 +202,12 @@ def _sentry_odds(p: Params) -> dict[str, Fraction]:
     return _uniform([t.band_for(t.SENTRIES, r + bonus) for r in range(1, 7)])
 
 
-SENTRY = Check(
+SENTRY = planned(
     "sentry",
     "Sentries",
     Schema((flag_field("joker", "The sentry acts on a Joker: +2."),)),
     tuple(k for _, _, k in t.SENTRIES),
-    _sentry_resolve,
+    _sentry_plan,
     _sentry_odds,
     "A d6 per unaware sentry unit at the start of its turn.",
     "the d6",
@@ -193,11 +238,19 @@ def _stealth_roll(tables: t.GGTables, p: Params) -> tuple[int, int, int]:
     return sides, wild, modifier
 
 
-def _stealth_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
-    sides, wild, modifier = _stealth_roll(tables, p)
-    roll = roll_trait(dice, sides, wild, modifier, "stealth")
-    hidden = roll.total >= t.STANDARD_TN
-    return Outcome("hidden" if hidden else "seen", roll.as_json())
+def _stealth_plan(tables: t.GGTables, p: Params) -> Resolver:
+    sides, wild_dice, modifier = _stealth_roll(tables, p)
+    roll = trait_roller(sides, wild_dice, "stealth")
+    hidden_from = t.STANDARD_TN - modifier  # the best die (before the modifier) that hides
+
+    def stealth(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier}
+        details["total"] = best + modifier
+        key = "hidden" if best >= hidden_from else "seen"
+        return new_outcome(Outcome, (key, details, ()))
+
+    return stealth
 
 
 def _stealth_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
@@ -206,13 +259,13 @@ def _stealth_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return {"hidden": hidden, "seen": ONE - hidden}
 
 
-def stealth_check(tables: t.GGTables) -> Check:
-    return Check(
+def stealth_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "stealth",
         "Deploying hidden",
         _stealth_params(tables),
         ("hidden", "seen"),
-        partial(_stealth_resolve, tables),
+        partial(_stealth_plan, tables),
         partial(_stealth_odds, tables),
         "A (group) Stealth roll: success starts the unit hidden.",
         "Stealth die (and its aces), then the Wild Die (and its aces)",
@@ -223,9 +276,13 @@ def stealth_check(tables: t.GGTables) -> Check:
 STEALTH = stealth_check(t.BASE)
 
 
+_LOS_DIE = d(t.LOS_DIE)
+
+
 def _los_resolve(p: Params, dice: Dice) -> Outcome:
-    roll = dice.roll(t.LOS_DIE, "line of sight")
-    return Outcome("sees" if roll >= t.LOS_SEEN_FROM else "blocked", {"roll": roll})
+    roll = dice.roll(_LOS_DIE, "line of sight")
+    key = "sees" if roll >= t.LOS_SEEN_FROM else "blocked"
+    return new_outcome(Outcome, (key, {"roll": roll}, ()))
 
 
 LINE_OF_SIGHT = Check(
@@ -247,14 +304,33 @@ def _natural_one_odds(sides: int, wild: int) -> Fraction:
     return Fraction(1, sides) * Fraction(1, 6) ** wild
 
 
-def _skill_with_ones(
-    tables: t.GGTables, p: Params, label: str, keys: Mapping[str, str], one_key: str, dice: Dice
-) -> Outcome:
+def _plan_with_ones(
+    tables: t.GGTables,
+    p: Params,
+    label: str,
+    keys: Mapping[str, str],
+    ones: tuple[str, tuple[Effect, ...]],
+) -> Resolver:
+    """A skill roll at TN 4 graded by `keys`, where every die a natural 1 is `ones` (its key
+    and effects) whatever the total."""
     sides, modifier = skill_dice(tables, p["die"], p["modifier"])
-    roll = roll_trait(dice, sides, 1 if p["wild_card"] else 0, modifier, label)
-    if roll.all_ones:
-        return Outcome(one_key, roll.as_json())
-    return Outcome(keys[grade(roll.total, t.STANDARD_TN)], roll.as_json())
+    roll = trait_roller(sides, 1 if p["wild_card"] else 0, label)
+    # The best die (before the modifier) that reaches TN 4, and a raise over it.
+    success_from = t.STANDARD_TN - modifier
+    raise_from = success_from + t.RAISE_STEP
+    failure, success, raised = keys["failure"], keys["success"], keys["raise"]
+    one_key, one_effects = ones
+
+    def skill(p: Params, dice: Dice) -> Outcome:
+        die, wild, best = roll(dice)
+        details = {"trait_die": die, "wild_dice": wild, "modifier": modifier}
+        details["total"] = best + modifier
+        if best == 1:  # the best die a 1: every die a natural 1
+            return new_outcome(Outcome, (one_key, details, one_effects))
+        key = failure if best < success_from else success if best < raise_from else raised
+        return new_outcome(Outcome, (key, details, ()))
+
+    return skill
 
 
 def _odds_with_ones(
@@ -268,24 +344,24 @@ def _odds_with_ones(
     return {**odds, one_key: ones}
 
 
-def _obstacle_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
-    outcome = _skill_with_ones(tables, p, "agility", OBSTACLE_KEYS, "shaken", dice)
-    if outcome.key == "shaken":
-        return Outcome("shaken", outcome.details, (Effect("actor", "shaken", "set", 1),))
-    return outcome
+_FELL = ("shaken", (Effect("actor", "shaken", "set", 1),))
+
+
+def _obstacle_plan(tables: t.GGTables, p: Params) -> Resolver:
+    return _plan_with_ones(tables, p, "agility", OBSTACLE_KEYS, _FELL)
 
 
 def _obstacle_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return _odds_with_ones(tables, p, OBSTACLE_KEYS, "shaken")
 
 
-def obstacle_check(tables: t.GGTables) -> Check:
-    return Check(
+def obstacle_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "obstacle",
         "Crossing an obstacle",
         Schema((die_field(help_text="Agility die."), WILD_CARD, MODIFIER)),
         (*OBSTACLE_KEYS.values(), "shaken"),
-        partial(_obstacle_resolve, tables),
+        partial(_obstacle_plan, tables),
         partial(_obstacle_odds, tables),
         "Agility: success crosses and stops, a raise keeps moving; a natural 1 Shakes the unit.",
         "Agility die (and its aces), then the Wild Die (and its aces)",
@@ -301,20 +377,19 @@ def _swim_modifier(tables: t.GGTables, p: Params) -> dict[str, Any]:
     return {**p, "modifier": p["modifier"] + tables.SWIMMING_MODIFIERS.get(p["load"], 0)}
 
 
-def _swim_resolve(tables: t.GGTables, p: Params, dice: Dice) -> Outcome:
-    swum = _swim_modifier(tables, p)
-    outcome = _skill_with_ones(tables, swum, "swimming", SWIM_KEYS, "drowns", dice)
-    if outcome.key == "drowns":
-        return Outcome("drowns", outcome.details, (Effect("actor", "figures", "add", -1),))
-    return outcome
+_DROWNED = ("drowns", (Effect("actor", "figures", "add", -1),))
+
+
+def _swim_plan(tables: t.GGTables, p: Params) -> Resolver:
+    return _plan_with_ones(tables, _swim_modifier(tables, p), "swimming", SWIM_KEYS, _DROWNED)
 
 
 def _swim_odds(tables: t.GGTables, p: Params) -> dict[str, Fraction]:
     return _odds_with_ones(tables, _swim_modifier(tables, p), SWIM_KEYS, "drowns")
 
 
-def swim_check(tables: t.GGTables) -> Check:
-    return Check(
+def swim_check(tables: t.GGTables) -> PlannedCheck:
+    return planned(
         "swim",
         "Swimming",
         Schema(
@@ -340,7 +415,7 @@ def swim_check(tables: t.GGTables) -> Check:
             )
         ),
         ("swims", "wades", "drowns"),
-        partial(_swim_resolve, tables),
+        partial(_swim_plan, tables),
         partial(_swim_odds, tables),
         "Swimming: success moves the full Pace, failure as difficult ground, a natural 1 drowns.",
         "Swimming die (and its aces), then the Wild Die (and its aces)",

@@ -1,0 +1,83 @@
+"""Checks planned once per question: a roll that only draws, compares and reports.
+
+A check here is written as a planner: given validated parameters, it works out the pool's
+active and passive dice, the defence dice, who wins a tied score, what each count of 1s does to
+the initiative and the table rows it reads (the snapshot's, a club's under a house-rules pack),
+and returns the roll, a function of the dice alone. `Check.resolve` plans and rolls at once; a
+prepared check (`Check.prepare`, what a simulation rolls again and again) keeps the plan, so
+every roll after the first is just the dice, the comparisons and the result. One planner serves
+both, so a prepared roll and a plain resolve cannot disagree.
+
+The plan is kept by the prepared question, which a check remembers by its parameters, and a
+check is built per tables snapshot: a plan belongs to one snapshot and one set of parameters.
+(Grits & Glory plans its checks the same way; the class belongs in `rules.checks` once the
+other systems plan theirs.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from rules.checks import Check, OddsFn, Outcome, Prepared, Resolver
+from rules.dice import Dice
+from rules.schema import Schema
+
+Params = Mapping[str, Any]
+#: Validated parameters -> the roll they ask for (a Resolver that needs only the dice).
+Planner = Callable[[Params], Resolver]
+#: An Outcome built as a plain tuple: NamedTuple's generated __new__ is a Python call per roll.
+new_outcome = tuple.__new__
+
+
+def _by_plan(planner: Planner) -> Resolver:
+    def resolve(params: Params, dice: Dice) -> Outcome:
+        return planner(params)(params, dice)
+
+    return resolve
+
+
+@dataclass(frozen=True)
+class PlannedCheck(Check):
+    """A check whose resolver is planned once per prepared question (see the module)."""
+
+    planner: Planner | None = None
+    #: Prepared questions by a key the auto-resolver builds from what makes them up.
+    questions: dict[Hashable, Prepared] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def prepare(self, params: Params) -> Prepared:
+        """Validate `params` once and plan their roll: the Prepared rolls the plan."""
+        assert self.planner is not None
+        values = MappingProxyType(self.params.validate(params))
+        return Prepared(self.name, values, self, self.planner(values), self._keys)
+
+
+def planned(
+    name: str,
+    title: str,
+    params: Schema,
+    outcomes: tuple[str, ...],
+    planner: Planner,
+    odds_fn: OddsFn,
+    *,
+    description: str = "",
+    dice_order: str = "",
+    skill: str | None = None,
+) -> PlannedCheck:
+    """A `PlannedCheck`: `Check`'s arguments with a planner in the resolver's place."""
+    return PlannedCheck(
+        name,
+        title,
+        params,
+        outcomes,
+        _by_plan(planner),
+        odds_fn,
+        description=description,
+        dice_order=dice_order,
+        skill=skill,
+        planner=planner,
+    )

@@ -1,0 +1,137 @@
+"""Checks planned once per question: a roll that only draws, compares and reports.
+
+A check here is written as a planner: given validated parameters, it works out the die sizes,
+Wild Dice, modifiers, target numbers and the table rows they read (the snapshot's, a club's
+under a house-rules pack) and returns the roll, a function of the dice alone. `Check.resolve`
+plans and rolls at once; a prepared check (`Check.prepare`, what a simulation rolls again and
+again) keeps the plan, so every roll after the first is just the dice, the comparisons and the
+result. One planner serves both, so a prepared roll and a plain resolve cannot disagree.
+
+The plan is kept by the prepared question, which a check remembers by its parameters, and a
+check is built per tables snapshot: a plan belongs to one snapshot and one set of parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from rules.checks import Check, OddsFn, Outcome, Prepared, Resolver
+from rules.dice import D6, Dice, Die, d
+from rules.schema import Schema
+from rules.systems.grits_and_glory.aces import ACE_LIMIT, roll_aced_pool
+
+Params = Mapping[str, Any]
+#: Validated parameters -> the roll they ask for (a Resolver that needs only the dice).
+Planner = Callable[[Params], Resolver]
+#: An Outcome built as a plain tuple: NamedTuple's generated __new__ is a Python call per roll.
+new_outcome = tuple.__new__
+
+
+def _by_plan(planner: Planner) -> Resolver:
+    def resolve(params: Params, dice: Dice) -> Outcome:
+        return planner(params)(params, dice)
+
+    return resolve
+
+
+@dataclass(frozen=True)
+class PlannedCheck(Check):
+    """A check whose resolver is planned once per prepared question (see the module)."""
+
+    planner: Planner | None = None
+    #: Prepared questions by a key the auto-resolver builds from what makes them up.
+    questions: dict[Hashable, Prepared] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def prepare(self, params: Params) -> Prepared:
+        """Validate `params` once and plan their roll: the Prepared rolls the plan."""
+        assert self.planner is not None
+        values = MappingProxyType(self.params.validate(params))
+        return Prepared(self.name, values, self, self.planner(values), self._keys)
+
+
+def planned(
+    name: str,
+    title: str,
+    params: Schema,
+    outcomes: tuple[str, ...],
+    planner: Planner,
+    odds_fn: OddsFn,
+    description: str = "",
+    dice_order: str = "",
+    *,
+    skill: str | None = None,
+    friendly_fire: bool = False,
+) -> PlannedCheck:
+    """A `PlannedCheck`: `Check`'s arguments with a planner in the resolver's place."""
+    return PlannedCheck(
+        name,
+        title,
+        params,
+        outcomes,
+        _by_plan(planner),
+        odds_fn,
+        description,
+        dice_order,
+        skill=skill,
+        friendly_fire=friendly_fire,
+        planner=planner,
+    )
+
+
+# --- the dice: a trait die and its Wild Dice, each with its aces ----------------------------
+
+#: (trait die total, Wild Dice totals, the best of them), before any modifier.
+Rolled = tuple[int, list[int], int]
+Roller = Callable[[Dice], Rolled]
+
+
+def aces_after(dice: Dice, die: Die, sides: int, label: str) -> int:
+    """Go on rolling an aced die (`sides` sides) that showed its top face: `roll_aced`'s rolls
+    from its second; return the die's total."""
+    total = value = sides
+    chain = 1
+    while value == sides and chain < ACE_LIMIT:
+        value = dice.roll(die, label)
+        total += value
+        chain += 1
+    return total
+
+
+def trait_roller(sides: int, wild_dice: int, label: str) -> Roller:
+    """The rolls of `aces.roll_trait` (same dice, order and labels), returning the totals.
+
+    Built once per plan, so the die and the labels are looked up and formatted once; a roll
+    with no Wild Die or one (nearly every roll) draws its dice with no loop at all.
+    """
+    die, wild_label = d(sides), f"{label}: wild die"
+
+    def alone(dice: Dice) -> Rolled:
+        trait = dice.roll(die, label)
+        if trait == sides:
+            trait = aces_after(dice, die, sides, label)
+        return trait, [], trait
+
+    def with_wild_die(dice: Dice) -> Rolled:
+        trait = dice.roll(die, label)
+        if trait == sides:
+            trait = aces_after(dice, die, sides, label)
+        wild = dice.roll(D6, wild_label)
+        if wild == 6:
+            wild = aces_after(dice, D6, 6, wild_label)
+        return trait, [wild], trait if trait > wild else wild
+
+    def with_wild_dice(dice: Dice) -> Rolled:
+        trait = dice.roll(die, label)
+        if trait == sides:
+            trait = aces_after(dice, die, sides, label)
+        wild = roll_aced_pool(dice, 6, wild_dice, wild_label)
+        return trait, list(wild), max(trait, *wild)
+
+    if not wild_dice:
+        return alone
+    return with_wild_die if wild_dice == 1 else with_wild_dice
