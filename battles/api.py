@@ -34,6 +34,7 @@ from battles.serializers import (
     LedgerSerializer,
     ResolveInputSerializer,
     ResultInputSerializer,
+    SideSerializer,
     SimulateInputSerializer,
 )
 from battles.services.breakpoints import BREAKPOINTS
@@ -110,14 +111,34 @@ class BattleViewSet(
         return dict(serializer.validated_data)
 
     def playable(self) -> Battle:
+        """The battle an action changes: 404 where the user may not read it, 403 where they
+        may read but not change it.
+
+        Its own players, who make nearly every table action, are let through on one query;
+        the service reads the battle again under its lock anyway. Anyone else (an organiser,
+        a stranger) takes the full visibility and organiser checks.
+        """
+        battle = self.played_by_user()
+        if battle is not None:
+            return battle
         battle = self.get_object()
-        # A player of one of its sides (read from the sides just loaded) needs no more query.
-        plays = any(side.force.owner_id == self.request.user.pk for side in battle.sides.all())
-        if not plays and not selectors.battle_is_playable_by(battle, self.request.user):
+        if not selectors.battle_is_playable_by(battle, self.request.user):
             raise PermissionDenied(
                 "Only the players whose forces fight in this battle, or "
                 "an organiser of its campaign, may change it."
             )
+        return battle
+
+    def played_by_user(self) -> Battle | None:
+        """The battle when the user plays one of its sides (which also lets them read it)."""
+        pk = str(self.kwargs.get(self.lookup_field, ""))
+        if not pk.isdigit() or not self.request.user.is_authenticated:
+            return None
+        plays = Battle.objects.filter(pk=int(pk), sides__force__owner_id=self.request.user.pk)
+        # Only its id: every action's service reads the battle afresh under its row lock.
+        battle = plays.only("pk").order_by().first()
+        if battle is not None:
+            self.check_object_permissions(self.request, battle)
         return battle
 
     def answer(self, battle: Battle, code: int = status.HTTP_200_OK) -> Response:
@@ -168,11 +189,17 @@ class BattleViewSet(
         return Response(self._event_answer(event), status=status.HTTP_201_CREATED)
 
     def _event_answer(self, event: BattleEvent) -> dict[str, Any]:
-        battle = self.reloaded(event.battle_id)
+        """The event, with the battle's sides as the action left them.
+
+        The sides are those the service read under its lock and changed in place (`seat`),
+        each with its force: no reload (it cost more than the action's own writes).
+        """
+        battle = event.battle
         context = {"request": self.request, "breakpoints_tracked": battle.system in BREAKPOINTS}
+        sides = sorted(battle.sides.all(), key=lambda side: side.index)
         return {
             **EventSerializer(event).data,
-            "sides": BattleSerializer(battle, context=context).data["sides"],
+            "sides": SideSerializer(sides, many=True, context=context).data,
         }
 
     @extend_schema(request=None, responses={200: EventSerializer})

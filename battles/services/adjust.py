@@ -14,18 +14,18 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.models import Battle, BattleEvent, BattleFigure, EventKind
-from battles.services.common import PLAYABLE, locked, require_status, system_of
+from battles.services.common import PLAYABLE, require_status, system_of
 from battles.services.table import (
-    FIGURE_FIELDS,
     _begin,
     _snapshot,
     _user,
     figure_in,
     log_event,
+    made_by,
     mark_breakpoints,
-    next_seq,
-    repeated,
     require_own,
+    save_figures,
+    seat,
 )
 from common.users import User
 from rules.checks import Effect
@@ -105,9 +105,10 @@ def battle_adjust(
 
     A request sent again with the same idempotency `key` returns the first one's event.
     """
-    battle = locked(battle.pk)
-    if (done := repeated(battle, key)) is not None:
-        return done
+    seated = seat(battle.pk, repeat=made_by(key))
+    if seated.repeat is not None:
+        return seated.repeat
+    battle, seq = seated.battle, seated.seq
     require_status(battle, PLAYABLE, "adjust a figure")
     system = system_of(battle)
     target = figure_in(battle, figure, "figure")
@@ -120,10 +121,10 @@ def battle_adjust(
         raise ValidationError({"change": ["say add or remove"]})
     reason = reason.strip()[:REASON_MAX]
     effect = _effect(system, target, by_key[state_key], change, reason)
-    seq, before = next_seq(battle), _snapshot([target])
+    before = _snapshot([target])
     effect.apply(target.state)
     system.settle_state(target.state)
-    BattleFigure.objects.bulk_update([target], FIGURE_FIELDS)
+    save_figures([target], before)
     event = BattleEvent(
         battle=battle,
         seq=seq,
@@ -139,7 +140,6 @@ def battle_adjust(
         created_by=_user(user),
         request_key=key,
     )
-    log_event(battle, event)
-    _begin(battle)
+    log_event(battle, event, also=_begin(battle))
     mark_breakpoints(battle, seq)
     return event

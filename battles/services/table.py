@@ -3,23 +3,29 @@
 Every write locks the battle row, so two players tapping at once get consecutive event numbers.
 Server dice for event N come from SeededDice(battle.seed, "event/N", battle.dice_scheme):
 anyone can re-derive them once the seed is revealed.
+
+An action reads the battle once (`seat`): the row locked, then its sides and figures, and
+the log's last event number with them. Everything after (the actor, the target, the owner
+rules, the breakpoints, the caller's answer) reads those objects, updated in place as the
+action writes, so an action costs few queries (bench/live_costs.py).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Prefetch, Q, Subquery, prefetch_related_objects
 from django.utils import timezone
 
 from battles.chain import GENESIS, event_hash
 from battles.errors import BattleConflict
 from battles.live import ring_on_commit
-from battles.models import Battle, BattleEvent, BattleFigure, BattleStatus, EventKind
+from battles.models import Battle, BattleEvent, BattleFigure, BattleSide, BattleStatus, EventKind
 from battles.selectors import figure_belongs_to_other
 from battles.services.breakpoints import side_is_broken
 from battles.services.common import PLAYABLE, as_validation, locked, require_status, system_of
@@ -45,16 +51,92 @@ def next_seq(battle: Battle) -> int:
     return (battle.events.aggregate(top=Max("seq"))["top"] or 0) + 1
 
 
-def log_event(battle: Battle, event: BattleEvent) -> BattleEvent:
+@dataclass(frozen=True)
+class Seat:
+    """A battle locked for one action, read once: what the action and its answer read.
+
+    `battle` holds its sides (each with its force and player) and, unless the action needs
+    none, its figures (each with its side): `battle.sides.all()` and `battle.figures.all()`
+    read them without a query, and the action changes them in place.
+    """
+
+    battle: Battle
+    #: The number the action's event takes: one after the log's last.
+    seq: int
+    #: The event an earlier request with the action's idempotency key made (or voided).
+    repeat: BattleEvent | None
+
+
+def seat(battle_id: int, *, repeat: Q | None = None, figures: bool = True) -> Seat:
+    """Lock the battle, then read its sides, figures and log top (2-3 queries).
+
+    The reads run after the lock is held, each a statement of its own, so they see what the
+    last writer committed (PostgreSQL's READ COMMITTED takes a snapshot per statement; the
+    locking read's own snapshot is older than its wait). That is also why the log's top and
+    an earlier request's event ride on the sides' read, not on the lock's: no other writer
+    can add an event until this transaction ends, so the number stays free and the key
+    unused until then. `repeat` names that earlier event (by its request or void key).
+    """
+    battle = locked(battle_id)
+    events = BattleEvent.objects.filter(battle_id=battle_id)
+    sides = BattleSide.objects.select_related("force__owner").order_by("index")
+    sides = sides.annotate(log_top=Subquery(events.order_by("-seq").values("seq")[:1]))
+    if repeat is not None:
+        sides = sides.annotate(repeat_pk=Subquery(events.filter(repeat).values("pk")[:1]))
+    lookups: list[Prefetch[Any, Any, Any]] = [Prefetch("sides", sides)]
+    if figures:
+        lookups.append(Prefetch("figures", BattleFigure.objects.order_by("side_id", "pk")))
+    prefetch_related_objects([battle], *lookups)
+    sides_read = list(battle.sides.all())
+    if figures:
+        _seat_figures(sides_read, battle.figures.all())
+    if not sides_read:  # never so (a battle has two sides or more), but the log still counts
+        return Seat(battle, next_seq(battle), _repeat(battle, repeat))
+    top, repeat_pk = (_noted(sides_read[0], name) for name in ("log_top", "repeat_pk"))
+    done = _event_of(battle, repeat_pk) if repeat_pk is not None else None
+    return Seat(battle, (top or 0) + 1, done)
+
+
+def _noted(side: BattleSide, name: str) -> int | None:
+    """A value the seat's read noted on the side (the ORM keeps an annotation so)."""
+    value = getattr(side, name, None)
+    return int(value) if value is not None else None
+
+
+def _seat_figures(sides: Iterable[BattleSide], figures: Iterable[BattleFigure]) -> None:
+    """Give each figure its side as read, with its force and player (the own-figure rule)."""
+    by_pk = {side.pk: side for side in sides}
+    for figure in figures:
+        if figure.side_id in by_pk:
+            figure.side = by_pk[figure.side_id]
+
+
+def _event_of(battle: Battle, pk: int) -> BattleEvent:
+    event = BattleEvent.objects.get(pk=pk)
+    event.battle = battle
+    return event
+
+
+def _repeat(battle: Battle, repeat: Q | None) -> BattleEvent | None:
+    return battle.events.filter(repeat).first() if repeat is not None else None
+
+
+def made_by(key: str) -> Q | None:
+    """The event a request with idempotency `key` made (None: no key, nothing to look for)."""
+    return Q(request_key=key) if key else None
+
+
+def log_event(battle: Battle, event: BattleEvent, also: Sequence[str] = ()) -> BattleEvent:
     """Append the event to the locked battle's log: link it to the chain, ring the doorbell.
 
-    Call with the battle row locked (`locked`), so two phones' events get consecutive numbers
-    and each links to the one really before it.
+    Call with the battle row locked (`seat`), so two phones' events get consecutive numbers
+    and each links to the one really before it. `also`: the battle's fields the action
+    changed, saved with the chain's head in one write.
     """
     event.prev_hash = battle.log_head or GENESIS
     event.save(force_insert=True)
     battle.log_head = event_hash(event, event.prev_hash)
-    battle.save(update_fields=["log_head"])
+    battle.save(update_fields=["log_head", *also])
     ring_on_commit(battle.pk, event.seq)
     return event
 
@@ -74,11 +156,11 @@ def require_own(battle: Battle, user: User | None, figure: BattleFigure | None) 
 
 def figure_in(battle: Battle, figure_id: object, role: str) -> BattleFigure:
     """Return the battle's figure or refuse naming the role ("actor", "target"); the id is as
-    the request gave it (a number, or text)."""
-    # With its player: the own-figure rule (`require_own`) names them without three reads more.
-    figures = battle.figures.select_related("side__force__owner")
+    the request gave it (a number, or text). Read from the seated battle's figures, each with
+    its player: the own-figure rule (`require_own`) names them without a read more."""
     text = str(figure_id)
-    figure = figures.filter(pk=int(text)).first() if text.isdigit() else None
+    pk = int(text) if text.isdigit() else None
+    figure = next((f for f in battle.figures.all() if f.pk == pk), None)
     if figure is None:
         raise ValidationError({role: [f"figure {figure_id!r} is not in this battle"]})
     return figure
@@ -103,9 +185,25 @@ def _snapshot(figures: Sequence[BattleFigure]) -> dict[str, Any]:
     }
 
 
-def repeated(battle: Battle, key: str) -> BattleEvent | None:
-    """Return the event an earlier request with this idempotency key made, if any."""
-    return battle.events.filter(request_key=key).first() if key else None
+def save_figures(
+    figures: Sequence[BattleFigure], before: Mapping[str, Any], chose: BattleFigure | None = None
+) -> None:
+    """Write what the action changed of the figures (`before`: their `_snapshot`), in one
+    UPDATE: only the figures and fields that changed, and the figure whose table choices
+    changed (`chose`). A figure left as it was is not written (a Django bulk update builds
+    a CASE per field and figure: most of a check's CPU in the database layer)."""
+    changes = {
+        f.pk: [name for name in FIGURE_FIELDS if getattr(f, name) != before[str(f.pk)][name]]
+        for f in figures
+    }
+    if chose is not None:
+        changes[chose.pk].append("table_choices")
+    changed = [f for f in figures if changes[f.pk]]
+    fields = sorted({name for f in changed for name in changes[f.pk]})
+    if len(changed) == 1:
+        changed[0].save(update_fields=fields)
+    elif changed:
+        BattleFigure.objects.bulk_update(changed, fields)
 
 
 def check_sides(check: Check, actor: BattleFigure, target: BattleFigure | None) -> bool:
@@ -163,7 +261,10 @@ def credit_kill(killer: BattleFigure, fallen: BattleFigure, was_down: bool) -> N
 
 
 def mark_breakpoints(battle: Battle, seq: int) -> None:
-    """Note the event after which each side crossed its breakpoint (cleared if voided back)."""
+    """Note the event after which each side crossed its breakpoint (cleared if voided back).
+
+    Reads the figures and sides the battle holds (a seated battle's, as the action left them).
+    """
     figures = list(battle.figures.all())
     for side in battle.sides.all():
         broken = side_is_broken(
@@ -175,10 +276,13 @@ def mark_breakpoints(battle: Battle, seq: int) -> None:
             side.save(update_fields=["broke_at_seq"])
 
 
-def _begin(battle: Battle) -> None:
-    if battle.status == BattleStatus.SETUP:
-        battle.status = BattleStatus.IN_PROGRESS
-        battle.save(update_fields=["status"])
+def _begin(battle: Battle) -> list[str]:
+    """Mark a battle still being set up as begun; return the fields to save (with the log's
+    head, `log_event`)."""
+    if battle.status != BattleStatus.SETUP:
+        return []
+    battle.status = BattleStatus.IN_PROGRESS
+    return ["status"]
 
 
 @transaction.atomic
@@ -197,9 +301,10 @@ def battle_resolve(
 
     A request sent again with the same idempotency `key` returns the first one's event.
     """
-    battle = locked(battle.pk)
-    if (done := repeated(battle, key)) is not None:
-        return done
+    seated = seat(battle.pk, repeat=made_by(key))
+    if seated.repeat is not None:
+        return seated.repeat
+    battle, seq = seated.battle, seated.seq
     require_status(battle, PLAYABLE, "resolve a check")
     system = system_of(battle)
     with as_validation("check"):
@@ -210,14 +315,13 @@ def battle_resolve(
     aimed = checker.takes_target and target not in (None, "")
     targeted = figure_in(battle, target, "target") if aimed else None
     friendly = check_sides(checker, acting, targeted)
-    seq = next_seq(battle)
     source: Dice = GivenDice(dice) if dice is not None else event_dice(battle, seq)
     resolution = _resolve(checker, params or {}, source)
     touched = [f for f in (acting, targeted) if f is not None]
     before = _snapshot(touched)
     _apply(system, resolution, acting, targeted, checker.skill, friendly=friendly)
-    BattleFigure.objects.bulk_update(touched, FIGURE_FIELDS)
-    _remember_choices(acting, checker, resolution.params)
+    chose = _remember_choices(acting, checker, resolution.params)
+    save_figures(touched, before, chose=acting if chose else None)
     event = _check_event(
         battle,
         seq,
@@ -230,17 +334,18 @@ def battle_resolve(
         key=key,
         friendly=friendly,
     )
-    _begin(battle)
     mark_breakpoints(battle, seq)
     return event
 
 
-def _remember_choices(figure: BattleFigure, check: Check, params: Mapping[str, Any]) -> None:
-    """Keep the player's calls for the figure's next check of this kind."""
+def _remember_choices(figure: BattleFigure, check: Check, params: Mapping[str, Any]) -> bool:
+    """Keep the player's calls for the figure's next check of this kind (saved with its
+    state, `save_figures`); return whether they changed."""
     kept = {name: params[name] for name in kept_per_figure(check) if name in params}
-    if kept and figure.table_choices.get(check.name) != kept:
-        figure.table_choices = {**figure.table_choices, check.name: kept}
-        figure.save(update_fields=["table_choices"])
+    if not kept or figure.table_choices.get(check.name) == kept:
+        return False
+    figure.table_choices = {**figure.table_choices, check.name: kept}
+    return True
 
 
 def _check_event(
@@ -277,24 +382,28 @@ def _check_event(
         created_by=_user(user),
         request_key=key,
     )
-    return log_event(battle, event)
+    return log_event(battle, event, also=_begin(battle))
 
 
 def _user(user: User | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
-def _restore(battle: Battle, event: BattleEvent) -> None:
+def _restore(battle: Battle, event: BattleEvent) -> list[str]:
+    """Put back what the event changed; return the battle's fields to save (with the log's
+    head: the void's own event follows)."""
     saved = event.state_before.get("figures", {})
-    figures = list(battle.figures.filter(pk__in=[int(pk) for pk in saved]))
+    figures = [f for f in battle.figures.all() if str(f.pk) in saved]
+    before = _snapshot(figures)
     for figure in figures:
         for name in FIGURE_FIELDS:
             setattr(figure, name, saved[str(figure.pk)][name])
-    BattleFigure.objects.bulk_update(figures, FIGURE_FIELDS)
-    if "activation" in event.state_before:
-        battle.activation_method = event.state_before["activation"]["method"]
-        battle.activation_state = event.state_before["activation"]["state"]
-        battle.save(update_fields=["activation_method", "activation_state"])
+    save_figures(figures, before)
+    if "activation" not in event.state_before:
+        return []
+    battle.activation_method = event.state_before["activation"]["method"]
+    battle.activation_state = event.state_before["activation"]["state"]
+    return ["activation_method", "activation_state"]
 
 
 @transaction.atomic
@@ -304,9 +413,10 @@ def battle_void_last(*, battle: Battle, user: User | None = None, key: str = "")
     The void is logged as an event of its own, after it, so the phones following the log
     learn of it. A void sent again with the same idempotency `key` voids nothing more.
     """
-    battle = locked(battle.pk)
-    if key and (done := battle.events.filter(void_key=key).first()) is not None:
-        return done
+    seated = seat(battle.pk, repeat=Q(void_key=key) if key else None)
+    if seated.repeat is not None:
+        return seated.repeat
+    battle = seated.battle
     require_status(battle, PLAYABLE, "void an event")
     if battle.auto_resolved:
         raise BattleConflict("an auto-resolved battle's events cannot be voided one by one")
@@ -315,26 +425,36 @@ def battle_void_last(*, battle: Battle, user: User | None = None, key: str = "")
         raise ValidationError({"event": ["there is no event to void"]})
     require_own(battle, user, event.actor)
     require_own_void(battle, event, user)
-    _restore(battle, event)
+    changed = _restore(battle, event)
     event.voided, event.voided_at, event.void_key = True, timezone.now(), key
     event.save(update_fields=["voided", "voided_at", "void_key"])
-    _void_event(battle, event, user)
+    _void_event(battle, seated.seq, event, user, changed)
     mark_breakpoints(battle, event.seq)
     return event
 
 
 def voidable(battle: Battle) -> BattleEvent | None:
-    """Return the latest event still standing (a void itself is never voided)."""
+    """Return the latest event still standing (a void itself is never voided), its actor the
+    seated battle's figure (with its player)."""
     standing = battle.events.filter(voided=False).exclude(kind=EventKind.VOID)
-    return standing.select_related("actor", "created_by").order_by("-seq").first()
+    event = standing.select_related("created_by").order_by("-seq").first()
+    if event is not None:
+        event.battle = battle
+        if event.actor_id is not None:
+            event.actor = figure_in(battle, event.actor_id, "event")
+        if event.target_id is not None:
+            event.target = figure_in(battle, event.target_id, "event")
+    return event
 
 
-def _void_event(battle: Battle, voided: BattleEvent, user: User | None) -> None:
+def _void_event(
+    battle: Battle, seq: int, voided: BattleEvent, user: User | None, changed: Sequence[str]
+) -> None:
     log_event(
         battle,
         BattleEvent(
             battle=battle,
-            seq=next_seq(battle),
+            seq=seq,
             kind=EventKind.VOID,
             check_name="void",
             outcome="voided",
@@ -345,13 +465,16 @@ def _void_event(battle: Battle, voided: BattleEvent, user: User | None) -> None:
             turn=battle.activation_state.get("turn"),
             created_by=_user(user),
         ),
+        also=changed,
     )
 
 
 def default_units(battle: Battle) -> list[str]:
-    """Name each unit "side:unit" (a figure without a unit is a unit of its own)."""
+    """Name each unit "side:unit" (a figure without a unit is a unit of its own), from the
+    seated battle's figures."""
     names: list[str] = []
-    for figure in battle.figures.select_related("side").order_by("side__index", "pk"):
+    figures = sorted(battle.figures.all(), key=lambda f: (f.side.index, f.pk))
+    for figure in figures:
         name = f"{figure.side.index + 1}:{figure.unit_name or figure.name}"
         if name not in names:
             names.append(name)
@@ -368,6 +491,7 @@ def _activation_event(
     before: dict[str, Any],
     user: User | None,
     key: str = "",
+    changed: Sequence[str] = (),
 ) -> BattleEvent:
     event = BattleEvent(
         battle=battle,
@@ -383,7 +507,7 @@ def _activation_event(
         turn=battle.activation_state.get("turn"),
         created_by=_user(user),
     )
-    return log_event(battle, event)
+    return log_event(battle, event, also=changed)
 
 
 @transaction.atomic
@@ -396,9 +520,10 @@ def battle_activation_start(
     key: str = "",
 ) -> BattleEvent:
     """Start (or restart) the system's activation method, its state kept on the battle."""
-    battle = locked(battle.pk)
-    if (done := repeated(battle, key)) is not None:
-        return done
+    seated = seat(battle.pk, repeat=made_by(key), figures=units is None)
+    if seated.repeat is not None:
+        return seated.repeat
+    battle, seq = seated.battle, seated.seq
     require_status(battle, PLAYABLE, "start activation")
     methods = system_of(battle).activation
     if method not in methods:
@@ -406,13 +531,11 @@ def battle_activation_start(
         raise ValidationError(
             {"method": [f"{battle.system} has no method {method!r}; it has {known}"]}
         )
-    seq, before = next_seq(battle), _activation_before(battle)
+    before = _activation_before(battle)
     dice, names = event_dice(battle, seq), list(units or default_units(battle))
     with as_validation("units"):
         battle.activation_state = methods[method].start(names, battle.options, dice)
     battle.activation_method = method
-    battle.save(update_fields=["activation_method", "activation_state"])
-    _begin(battle)
     return _activation_event(
         battle,
         seq,
@@ -423,6 +546,7 @@ def battle_activation_start(
         before,
         user,
         key,
+        ["activation_method", "activation_state", *_begin(battle)],
     )
 
 
@@ -438,20 +562,20 @@ def battle_activation_draw(
 
     On their own phones the player whose unit activated last draws (`turns`).
     """
-    battle = locked(battle.pk)
-    if (done := repeated(battle, key)) is not None:
-        return done
+    seated = seat(battle.pk, repeat=made_by(key), figures=False)
+    if seated.repeat is not None:
+        return seated.repeat
+    battle, seq = seated.battle, seated.seq
     require_status(battle, PLAYABLE, "draw an activation")
     if not battle.activation_method:
         raise ValidationError({"method": ["start an activation method first"]})
     require_own_draw(battle, user)
     method = system_of(battle).activation[battle.activation_method]
-    seq, before = next_seq(battle), _activation_before(battle)
+    before = _activation_before(battle)
     dice = event_dice(battle, seq)
     with as_validation("activation"):
         drawn = method.draw(battle.activation_state, dice)
     battle.activation_state = drawn.state
-    battle.save(update_fields=["activation_state"])
     return _activation_event(
         battle,
         seq,
@@ -462,4 +586,5 @@ def battle_activation_draw(
         before,
         user,
         key,
+        ["activation_state"],
     )

@@ -81,10 +81,18 @@ def draw_refusal(battle: Battle, user: Visitor | None) -> str:
     if user is None or not user.is_authenticated:
         return ""  # the admin and tasks are not refused
     drawers = drawing_sides(battle)
+    if drawers is None or drawers & own_sides(battle, user):
+        return ""  # either may draw, or it is their turn: no need to ask who referees
     played = sides_played_by(battle, user)
-    if drawers is None or played is None or drawers & played:
+    if played is None or drawers & played:
         return ""
     return drawers_named(battle, drawers)
+
+
+def own_sides(battle: Battle, user: Visitor) -> frozenset[int]:
+    """Return the indexes of the sides the user's own forces fight on (read from the sides
+    the battle holds): who else they may act for (`sides_played_by`) costs a query more."""
+    return frozenset(s.index for s in battle.sides.all() if s.force.owner_id == user.pk)
 
 
 def require_own_draw(battle: Battle, user: Visitor | None) -> None:
@@ -104,6 +112,11 @@ def void_refusal(battle: Battle, event: BattleEvent, user: Visitor | None) -> st
     if event.kind != EventKind.ACTIVATION or event.created_by is None:
         return ""
     if user is None or not user.is_authenticated or battle.one_phone:
+        return ""
+    # Their maker plays no side of their own, or the user plays one with them: allowed
+    # without asking who referees.
+    made_for = own_sides(battle, event.created_by)
+    if not made_for or made_for & own_sides(battle, user):
         return ""
     played = sides_played_by(battle, user)
     drawn_for = sides_played_by(battle, event.created_by)
