@@ -8,8 +8,9 @@ prepared check (`Check.prepare`, what a simulation rolls again and again) keeps 
 every roll after the first is just the dice, the comparisons and the result. One planner serves
 both, so a prepared roll and a plain resolve cannot disagree.
 
-The plan is kept by the prepared question, which a check remembers by its parameters, and a
-check is built per tables snapshot: a plan belongs to one snapshot and one set of parameters.
+Each check keeps its plans by the validated parameters' values (`plan_of`), for `resolve` and
+`prepare` alike, and a check is built per tables snapshot: a plan belongs to one snapshot and
+one set of parameters, so a club's house rules are planned with the club's tables.
 (Grits & Glory plans its checks the same way; the class belongs in `rules.checks` once the
 other systems plan theirs.)
 """

@@ -7,8 +7,9 @@ plans and rolls at once; a prepared check (`Check.prepare`, what a simulation ro
 again) keeps the plan, so every roll after the first is just the dice, the comparisons and the
 result. One planner serves both, so a prepared roll and a plain resolve cannot disagree.
 
-The plan is kept by the prepared question, which a check remembers by its parameters, and a
-check is built per tables snapshot: a plan belongs to one snapshot and one set of parameters.
+Each check keeps its plans by the validated parameters' values (`plan_of`), for `resolve` and
+`prepare` alike, and a check is built per tables snapshot: a plan belongs to one snapshot and
+one set of parameters, so a club's house rules are planned with the club's tables.
 """
 
 from __future__ import annotations
