@@ -250,6 +250,12 @@ def test_a_question_prepared_as_written_and_under_a_pack_rolls_each_with_its_own
 
     assert rolled == [(4, "hit"), (2, "miss"), (4, "hit"), (2, "miss")]
     assert housed.check("fighting").prepared(question) is under_pack
+    # A plain resolve plans the same question once per rules set too.
+    resolved = [
+        check.resolve(question, GivenDice([3])).outcome
+        for check in (SYSTEM.check("fighting"), housed.check("fighting")) * 2
+    ]
+    assert resolved == ["hit", "miss", "hit", "miss"]
 
 
 def test_the_jokers_bonus_reaches_the_deck_drawn_under_the_pack():

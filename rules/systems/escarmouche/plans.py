@@ -8,8 +8,9 @@ prepared check (`Check.prepare`, what a simulation rolls again and again) keeps 
 every roll after the first is just the dice, the comparisons and the result. One planner serves
 both, so a prepared roll and a plain resolve cannot disagree.
 
-The plan is kept by the prepared question, which a check remembers by its parameters, and a
-check is built per tables snapshot: a plan belongs to one snapshot and one set of parameters.
+Each check keeps its plans by the validated parameters' values (`plan_of`), for `resolve` and
+`prepare` alike, and a check is built per tables snapshot: a plan belongs to one snapshot and
+one set of parameters, so a club's house rules are planned with the club's tables.
 (Grits & Glory plans its checks the same way; the class belongs in `rules.checks` once the
 other systems plan theirs.)
 """
@@ -32,9 +33,34 @@ Planner = Callable[[Params], Resolver]
 new_outcome = tuple.__new__
 
 
-def _by_plan(planner: Planner) -> Resolver:
+#: A check's plans by its validated parameters' values (see `plan_of`).
+Plans = dict[tuple[Any, ...], Resolver]
+#: Plans a check keeps (`plan_of`): a batch asks a few hundred questions of a check.
+_PLANS_SIZE = 4096
+
+
+def plan_of(planner: Planner, plans: Plans, values: Params) -> Resolver:
+    """The plan for validated `values`, made once and kept in `plans` by their values.
+
+    A check's parameters are validated into its fields' order, each field always the same
+    type, so the values alone say which question it is; `plans` belongs to one check, and a
+    check to one tables snapshot. Values that cannot be a key (a list) are planned every time.
+    """
+    try:
+        key = tuple(values.values())
+        known = plans.get(key)
+    except TypeError:
+        return planner(values)
+    if known is None:
+        if len(plans) >= _PLANS_SIZE:
+            plans.clear()
+        known = plans[key] = planner(values)
+    return known
+
+
+def _by_plan(planner: Planner, plans: Plans) -> Resolver:
     def resolve(params: Params, dice: Dice) -> Outcome:
-        return planner(params)(params, dice)
+        return plan_of(planner, plans, params)(params, dice)
 
     return resolve
 
@@ -44,6 +70,8 @@ class PlannedCheck(Check):
     """A check whose resolver is planned once per prepared question (see the module)."""
 
     planner: Planner | None = None
+    #: The plans made, shared with the resolver (`plan_of`).
+    plans: Plans = field(default_factory=dict, repr=False, compare=False)
     #: Prepared questions by a key the auto-resolver builds from what makes them up.
     questions: dict[Hashable, Prepared] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -53,7 +81,8 @@ class PlannedCheck(Check):
         """Validate `params` once and plan their roll: the Prepared rolls the plan."""
         assert self.planner is not None
         values = MappingProxyType(self.params.validate(params))
-        return Prepared(self.name, values, self, self.planner(values), self._keys)
+        plan = plan_of(self.planner, self.plans, values)
+        return Prepared(self.name, values, self, plan, self._keys)
 
 
 def planned(
@@ -69,15 +98,17 @@ def planned(
     skill: str | None = None,
 ) -> PlannedCheck:
     """A `PlannedCheck`: `Check`'s arguments with a planner in the resolver's place."""
+    plans: Plans = {}
     return PlannedCheck(
         name,
         title,
         params,
         outcomes,
-        _by_plan(planner),
+        _by_plan(planner, plans),
         odds_fn,
         description=description,
         dice_order=dice_order,
         skill=skill,
         planner=planner,
+        plans=plans,
     )

@@ -127,7 +127,6 @@ def first_strike_check(
     # fixed when the check is built): built once each.
     verdict = cache(partial(rule.verdict, fight))
 
-    @cache
     def judge(attacks: bool, winner: str | None, diff: int, keeps: bool) -> Judged:
         """A roll's key and effects, and its details: hits, who is pushed back (nobody when
         the win is ignored) and whether the next round is an ordinary fight."""
@@ -143,9 +142,12 @@ def first_strike_check(
         }
         return key, effects, details
 
+    # Who attacked is known when a roll is planned: one memoised judgement for each.
+    judges = {attacks: cache(partial(judge, attacks)) for attacks in (False, True)}
+
     def plan(values: Params) -> Resolver:
         attacks = values[attacks_field]
-        return fight_plan(values, *pool_and_defence(values, attacks), partial(judge, attacks))
+        return fight_plan(values, *pool_and_defence(values, attacks), judges[attacks])
 
     def odds(values: Params) -> dict[str, Fraction]:
         attacks = values[attacks_field]

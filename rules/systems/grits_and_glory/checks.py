@@ -738,9 +738,12 @@ def _damage_plan(tables: t.GGTables, p: Params) -> Resolver:
     unplanned = _SCORES_PLANNED.stop  # from here on, worked out when it comes
 
     def damage(p: Params, dice: Dice) -> Outcome:
-        rolled: list[int] = []
-        for sides, count in runs:
-            rolled.extend(roll_aced_pool(dice, sides, count, "damage"))
+        if len(runs) == 1:  # one size of die (Str d6 and a d6 sabre): one pool
+            rolled = list(roll_aced_pool(dice, *runs[0], "damage"))
+        else:
+            rolled = []
+            for sides, count in runs:
+                rolled.extend(roll_aced_pool(dice, sides, count, "damage"))
         total = sum(rolled) + bonus
         scored = (total - toughness) // t.RAISE_STEP if total >= toughness else -1
         key, wounds, effects = (
