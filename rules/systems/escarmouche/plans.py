@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -82,7 +83,9 @@ class PlannedCheck(Check):
         assert self.planner is not None
         values = MappingProxyType(self.params.validate(params))
         plan = plan_of(self.planner, self.plans, values)
-        return Prepared(self.name, values, self, plan, self._keys)
+        # A prepared roll takes the dice alone (`rules.checks.Roller`): the plan is bound to
+        # the values it was made for.
+        return Prepared(self.name, values, self, partial(plan, values), self._keys)
 
 
 def planned(
