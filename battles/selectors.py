@@ -8,16 +8,17 @@ the ledger stays the one source of truth for everything a post-battle roll decid
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
 
-from battles.models import Battle, BattleFigure, BattleStatus, PostBattleRoll
-from campaigns.models import Campaign
+from battles.models import Battle, BattleFigure, BattleSide, BattleStatus, PostBattleRoll
+from campaigns.models import Campaign, Club, Membership, Role
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from campaigns.services.house_rules import rules_under
 from common.json_types import JSONObject
-from common.users import Visitor
+from common.users import User, Visitor
 from rosters.models import Character
 from rules.system import RuleSystem, get_system
 
@@ -98,7 +99,7 @@ def figure_belongs_to_other(battle: Battle, figure: BattleFigure, user: Visitor)
     owner = figure.side.force.owner
     if owner.pk == user.pk or user.is_superuser:
         return None
-    if battle.campaign_id and campaigns_managed_by(user).filter(pk=battle.campaign_id).exists():
+    if battle.campaign_id and referees(battle, user):
         return None
     return owner.get_username()
 
@@ -107,10 +108,23 @@ def referees(battle: Battle, user: Visitor) -> bool:
     """Say whether the user referees the battle: a superuser or an organiser of its campaign."""
     if user.is_superuser:
         return True
-    campaign_id = battle.campaign_id
-    if campaign_id is None:
+    if battle.campaign_id is None or not isinstance(user, User):
         return False
-    return campaigns_managed_by(user).filter(pk=campaign_id).exists()
+    # What `campaigns_managed_by` says of the battle's campaign, in one small query.
+    role, club_admin = _standing(battle, user)
+    return role == Role.ORGANISER or club_admin
+
+
+def _owners(battle: Battle) -> list[tuple[int, int]]:
+    """Each side's index and its force's owner: from the sides the pages prefetched (with
+    their forces), else one query, kept on the battle object (a service asks for two users)."""
+    if "sides" in getattr(battle, "_prefetched_objects_cache", {}):
+        return [(s.index, s.force.owner_id) for s in battle.sides.all()]
+    if (kept := battle.__dict__.get("_side_owners")) is None:
+        kept = battle.__dict__["_side_owners"] = list(
+            battle.sides.values_list("index", "force__owner_id")
+        )
+    return list(kept)
 
 
 def sides_played_by(battle: Battle, user: Visitor) -> frozenset[int] | None:
@@ -118,14 +132,111 @@ def sides_played_by(battle: Battle, user: Visitor) -> frozenset[int] | None:
 
     One phone taps for both sides; on their own phones a player acts for the sides their
     forces fight on, and the referee (`referees`) for anyone. Reads the battle's sides
-    (prefetched by the pages) and at most one query for the organiser.
+    (prefetched by the pages, else one query) and at most one query for the organiser.
     """
     if not user.is_authenticated:
         return frozenset()
     if battle.one_phone:
         return None
-    own = frozenset(s.index for s in battle.sides.all() if s.force.owner_id == user.pk)
+    own = frozenset(index for index, owner in _owners(battle) if owner == user.pk)
     return None if referees(battle, user) else own
+
+
+@dataclass(frozen=True)
+class BattleAccess:
+    """Who the user is to one battle, worked out once per request.
+
+    The same answers as the querysets above (`battles_visible_to`, `battle_is_playable_by`,
+    `referees`, `sides_played_by`), read from a battle already loaded with its sides.
+    """
+
+    sees: bool
+    plays: bool
+    referees: bool
+    #: The indexes of the sides the user acts for at the table; None for every side.
+    sides: frozenset[int] | None
+
+
+NOBODY = BattleAccess(sees=False, plays=False, referees=False, sides=frozenset())
+EVERYTHING = BattleAccess(sees=True, plays=True, referees=True, sides=None)
+#: What `with_access` annotates on a battle: the user's role in the battle's campaign (a
+#: membership is unique per campaign), whether they are an admin of its club, and whose
+#: standing that is.
+STANDING = ("access_role", "access_club_admin")
+
+
+def _standing_of(user: User) -> dict[str, Subquery | Exists | Value]:
+    member = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user_id=user.pk)
+    # The club is reached inside the subquery: a join on the battle's side would drop the
+    # battles outside any campaign.
+    admin = Club.admins.through.objects.filter(
+        club__campaigns=OuterRef("campaign_id"), user_id=user.pk
+    )
+    return {
+        "access_role": Subquery(member.values("role")[:1]),
+        "access_club_admin": Exists(admin),
+        "access_for": Value(user.pk),
+    }
+
+
+def with_access(battles: QuerySet[Battle], user: Visitor) -> QuerySet[Battle]:
+    """Annotate each battle with what `battle_access` needs beyond its sides, so it asks no
+    query more: two small subqueries on the battle's own row (cheap to build, unlike
+    `battles_visible_to`'s nested querysets)."""
+    if not isinstance(user, User) or user.is_superuser:
+        return battles  # their access needs no campaign: nothing, or everything
+    return battles.annotate(**_standing_of(user))
+
+
+def _standing(battle: Battle, user: User) -> tuple[str | None, bool]:
+    """The user's role in the battle's campaign and whether they admin its club: the
+    `with_access` annotations when the battle was loaded so for this user, else one query,
+    kept on the battle object (a service asks again for the same user)."""
+    if getattr(battle, "access_for", None) == user.pk:
+        return battle.access_role, bool(battle.access_club_admin)  # type: ignore[attr-defined]
+    kept: dict[int, tuple[str | None, bool]] = battle.__dict__.setdefault("_standings", {})
+    if user.pk not in kept:
+        rows = with_access(Battle.objects.filter(pk=battle.pk), user).values_list(*STANDING)
+        found = rows.first()
+        kept[user.pk] = (None, False) if found is None else (found[0], bool(found[1]))
+    return kept[user.pk]
+
+
+def _organises_a_side(battle: Battle, user: User) -> bool:
+    """Say whether the user organises the campaign of one of the battle's sides' forces (one
+    query): a friendly battle outside any campaign reaches that side's organiser."""
+    managed = campaigns_managed_by(user).values("pk")
+    return BattleSide.objects.filter(battle_id=battle.pk, force__campaign__in=managed).exists()
+
+
+def battle_access(battle: Battle, user: Visitor) -> BattleAccess:
+    """Say what the user may do with the battle: see it, play it, referee it, act for which
+    sides, with the answers of `battles_visible_to`, `battle_is_playable_by`, `referees` and
+    `sides_played_by`.
+
+    Reads the battle's sides with their forces (as `pages.selectors.battle_with_sides` loads
+    them) and the `with_access` annotations; without those, or for a friendly battle of
+    someone who plays no side in it, one small query more.
+    """
+    if not isinstance(user, User):
+        return NOBODY
+    if user.is_superuser:
+        return EVERYTHING
+    own = frozenset(index for index, owner in _owners(battle) if owner == user.pk)
+    if battle.campaign_id is None:
+        # No campaign to belong to or referee: only a side's organiser comes in besides.
+        organiser = not own and _organises_a_side(battle, user)
+        sees = bool(own) or organiser or battle.created_by_id == user.pk
+        return BattleAccess(sees, bool(own) or organiser, False, None if battle.one_phone else own)
+    role, club_admin = _standing(battle, user)
+    member = role in (Role.ORGANISER, Role.PLAYER) or club_admin
+    runs = role == Role.ORGANISER or club_admin
+    return BattleAccess(
+        sees=bool(own) or member or battle.created_by_id == user.pk,
+        plays=bool(own) or runs,
+        referees=runs,
+        sides=None if battle.one_phone or runs else own,
+    )
 
 
 def _earlier_rows(character: Character, before: Battle | None) -> QuerySet[PostBattleRoll]:

@@ -20,15 +20,18 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from battles.errors import BattleConflict
 from battles.models import (
     Battle,
+    BattleEvent,
     BattleFigure,
     BattleSide,
     BattleStatus,
@@ -36,11 +39,11 @@ from battles.models import (
     SideResult,
 )
 from battles.selectors import (
+    BattleAccess,
+    battle_access,
     battle_is_deletable_by,
-    battle_is_playable_by,
-    battles_visible_to,
     rules_for_battle,
-    sides_played_by,
+    with_access,
 )
 from battles.services import (
     SideChoice,
@@ -56,7 +59,7 @@ from battles.services import (
     battle_void_last,
 )
 from battles.services.adjust import Marker, markers
-from battles.services.turns import draw_refusal
+from battles.services.turns import DRAW, drawn_sides, last_activation
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
@@ -69,6 +72,7 @@ from pages.live import watch_qr
 from pages.narration import EventView, event_view
 from pages.odds import OddsResult, odds_result
 from pages.selectors import (
+    EVENT_LOG_LENGTH,
     Pick,
     Table,
     battle_events,
@@ -88,15 +92,42 @@ from rules.system import RuleSystem, get_system
 PLAYABLE = (BattleStatus.SETUP, BattleStatus.IN_PROGRESS)
 
 
-def _battle(request: HttpRequest, pk: int) -> Battle:
-    return get_object_or_404(battle_with_sides(battles_visible_to(request.user)), pk=pk)
+def _load(pk: int, user: Visitor, *, sides: bool = True) -> Battle | None:
+    """The battle with what `battle_access` reads: with its sides (two queries) for a page,
+    without them for a write (one query; `battle_access` then reads whose sides they are),
+    which draws the table from the battle as the action left it (`_reload`)."""
+    battles = with_access(Battle.objects.filter(pk=pk), user)
+    if sides:
+        return battle_with_sides(battles).first()
+    return battles.select_related("campaign", "house_rules").first()
 
 
-def _playable(request: HttpRequest, pk: int) -> Battle:
-    battle = _battle(request, pk)
-    if not battle_is_playable_by(battle, request.user):
+def _reload(battle: Battle) -> Battle:
+    """Read the battle again with its sides, as an action left it (two queries); its campaign
+    and house rules stay the ones loaded, which no action changes."""
+    fresh = battle_with_sides(Battle.objects.filter(pk=battle.pk), campaign=False).first()
+    if fresh is None:
+        raise Http404("No battle here.")  # deleted meanwhile
+    fresh.campaign, fresh.house_rules = battle.campaign, battle.house_rules
+    return fresh
+
+
+def _battle(request: HttpRequest, pk: int, *, sides: bool = True) -> tuple[Battle, BattleAccess]:
+    """Return the battle and who the user is to it; 404 when they may not see it."""
+    battle = _load(pk, request.user, sides=sides)
+    access = battle_access(battle, request.user) if battle is not None else None
+    if battle is None or access is None or not access.sees:
+        raise Http404("No battle here.")
+    return battle, access
+
+
+def _playable(request: HttpRequest, pk: int) -> tuple[Battle, BattleAccess]:
+    """Return the battle for a write (its sides not loaded) and the user's access; 404 when
+    they may not see it, 403 when they may not play it."""
+    battle, access = _battle(request, pk, sides=False)
+    if not access.plays:
         raise PermissionDenied("Only the players whose forces fight, or its organisers, play it.")
-    return battle
+    return battle, access
 
 
 def _messages(exc: ValidationError) -> list[str]:
@@ -108,6 +139,29 @@ def _messages(exc: ValidationError) -> list[str]:
 def _status(request: HttpRequest) -> int:
     # htmx swaps only 2xx answers; a plain form post gets the honest 400.
     return 200 if from_htmx(request) else 400
+
+
+def _swaps(request: HttpRequest) -> bool:
+    """Say whether htmx asked for the table to swap in (#table is all it takes), not a page.
+
+    A history restore asks for the whole page: htmx puts its body back as it is.
+    """
+    return from_htmx(request) and not request.htmx.history_restore_request  # type: ignore[attr-defined]
+
+
+#: The table as htmx swaps it (`#table`), and the page around it.
+TABLE_PAGE = "pages/battle/table.html"
+TABLE_PART = "pages/battle/_table.html"
+
+
+def _render_table(
+    request: HttpRequest, context: dict[str, object], status: int = 200
+) -> HttpResponse:
+    """Render the table page, or for htmx only the part it swaps; the answer varies so."""
+    template = TABLE_PART if _swaps(request) else TABLE_PAGE
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 # --- the table assistant ------------------------------------------------------------------
@@ -158,9 +212,40 @@ def _preview(table: Table, form: CheckForm) -> OddsResult | None:
 LOG_SHORT = 5
 
 
+def _standing_activation(table: Table) -> BattleEvent | None:
+    """The latest activation still standing among the events shown (None: none there)."""
+    return next((e for e in table.events if e.kind == EventKind.ACTIVATION and not e.voided), None)
+
+
 def _last_activation(table: Table) -> EventView | None:
-    event = next((e for e in table.events if e.kind == EventKind.ACTIVATION and not e.voided), None)
+    event = _standing_activation(table)
     return event_view(table.system, event) if event is not None else None
+
+
+def _drawers(table: Table) -> frozenset[int] | None:
+    """`battles.services.turns.drawing_sides`, read from the table already loaded: the log
+    shown holds the latest activation unless it is full (then it is asked for)."""
+    if table.battle.one_phone:
+        return None
+    last = _standing_activation(table)
+    if last is None and len(table.events) >= EVENT_LOG_LENGTH:
+        last = last_activation(table.battle)
+    if last is None or last.check_name != DRAW or last.details.get("turn_ends"):
+        return None
+    sides = drawn_sides(last.details)
+    known = {block.side.index for block in table.sides}
+    return sides if sides and sides <= known else None
+
+
+def _draw_refusal(table: Table, access: BattleAccess) -> str:
+    """`battles.services.turns.draw_refusal` for this viewer, without a query more: the
+    players' names come from the sides the table holds."""
+    drawers = _drawers(table)
+    if drawers is None or access.sides is None or drawers & access.sides:
+        return ""
+    names = {b.side.force.owner.get_username() for b in table.sides if b.side.index in drawers}
+    who = " and ".join(sorted(names))
+    return f"{who}'s unit activated last, so {who} draws the next activation"
 
 
 def _acts_for(played: frozenset[int] | None, side_index: int) -> bool:
@@ -197,6 +282,25 @@ def _side_blocks(table: Table, played: frozenset[int] | None) -> list[SideBlock]
     return blocks
 
 
+#: What the table's forms post to (and the packet), by the name the table uses for each.
+TABLE_URLS = {
+    "activation": "battle-activation",
+    "adjust": "battle-adjust",
+    "check": "battle-check",
+    "delete": "battle-delete",
+    "draw": "battle-draw",
+    "finish": "battle-finish",
+    "form": "battle-form",
+    "packet": "battle-packet",
+    "result": "battle-result",
+}
+
+
+def _urls(battle: Battle) -> dict[str, str]:
+    """Reverse the table's addresses once a page, not once per figure's form."""
+    return {key: reverse(name, args=[battle.pk]) for key, name in TABLE_URLS.items()}
+
+
 #: The watch link's QR code by link, for this process. A battle's link never changes, and
 #: drawing its QR code (segno) cost about 8 ms of CPU, a tenth of every table page's cost
 #: (bench/club_night.py --costs), for the same picture on every load.
@@ -214,26 +318,52 @@ def _watch_qr(request: HttpRequest, battle: Battle) -> str:
     return _WATCH_QRS[link]
 
 
+#: Each line of the event log as drawn (`_event_line.html`), by everything the line shows: a
+#: table page draws up to 30 on every action, and they change only when an event is voided.
+_LINES: dict[tuple[object, ...], str] = {}
+LINES_KEPT = 4096  # lines; then the memo starts afresh (a club night logs a few thousand)
+
+
+def _line(view: EventView) -> str:
+    """Return the event's line of the log, drawn once per process for what it shows."""
+    event = view.event
+    key = (event.seq, event.voided, event.dice_given, view.sentence, view.dice, view.friendly_fire)
+    line = _LINES.get(key)
+    if line is None:
+        if len(_LINES) >= LINES_KEPT:
+            _LINES.clear()
+        line = _LINES[key] = render_to_string("pages/battle/_event_line.html", {"view": view})
+    return line
+
+
 def _log(table: Table) -> dict[str, object]:
     views = [event_view(table.system, e) for e in table.events]
+    lines = [_line(view) for view in views]
     return {
         "last": views[0] if views else None,
-        "log_head": views[:LOG_SHORT],
-        "log_rest": views[LOG_SHORT:],
+        "log_head": lines[:LOG_SHORT],
+        "log_rest": lines[LOG_SHORT:],
         "log_count": len(views),
     }
 
 
 def _table_context(
-    request: HttpRequest, battle: Battle, form: CheckForm | None = None, **extra: object
+    request: HttpRequest,
+    battle: Battle,
+    access: BattleAccess,
+    form: CheckForm | None = None,
+    query: QueryDict | None = None,
+    **extra: object,
 ) -> dict[str, object]:
+    """The table's context; the choices come from `query`, else the form posted or the URL."""
     system = rules_for_battle(battle)
     table = battle_table(battle, system)
-    played = sides_played_by(battle, request.user)
-    query = request.GET if form is None else request.POST
+    played = access.sides
+    if query is None:
+        query = request.GET if form is None else request.POST
     suggested, actor, target = _suggested(table, query, played)
     form = form or suggested
-    can_play = battle_is_playable_by(battle, request.user)
+    can_play = access.plays
     return {
         "battle": battle,
         "table": table,
@@ -247,7 +377,7 @@ def _table_context(
         # anyone's); the service refuses the rest by name whatever a form sends.
         "acting_sides": [b for b in table.sides if _acts_for(played, b.side.index)],
         "activation": _last_activation(table),
-        "draw_refusal": draw_refusal(battle, request.user) if can_play else "",
+        "draw_refusal": _draw_refusal(table, access) if can_play else "",
         "draw_plays": "all" if played is None else ",".join(map(str, sorted(played))),
         "results": SideResult.choices[1:],
         "ready_to_finish": all(s.side.result for s in table.sides),
@@ -255,6 +385,7 @@ def _table_context(
         "form_key": uuid.uuid4().hex,
         "can_delete": battle_is_deletable_by(battle, request.user),
         "watch_qr": _watch_qr(request, battle),
+        "urls": _urls(battle),
         **_log(table),
         **extra,
     }
@@ -263,23 +394,41 @@ def _table_context(
 @login_required
 def battle_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Show the table assistant while the battle is played, else the post-battle page."""
-    battle = _battle(request, pk)
+    battle, access = _battle(request, pk)
     if battle.status not in PLAYABLE:
         return redirect("battle-after", pk=battle.pk)
-    return render(request, "pages/battle/table.html", _table_context(request, battle))
+    return _render_table(request, _table_context(request, battle, access))
+
+
+def _check_context(request: HttpRequest, battle: Battle, access: BattleAccess) -> dict[str, object]:
+    """What the check form's body shows (`_check_body.html`), not the whole table's context."""
+    system = rules_for_battle(battle)
+    table = battle_table(battle, system)
+    form, actor, target = _suggested(table, request.GET, access.sides)
+    return {
+        "battle": battle,
+        "table": table,
+        "system": system,
+        "form": form,
+        "actor": actor,
+        "target": target,
+        "preview": _preview(table, form),
+        "can_play": access.plays,  # the Void under the last result
+        "last": event_view(system, table.events[0]) if table.events else None,
+    }
 
 
 @login_required
 def battle_check_form(request: HttpRequest, pk: int) -> HttpResponse:
     """Return the parameters for the chosen actor, check and target, filled from their stats."""
-    battle = _battle(request, pk)
-    return render(request, "pages/battle/_check_body.html", _table_context(request, battle))
+    battle, access = _battle(request, pk)
+    return render(request, "pages/battle/_check_body.html", _check_context(request, battle, access))
 
 
 @login_required
 def battle_odds(request: HttpRequest, pk: int) -> HttpResponse:
     """Return the exact odds of the check as currently set, before anything is rolled."""
-    battle = _battle(request, pk)
+    battle, _ = _battle(request, pk)
     system = rules_for_battle(battle)
     form = submitted_check(pick_check(system, request.GET.get("check")), request.GET)
     preview = None
@@ -289,11 +438,32 @@ def battle_odds(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "pages/battle/_preview.html", context)
 
 
+#: The choices an action keeps for the table that follows it: who acts, the check, the target.
+KEPT = ("actor", "check", "against")
+
+
 def _back_to_table(battle: Battle, request: HttpRequest, *names: str) -> HttpResponse:
     """Redirect to the table, keeping the choices made, scrolled to the result."""
     keep = {name: request.POST[name] for name in names if request.POST.get(name)}
     url = reverse("battle-page", args=[battle.pk])
     return redirect(f"{url}?{urlencode(keep)}#result" if keep else f"{url}#result")
+
+
+def _done(request: HttpRequest, battle: Battle, access: BattleAccess) -> HttpResponse:
+    """Answer an action that was applied: htmx gets the table it swaps in at once (one round
+    trip), with the choices the redirect would carry; a plain form post the redirect."""
+    if not _swaps(request):
+        return _back_to_table(battle, request, *KEPT)
+    fresh = _reload(battle)
+    if fresh.status not in PLAYABLE:
+        return _back_to_table(battle, request, *KEPT)  # the table would send it elsewhere
+    kept = QueryDict(mutable=True)
+    for name in KEPT:
+        if request.POST.get(name):
+            kept[name] = request.POST[name]
+    # The action changed the battle (its state, its sides' breakpoints): drawn anew, as the
+    # page the redirect names would draw it. Who the user is to it did not change.
+    return _render_table(request, _table_context(request, fresh, access, query=kept))
 
 
 def _key(request: HttpRequest) -> str:
@@ -302,21 +472,26 @@ def _key(request: HttpRequest) -> str:
 
 
 def _refused(
-    request: HttpRequest, battle: Battle, problems: list[str], form: CheckForm | None = None
+    request: HttpRequest,
+    battle: Battle,
+    access: BattleAccess,
+    problems: list[str],
+    form: CheckForm | None = None,
 ) -> HttpResponse:
-    context = _table_context(request, battle, form, problems=problems)
-    return render(request, "pages/battle/table.html", context, status=_status(request))
+    # Nothing was changed; the battle is read with its sides, which a write did not load.
+    context = _table_context(request, _reload(battle), access, form, problems=problems)
+    return _render_table(request, context, status=_status(request))
 
 
 @login_required
 @require_POST
 def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
     """Resolve a check for the actor against the target, with server dice or dice typed in."""
-    battle = _playable(request, pk)
+    battle, access = _playable(request, pk)
     system = rules_for_battle(battle)
     form = submitted_check(pick_check(system, request.POST.get("check")), request.POST)
     if form.errors:
-        return _refused(request, battle, [], form)
+        return _refused(request, battle, access, [], form)
     try:
         battle_resolve(
             battle=battle,
@@ -329,40 +504,41 @@ def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
             key=_key(request),
         )
     except ValidationError as exc:
-        return _refused(request, battle, _messages(exc), form)
+        return _refused(request, battle, access, _messages(exc), form)
     except BattleConflict as exc:
-        return _refused(request, battle, [str(exc)], form)
+        return _refused(request, battle, access, [str(exc)], form)
     except IntegrityError:
         pass  # the same request won a race with itself: it was applied once
-    return _back_to_table(battle, request, "actor", "check", "against")
+    return _done(request, battle, access)
 
 
 def _simple_post(
-    request: HttpRequest, battle: Battle, call: Callable[..., object], **kwargs: object
+    request: HttpRequest, pk: int, call: Callable[..., object], **kwargs: object
 ) -> HttpResponse:
+    battle, access = _playable(request, pk)
     try:
         call(battle=battle, user=request.user, key=_key(request), **kwargs)
     except ValidationError as exc:
-        return _refused(request, battle, _messages(exc))
+        return _refused(request, battle, access, _messages(exc))
     except BattleConflict as exc:
-        return _refused(request, battle, [str(exc)])
+        return _refused(request, battle, access, [str(exc)])
     except IntegrityError:
         pass  # the same request won a race with itself: it was applied once
-    return _back_to_table(battle, request, "actor", "check", "against")
+    return _done(request, battle, access)
 
 
 @login_required
 @require_POST
 def battle_void(request: HttpRequest, pk: int) -> HttpResponse:
     """Void the latest standing event; its effects are undone and it stays in the log."""
-    return _simple_post(request, _playable(request, pk), battle_void_last)
+    return _simple_post(request, pk, battle_void_last)
 
 
 @login_required
 @require_POST
 def battle_adjust_figure(request: HttpRequest, pk: int) -> HttpResponse:
     """Add or take off one wound, Hit or marker on a figure (a tap on its chip), logged."""
-    battle = _playable(request, pk)
+    battle, access = _playable(request, pk)
     state_key, _, change = request.POST.get("adjust", "").partition(":")
     try:
         battle_adjust(
@@ -377,29 +553,26 @@ def battle_adjust_figure(request: HttpRequest, pk: int) -> HttpResponse:
             key=f"{_key(request)}:{state_key}:{change}"[:64] if _key(request) else "",
         )
     except ValidationError as exc:
-        return _refused(request, battle, _messages(exc))
+        return _refused(request, battle, access, _messages(exc))
     except BattleConflict as exc:
-        return _refused(request, battle, [str(exc)])
+        return _refused(request, battle, access, [str(exc)])
     except IntegrityError:
         pass  # the same request won a race with itself: it was applied once
-    return _back_to_table(battle, request, "actor", "check", "against")
+    return _done(request, battle, access)
 
 
 @login_required
 @require_POST
 def battle_activation(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the chosen activation method (its deck or dice) for this battle."""
-    battle = _playable(request, pk)
-    return _simple_post(
-        request, battle, battle_activation_start, method=request.POST.get("method", "")
-    )
+    return _simple_post(request, pk, battle_activation_start, method=request.POST.get("method", ""))
 
 
 @login_required
 @require_POST
 def battle_draw(request: HttpRequest, pk: int) -> HttpResponse:
     """Draw the next activation."""
-    return _simple_post(request, _playable(request, pk), battle_activation_draw)
+    return _simple_post(request, pk, battle_activation_draw)
 
 
 def _side_entries(battle: Battle, data: QueryDict) -> list[dict[str, Any]]:
@@ -428,17 +601,17 @@ def _side_entries(battle: Battle, data: QueryDict) -> list[dict[str, Any]]:
 @require_POST
 def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
     """Record each side's result and victory points (the battle can then be finished)."""
-    battle = _playable(request, pk)
+    battle, access = _playable(request, pk)
     try:
         sides = _side_entries(battle, request.POST)
     except ValidationError as exc:
-        return _refused(request, battle, _messages(exc))
+        return _refused(request, battle, access, _messages(exc))
     try:
         battle_record_result(battle=battle, sides=sides, user=signed_in(request.user))
     except ValidationError as exc:
-        return _refused(request, battle, _messages(exc))
+        return _refused(request, battle, access, _messages(exc))
     except BattleConflict as exc:
-        return _refused(request, battle, [str(exc)])
+        return _refused(request, battle, access, [str(exc)])
     messages.success(request, f"Result saved: {_result_words(battle)}.")
     url = reverse("battle-page", args=[battle.pk])
     return redirect(f"{url}#finish")
@@ -456,13 +629,13 @@ def _result_words(battle: Battle) -> str:
 @require_POST
 def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
     """Finish the battle: the result is committed and the post-battle rolls are queued."""
-    battle = _playable(request, pk)
+    battle, access = _playable(request, pk)
     try:
         battle_finish(battle=battle, user=signed_in(request.user), key=_key(request))
     except ValidationError as exc:
-        return _refused(request, battle, _messages(exc))
+        return _refused(request, battle, access, _messages(exc))
     except BattleConflict as exc:
-        return _refused(request, battle, [str(exc)])
+        return _refused(request, battle, access, [str(exc)])
     messages.success(request, "The battle is finished; the post-battle rolls are on their way.")
     return redirect("battle-after", pk=battle.pk)
 
@@ -471,12 +644,12 @@ def battle_end(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def battle_remove(request: HttpRequest, pk: int) -> HttpResponse:
     """Delete an abandoned battle (its creator, before it is finished); back to the campaign."""
-    battle = _battle(request, pk)
+    battle, access = _battle(request, pk)
     campaign_id, name = battle.campaign_id, str(battle)
     try:
         battle_delete(battle=battle, user=signed_in(request.user))
     except BattleConflict as exc:
-        return _refused(request, battle, [str(exc)])
+        return _refused(request, battle, access, [str(exc)])
     messages.success(request, f"{name} was abandoned: the battle and its log are deleted.")
     if campaign_id:
         return redirect("campaign-page", pk=campaign_id)
@@ -517,7 +690,7 @@ def after_refused(request: HttpRequest, battle: Battle, problems: list[str]) -> 
 @login_required
 def battle_after(request: HttpRequest, pk: int) -> HttpResponse:
     """Show the post-battle rolls and their effects, and the audit once the seed is revealed."""
-    battle = _battle(request, pk)
+    battle, _ = _battle(request, pk)
     if battle.status in PLAYABLE:
         return redirect("battle-page", pk=battle.pk)
     return render(request, "pages/battle/after.html", _after_context(battle, request.user))
@@ -526,7 +699,7 @@ def battle_after(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def battle_progress(request: HttpRequest, pk: int) -> HttpResponse:
     """Answer the progress poll; once the rolls are in, tell htmx to reload the page."""
-    battle = _battle(request, pk)
+    battle, _ = _battle(request, pk)
     if battle.status == BattleStatus.PROCESSED and from_htmx(request):
         return HttpResponseClientRefresh()
     return render(request, "pages/battle/_progress.html", {"battle": battle})

@@ -439,16 +439,39 @@ class Table:
 EVENT_LOG_LENGTH = 30
 
 
+def _recent_events(
+    battle: Battle, sides: Sequence[BattleSide], figures: Sequence[BattleFigure]
+) -> list[BattleEvent]:
+    """The log's newest events, each with its actor, target and author, as read at the table.
+
+    Their figures are the battle's, already loaded: set on each event rather than joined
+    (two copies of a figure's JSON decoded per row cost more than the rest of the page's
+    reads). Their authors are mostly the players, whose users the sides hold; anyone else is
+    read in one query. The state an event saved to be voided is not read here.
+    """
+    events = list(battle.events.defer("state_before").order_by("-seq")[:EVENT_LOG_LENGTH])
+    by_id = {f.pk: f for f in figures}
+    users = {s.force.owner_id: s.force.owner for s in sides}
+    others = {e.created_by_id for e in events if e.created_by_id not in users} - {None}
+    if others:
+        users.update(User.objects.in_bulk(others))
+    for event in events:
+        if event.actor_id in by_id:
+            event.actor = by_id[event.actor_id]
+        if event.target_id in by_id:
+            event.target = by_id[event.target_id]
+        if event.created_by_id in users:
+            event.created_by = users[event.created_by_id]
+    return events
+
+
 def battle_table(battle: Battle, system: RuleSystem) -> Table:
     """Return the battle's sides with their figures and the recent event log (2 queries; 3 for
-    a battle not loaded by `battle_with_sides`)."""
+    a battle not loaded by `battle_with_sides`, or when someone other than its players wrote
+    one of the events shown)."""
     sides = _sides_with_owners(battle)
     figures = list(battle.figures.order_by("side__index", "unit_name", "pk"))
-    events = list(
-        battle.events.select_related("actor", "target", "created_by").order_by("-seq")[
-            :EVENT_LOG_LENGTH
-        ]
-    )
+    events = _recent_events(battle, sides, figures)
     blocks = tuple(SideBlock(s, tuple(f for f in figures if f.side_id == s.pk)) for s in sides)
     last = next((e for e in events if not e.voided and e.kind != BattleEvent.Kind.VOID), None)
     return Table(battle, system, blocks, tuple(figures), tuple(events), last)
@@ -476,12 +499,14 @@ def _sides_with_owners(battle: Battle) -> list[BattleSide]:
     return list(battle.sides.select_related("force__owner").order_by("index"))
 
 
-def battle_with_sides(queryset: QuerySet[Battle]) -> QuerySet[Battle]:
+def battle_with_sides(queryset: QuerySet[Battle], *, campaign: bool = True) -> QuerySet[Battle]:
+    """Load battles with their sides (one query more) and, unless told not to (a battle read
+    again after an action, which changes neither), their campaign and house rules."""
     # With each force's owner: the table names the players, and reads them from here.
     sides = BattleSide.objects.select_related("force__owner").order_by("index")
-    return queryset.select_related("campaign", "house_rules").prefetch_related(
-        Prefetch("sides", queryset=sides)
-    )
+    if campaign:
+        queryset = queryset.select_related("campaign", "house_rules")
+    return queryset.prefetch_related(Prefetch("sides", queryset=sides))
 
 
 def forces_for_battle(forces: QuerySet[Force]) -> tuple[Force, ...]:
