@@ -333,8 +333,8 @@ AFTER_QUERIES = 10
 #: play?"; the battle's own query answers it now.
 TABLE_QUERIES = 6
 #: A check posted by htmx and answered with the table in one round trip (it was a redirect and
-#: a table page: 26 queries in bench/club_night.py --costs): session, user, the battle (with
-#: access), its sides; `battle_resolve`'s 11 (savepoint, the battle locked, actor, target, next
-#: number, figures, event, log head, breakpoints' figures and sides, release); then the battle
-#: and its sides again (the action changed them), figures, events.
-ACTION_QUERIES = 19
+#: a table page: 26 queries in bench/club_night.py --costs): user, the battle (with access),
+#: its sides' owners; `battle_resolve`'s 8 (savepoint, the battle locked, its sides with the
+#: next number and the key's event, figures, the changed figure, event, the battle's head,
+#: release); then the battle, its sides, figures and events as the action left them.
+ACTION_QUERIES = 15
