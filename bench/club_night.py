@@ -118,12 +118,14 @@ print(json.dumps({"campaign": campaign.pk, "battles": battles,
 # capture itself costs CPU), CPU timed in the rounds after it.
 COSTS = """
 import json, time, uuid
+from urllib.parse import urlencode
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 seeded, rounds, fire = json.loads(%r), int(%d), json.loads(%r)
 campaign = seeded["campaign"]
 GZ = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
+FORM = "application/x-www-form-urlencoded"
 def browser(session):
     client = Client()
     client.cookies["sessionid"] = session
@@ -134,7 +136,10 @@ def act(client, battle, phone, action):
     fields = {"key": uuid.uuid4().hex, "actor": str(phone["actor"])}
     if action == "check":
         fields |= {**fire, "against": str(phone["target"])}
-    table = client.post(f"/battles/{battle}/{action}/", fields, HTTP_HX_REQUEST="true", **GZ)
+    # Urlencoded, as htmx sends a form (the test client's default is multipart).
+    body = urlencode(fields)
+    table = client.post(f"/battles/{battle}/{action}/", body, content_type=FORM,
+                        HTTP_HX_REQUEST="true", **GZ)
     if table.status_code == 302:
         table = client.get(table["Location"].partition("#")[0], HTTP_HX_REQUEST="true", **GZ)
     assert table.status_code == 200, table
