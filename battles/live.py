@@ -1,8 +1,11 @@
-"""The live table's doorbell: "battle N's log has grown", and nothing more.
+"""The live table's doorbell: "battle N's log has grown to event S", and the event as sent.
 
-The event log is the source of truth; a ring only tells the open streams of a battle to read
-the log after the last event they sent. A lost ring costs at most one poll interval, never an
-event, and a ring too many costs one empty read.
+The event log is the source of truth; a ring tells the open streams of a battle that the log
+has grown. Where the writer could render the new event (`event_logged`: pages.live answers
+it), the ring carries it, and a stream that has every event before it sends it as it came,
+without reading the log; any other stream reads the log after the last event it sent. A lost
+ring costs at most one poll interval, never an event, and a ring too many costs one empty
+read.
 
 - With `REDIS_URL` set, a ring is published on Redis (`muster:<db>:battle-log:<id>`), and each
   server process keeps ONE pattern subscription that rings its own open streams: any number
@@ -12,7 +15,7 @@ event, and a ring too many costs one empty read.
   process still shows, a little later.
 
 Writers ring after their transaction commits (`ring_on_commit`), so a stream that wakes
-always finds the event in the log.
+always finds the event in the log, and the event they render is the one committed.
 """
 
 from __future__ import annotations
@@ -21,11 +24,15 @@ import asyncio
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
+
+from battles.models import BattleEvent
 
 log = logging.getLogger(__name__)
 
@@ -49,30 +56,60 @@ def poll_seconds() -> float:
     return POLL_WITH_REDIS if settings.REDIS_URL else POLL_IN_PROCESS
 
 
+#: A question to the apps above, sent by `ring` after the commit with `battle_id` and `seq`:
+#: the event as every stream sends it (pages.live renders it), carried by the ring so that
+#: no stream reads the log for it. No answer (or a failed one): the streams read the log.
+event_logged = Signal()
+
+
+@dataclass(frozen=True)
+class Ring:
+    """One ring as it reached a stream's loop: the event's number and the event as sent,
+    where the writer gave them, and when it came (`time.monotonic`): a read of the log begun
+    after `at` has seen the event it rang for."""
+
+    seq: int | None
+    message: str | None
+    at: float
+
+
+#: Rings a bell keeps for its stream; past that it keeps one ring that asks for a read.
+KEPT_RINGS = 100
+
+
 class Bell:
-    """One open stream's bell: set from any thread, awaited on the stream's event loop."""
+    """One open stream's bell: rung from any thread, awaited on the stream's event loop. It
+    keeps the rings that came since its stream last took them."""
 
     def __init__(self, battle_id: int) -> None:
         self.battle_id = battle_id
         self.loop = asyncio.get_running_loop()
         self.rung = asyncio.Event()
-        #: When the last ring reached the loop (`time.monotonic`): a read of the log begun
-        #: after it has seen the event it rang for (pages.live's shared read per battle).
-        self.rung_at = 0.0
+        self.rings: list[Ring] = []
 
-    def ring(self) -> None:
-        self.loop.call_soon_threadsafe(self._rung)
+    def ring(self, seq: int | None = None, message: str | None = None) -> None:
+        self.loop.call_soon_threadsafe(self.rung_here, seq, message)
 
-    def _rung(self) -> None:
-        self.rung_at = time.monotonic()
+    def rung_here(self, seq: int | None = None, message: str | None = None) -> None:
+        """Ring on the bell's own loop (the Redis listener's; any other thread: `ring`)."""
+        ring = Ring(seq, message, time.monotonic())
+        if len(self.rings) >= KEPT_RINGS:  # a stream that stopped taking them: read instead
+            self.rings = [Ring(None, None, ring.at)]
+        else:
+            self.rings.append(ring)
         self.rung.set()
 
-    def clear(self) -> None:
-        """Clear before reading the log, so a ring during the read is not lost."""
+    def take(self) -> list[Ring]:
+        """Return the rings that came since the last take, and clear the bell."""
+        rings, self.rings = self.rings, []
         self.rung.clear()
+        return rings
 
     async def wait(self, timeout: float) -> bool:
-        """Wait for a ring; return False when `timeout` passed without one."""
+        """Wait for a ring (at once if one came since the last take); return False when
+        `timeout` passed without one."""
+        if self.rung.is_set():
+            return True
         try:
             await asyncio.wait_for(self.rung.wait(), timeout)
         except TimeoutError:
@@ -85,12 +122,19 @@ _bells: dict[int, set[Bell]] = {}
 _listeners: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
 
 
-def ring_here(battle_id: int) -> None:
+def ring_here(battle_id: int, seq: int | None = None, message: str | None = None) -> None:
     """Ring every stream of the battle open in this process."""
     with _lock:
         bells = list(_bells.get(battle_id, ()))
+    try:
+        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
     for bell in bells:
-        bell.ring()
+        if bell.loop is loop:  # the listener, on the streams' loop: no wake-up through a pipe
+            bell.rung_here(seq, message)
+        else:
+            bell.ring(seq, message)
 
 
 def open_streams() -> int:
@@ -116,18 +160,40 @@ def _redis() -> Any:
 def ring(battle_id: int, seq: int | None = None) -> None:
     """Tell every open stream of the battle, in any process, that the log has grown.
 
-    The message names the battle and, where the writer knows it, the new event's number
-    ("12:7"), so a watcher of the channel (bench/live.py) can tell which commit it rings for.
+    The Redis message names the battle and, where the writer knows it, the new event's
+    number ("12:7"), so a watcher of the channel (bench/live.py) can tell which commit it
+    rings for; the event as sent follows on the next line, where an app above rendered it.
     """
+    message = _as_sent(battle_id, seq) if seq is not None else None
     if not settings.REDIS_URL:
-        ring_here(battle_id)
+        ring_here(battle_id, seq, message)
         return
-    message = str(battle_id) if seq is None else f"{battle_id}:{seq}"
+    head = str(battle_id) if seq is None else f"{battle_id}:{seq}"
+    payload = head if message is None else f"{head}\n{message}"
     try:
-        _redis().publish(f"{channel_prefix(settings.REDIS_URL)}{battle_id}", message)
+        _redis().publish(f"{channel_prefix(settings.REDIS_URL)}{battle_id}", payload)
     except Exception:  # a dead Redis must not fail a player's action: the streams poll
         log.warning("live: could not publish battle %s on Redis; ringing locally", battle_id)
-        ring_here(battle_id)
+        ring_here(battle_id, seq, message)
+
+
+def _as_sent(battle_id: int, seq: int) -> str | None:
+    """Ask the apps above for the event as the streams send it (None: they read the log)."""
+    for _, answer in event_logged.send_robust(sender=BattleEvent, battle_id=battle_id, seq=seq):
+        if isinstance(answer, Exception):  # a failed rendering must not fail the action
+            log.warning("live: battle %s event %s not rendered: %r", battle_id, seq, answer)
+        elif isinstance(answer, str):
+            return answer
+    return None
+
+
+def parse(payload: bytes | str) -> tuple[int | None, str | None]:
+    """Read a ring's message from Redis: (the event's number, the event as sent), or None
+    for what the writer did not give ("12", a ring of an older server: read the log)."""
+    text = payload.decode() if isinstance(payload, bytes) else payload
+    head, _, message = text.partition("\n")
+    _, _, seq = head.partition(":")
+    return (int(seq) if seq.isdigit() else None), message or None
 
 
 def ring_on_commit(battle_id: int, seq: int | None = None) -> None:
@@ -151,7 +217,7 @@ async def _listen() -> None:
                     channel = channel.decode()
                 tail = str(channel).removeprefix(prefix)
                 if tail.isdigit():
-                    ring_here(int(tail))
+                    ring_here(int(tail), *parse(message.get("data") or b""))
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -24,12 +24,20 @@ Printed, with the load average (`os.getloadavg`, as `uptime`) before and after:
 - actions intended (every phone every 2 s) and achieved per second, the action's round trip,
   the streams held open, the server's PostgreSQL connections while they were open, memory per
   open stream (RSS growth of the workers when the streams opened, over their number), and
-  events lost or duplicated (0 and 0 expected: every client's ids compared with the log).
+  events lost or duplicated (0 and 0 expected: every client's ids compared with the log);
+- `cpu_ms_per_action`: CPU time (/proc/<pid>/stat) over the acting window and the drain, per
+  action, of the server (uvicorn's processes), the bench database's PostgreSQL backends, the
+  Redis server (shared with whoever else uses it) and this client; with `server_cores_used`
+  and `box_busy_share` (the whole machine, every helper's work too). On a shared machine the
+  latencies swing with the neighbours' load; CPU per action barely does.
 
     python bench/live.py                     # 50 battles x (2 phones + 2 spectators), 2 min
     python bench/live.py --seconds 30        # shorter
     LIVE_DATABASE=muster_t28b LIVE_REDIS_URL=redis://127.0.0.1:6379/1 \
         python bench/live.py --battles 10 --port 8100   # a helper's own database, Redis db, port
+    python bench/live.py --streams none      # the actions alone: their CPU without the fan-out
+    python bench/live.py --tree /work/main   # serve another checkout (a "before"), same bench
+    python bench/live.py --profile /tmp/p    # cProfile each worker's window (config/asgi.py)
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -49,6 +58,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The tree whose server is measured (--tree): another checkout's "before", same bench.
+TREE = ROOT
 PYTHON = sys.executable
 PG = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432").rstrip("/")
 DATABASE = os.environ.get("LIVE_DATABASE", "muster_t28live")
@@ -128,11 +139,11 @@ def _prepare(battles: int) -> dict:
     _psql(f"CREATE DATABASE {DATABASE}")
     manage = [PYTHON, "manage.py"]
     subprocess.run(
-        [*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=_env(), check=True, timeout=600
+        [*manage, "migrate", "--noinput", "-v", "0"], cwd=TREE, env=_env(), check=True, timeout=600
     )
     seeded = subprocess.run(
         [*manage, "shell", "-v", "0", "-c", SEED % battles],
-        cwd=ROOT, env=_env(), check=True, capture_output=True, text=True, timeout=600,
+        cwd=TREE, env=_env(), check=True, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     return json.loads(seeded.stdout.strip().splitlines()[-1])
 
@@ -149,7 +160,7 @@ def _start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
         "--port", str(port), "--workers", str(workers), "--no-access-log",
         "--log-level", "warning", "--timeout-graceful-shutdown", "2",
     ]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, env=_env(), start_new_session=True)
+    server = subprocess.Popen(command, cwd=TREE, env=_env(), start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -189,6 +200,80 @@ def _workers_rss_kb(server: subprocess.Popen[bytes]) -> int:
     return total
 
 
+#: What the CPU is read for: the server's processes (uvicorn's supervisor and workers), the
+#: PostgreSQL backends of the bench's database, the shared Redis server, and this client.
+CPU_GROUPS = ("server", "postgres", "redis_shared", "client")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """Return the process's user + system CPU time so far (`/proc/<pid>/stat`), or None."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()  # fields[0] is the state, field 3 of proc(5)
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def _children(parent: int) -> list[int]:
+    pids = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        if f"\nPPid:\t{parent}\n" in text:
+            pids.append(int(status.parent.name))
+    return pids
+
+
+def _named(command: str) -> list[int]:
+    pids = []
+    for comm in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if comm.read_text().strip() == command:
+                pids.append(int(comm.parent.name))
+        except OSError:
+            continue
+    return pids
+
+
+def _cpu_snapshot(server: subprocess.Popen[bytes]) -> dict[str, dict[int, float]]:
+    """Read every measured process's CPU seconds so far, by group and pid."""
+    backends = _psql(f"SELECT pid FROM pg_stat_activity WHERE datname = '{DATABASE}'")
+    pids = {
+        "server": [server.pid, *_children(server.pid)],
+        "postgres": [int(pid) for pid in backends.split()],
+        "redis_shared": _named("redis-server"),
+    }
+    snapshot = {
+        group: {pid: cpu for pid in members if (cpu := _cpu_seconds(pid)) is not None}
+        for group, members in pids.items()
+    }
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    snapshot["client"] = {os.getpid(): usage.ru_utime + usage.ru_stime}
+    # The whole machine (every helper's work too): busy and idle time, from /proc/stat.
+    ticks = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    snapshot["box"] = {0: sum(ticks) / TICKS, 1: (ticks[3] + ticks[4]) / TICKS}
+    snapshot["clock"] = {0: time.monotonic()}
+    return snapshot
+
+
+def _cpu_used(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]) -> dict:
+    """CPU seconds each group used between the snapshots (a backend born between: all of it),
+    the seconds between them, and how busy the whole machine was."""
+    used: dict[str, float] = {
+        group: sum(cpu - before[group].get(pid, 0.0) for pid, cpu in after[group].items())
+        for group in CPU_GROUPS
+    }
+    total = after["box"][0] - before["box"][0]
+    idle = after["box"][1] - before["box"][1]
+    used["seconds"] = after["clock"][0] - before["clock"][0]
+    used["box_busy_share"] = 1 - idle / total if total else 0.0
+    return used
+
+
 @dataclass
 class Stream:
     battle: int
@@ -208,8 +293,10 @@ class Tally:
     rings: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-async def _follow(port: int, stream: Stream, cookie: str, stop: asyncio.Event) -> None:
-    """Read one SSE stream, noting each event id and when it arrived (wall clock)."""
+async def _follow(port: int, stream: Stream, cookie: str) -> None:
+    """Read one SSE stream, noting each event id and when it arrived (wall clock), until
+    cancelled. No timeout per line: 200 idle streams waking twice a second cost this
+    client, which shares the server's machine, more than the events did."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(
         f"GET /battles/{stream.battle}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -224,11 +311,8 @@ async def _follow(port: int, stream: Stream, cookie: str, stop: asyncio.Event) -
     stream.open = True
     seq = None
     try:
-        while not stop.is_set():
-            try:
-                line = await asyncio.wait_for(reader.readline(), 0.5)
-            except TimeoutError:
-                continue
+        while True:
+            line = await reader.readline()
             if not line:
                 break
             text = line.decode().rstrip("\r\n")
@@ -297,24 +381,63 @@ async def _watch_rings(tally: Tally, ready: asyncio.Event) -> None:
     ready.set()
     try:
         async for message in pubsub.listen():
-            battle, _, seq = message["data"].decode().partition(":")
+            # "<battle>:<seq>", then (battles.live) the rendered event on the lines after.
+            head = message["data"].split(b"\n", 1)[0].decode()
+            battle, _, seq = head.partition(":")
             if battle.isdigit() and seq.isdigit():
                 tally.rings.setdefault((int(battle), int(seq)), time.time())
     finally:
         await client.aclose()
 
 
-async def _run(port: int, seeded: dict, seconds: float, server: subprocess.Popen[bytes]) -> dict:
-    stop = asyncio.Event()
+#: The streams opened per battle (--streams): both phones and both spectators, or fewer, so
+#: a run without streams measures the actions' own cost.
+STREAMS = {"all": 4, "phones": 2, "none": 0}
+
+
+def _workers(server: subprocess.Popen[bytes]) -> list[int]:
+    """Return uvicorn's worker processes (not multiprocessing's resource tracker)."""
+    return [
+        pid
+        for pid in _children(server.pid)
+        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+
+
+def _profiling() -> bool:
+    return bool(os.environ.get("MUSTER_PROFILE_DIR"))
+
+
+def _clear_profiles(server: subprocess.Popen[bytes]) -> None:
+    """Have each worker forget its profile so far (SIGUSR2, config/asgi.py): the start-up."""
+    for pid in _workers(server):
+        os.kill(pid, signal.SIGUSR2)
+
+
+async def _dump_profiles(server: subprocess.Popen[bytes], directory: Path) -> None:
+    """Ask each uvicorn worker for its profile (SIGUSR1, config/asgi.py); wait for the files."""
+    workers = _workers(server)
+    for pid in workers:
+        os.kill(pid, signal.SIGUSR1)
+    files = [directory / f"worker-{pid}.pstats" for pid in workers]
+    deadline = time.monotonic() + 120
+    while not all(f.exists() for f in files) and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(2.0)  # the last file written to its end
+
+
+async def _run(
+    port: int, seeded: dict, seconds: float, server: subprocess.Popen[bytes], per_battle: int
+) -> dict:
     streams, tasks = [], []
     rss_before = _workers_rss_kb(server)
     for battle in seeded["battles"]:
         cookies = [p["session"] for p in battle["phones"]] + seeded["watchers"]
         roles = ("phone0", "phone1", "spectator", "spectator")
-        for role, cookie in zip(roles, cookies, strict=True):
+        for role, cookie in list(zip(roles, cookies, strict=True))[:per_battle]:
             stream = Stream(battle["id"], role)
             streams.append(stream)
-            tasks.append(asyncio.create_task(_follow(port, stream, cookie, stop)))
+            tasks.append(asyncio.create_task(_follow(port, stream, cookie)))
     while sum(s.open for s in streams) < len(streams):
         await asyncio.sleep(0.2)
         if any(t.done() for t in tasks):
@@ -327,6 +450,9 @@ async def _run(port: int, seeded: dict, seconds: float, server: subprocess.Popen
     watcher = asyncio.create_task(_watch_rings(tally, ready))
     await ready.wait()
     load_before = os.getloadavg()
+    cpu_before = _cpu_snapshot(server)
+    if _profiling():
+        _clear_profiles(server)
     until = time.monotonic() + seconds
     started = time.monotonic()
     await asyncio.gather(
@@ -340,7 +466,11 @@ async def _run(port: int, seeded: dict, seconds: float, server: subprocess.Popen
     load_after = os.getloadavg()
     held = sum(s.open for s in streams)
     await asyncio.sleep(3.0)  # let the last events drain
-    stop.set()
+    cpu = _cpu_used(cpu_before, _cpu_snapshot(server))
+    if _profiling():  # --profile: each worker writes its profile of the window
+        await _dump_profiles(server, Path(os.environ["MUSTER_PROFILE_DIR"]))
+    for task in tasks:
+        task.cancel()
     watcher.cancel()
     await asyncio.gather(*tasks, watcher, return_exceptions=True)
     return {
@@ -351,6 +481,7 @@ async def _run(port: int, seeded: dict, seconds: float, server: subprocess.Popen
         "connections": connections,
         "acted_for": acted_for,
         "load": (load_before, load_after),
+        "cpu": cpu,
     }
 
 
@@ -444,6 +575,18 @@ def _report(seeded: dict, run: dict, seconds: float, workers: int) -> dict:
             "before": round(before / 1024, 1),
             "streams_open": round(opened / 1024, 1),
         },
+        # CPU per action over the acting window and the drain: robust on a shared machine,
+        # where the latencies are not. `server` is uvicorn's processes, `postgres` the
+        # bench database's backends, `client` this bench; Redis is shared with others.
+        "cpu_ms_per_action": {
+            group: round(1000 * run["cpu"][group] / tally.actions, 1) if tally.actions else None
+            for group in CPU_GROUPS
+        },
+        "cpu_s": {group: round(run["cpu"][group], 2) for group in CPU_GROUPS},
+        # Cores the server's processes kept busy, and the machine's busy share (all helpers):
+        # a server below its workers' count on a busy machine was starved, not saturated.
+        "server_cores_used": round(run["cpu"]["server"] / run["cpu"]["seconds"], 2),
+        "box_busy_share": round(run["cpu"]["box_busy_share"], 2),
         "events_lost": lost,
         "events_duplicated": duplicated,
     }
@@ -456,15 +599,31 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=0, help="the server's port (0: any free one)")
     parser.add_argument("--keep-database", action="store_true")
+    parser.add_argument(
+        "--streams", choices=STREAMS, default="all", help="streams per battle (none: actions only)"
+    )
+    parser.add_argument(
+        "--tree", type=Path, default=ROOT, help="serve another checkout (a 'before'), same bench"
+    )
+    parser.add_argument(
+        "--profile", type=Path, help="cProfile each worker (config/asgi.py) into this folder"
+    )
     args = parser.parse_args()
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
+        os.environ["MUSTER_PROFILE_DIR"] = str(args.profile.resolve())
+    global TREE
+    TREE = args.tree.resolve()
     seeded = _prepare(args.battles)
     port = args.port or _free_port()
     server = _start_server(port, args.workers)
     try:
-        run = asyncio.run(_run(port, seeded, args.seconds, server))
+        run = asyncio.run(_run(port, seeded, args.seconds, server, STREAMS[args.streams]))
     finally:
         _stop(server)
     report = _report(seeded, run, args.seconds, args.workers)
+    report["tree"] = str(TREE)
+    report["streams_per_battle"] = STREAMS[args.streams]
     if not args.keep_database:
         _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
     print(json.dumps(report, indent=2))

@@ -10,6 +10,11 @@ The stream is an async view: under ASGI (uvicorn) an open stream is a coroutine 
 its bell, not a worker thread. Its reads of the log run on the event loop's small thread
 pool, whose database connections are kept and reused, so a hundred open streams hold a few
 connections, not a hundred.
+
+Each event is rendered once, by the writer after its commit (`herald`, answering
+`battles.live.event_logged`), and the ring carries it to every process: a stream that has
+the events before it sends it without a read, a thread or a query. The log is read when a
+stream opens, when a ring comes without the event or out of turn, and on the poll.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db import InterfaceError, OperationalError, connection
+from django.dispatch import receiver
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -128,8 +134,9 @@ def _touched(event: BattleEvent) -> list[int]:
     return [pk for pk in (event.actor_id, event.target_id) if pk is not None]
 
 
-#: Rendered messages by (battle, seq): every stream of a battle in this process sends the one
-#: rendering, made when the event was first read (its chips as they stood just after it).
+#: Rendered messages by (battle, seq, time): every stream of a battle in this process sends
+#: the one rendering, made by the writer after its commit (`herald`) or when the event was
+#: first read here (its chips as they stood just after it).
 _rendered: dict[tuple[int, int, Any], str] = {}
 
 
@@ -142,26 +149,60 @@ def stream_messages(watched: Watched, after: int) -> list[tuple[int, str]]:
         .order_by("seq")
         .values_list("seq", "created_at")[:BATCH]
     ]
-    missing = [key for key in keys if key not in _rendered]
+    # Looked up once: another thread may clear the cache meanwhile.
+    texts = {key: _rendered.get(key) for key in keys}
+    missing = [seq for (_, seq, _), text in texts.items() if text is None]
     if missing:
-        _render(watched, [seq for _, seq, _ in missing])
-    return [(key[1], _rendered[key]) for key in keys]
+        texts.update(_render(watched, missing))
+    return [(key[1], text) for key, text in texts.items() if text is not None]
 
 
-def _render(watched: Watched, seqs: list[int]) -> None:
+def _render(watched: Watched, seqs: list[int]) -> dict[tuple[int, int, Any], str]:
     events = list(
         BattleEvent.objects.filter(battle_id=watched.battle_id, seq__in=seqs).select_related(
             "actor", "target"
         )
     )
-    wanted = {pk for event in events for pk in _touched(event)}
-    figures = {f.pk: f for f in BattleFigure.objects.filter(pk__in=wanted)}
+    return _keep(watched, events)
+
+
+def _keep(watched: Watched, events: list[BattleEvent]) -> dict[tuple[int, int, Any], str]:
+    """Render the events (loaded with their actor and target); keep them in `_rendered`."""
+    figures = _figures(events)
     draw = _draw(watched) if any(e.kind in TURNING for e in events) else None
+    texts = {
+        (watched.battle_id, event.seq, event.created_at): _message(watched, event, figures, draw)
+        for event in events
+    }
     if len(_rendered) > 20_000:
         _rendered.clear()
-    for event in events:
-        key = (watched.battle_id, event.seq, event.created_at)
-        _rendered[key] = _message(watched, event, figures, draw)
+    _rendered.update(texts)
+    return texts
+
+
+def _figures(events: list[BattleEvent]) -> dict[int, BattleFigure]:
+    """The figures the events touched, as they stand: a check's actor and target came with
+    it; a void's figures are read."""
+    figures = {f.pk: f for e in events for f in (e.actor, e.target) if f is not None}
+    wanted = {pk for event in events for pk in _touched(event)} - figures.keys()
+    if wanted:
+        figures.update((f.pk, f) for f in BattleFigure.objects.filter(pk__in=wanted))
+    return figures
+
+
+@receiver(live.event_logged)
+def herald(sender: object, *, battle_id: int, seq: int, **kwargs: Any) -> str:
+    """Render the battle's event `seq` as every stream sends it, for the ring to carry.
+
+    Called by the writer once its transaction has committed: one query (the event with its
+    battle's rules and the figures it touched) and one rendering per event, for every
+    process and stream, where each process read and rendered it again for its own streams.
+    """
+    event = BattleEvent.objects.select_related("battle__house_rules", "actor", "target").get(
+        battle_id=battle_id, seq=seq
+    )
+    watched = Watched(battle_id, rules_for_battle(event.battle))
+    return _keep(watched, [event])[(battle_id, seq, event.created_at)]
 
 
 #: Events that may change whose turn it is to draw: a start, a draw, and a void (of a draw).
@@ -209,15 +250,14 @@ def _release_request_connection() -> None:
 
 
 class Feed:
-    """One battle's new events in this process: read from the log once per ring, and handed
-    to every stream of the battle open here.
+    """One battle's events in this process: what the rings carried and what was read from
+    the log, handed to every stream of the battle open here.
 
-    Without it each open stream re-read the log on each ring: four reads, each on a thread
-    of the loop's pool, per action at two phones and two spectators. The feed keeps the
-    messages it read, without gaps, for the seqs after `base`; each stream takes the ones
-    after its own last event, so it never gets one twice or misses one. A stream behind
-    the feed's window (a phone back from a minute offline) reads the log itself, as on a
-    reconnect.
+    The feed keeps the messages, without gaps, for the seqs after `base`; each stream takes
+    the ones after its own last event, so it never gets one twice or misses one. A ring that
+    carries the event after the feed's last (`offer`) extends it; a ring without the event,
+    or one out of turn, asks for a read of the log. A stream behind the feed's window (a
+    phone back from a minute offline) reads the log itself, as on a reconnect.
 
     Reads are single-flight: a stream woken by a ring needs a read begun after the ring
     reached the loop (writers ring after their commit, so that read sees the event); the
@@ -231,12 +271,33 @@ class Feed:
         self.lock = asyncio.Lock()
         self.read_at = -1.0  # when the last complete read began (`time.monotonic`)
 
-    async def after(self, after: int, woken: float) -> list[tuple[int, str]]:
-        """Return the messages after `after`, reading the log unless a read began after
-        `woken` (the ring's arrival, or the moment a stream asked)."""
-        async with self.lock:
-            if self.read_at <= woken:
-                await self._read(after)
+    def offer(self, ring: live.Ring) -> bool:
+        """Take the event the ring carried if it is the next one; return True when the feed
+        holds the ring's event (no read needed for it)."""
+        if self.base is None or ring.seq is None:
+            return False
+        last = self.messages[-1][0] if self.messages else self.base
+        if ring.seq <= last:
+            return True
+        if ring.seq != last + 1 or ring.message is None:
+            return False
+        self.messages.append((ring.seq, ring.message))
+        self._trim()
+        return True
+
+    async def after(
+        self, after: int, rings: list[live.Ring], asked: float | None
+    ) -> list[tuple[int, str]]:
+        """Return the messages after `after`: from the rings, and from the log when a ring
+        did not carry its event, or when the stream asked at `asked` (its first call, a poll)."""
+        needs = asked
+        for ring in rings:
+            if not self.offer(ring):
+                needs = ring.at if needs is None else max(needs, ring.at)
+        if needs is not None:
+            async with self.lock:
+                if self.read_at <= needs:
+                    await self._read(after)
         if self.base is None or after < self.base:
             return await read_log(self.watched, after)
         return [(seq, text) for seq, text in self.messages if seq > after]
@@ -247,13 +308,18 @@ class Feed:
             self.base = after
         last = self.messages[-1][0] if self.messages else self.base
         read = await read_log(self.watched, last)
-        self.messages.extend(read)
+        # What the rings brought while the log was read is after it, or in it.
+        last = self.messages[-1][0] if self.messages else self.base
+        self.messages.extend((seq, text) for seq, text in read if seq > last)
+        self._trim()
+        # A full batch leaves more in the log: the next wake reads again.
+        self.read_at = began if len(read) < BATCH else -1.0
+
+    def _trim(self) -> None:
         if len(self.messages) > FEED_WINDOW:
             dropped = self.messages[: len(self.messages) - FEED_WINDOW]
             del self.messages[: len(dropped)]
             self.base = dropped[-1][0]
-        # A full batch leaves more in the log: the next wake reads again.
-        self.read_at = began if len(read) < BATCH else -1.0
 
 
 #: Messages a feed keeps; a stream further behind reads the log itself.
@@ -278,23 +344,24 @@ async def event_stream(watched: Watched, after: int) -> AsyncIterator[str]:
     try:
         await sync_to_async(_release_request_connection)()
         yield "retry: 1000\n\n"
-        quiet_since = woken = time.monotonic()
+        quiet_since = time.monotonic()
+        asked: float | None = quiet_since  # the first call reads the log after `after`
+        rings: list[live.Ring] = []
         while True:
-            bell.clear()
-            # A ring that came after the wait returned (while the last messages were sent)
-            # was cleared just now: the read must begin after it too.
-            woken = max(woken, bell.rung_at)
-            messages = await feed.after(after, woken)
+            messages = await feed.after(after, rings, asked)
             for seq, text in messages:
                 yield text
                 after = seq
             if messages:
                 quiet_since = time.monotonic()
-                if len(messages) == BATCH:
-                    continue
+            if len(messages) == BATCH:  # more in the log
+                rings, asked = [], time.monotonic()
+                continue
+            # Rings that came while the messages were sent are kept: no wait for them.
             rung = await bell.wait(live.poll_seconds())
+            rings = bell.take()
             # No ring within the poll: read anew (a ring lost to a Redis failure).
-            woken = bell.rung_at if rung else time.monotonic()
+            asked = None if rung else time.monotonic()
             if time.monotonic() - quiet_since >= KEEPALIVE:
                 yield ": keepalive\n\n"
                 quiet_since = time.monotonic()

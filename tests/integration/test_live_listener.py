@@ -23,11 +23,12 @@ import redis
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.test import AsyncClient
 
 from battles import live, services
 from battles.models import Battle
+from pages import live as pages_live
 from pages.live import Watched, event_stream
 from rules.system import get_system
 from tests.battles.conftest import make_cast, start_battle
@@ -77,22 +78,27 @@ async def _close_kept_connections(pool: ThreadPoolExecutor) -> None:
     await sync_to_async(connections.close_all)()
 
 
-def _fire(battle_id: int) -> int:
-    """Resolve one check for Red (on the calling thread's connection); return its number."""
+def _fire(battle_id: int) -> tuple[int, float]:
+    """Resolve one check for Red (on the calling thread's connection); return its number and
+    when its commit was done."""
     battle = Battle.objects.get(pk=battle_id)
     red = battle.figures.filter(side__index=0).order_by("pk").first()
     blue = battle.figures.filter(side__index=1).order_by("pk").first()
-    event = services.battle_resolve(
-        battle=battle, check="fire", actor=red.pk, target=blue.pk, params={"skill": 9}
-    )
+    committed: list[float] = []
+    with transaction.atomic():
+        # First of the commit's callbacks, so before the ring: a ring that carries the event
+        # reaches a stream before this thread is back.
+        transaction.on_commit(lambda: committed.append(time.monotonic()))
+        event = services.battle_resolve(
+            battle=battle, check="fire", actor=red.pk, target=blue.pk, params={"skill": 9}
+        )
     connection.close()  # a worker thread's connection: closed, not leaked past the test
-    return event.seq
+    return event.seq, committed[0]
 
 
 async def _write(battle_id: int) -> tuple[int, float]:
     """Write an event from another thread; return its number and when its commit was done."""
-    seq = await asyncio.to_thread(_fire, battle_id)
-    return seq, time.monotonic()
+    return await asyncio.to_thread(_fire, battle_id)
 
 
 async def _follow(watched: Watched, after: int, got: list[tuple[int, float]]) -> None:
@@ -157,6 +163,43 @@ def test_two_streams_get_each_event_published_after_its_commit_once_and_in_order
         # Each arrived after its commit, and through Redis: far sooner than the 15 s poll.
         for (seq, arrived), (_, committed) in zip(got, written, strict=True):
             assert 0 <= arrived - committed < RUNG_WITHIN, seq
+
+
+def test_the_ring_carries_the_event_through_redis_and_no_stream_reads_the_log_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    watched, _ = _battle()
+    reads: list[int] = []
+    real_read = pages_live.read_log
+
+    async def counted_read(watched: Watched, after: int) -> list[tuple[int, str]]:
+        reads.append(after)
+        return await real_read(watched, after)
+
+    monkeypatch.setattr(pages_live, "read_log", counted_read)
+
+    async def scenario() -> list[list[tuple[int, float]]]:
+        phones: list[list[tuple[int, float]]] = [[], []]
+        tasks = [asyncio.create_task(_follow(watched, 0, got)) for got in phones]
+        try:
+            await _subscribed()
+            await _until(lambda: len(reads) >= 1, RUNG_WITHIN, "the opening read")
+            for _ in range(5):
+                await _write(watched.battle_id)
+            await _until(lambda: all(len(got) >= 5 for got in phones), RUNG_WITHIN, "5 events")
+            await asyncio.sleep(SETTLE)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return phones
+
+    phones = _run(scenario)
+
+    for got in phones:
+        assert [seq for seq, _ in got] == [1, 2, 3, 4, 5]
+    # The streams' opening reads (one shared, or one each), then the rings alone.
+    assert reads in ([0], [0, 0]), reads
 
 
 async def _open(client: AsyncClient, battle_id: int, headers: dict[str, str]) -> Any:
@@ -230,7 +273,7 @@ def test_a_failed_publish_loses_no_event_the_streams_poll_finds_it(
     # ring in its own process, reaches no stream here. Only the periodic read is left.
     monkeypatch.setattr(live, "_publisher", _DeadRedis())
     local_rings: list[int] = []
-    monkeypatch.setattr(live, "ring_here", local_rings.append)
+    monkeypatch.setattr(live, "ring_here", lambda battle_id, *_: local_rings.append(battle_id))
     monkeypatch.setattr(live, "POLL_WITH_REDIS", 1.0)
 
     async def scenario() -> tuple[list[tuple[int, float]], float]:

@@ -253,6 +253,154 @@ def test_the_streams_of_a_battle_share_one_read_per_ring_and_each_gets_every_eve
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_writer_renders_each_event_once_and_its_ring_carries_it_to_every_stream(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cast = make_cast()
+    battle = start_battle(cast, one_phone=False)
+    monkeypatch.setattr(live, "POLL_IN_PROCESS", 60.0)  # no poll: only rings and opening reads
+    reads: list[int] = []
+    renderings: list[int] = []
+    real_read, real_message = pages_live.read_log, pages_live._message
+
+    async def counted_read(watched: Watched, after: int) -> list[tuple[int, str]]:
+        reads.append(after)
+        return await real_read(watched, after)
+
+    def counted_message(watched: Watched, event: Any, *args: Any) -> str:
+        renderings.append(event.seq)
+        return real_message(watched, event, *args)
+
+    monkeypatch.setattr(pages_live, "read_log", counted_read)
+    monkeypatch.setattr(pages_live, "_message", counted_message)
+    events, streams = 10, 4
+
+    async def follow(got: list[str]) -> None:
+        stream = event_stream(_watched(battle), 0)
+        try:
+            async for text in stream:
+                got.append(text)
+        finally:
+            await stream.aclose()
+
+    async def scenario() -> list[list[str]]:
+        phones: list[list[str]] = [[] for _ in range(streams)]
+        tasks = [asyncio.create_task(follow(got)) for got in phones]
+        try:
+            await asyncio.sleep(0.3)  # every stream open, its opening read done, waiting
+            await asyncio.to_thread(_fire_spaced, battle, events, 0.05)
+            deadline = time.monotonic() + 10
+            while any(len(_parse("".join(got))) < events for got in phones):
+                assert time.monotonic() < deadline, "the rings did not bring every event"
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.3)  # time for a duplicate to show
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return phones
+
+    phones = asyncio.run(scenario())
+
+    sent = [_parse("".join(got)) for got in phones]
+    for messages in sent:
+        assert [m["id"] for m in messages] == list(range(1, events + 1))
+        assert messages == sent[0]  # the one rendering, byte for byte alike
+    assert renderings == list(range(1, events + 1))  # by the writer, once per event
+    assert reads == [0] * len(reads) and len(reads) <= streams  # only the opening reads
+
+
+def test_a_feed_takes_a_carried_event_only_when_it_is_the_next_one() -> None:
+    feed = pages_live.Feed(Watched(1, get_system("rencounter")))
+    feed.base = 3  # it holds every event up to 3
+
+    def ring(seq: int | None, message: str | None) -> live.Ring:
+        return live.Ring(seq, message, time.monotonic())
+
+    assert not feed.offer(ring(5, "five"))  # out of turn: 4 is missing, read the log
+    assert not feed.offer(ring(4, None))  # the writer did not render it: read the log
+    assert not feed.offer(ring(None, None))  # a ring that names no event: read the log
+    assert feed.offer(ring(4, "four")) and feed.offer(ring(5, "five"))
+    assert feed.offer(ring(4, "four again")) and feed.offer(ring(2, None))  # held already
+    assert feed.messages == [(4, "four"), (5, "five")]
+
+
+@pytest.mark.django_db
+def test_the_writer_renders_an_event_as_a_read_of_the_log_does(cast: Cast) -> None:
+    battle = start_battle(cast)
+    _fire(battle, 2)  # inside the test's transaction: no commit, so no ring yet
+
+    heralded = pages_live.herald(None, battle_id=battle.pk, seq=2)
+    pages_live._rendered.clear()
+    ((seq, read),) = stream_messages(_watched(battle), 1)
+
+    assert seq == 2 and heralded == read
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_rendering_costs_a_read_never_the_action_or_the_event(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    cast = make_cast()
+    battle = start_battle(cast, one_phone=False)
+    monkeypatch.setattr(live, "POLL_IN_PROCESS", 60.0)  # the ring, not the poll, must wake it
+
+    def broken(**kwargs: Any) -> str:
+        raise RuntimeError("the chips template is missing")
+
+    live.event_logged.disconnect(pages_live.herald)
+    live.event_logged.connect(broken)
+    try:
+
+        async def scenario() -> list[int]:
+            got: list[int] = []
+
+            async def follow() -> None:
+                async for text in event_stream(_watched(battle), 0):
+                    got.extend(int(seq) for seq in re.findall(r"^id: (\d+)$", text, re.M))
+
+            task = asyncio.create_task(follow())
+            try:
+                await asyncio.sleep(0.3)
+                await asyncio.to_thread(_fire_spaced, battle, 2, 0.05)
+                deadline = time.monotonic() + 5
+                while len(got) < 2 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.02)
+            finally:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+            return got
+
+        got = asyncio.run(scenario())
+    finally:
+        live.event_logged.disconnect(broken)
+        live.event_logged.connect(pages_live.herald)
+
+    assert battle.events.count() == 2 and got == [1, 2]
+    assert "not rendered" in caplog.text
+
+
+def test_a_bell_keeps_its_rings_in_order_until_its_stream_takes_them() -> None:
+    async def scenario() -> tuple[list[int | None], list[live.Ring], bool]:
+        bell = live.subscribe(9)
+        try:
+            for seq in range(1, 4):
+                bell.rung_here(seq, f"event {seq}")
+            first = [ring.seq for ring in bell.take()]
+            for seq in range(live.KEPT_RINGS + 1):  # a stream that stopped taking them
+                bell.rung_here(seq, "x")
+            return first, bell.take(), await bell.wait(0.05)
+        finally:
+            live.unsubscribe(bell)
+
+    first, flooded, rung_after_take = asyncio.run(scenario())
+
+    assert first == [1, 2, 3]
+    assert [(ring.seq, ring.message) for ring in flooded] == [(None, None)]  # read the log
+    assert not rung_after_take
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_stream_behind_the_feeds_window_reads_the_log_itself(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -262,8 +410,8 @@ def test_a_stream_behind_the_feeds_window_reads_the_log_itself(
 
     async def scenario() -> tuple[list[int], list[int], int | None]:
         feed = pages_live.Feed(_watched(battle))
-        ahead = await feed.after(3, time.monotonic())  # the feed starts at 3: keeps 4, 5
-        behind = await feed.after(0, time.monotonic())  # before its window: its own read
+        ahead = await feed.after(3, [], time.monotonic())  # the feed starts at 3: keeps 4, 5
+        behind = await feed.after(0, [], time.monotonic())  # before its window: its own read
         return [s for s, _ in ahead], [s for s, _ in behind], feed.base
 
     ahead, behind, base = async_to_sync(scenario)()
@@ -335,6 +483,15 @@ def test_under_wsgi_the_stream_answers_what_is_new_and_ends(client) -> None:
     text = response.content.decode()
     assert [m["id"] for m in _parse(text)] == [2, 3]
     assert text.startswith("retry: 2000") and text.endswith("event: poll\ndata: {}\n\n")
+
+
+def test_a_ring_on_redis_names_its_event_and_carries_it_as_sent():
+    assert live.parse(b"12:7\nid: 7\nevent: battle-event\ndata: {}\n\n") == (
+        7,
+        "id: 7\nevent: battle-event\ndata: {}\n\n",
+    )
+    assert live.parse(b"12:7") == (7, None)  # not rendered: the streams read the log
+    assert live.parse(b"12") == (None, None)  # an older server's ring
 
 
 def test_each_redis_database_rings_on_its_own_channels():
