@@ -22,9 +22,9 @@ from typing import Any, Literal, NamedTuple
 from rules.checks import Check, Effect, Outcome, Resolver, Who
 from rules.dice import D6, Dice
 from rules.errors import ValidationError
+from rules.plans import PlannedCheck, new_outcome, planned
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
-from rules.systems.escarmouche.plans import PlannedCheck, new_outcome, planned
 from rules.systems.escarmouche.pool import (
     INITIATIVE_OUTCOMES,
     KEEPS_INITIATIVE,

@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.checks import Effect, Resolver, Who, odds_key
 from rules.errors import ValidationError
+from rules.plans import PlannedCheck, planned
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (
@@ -40,7 +41,6 @@ from rules.systems.escarmouche.checks import (
     swap_dice,
     weapon_field,
 )
-from rules.systems.escarmouche.plans import PlannedCheck, planned
 from rules.systems.escarmouche.tables import CANNON, EffectsTable
 
 PoolOf = Callable[[Params], PoolDice]

@@ -22,12 +22,12 @@ from rules.activation import State
 from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
 from rules.errors import ValidationError
+from rules.plans import PlannedCheck
 from rules.schema import Schema
 from rules.simulate import SimEvent, SimFigure, SimResult, validated_snapshot
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import NOT_AT_STAKE
-from rules.systems.escarmouche.plans import PlannedCheck
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 from rules.systems.escarmouche.stats import STATS, initial_state, melee_weapon
 from rules.systems.escarmouche.tables import CANNON

@@ -11,6 +11,7 @@ from fractions import Fraction
 from functools import cache, partial
 
 from rules.checks import Effect, Resolver, Who
+from rules.plans import PlannedCheck, planned
 from rules.schema import Field, Schema
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import (
@@ -33,7 +34,6 @@ from rules.systems.escarmouche.combat import (
     fight_verdicts,
     one_side_outnumbers,
 )
-from rules.systems.escarmouche.plans import PlannedCheck, planned
 
 MAX_SUPPORT = 8
 

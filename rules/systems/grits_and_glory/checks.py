@@ -19,6 +19,7 @@ from typing import Any
 
 from rules.checks import Effect, Outcome, Resolver
 from rules.dice import Dice
+from rules.plans import PlannedCheck, new_outcome, planned
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.aces import (
@@ -33,12 +34,7 @@ from rules.systems.grits_and_glory.aces import (
     roll_aced_pool,
     sum_tail,
 )
-from rules.systems.grits_and_glory.plans import (
-    PlannedCheck,
-    new_outcome,
-    planned,
-    trait_roller,
-)
+from rules.systems.grits_and_glory.plans import trait_roller
 from rules.systems.grits_and_glory.stats import DIE_CHOICES, SKILL_CHOICES
 
 Params = Mapping[str, Any]

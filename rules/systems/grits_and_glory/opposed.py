@@ -15,12 +15,13 @@ from typing import Any, NamedTuple
 
 from rules.checks import Effect, Outcome, Resolver
 from rules.dice import Dice
+from rules.plans import PlannedCheck, new_outcome, planned
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.aces import ONE
 from rules.systems.grits_and_glory.checks import int_field, skill_dice
 from rules.systems.grits_and_glory.contest import Side, over
-from rules.systems.grits_and_glory.plans import PlannedCheck, new_outcome, planned, trait_roller
+from rules.systems.grits_and_glory.plans import trait_roller
 from rules.systems.grits_and_glory.stats import DIE_CHOICES, SKILL_CHOICES
 
 Params = Mapping[str, Any]

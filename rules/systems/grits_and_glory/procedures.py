@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.checks import Effect, Outcome, Resolver, distribution, multisets
 from rules.dice import D6, Dice, d
+from rules.plans import PlannedCheck, new_outcome, planned
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.aces import ONE, ZERO
@@ -28,7 +29,7 @@ from rules.systems.grits_and_glory.checks import (
     skill_dice,
     untrained_field,
 )
-from rules.systems.grits_and_glory.plans import PlannedCheck, new_outcome, planned, trait_roller
+from rules.systems.grits_and_glory.plans import trait_roller
 from rules.systems.grits_and_glory.stats import SKILL_CHOICES
 
 Params = Mapping[str, Any]

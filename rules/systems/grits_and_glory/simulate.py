@@ -20,10 +20,10 @@ from typing import Any, NamedTuple
 
 from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
+from rules.plans import PlannedCheck
 from rules.simulate import SimEvent, SimFigure, SimResult, validated_snapshot
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
-from rules.systems.grits_and_glory.plans import PlannedCheck
 from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
 
 MAX_TURNS = 40

@@ -10,6 +10,7 @@ from typing import Any
 
 from rules.checks import Check, Effect, Outcome, Resolver, face_odds
 from rules.dice import D6, Dice, d
+from rules.plans import PlannedCheck, new_outcome, planned
 from rules.schema import Field, Schema
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.aces import ONE, ZERO, best_tail, grade
@@ -23,7 +24,7 @@ from rules.systems.grits_and_glory.checks import (
     int_field,
     skill_dice,
 )
-from rules.systems.grits_and_glory.plans import PlannedCheck, new_outcome, planned, trait_roller
+from rules.systems.grits_and_glory.plans import trait_roller
 from rules.systems.grits_and_glory.stats import SKILL_CHOICES
 
 Params = Mapping[str, Any]

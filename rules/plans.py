@@ -1,18 +1,16 @@
 """Checks planned once per question: a roll that only draws, compares and reports.
 
-A check here is written as a planner: given validated parameters, it works out the pool's
-active and passive dice, the defence dice, who wins a tied score, what each count of 1s does to
-the initiative and the table rows it reads (the snapshot's, a club's under a house-rules pack),
-and returns the roll, a function of the dice alone. `Check.resolve` plans and rolls at once; a
-prepared check (`Check.prepare`, what a simulation rolls again and again) keeps the plan, so
-every roll after the first is just the dice, the comparisons and the result. One planner serves
-both, so a prepared roll and a plain resolve cannot disagree.
+A check here is written as a planner: given validated parameters, it works out what its roll
+needs but the dice (die sizes, Wild Dice, modifiers, target numbers, pools, defence dice,
+tie-breaks, the table rows it reads: the snapshot's, a club's under a house-rules pack) and
+returns the roll, a function of the parameters and the dice. `Check.resolve` plans and rolls at
+once; a prepared check (`Check.prepare`, what a simulation rolls again and again) keeps the
+plan, so every roll after the first is just the dice, the comparisons and the result. One
+planner serves both, so a prepared roll and a plain resolve cannot disagree.
 
-Each check keeps its plans by the validated parameters' values (`plan_of`), for `resolve` and
-`prepare` alike, and a check is built per tables snapshot: a plan belongs to one snapshot and
-one set of parameters, so a club's house rules are planned with the club's tables.
-(Grits & Glory plans its checks the same way; the class belongs in `rules.checks` once the
-other systems plan theirs.)
+The plans are kept per check by the validated values, and a check is built per tables
+snapshot: a plan belongs to one snapshot and one set of parameters. Grits & Glory and
+Escarmouche write their checks so; the other systems use `Check.preparer` (`rules.checks`).
 """
 
 from __future__ import annotations
@@ -95,10 +93,11 @@ def planned(
     outcomes: tuple[str, ...],
     planner: Planner,
     odds_fn: OddsFn,
-    *,
     description: str = "",
     dice_order: str = "",
+    *,
     skill: str | None = None,
+    friendly_fire: bool = False,
 ) -> PlannedCheck:
     """A `PlannedCheck`: `Check`'s arguments with a planner in the resolver's place."""
     plans: Plans = {}
@@ -109,9 +108,10 @@ def planned(
         outcomes,
         _by_plan(planner, plans),
         odds_fn,
-        description=description,
-        dice_order=dice_order,
+        description,
+        dice_order,
         skill=skill,
+        friendly_fire=friendly_fire,
         planner=planner,
         plans=plans,
     )
