@@ -79,7 +79,8 @@ test-fuzz: setup
 # gunicorn on PostgreSQL under a bounded loopback load, and a short club night (uvicorn, Redis,
 # a worker); both assert zero errors.
 test-load: setup
-	$(PY) -m pytest -q -m load tests/ops/test_load_bench.py tests/ops/test_club_night_bench.py
+	$(PY) -m pytest -q -m load tests/ops/test_load_bench.py tests/ops/test_club_night_bench.py \
+	  tests/ops/test_live_bench.py
 
 browser-deps:
 	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
