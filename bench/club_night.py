@@ -571,12 +571,13 @@ async def _health(port: int, until: float, tally: Tally) -> None:
 
 
 async def _night(port: int, seeded: dict, seconds: float, readers: int, read_every: float) -> dict:
-    stop, streams, followers = asyncio.Event(), [], []
+    streams: list[Stream] = []
+    followers: list[asyncio.Task[None]] = []
     for battle in seeded["battles"]:
         for phone in battle["phones"]:
             stream = Stream(battle["id"], "phone")
             streams.append(stream)
-            followers.append(asyncio.create_task(_follow(port, stream, phone["session"], stop)))
+            followers.append(asyncio.create_task(_follow(port, stream, phone["session"])))
     while sum(s.open for s in streams) < len(streams):
         await asyncio.sleep(0.2)
         if any(t.done() for t in followers):
@@ -595,7 +596,8 @@ async def _night(port: int, seeded: dict, seconds: float, readers: int, read_eve
     )
     elapsed = time.monotonic() - started
     held = sum(s.open for s in streams)
-    stop.set()
+    for follower in followers:
+        follower.cancel()
     await asyncio.gather(*followers, return_exceptions=True)
     return {"tally": tally, "elapsed": elapsed, "streams": len(streams), "held": held}
 
