@@ -56,9 +56,10 @@ def poll_seconds() -> float:
     return POLL_WITH_REDIS if settings.REDIS_URL else POLL_IN_PROCESS
 
 
-#: A question to the apps above, sent by `ring` after the commit with `battle_id` and `seq`:
-#: the event as every stream sends it (pages.live renders it), carried by the ring so that
-#: no stream reads the log for it. No answer (or a failed one): the streams read the log.
+#: A question to the apps above, sent by `ring` after the commit with `battle_id` and `seq`
+#: (and `event`, the writer's own copy, when it handed it over): the event as every stream
+#: sends it (pages.live renders it), carried by the ring so that no stream reads the log for
+#: it. No answer (or a failed one): the streams read the log.
 event_logged = Signal()
 
 
@@ -157,14 +158,14 @@ def _redis() -> Any:
     return _publisher
 
 
-def ring(battle_id: int, seq: int | None = None) -> None:
+def ring(battle_id: int, seq: int | None = None, event: BattleEvent | None = None) -> None:
     """Tell every open stream of the battle, in any process, that the log has grown.
 
     The Redis message names the battle and, where the writer knows it, the new event's
     number ("12:7"), so a watcher of the channel (bench/live.py) can tell which commit it
     rings for; the event as sent follows on the next line, where an app above rendered it.
     """
-    message = _as_sent(battle_id, seq) if seq is not None else None
+    message = _as_sent(battle_id, seq, event) if seq is not None else None
     if not settings.REDIS_URL:
         ring_here(battle_id, seq, message)
         return
@@ -177,9 +178,12 @@ def ring(battle_id: int, seq: int | None = None) -> None:
         ring_here(battle_id, seq, message)
 
 
-def _as_sent(battle_id: int, seq: int) -> str | None:
+def _as_sent(battle_id: int, seq: int, event: BattleEvent | None = None) -> str | None:
     """Ask the apps above for the event as the streams send it (None: they read the log)."""
-    for _, answer in event_logged.send_robust(sender=BattleEvent, battle_id=battle_id, seq=seq):
+    answers = event_logged.send_robust(
+        sender=BattleEvent, battle_id=battle_id, seq=seq, event=event
+    )
+    for _, answer in answers:
         if isinstance(answer, Exception):  # a failed rendering must not fail the action
             log.warning("live: battle %s event %s not rendered: %r", battle_id, seq, answer)
         elif isinstance(answer, str):
@@ -196,9 +200,13 @@ def parse(payload: bytes | str) -> tuple[int | None, str | None]:
     return (int(seq) if seq.isdigit() else None), message or None
 
 
-def ring_on_commit(battle_id: int, seq: int | None = None) -> None:
-    """Ring once the current transaction commits (at once outside a transaction)."""
-    transaction.on_commit(lambda: ring(battle_id, seq))
+def ring_on_commit(
+    battle_id: int, seq: int | None = None, event: BattleEvent | None = None
+) -> None:
+    """Ring once the current transaction commits (at once outside a transaction). `event`:
+    the writer's event, with its battle and figures as the action left them, so the event
+    is rendered for the streams without reading it back."""
+    transaction.on_commit(lambda: ring(battle_id, seq, event))
 
 
 async def _listen() -> None:

@@ -102,6 +102,18 @@ def _load(pk: int, user: Visitor, *, sides: bool = True) -> Battle | None:
     return battles.select_related("campaign", "house_rules").first()
 
 
+def _seated(event: BattleEvent | None, battle: Battle) -> Battle | None:
+    """The battle as the action's service left it, when it came back with the event: locked,
+    read after the lock with its sides (and, but for a draw, its figures) and changed in
+    place. The table is drawn from it without reading the battle again (3 queries saved per
+    action); its campaign and house rules are the ones loaded, which no action changes."""
+    seated = event.battle if event is not None else None
+    if seated is None or "sides" not in getattr(seated, "_prefetched_objects_cache", {}):
+        return None
+    seated.campaign, seated.house_rules = battle.campaign, battle.house_rules
+    return seated
+
+
 def _reload(battle: Battle) -> Battle:
     """Read the battle again with its sides, as an action left it (two queries); its campaign
     and house rules stay the ones loaded, which no action changes."""
@@ -449,12 +461,15 @@ def _back_to_table(battle: Battle, request: HttpRequest, *names: str) -> HttpRes
     return redirect(f"{url}?{urlencode(keep)}#result" if keep else f"{url}#result")
 
 
-def _done(request: HttpRequest, battle: Battle, access: BattleAccess) -> HttpResponse:
-    """Answer an action that was applied: htmx gets the table it swaps in at once (one round
-    trip), with the choices the redirect would carry; a plain form post the redirect."""
+def _done(
+    request: HttpRequest, battle: Battle, access: BattleAccess, event: BattleEvent | None = None
+) -> HttpResponse:
+    """Answer an action that was applied (`event`, what its service returned): htmx gets the
+    table it swaps in at once (one round trip), with the choices the redirect would carry; a
+    plain form post the redirect."""
     if not _swaps(request):
         return _back_to_table(battle, request, *KEPT)
-    fresh = _reload(battle)
+    fresh = _seated(event, battle) or _reload(battle)
     if fresh.status not in PLAYABLE:
         return _back_to_table(battle, request, *KEPT)  # the table would send it elsewhere
     kept = QueryDict(mutable=True)
@@ -492,8 +507,9 @@ def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
     form = submitted_check(pick_check(system, request.POST.get("check")), request.POST)
     if form.errors:
         return _refused(request, battle, access, [], form)
+    event = None
     try:
-        battle_resolve(
+        event = battle_resolve(
             battle=battle,
             check=form.check.name,
             actor=request.POST.get("actor"),
@@ -509,22 +525,23 @@ def battle_check(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, battle, access, [str(exc)], form)
     except IntegrityError:
         pass  # the same request won a race with itself: it was applied once
-    return _done(request, battle, access)
+    return _done(request, battle, access, event)
 
 
 def _simple_post(
-    request: HttpRequest, pk: int, call: Callable[..., object], **kwargs: object
+    request: HttpRequest, pk: int, call: Callable[..., BattleEvent], **kwargs: object
 ) -> HttpResponse:
     battle, access = _playable(request, pk)
+    event = None
     try:
-        call(battle=battle, user=request.user, key=_key(request), **kwargs)
+        event = call(battle=battle, user=request.user, key=_key(request), **kwargs)
     except ValidationError as exc:
         return _refused(request, battle, access, _messages(exc))
     except BattleConflict as exc:
         return _refused(request, battle, access, [str(exc)])
     except IntegrityError:
         pass  # the same request won a race with itself: it was applied once
-    return _done(request, battle, access)
+    return _done(request, battle, access, event)
 
 
 @login_required
@@ -540,8 +557,9 @@ def battle_adjust_figure(request: HttpRequest, pk: int) -> HttpResponse:
     """Add or take off one wound, Hit or marker on a figure (a tap on its chip), logged."""
     battle, access = _playable(request, pk)
     state_key, _, change = request.POST.get("adjust", "").partition(":")
+    event = None
     try:
-        battle_adjust(
+        event = battle_adjust(
             battle=battle,
             figure=request.POST.get("figure"),
             state_key=state_key,
@@ -558,7 +576,7 @@ def battle_adjust_figure(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, battle, access, [str(exc)])
     except IntegrityError:
         pass  # the same request won a race with itself: it was applied once
-    return _done(request, battle, access)
+    return _done(request, battle, access, event)
 
 
 @login_required

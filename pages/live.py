@@ -23,7 +23,7 @@ import asyncio
 import json
 import time
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,7 @@ from battles.selectors import battles_visible_to, rules_for_battle
 from battles.services.adjust import markers
 from battles.services.turns import draw_turn, last_activation
 from pages.display import figure_chips, is_out
+from pages.markup import chips_html
 from pages.narration import event_view
 from pages.selectors import battle_table, battle_with_sides
 from rules.errors import RulesError
@@ -88,10 +89,9 @@ def _odds_text(watched: Watched, event: BattleEvent) -> str:
 def _chips(system: RuleSystem, figure: BattleFigure) -> dict[str, Any]:
     """The figure's chips as a spectator sees them, and (`adjust`) with the × a player taps."""
     chips = figure_chips(system, figure.state, markers(system, figure.stats))
-    context = {"chips": chips, "figure": figure}
     return {
-        "html": render_to_string("pages/battle/_chips.html", context),
-        "adjust": render_to_string("pages/battle/_chips.html", {**context, "adjustable": True}),
+        "html": chips_html(chips, figure),
+        "adjust": chips_html(chips, figure, adjustable=True),
         "out": is_out(figure.state),
     }
 
@@ -166,10 +166,13 @@ def _render(watched: Watched, seqs: list[int]) -> dict[tuple[int, int, Any], str
     return _keep(watched, events)
 
 
-def _keep(watched: Watched, events: list[BattleEvent]) -> dict[tuple[int, int, Any], str]:
-    """Render the events (loaded with their actor and target); keep them in `_rendered`."""
-    figures = _figures(events)
-    draw = _draw(watched) if any(e.kind in TURNING for e in events) else None
+def _keep(
+    watched: Watched, events: list[BattleEvent], battle: Battle | None = None
+) -> dict[tuple[int, int, Any], str]:
+    """Render the events (loaded with their actor and target); keep them in `_rendered`.
+    `battle`: the writer's battle as its action left it (`herald`), else read when needed."""
+    figures = _figures(events, battle)
+    draw = _draw(watched, battle, events) if any(e.kind in TURNING for e in events) else None
     texts = {
         (watched.battle_id, event.seq, event.created_at): _message(watched, event, figures, draw)
         for event in events
@@ -180,10 +183,12 @@ def _keep(watched: Watched, events: list[BattleEvent]) -> dict[tuple[int, int, A
     return texts
 
 
-def _figures(events: list[BattleEvent]) -> dict[int, BattleFigure]:
+def _figures(events: list[BattleEvent], battle: Battle | None = None) -> dict[int, BattleFigure]:
     """The figures the events touched, as they stand: a check's actor and target came with
-    it; a void's figures are read."""
+    it; a void's figures are the writer's battle's (`herald`), else read."""
     figures = {f.pk: f for e in events for f in (e.actor, e.target) if f is not None}
+    if battle is not None and "figures" in getattr(battle, "_prefetched_objects_cache", {}):
+        figures = {f.pk: f for f in battle.figures.all()} | figures
     wanted = {pk for event in events for pk in _touched(event)} - figures.keys()
     if wanted:
         figures.update((f.pk, f) for f in BattleFigure.objects.filter(pk__in=wanted))
@@ -191,39 +196,55 @@ def _figures(events: list[BattleEvent]) -> dict[int, BattleFigure]:
 
 
 @receiver(live.event_logged)
-def herald(sender: object, *, battle_id: int, seq: int, **kwargs: Any) -> str:
+def herald(
+    sender: object, *, battle_id: int, seq: int, event: BattleEvent | None = None, **kwargs: Any
+) -> str:
     """Render the battle's event `seq` as every stream sends it, for the ring to carry.
 
-    Called by the writer once its transaction has committed: one query (the event with its
-    battle's rules and the figures it touched) and one rendering per event, for every
-    process and stream, where each process read and rendered it again for its own streams.
+    Called by the writer once its transaction has committed, with its own `event` (its
+    battle and figures as the action left them, so nothing is read back) or else one query
+    (the event with its battle's rules and the figures it touched); one rendering per
+    event, for every process and stream.
     """
-    event = BattleEvent.objects.select_related("battle__house_rules", "actor", "target").get(
-        battle_id=battle_id, seq=seq
-    )
+    if event is None or event.battle_id != battle_id or event.seq != seq:
+        event = BattleEvent.objects.select_related("battle__house_rules", "actor", "target").get(
+            battle_id=battle_id, seq=seq
+        )
     watched = Watched(battle_id, rules_for_battle(event.battle))
-    return _keep(watched, [event])[(battle_id, seq, event.created_at)]
+    return _keep(watched, [event], event.battle)[(battle_id, seq, event.created_at)]
 
 
 #: Events that may change whose turn it is to draw: a start, a draw, and a void (of a draw).
 TURNING = (EventKind.ACTIVATION, EventKind.VOID)
 
 
-def _draw(watched: Watched) -> dict[str, Any]:
+def _draw(
+    watched: Watched, battle: Battle | None = None, events: Sequence[BattleEvent] = ()
+) -> dict[str, Any]:
     """The draw control as it stands: the activation drawn last, and who draws next.
 
     The same for every viewer: `sides` are the side indexes that draw next (None: either),
-    and `waits` what a phone playing none of them shows instead of its Draw button.
+    and `waits` what a phone playing none of them shows instead of its Draw button. From
+    the writer's `battle` and its new activation (`events`), where `herald` has them.
     """
-    battle = Battle.objects.get(pk=watched.battle_id)
-    last = last_activation(battle)
+    if battle is None:
+        battle = Battle.objects.get(pk=watched.battle_id)
+    last = _drawn_now(battle, events) or last_activation(battle)
     activation = event_view(watched.system, last) if last is not None else None
-    drawers, waits = draw_turn(battle)
+    drawers, waits = draw_turn(battle, last)
     return {
         "sides": sorted(drawers) if drawers is not None else None,
         "waits": f"{waits[:1].upper()}{waits[1:]}." if waits else "",
         "now": render_to_string("pages/battle/_activation_now.html", {"activation": activation}),
     }
+
+
+def _drawn_now(battle: Battle, events: Sequence[BattleEvent]) -> BattleEvent | None:
+    """The activation the writer just logged (a start or a draw: the latest one standing,
+    as no event follows it yet), when the one event rendered is that; None: read it."""
+    if len(events) != 1 or events[0].kind != EventKind.ACTIVATION or events[0].voided:
+        return None
+    return events[0] if events[0].battle_id == battle.pk else None
 
 
 def _read_log(watched: Watched, after: int) -> list[tuple[int, str]]:

@@ -470,7 +470,7 @@ def battle_table(battle: Battle, system: RuleSystem) -> Table:
     a battle not loaded by `battle_with_sides`, or when someone other than its players wrote
     one of the events shown)."""
     sides = _sides_with_owners(battle)
-    figures = list(battle.figures.order_by("side__index", "unit_name", "pk"))
+    figures = _figures_in_order(battle, sides)
     events = _recent_events(battle, sides, figures)
     blocks = tuple(SideBlock(s, tuple(f for f in figures if f.side_id == s.pk)) for s in sides)
     last = next((e for e in events if not e.voided and e.kind != BattleEvent.Kind.VOID), None)
@@ -489,6 +489,15 @@ def battle_ledger(battle: Battle) -> tuple[PostBattleRoll, ...]:
             "character__name", "character_id", "procedure", "index"
         )
     )
+
+
+def _figures_in_order(battle: Battle, sides: Sequence[BattleSide]) -> list[BattleFigure]:
+    """The battle's figures by side, unit and pk: those a seated battle holds as its action
+    left them (battles.services.table.seat), else one query. Sorted here either way, so both
+    give one order (PostgreSQL's collation would sort the names its own way)."""
+    figures = battle.figures.all()  # the prefetched figures, if the battle holds them
+    index = {side.pk: side.index for side in sides}
+    return sorted(figures, key=lambda f: (index.get(f.side_id, 0), f.unit_name, f.pk))
 
 
 def _sides_with_owners(battle: Battle) -> list[BattleSide]:

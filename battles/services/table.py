@@ -137,7 +137,7 @@ def log_event(battle: Battle, event: BattleEvent, also: Sequence[str] = ()) -> B
     event.save(force_insert=True)
     battle.log_head = event_hash(event, event.prev_hash)
     battle.save(update_fields=["log_head", *also])
-    ring_on_commit(battle.pk, event.seq)
+    ring_on_commit(battle.pk, event.seq, event)
     return event
 
 

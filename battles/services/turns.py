@@ -47,11 +47,12 @@ def last_activation(battle: Battle) -> BattleEvent | None:
     return standing.order_by("-seq").first()
 
 
-def drawing_sides(battle: Battle) -> frozenset[int] | None:
-    """Return the sides whose player draws next; None when either player may."""
+def drawing_sides(battle: Battle, last: BattleEvent | None = None) -> frozenset[int] | None:
+    """Return the sides whose player draws next; None when either player may. `last`: the
+    latest activation still standing, when the caller holds it (else it is read)."""
     if battle.one_phone:
         return None
-    last = last_activation(battle)
+    last = last if last is not None else last_activation(battle)
     if last is None or last.check_name != DRAW or last.details.get("turn_ends"):
         return None
     sides = drawn_sides(last.details)
@@ -61,18 +62,22 @@ def drawing_sides(battle: Battle) -> frozenset[int] | None:
 
 def drawers_named(battle: Battle, drawers: frozenset[int]) -> str:
     """Say whose turn to draw it is, naming the players of the drawing sides."""
-    sides = battle.sides.select_related("force__owner").filter(index__in=drawers)
+    if "sides" in getattr(battle, "_prefetched_objects_cache", {}):  # a seated battle's
+        sides = [side for side in battle.sides.all() if side.index in drawers]
+    else:
+        sides = list(battle.sides.select_related("force__owner").filter(index__in=drawers))
     who = " and ".join(sorted({side.force.owner.get_username() for side in sides}))
     return f"{who}'s unit activated last, so {who} draws the next activation"
 
 
-def draw_turn(battle: Battle) -> tuple[frozenset[int] | None, str]:
+def draw_turn(battle: Battle, last: BattleEvent | None = None) -> tuple[frozenset[int] | None, str]:
     """Return the sides that draw next (None: either) and the sentence the others are shown.
 
     The same for every viewer, so the live stream renders it once per event
-    (`pages.live`) and each phone compares it with the sides it plays.
+    (`pages.live`) and each phone compares it with the sides it plays. `last` as for
+    `drawing_sides`.
     """
-    drawers = drawing_sides(battle)
+    drawers = drawing_sides(battle, last)
     return drawers, drawers_named(battle, drawers) if drawers is not None else ""
 
 

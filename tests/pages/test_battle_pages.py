@@ -336,5 +336,7 @@ TABLE_QUERIES = 6
 #: a table page: 26 queries in bench/club_night.py --costs): user, the battle (with access),
 #: its sides' owners; `battle_resolve`'s 8 (savepoint, the battle locked, its sides with the
 #: next number and the key's event, figures, the changed figure, event, the battle's head,
-#: release); then the battle, its sides, figures and events as the action left them.
-ACTION_QUERIES = 15
+#: release); then the events to show. The battle, its sides and figures are drawn as the
+#: service left them, locked and changed in place (`pages.battles._seated`; 15 when they were
+#: read again).
+ACTION_QUERIES = 12
