@@ -312,12 +312,15 @@ API_THROTTLE_CACHE = "throttle"
 # The default cache holds counts that must be shared by every process (sign-ups per address,
 # the page throttles): Redis when there is one, else a database table (created by the
 # `pages` migration 'cache_table'), never one process's memory.
+REDIS_POOL = "config.redis_pool.SharedConnectionPool"
 SHARED_CACHE = (
     {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "muster",
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        # One pool per process, not per request (under ASGI a cache object lives for one
+        # request's context): config/redis_pool.py.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "pool_class": REDIS_POOL},
     }
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "muster_cache"}
@@ -329,7 +332,7 @@ CACHES = {
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "muster-throttle",
         # A dead Redis must not hold a request for long: throttling then steps aside.
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "pool_class": REDIS_POOL},
     }
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
