@@ -113,27 +113,26 @@ class Battle:
     #: The side with no figure standing (None while both stand): asked before every action,
     #: so worked out only when a figure falls (`fell`).
     beaten: int | None = None
-    #: Who stands on each side, asked several times an action; forgotten when one falls.
-    _standing: dict[int, list[str]] = field(default_factory=dict)
+    #: Who stands on each side (side 0's, side 1's), read on every action: worked out again
+    #: only when a figure falls (`fell`).
+    up: tuple[list[str], list[str]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.questions = {name: _questions(check) for name, check in self.checks.items()}
         self.fell()
 
     def standing(self, side: int) -> list[str]:
-        known = self._standing.get(side)
-        if known is None:
-            known = self._standing[side] = [
-                ref
-                for ref, s in self.side_of.items()
-                if s == side and self.states[ref]["status"] != OUT
-            ]
-        return known
+        return self.up[side]
 
     def fell(self) -> None:
         """A figure fell (its status is out): who stands, and whether a side is beaten."""
-        self._standing.clear()
-        self.beaten = 0 if not self.standing(0) else 1 if not self.standing(1) else None
+        up: tuple[list[str], list[str]] = ([], [])
+        states = self.states
+        for ref, side in self.side_of.items():
+            if states[ref]["status"] != OUT:
+                up[side].append(ref)
+        self.up = up
+        self.beaten = 0 if not up[0] else 1 if not up[1] else None
 
     def ask(self, name: str, question: Hashable, params: Mapping[str, Any]) -> Prepared:
         """The check called `name` prepared for `params`, kept by `question` (which stands
@@ -296,7 +295,7 @@ def _choose(battle: Battle, ref: str, act: State, dice: Dice) -> Chosen:
         return _develop(battle, act, state, "rearm")
     if state["shaken"] >= 2:
         return _develop(battle, act, state, "remove_shaken")
-    enemies = battle.standing(1 - battle.side_of[ref])
+    enemies = battle.up[1 - battle.side_of[ref]]
     target = enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
     if kit.lightest:
         return _shot(battle, ref, target, act, kit.lightest)
@@ -312,24 +311,44 @@ def _apply(
     resolution: Resolution,
     initiative: activation.Initiative,
 ) -> None:
-    """Apply the effects; a figure with no wounds left is out, and out of the initiative."""
-    for effect in resolution.effects:
-        who = ref if effect.who == "actor" else target
-        if who is not None:
-            effect.apply(battle.states[who])
-            if effect.key == "status":  # who stands is read from status only
-                battle.fell()
-    for who in (ref, target) if target else (ref,):
-        state = battle.states[who]
-        if state["wounds"] <= 0:
-            fell = state["status"] != OUT
-            state["status"] = OUT
-            if fell:
-                battle.fell()
-        elif state["wounds"] < battle.stats[who]["wounds"]:
-            state["status"] = "wounded"
-        if state["status"] == OUT and battle.units[who] not in initiative.state["removed"]:
-            initiative.remove(battle.units[who])
+    """Apply the effects; a figure with no wounds left is out, and out of the initiative.
+
+    Only a figure an effect touched is looked at afterwards: a figure's state changes through
+    effects alone, so one no effect touched still has the status its wounds gave it (a
+    starting figure is whole and unhurt), and most actions touch nobody.
+    """
+    effects = resolution.effects
+    if not effects:
+        return
+    states, actor_hit, target_hit = battle.states, False, False
+    for effect in effects:
+        if effect.who == "actor":
+            who, actor_hit = ref, True
+        elif target is None:
+            continue
+        else:
+            who, target_hit = target, True
+        effect.apply(states[who])
+        if effect.key == "status":  # who stands is read from status only
+            battle.fell()
+    if actor_hit:
+        _settle(battle, ref, initiative)
+    if target_hit and target is not None:
+        _settle(battle, target, initiative)
+
+
+def _settle(battle: Battle, who: str, initiative: activation.Initiative) -> None:
+    """Give a figure the status its wounds say; one with none left is out of the initiative."""
+    state = battle.states[who]
+    if state["wounds"] <= 0:
+        fell = state["status"] != OUT
+        state["status"] = OUT
+        if fell:
+            battle.fell()
+    elif state["wounds"] < battle.stats[who]["wounds"]:
+        state["status"] = "wounded"
+    if state["status"] == OUT and battle.units[who] not in initiative.state["removed"]:
+        initiative.remove(battle.units[who])
 
 
 def _note(battle: Battle, ref: str, skill: str) -> None:
