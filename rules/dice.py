@@ -107,6 +107,24 @@ def records_for(die: Die, label: str) -> tuple[DieRoll, ...] | None:
     return known
 
 
+class Hand(NamedTuple):
+    """Dice of one kind rolled one after another, each with its label (a pool, then the dice
+    that answer it), planned once (`hand`) and rolled in one call (`Dice.roll_hand`)."""
+
+    die: Die
+    labels: tuple[str, ...]
+    #: Each die's records by face (`records_for`); None if a label's are not kept.
+    records: tuple[tuple[DieRoll, ...], ...] | None
+
+
+def hand(die: Die, labels: Iterable[str]) -> Hand:
+    """The hand of `die`s labelled `labels`, in order, with their records looked up once."""
+    named = tuple(labels)
+    records = tuple(records_for(die, label) for label in named)
+    kept = None if any(r is None for r in records) else records
+    return Hand(die, named, kept)  # type: ignore[arg-type]  # None when any die's is None
+
+
 class Dice(ABC):
     """A source of die values that records everything it hands out."""
 
@@ -131,6 +149,11 @@ class Dice(ABC):
     def roll_down(self, top: int, label: str = "") -> list[int]:
         """Roll a d`top`, then a d`top-1` ... down to a d2, in order (a shuffle's dice)."""
         return [self.roll(sides, label) for sides in range(top, 1, -1)]
+
+    def roll_hand(self, dice: Hand) -> list[int]:
+        """Roll a hand's dice in order, each with its label: the same values and records as
+        one `roll` each."""
+        return [self.roll(dice.die, label) for label in dice.labels]
 
     def roll_exploding(self, die: Die | int, label: str = "", limit: int = 100) -> int:
         """Roll a die that is rolled again and added while it shows its top face (an ace).
@@ -279,6 +302,33 @@ class SeededDice(Dice):
             values.append(faces[index])
             record(records[index])
         return tuple(values)
+
+    def roll_hand(self, dice: Hand) -> list[int]:
+        """A hand's dice in one loop: the values and records of single rolls, in order.
+
+        An Escarmouche shot or fight rolls its pool and the defence as one hand: one call
+        for the dice of a check, with each die's records found when the hand was planned.
+        """
+        die, _, by_die = dice
+        if by_die is None:
+            return super().roll_hand(dice)
+        faces, limit = die.faces, die.limit
+        sides = len(faces)
+        record = self.rolls.append
+        values = []
+        words = self._words
+        for records in by_die:
+            while True:
+                if not words:
+                    self._refill()
+                    words = self._words
+                word = words.pop()
+                if word < limit:
+                    break
+            index = word % sides
+            values.append(faces[index])
+            record(records[index])
+        return values
 
     def roll_down(self, top: int, label: str = "") -> list[int]:
         """A d`top` down to a d2: the values and records of single rolls, in one loop.

@@ -168,6 +168,19 @@ class Initiative:
                 return figure
         return None
 
+    def begin_waiting(self) -> str | None:
+        """`begin_figure` with `first_waiting()`, returned (None, and no change, when nobody
+        may start acting): the auto-resolver's next go, without asking again whether the figure
+        it has just found may begin."""
+        state = self.state
+        acted, removed, reserved = state["acted"], state["removed"], state["reserved"]
+        figures: list[str] = state["sides"][state["side"]]
+        for figure in figures:
+            if figure not in acted and figure not in removed and figure not in reserved:
+                state.update(current=figure, acted=[*acted, figure], pool=0)
+                return figure
+        return None
+
     def draw(self) -> None:
         """`draw`: pass the turn when the side is done or has lost it."""
         state = self.state

@@ -382,7 +382,7 @@ def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: D
 
 
 def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dice: Dice) -> None:
-    initiative.begin_figure(unit)
+    """The go of `unit`, which has just begun (`Initiative.begin_waiting`)."""
     act, ref = initiative.state, unit.partition(":")[2]
     while act["current"] == unit and battle.beaten is None:
         result = _action(battle, ref, initiative, dice)
@@ -393,7 +393,7 @@ def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dic
 def _side_turn(battle: Battle, initiative: activation.Initiative, dice: Dice) -> None:
     act = initiative.state
     while battle.beaten is None and not act["side_over"]:
-        waiting = initiative.first_waiting()
+        waiting = initiative.begin_waiting()
         if waiting is None:
             break
         _figure_go(battle, waiting, initiative, dice)
