@@ -48,10 +48,12 @@ class Kit(NamedTuple):
 
 
 class _Figure(NamedTuple):
-    """A figure's validated stats (shared between battles: read, never changed) and kit."""
+    """A figure's validated stats (shared between battles: read, never changed), kit and
+    state at the start (`initial_state`: each battle takes a copy)."""
 
     stats: dict[str, Any]
     kit: Kit
+    start: dict[str, Any]
 
 
 #: What a figure brings to battle (see `_figure`), by the stats mapping handed in; bounded.
@@ -85,7 +87,8 @@ def _figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any
             melee_weapon(valid, tables), _arms(tables, valid), _lightest_weapon(tables, valid)
         )
         types = list(map(type, stats.values()))
-        known = _FIGURES[id(stats)] = (stats, schema, tables, as_given, types, _Figure(valid, kit))
+        figure = _Figure(valid, kit, initial_state(valid, tables=tables))
+        known = _FIGURES[id(stats)] = (stats, schema, tables, as_given, types, figure)
     return known[5]
 
 
@@ -166,7 +169,7 @@ def _battle(
         figures,
         side_of,
         stats,
-        {ref: initial_state(s, tables=tables) for ref, s in stats.items()},
+        {ref: {**figure.start} for ref, figure in known.items()},
         checks,
         tables,
         {ref: figure.kit for ref, figure in known.items()},
@@ -421,19 +424,15 @@ def simulate(
     while battle.beaten is None and act["turn"] <= MAX_TURNS:
         _side_turn(battle, initiative, dice)
         initiative.draw()
-    beaten = battle.beaten
+    beaten, up = battle.beaten, battle.up
+    # Who is out, by who stands: `_apply` works out again who stands whenever a status may
+    # have changed (`fell`), so the lists hold at the end.
+    second = sum(1 for side in battle.side_of.values() if side == 1)
     return SimResult(
         winner=None if beaten is None else 1 - beaten,
         turns=min(act["turn"], MAX_TURNS),
         events=tuple(battle.events),
         states=battle.states,
-        casualties=tuple(
-            sum(
-                1
-                for r, s in battle.side_of.items()
-                if s == side and battle.states[r]["status"] == OUT
-            )
-            for side in (0, 1)
-        ),
+        casualties=(len(battle.side_of) - second - len(up[0]), second - len(up[1])),
         skills_used={ref: frozenset(used) for ref, used in battle.skills_used.items()},
     )
