@@ -137,6 +137,14 @@ class Battle:
         self.up = up
         self.beaten = 0 if not up[0] else 1 if not up[1] else None
 
+    def fell_out(self, ref: str) -> None:
+        """`fell` when `ref`, standing until now, is out: it leaves its side's list (the others
+        keep their order, which a target is picked by)."""
+        up = self.up[self.side_of[ref]]
+        up.remove(ref)
+        if not up:
+            self.beaten = 0 if not self.up[0] else 1
+
     def ask(self, name: str, question: Hashable, params: Mapping[str, Any]) -> Prepared:
         """The check called `name` prepared for `params`, kept by `question` (which stands
         for them) so the next time the same question is asked nothing is built."""
@@ -347,7 +355,7 @@ def _settle(battle: Battle, who: str, initiative: activation.Initiative) -> None
         fell = state["status"] != OUT
         state["status"] = OUT
         if fell:
-            battle.fell()
+            battle.fell_out(who)
     elif state["wounds"] < battle.stats[who]["wounds"]:
         state["status"] = "wounded"
     if state["status"] == OUT and battle.units[who] not in initiative.state["removed"]:
