@@ -214,8 +214,19 @@ _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 Chosen = tuple[Prepared, str | None, str, str | None, str | None]
 
 
+def _ones_before(act: State) -> int:
+    """The side's 1s so far as a question asks them: none, or one or more."""
+    return 1 if act["side_ones"] else 0
+
+
+def _shaken(state: Mapping[str, Any]) -> int:
+    """The figure's Shaken markers, as many as a question takes (`MAX_MARKERS`)."""
+    shaken: int = state["shaken"]
+    return shaken if shaken < 10 else 10
+
+
 def _develop(battle: Battle, act: State, state: Mapping[str, Any], purpose: str) -> Chosen:
-    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
     question = (pool, ones_before, shaken, purpose)
     prepared = battle.questions["develop"].get(question) or battle.ask(
         "develop",
@@ -227,7 +238,7 @@ def _develop(battle: Battle, act: State, state: Mapping[str, Any], purpose: str)
 
 def _shot(battle: Battle, ref: str, target: str, act: State, weapon: str) -> Chosen:
     stats, state = battle.stats[ref], battle.states[ref]
-    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
     rating, target_rating = stats["rating"], battle.stats[target]["rating"]
     cover = battle.states[target]["cover"]
     question: tuple[Any, ...] = (pool, ones_before, shaken, rating, target_rating, cover)
@@ -257,7 +268,7 @@ def _fight(battle: Battle, ref: str, target: str, act: State) -> Chosen:
     stats, state, enemy = battle.stats[ref], battle.states[ref], battle.stats[target]
     mine, theirs = battle.kits[ref].arms, battle.kits[target].arms
     name, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
-    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
     rating, skill = stats["rating"], stats[_SKILL_FOR_ARMS[mine]]
     cover, weaponless = battle.states[target]["cover"], bool(state["disarmed"])
     defender_rating, defender_skill = enemy["rating"], enemy[_SKILL_FOR_ARMS[theirs]]
@@ -285,7 +296,7 @@ def _fight(battle: Battle, ref: str, target: str, act: State) -> Chosen:
 
 
 def _move(battle: Battle, act: State, state: Mapping[str, Any]) -> Chosen:
-    pool, shaken, ones_before = act["pool"], state["shaken"], min(act["side_ones"], 1)
+    pool, shaken, ones_before = act["pool"], state["shaken"], _ones_before(act)
     question = (pool, battle.ground, shaken, ones_before)
     prepared = battle.questions["move"].get(question) or battle.ask(
         "move",
