@@ -668,6 +668,7 @@ def contest_plan(
             winner, diff = tie, 0
         initiative = by_ones[ones if ones < 2 else 2]
         pool_roll = {"active": active, "passive": passive, "score": score, "ones": ones}
+        key, effects, extra = judge(winner, diff, initiative == KEEPS_INITIATIVE)
         details = {
             "roll": pool_roll,
             "score": score,
@@ -675,9 +676,8 @@ def contest_plan(
             "winner": winner,
             "diff": diff,
             "initiative": initiative,
+            **extra,  # what the judge adds, merged as the dict is built (no `update` call)
         }
-        key, effects, extra = judge(winner, diff, initiative == KEEPS_INITIATIVE)
-        details.update(extra)
         return new_outcome(Outcome, (key, details, effects + reserve))
 
     return contested
