@@ -26,6 +26,11 @@ class Die:
     faces: tuple[int, ...]
     #: Words at or above this are rejected so every face is equally likely (see SeededDice).
     limit: int = field(init=False, repr=False, compare=False)
+    #: The record of each face by label, in face order (see `records_for`): filled as labels
+    #: are rolled, never part of the die's identity.
+    records: dict[str, tuple[DieRoll, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         n = len(self.faces)
@@ -81,6 +86,45 @@ class DieRoll(NamedTuple):
         return {"die": self.die, "value": self.value, "label": self.label}
 
 
+#: Dice with more faces than this, and labels beyond `_LABELS_PER_DIE` of one die, get a record
+#: built per roll instead (a d1000's records would cost more to build than they save).
+_RECORDED_UP_TO = 120
+_LABELS_PER_DIE = 256
+
+
+def records_for(die: Die, label: str) -> tuple[DieRoll, ...] | None:
+    """Every record a roll of `die` labelled `label` can make, by face index, built once.
+
+    A `DieRoll` is immutable, so one record per face and label is shared by every roll that
+    shows that face: a seeded roll appends it instead of building a tuple per die. None for a
+    die or label that is not kept (the roll builds its record then).
+    """
+    known = die.records.get(label)
+    if known is None and len(die.faces) <= _RECORDED_UP_TO and len(die.records) < _LABELS_PER_DIE:
+        known = die.records[label] = tuple(
+            _new_roll(DieRoll, (die.name, face, label)) for face in die.faces
+        )
+    return known
+
+
+class Hand(NamedTuple):
+    """Dice of one kind rolled one after another, each with its label (a pool, then the dice
+    that answer it), planned once (`hand`) and rolled in one call (`Dice.roll_hand`)."""
+
+    die: Die
+    labels: tuple[str, ...]
+    #: Each die's records by face (`records_for`); None if a label's are not kept.
+    records: tuple[tuple[DieRoll, ...], ...] | None
+
+
+def hand(die: Die, labels: Iterable[str]) -> Hand:
+    """The hand of `die`s labelled `labels`, in order, with their records looked up once."""
+    named = tuple(labels)
+    records = tuple(records_for(die, label) for label in named)
+    kept = None if any(r is None for r in records) else records
+    return Hand(die, named, kept)  # type: ignore[arg-type]  # None when any die's is None
+
+
 class Dice(ABC):
     """A source of die values that records everything it hands out."""
 
@@ -105,6 +149,11 @@ class Dice(ABC):
     def roll_down(self, top: int, label: str = "") -> list[int]:
         """Roll a d`top`, then a d`top-1` ... down to a d2, in order (a shuffle's dice)."""
         return [self.roll(sides, label) for sides in range(top, 1, -1)]
+
+    def roll_hand(self, dice: Hand) -> list[int]:
+        """Roll a hand's dice in order, each with its label: the same values and records as
+        one `roll` each."""
+        return [self.roll(dice.die, label) for label in dice.labels]
 
     def roll_exploding(self, die: Die | int, label: str = "", limit: int = 100) -> int:
         """Roll a die that is rolled again and added while it shows its top face (an ace).
@@ -203,10 +252,12 @@ class SeededDice(Dice):
         """Roll one die and record it (the hot path of every check, so kept flat).
 
         `_face`'s loop is written out here: a die rolled on its own (a trait die, a deck's
-        shuffle, a target picked) paid a second Python call for it.
+        shuffle, a target picked) paid a second Python call for it. The record is the die's
+        kept record for that face and label (`records_for`), not a tuple built per roll.
         """
         face = (_BUILT.get(die) or d(die)) if isinstance(die, int) else die
-        faces, limit, words = face.faces, face.limit, self._words
+        records = face.records.get(label) or records_for(face, label)
+        limit, words = face.limit, self._words
         while True:
             if not words:
                 self._refill()
@@ -214,33 +265,70 @@ class SeededDice(Dice):
             word = words.pop()
             if word < limit:
                 break
-        value = faces[word % len(faces)]
-        self.rolls.append(_new_roll(DieRoll, (face.name, value, label)))
-        return value
+        faces = face.faces
+        index = word % len(faces)
+        if records is None:
+            self.rolls.append(_new_roll(DieRoll, (face.name, faces[index], label)))
+        else:
+            self.rolls.append(records[index])
+        return faces[index]
 
     def roll_many(self, count: int, die: Die | int, label: str = "") -> tuple[int, ...]:
         """Roll `count` dice of one kind: the same values as `count` single rolls, in one loop.
 
         Pools of up to a dozen dice are what Escarmouche and volley fire roll on every check,
-        so the per-die call overhead is worth saving here.
+        so the per-die call overhead is worth saving here; each record is the die's kept one
+        (`records_for`).
         """
         face = d(die) if die.__class__ is int else die
         assert isinstance(face, Die)
-        faces, name, limit = face.faces, face.name, face.limit
+        records = face.records.get(label) or records_for(face, label)
+        if records is None:
+            return tuple(self.roll(face, label) for _ in range(count))
+        faces, limit = face.faces, face.limit
         sides = len(faces)
         record = self.rolls.append
         values = []
+        words = self._words
         for _ in range(count):
             while True:
-                if not self._words:
+                if not words:
                     self._refill()
-                word = self._words.pop()
+                    words = self._words
+                word = words.pop()
                 if word < limit:
                     break
-            value = faces[word % sides]
-            values.append(value)
-            record(_new_roll(DieRoll, (name, value, label)))
+            index = word % sides
+            values.append(faces[index])
+            record(records[index])
         return tuple(values)
+
+    def roll_hand(self, dice: Hand) -> list[int]:
+        """A hand's dice in one loop: the values and records of single rolls, in order.
+
+        An Escarmouche shot or fight rolls its pool and the defence as one hand: one call
+        for the dice of a check, with each die's records found when the hand was planned.
+        """
+        die, _, by_die = dice
+        if by_die is None:
+            return super().roll_hand(dice)
+        faces, limit = die.faces, die.limit
+        sides = len(faces)
+        record = self.rolls.append
+        values = []
+        words = self._words
+        for records in by_die:
+            while True:
+                if not words:
+                    self._refill()
+                    words = self._words
+                word = words.pop()
+                if word < limit:
+                    break
+            index = word % sides
+            values.append(faces[index])
+            record(records[index])
+        return values
 
     def roll_down(self, top: int, label: str = "") -> list[int]:
         """A d`top` down to a d2: the values and records of single rolls, in one loop.
@@ -251,7 +339,10 @@ class SeededDice(Dice):
         record = self.rolls.append
         values = []
         words = self._words
-        for sides, limit, name in _down_from(top):
+        down = _down_from(top, label)
+        if down is None:  # a deck too big to keep its records: each built per roll
+            return [self.roll(sides, label) for sides in range(top, 1, -1)]
+        for sides, limit, records in down:
             while True:
                 if not words:
                     self._refill()
@@ -259,24 +350,31 @@ class SeededDice(Dice):
                 word = words.pop()
                 if word < limit:
                     break
-            value = word % sides + 1
-            values.append(value)
-            record(_new_roll(DieRoll, (name, value, label)))
+            index = word % sides
+            values.append(index + 1)
+            record(records[index])
         return values
 
 
-def _down_from(top: int) -> tuple[tuple[int, int, str], ...]:
+def _down_from(top: int, label: str) -> tuple[tuple[int, int, tuple[DieRoll, ...]], ...] | None:
     """The dice of a shuffle of `top` items, d`top` down to d2: each one's sides, rejection
-    limit and name, read once per size of deck."""
-    known = _DOWN_FROM.get(top)
-    if known is None:
-        known = tuple((n, d(n).limit, d(n).name) for n in range(top, 1, -1))
-        if top <= _OTHER_UP_TO:
-            _DOWN_FROM[top] = known
+    limit and records by face (as `records_for`), made once per size of deck and label; None
+    for a deck of more than `_RECORDED_UP_TO` items."""
+    known = _DOWN_FROM.get((top, label))
+    if known is None and top <= _RECORDED_UP_TO:
+        known = tuple(
+            (n, d(n).limit, tuple(_new_roll(DieRoll, (f"d{n}", v, label)) for v in range(1, n + 1)))
+            for n in range(top, 1, -1)
+        )
+        if len(_DOWN_FROM) >= _DOWN_FROM_SIZE:
+            _DOWN_FROM.clear()
+        _DOWN_FROM[top, label] = known
     return known
 
 
-_DOWN_FROM: dict[int, tuple[tuple[int, int, str], ...]] = {}
+_DOWN_FROM: dict[tuple[int, str], tuple[tuple[int, int, tuple[DieRoll, ...]], ...]] = {}
+#: Decks (by size and label) whose shuffle records are kept: a game shuffles one or two.
+_DOWN_FROM_SIZE = 64
 
 
 def _keyed_states(key: bytes) -> tuple[Any, Any]:

@@ -12,9 +12,12 @@ from rules.dice import (
     HMAC_SHA256,
     SCHEMES,
     SHAKE_256,
+    Die,
     DieRoll,
     GivenDice,
     SeededDice,
+    d,
+    hand,
     parse_given,
 )
 from rules.errors import DiceError
@@ -182,3 +185,36 @@ def test_rolling_down_is_single_rolls_from_the_top_die_to_a_d2(top):
 
     assert values == [slow.roll(sides, "shuffle") for sides in range(top, 1, -1)]
     assert fast.rolls == slow.rolls
+
+
+_LABELS = st.lists(st.sampled_from(["active", "passive", "defender", ""]), max_size=12)
+
+
+@given(_LABELS, st.sampled_from([D6, D12, AVERAGE_DIE]), st.text(max_size=8))
+def test_a_hand_is_single_rolls_in_order_each_with_its_label(labels, die, context):
+    fast, slow = SeededDice("hand", context), SeededDice("hand", context)
+    slow.roll(D6, "before")
+    fast.roll(D6, "before")  # a hand starts wherever the stream is, a block half used
+
+    values = fast.roll_hand(hand(die, labels))
+
+    assert values == [slow.roll(die, label) for label in labels]
+    assert fast.rolls == slow.rolls
+    assert all(type(r) is DieRoll for r in fast.rolls)
+
+
+def test_a_hand_crosses_blocks_and_a_die_whose_records_are_not_kept_rolls_singly():
+    big = Die("d200", tuple(range(1, 201)))  # over the size whose records are kept
+    for die in (D6, big, d(7)):
+        fast, slow = SeededDice("hand", "blocks"), SeededDice("hand", "blocks")
+        labels = ["pool"] * 70  # more than two blocks of 32 words
+
+        assert fast.roll_hand(hand(die, labels)) == [slow.roll(die, "pool") for _ in labels]
+        assert fast.rolls == slow.rolls
+    assert hand(big, ["pool"]).records is None
+
+
+def test_given_dice_roll_a_hand_as_single_rolls_and_name_the_missing_die():
+    assert GivenDice([3, 5, 1]).roll_hand(hand(D6, ["active", "passive", "defender"])) == [3, 5, 1]
+    with pytest.raises(DiceError, match=r"die #3 \(d6 for defender\)"):
+        GivenDice([3, 5]).roll_hand(hand(D6, ["active", "passive", "defender"]))

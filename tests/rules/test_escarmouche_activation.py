@@ -94,6 +94,7 @@ _STEPS = st.lists(
     st.one_of(
         st.tuples(st.just("draw")),
         st.tuples(st.just("begin_figure"), st.sampled_from(_FIGURES)),
+        st.tuples(st.just("begin_waiting")),
         st.tuples(
             st.just("after_action"),
             st.sampled_from([activation.MOVE, "develop", "fight"]),
@@ -114,6 +115,9 @@ def _played(state, step):
         return activation.draw(state, SeededDice("unused")).state
     if name == "end_figure":
         return activation.end_figure(state, reserve=bool(args))
+    if name == "begin_waiting":  # the first figure that may act begins, if there is one
+        waiting = activation.may_act(state)
+        return activation.begin_figure(state, waiting[0]) if waiting else state
     return getattr(activation, name)(state, *args)
 
 
@@ -128,14 +132,17 @@ def test_the_auto_resolvers_initiative_passes_through_the_tables_states(steps):
         change = getattr(quick, name)
         if name == "end_figure":
             change, args = partial(change, reserve=bool(args)), []
+        first = (activation.may_act(table) or [None])[0]
         try:
             table = _played(table, step)
         except ValidationError:
             with pytest.raises(ValidationError):
                 change(*args)
             continue
-        change(*args)
+        began = change(*args)
 
         assert quick.state == table
+        if name == "begin_waiting":
+            assert began == first
         waiting = activation.may_act(table)
         assert quick.first_waiting() == (waiting[0] if waiting else None)

@@ -168,6 +168,20 @@ class Initiative:
                 return figure
         return None
 
+    def begin_waiting(self) -> str | None:
+        """`begin_figure` with `first_waiting()`, returned (None, and no change, when nobody
+        may start acting): the auto-resolver's next go, without asking again whether the figure
+        it has just found may begin."""
+        state = self.state
+        acted, removed, reserved = state["acted"], state["removed"], state["reserved"]
+        figures: list[str] = state["sides"][state["side"]]
+        for figure in figures:
+            if figure not in acted and figure not in removed and figure not in reserved:
+                # Item by item: `update` with keywords builds a dict and parses it every go.
+                state["current"], state["acted"], state["pool"] = figure, [*acted, figure], 0
+                return figure
+        return None
+
     def draw(self) -> None:
         """`draw`: pass the turn when the side is done or has lost it."""
         state = self.state
@@ -175,16 +189,9 @@ class Initiative:
             other = next(side for side in state["sides"] if side != state["side"])
             # A reserved die is spent or lost once its holder's side acts again.
             held = [f for f in state["reserved"] if not f.startswith(f"{other}:")]
-            state.update(
-                side=other,
-                turn=state["turn"] + 1,
-                acted=[],
-                current=None,
-                pool=0,
-                side_ones=0,
-                side_over=False,
-                reserved=held,
-            )
+            state["side"], state["turn"], state["acted"] = other, state["turn"] + 1, []
+            state["current"], state["pool"], state["side_ones"] = None, 0, 0
+            state["side_over"], state["reserved"] = False, held
 
     def begin_figure(self, figure: str) -> None:
         """`begin_figure`: start acting with `figure`."""
@@ -196,10 +203,12 @@ class Initiative:
     def after_action(self, action: str, result: str) -> None:
         """`after_action`: the pool grows, unless a 1 ends the go."""
         state = self.state
+        # Item by item, as `begin_waiting`: every action ends here.
         if result == SIDE_ENDS:
-            state.update(current=None, pool=0, side_over=True)
+            state["current"], state["pool"], state["side_over"] = None, 0, True
         elif result == FIGURE_ENDS:
-            state.update(current=None, pool=0, side_ones=state["side_ones"] + 1)
+            state["current"], state["pool"] = None, 0
+            state["side_ones"] += 1
         elif action != MOVE:
             state["pool"] += 1
 
@@ -207,7 +216,7 @@ class Initiative:
         """`end_figure`: the current figure's go ends, optionally keeping a reserved die."""
         state = self.state
         held = [*state["reserved"], state["current"]] if reserve and state["current"] else []
-        state.update(current=None, pool=0, reserved=held or state["reserved"])
+        state["current"], state["pool"], state["reserved"] = None, 0, held or state["reserved"]
 
     def remove(self, figure: str) -> None:
         """`remove`: take a figure out of the battle."""

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from rules.checks import Check, Effect, Outcome, Resolver, Who
-from rules.dice import D6, Dice
+from rules.dice import D6, Dice, hand
 from rules.errors import ValidationError
 from rules.plans import PlannedCheck, new_outcome, planned
 from rules.schema import Field, Schema
@@ -213,13 +213,16 @@ def pool_roller(active_dice: int, passive_dice: int) -> Callable[[Dice], PoolRol
         ones = 1 if value == 1 else 0
         return {"active": [value], "passive": [], "score": value, "ones": ones}, value, ones
 
+    # The active dice, then the passive dice: one hand, rolled in one call.
+    pool = hand(D6, ("active",) * active_dice + ("passive",) * passive_dice)
+
     def roll(dice: Dice) -> PoolRolled:
-        active = dice.roll_many(active_dice, D6, "active") if active_dice else ()
-        passive = dice.roll_many(passive_dice, D6, "passive") if passive_dice else ()
+        values = dice.roll_hand(pool)
+        active, passive = values[:active_dice], values[active_dice:]
         sixes = active.count(6)  # `score_of`: the highest, or 6 plus one per extra six
         score = 5 + sixes if sixes else max(active) if active else 0
         ones = active.count(1) + passive.count(1)
-        rolled = {"active": list(active), "passive": list(passive), "score": score, "ones": ones}
+        rolled = {"active": active, "passive": passive, "score": score, "ones": ones}
         return rolled, score, ones
 
     return lone if active_dice == 1 and not passive_dice else roll
@@ -633,21 +636,23 @@ def contest_plan(
     Every shot and fight runs through here, so the roll is kept flat: the pool is rolled and
     scored and the details dict (its `roll` shaped as `PoolRoll.as_json`) built directly, with
     no roll or contest objects in between; who wins a tied score, what each count of 1s does
-    and the reserved die spent are worked out here, once. A lone active die (the usual first
-    action) is one `roll`, cheaper than `roll_many` for the same value and record; an empty
-    passive pool is not rolled.
+    and the reserved die spent are worked out here, once. The actor's active dice, its
+    passive dice and the defender's dice are one hand (`rules.dice.hand`), rolled in one call.
     """
     active_dice, passive_dice = pool
     by_ones, reserve = initiatives(values), spent_reserve(values)
     tie = contest(0, rating, 0, defence_rating)[0]  # who a tied score goes to, if anyone
+    labels = ("active",) * active_dice + ("passive",) * passive_dice
+    rolls = hand(D6, labels + ("defender",) * defence_dice)
+    pooled = active_dice + passive_dice
 
     def contested(values: Params, dice: Dice) -> Outcome:
-        if active_dice == 1:
-            active: tuple[int, ...] = (dice.roll(D6, "active"),)
-        else:
-            active = dice.roll_many(active_dice, D6, "active")
-        passive = dice.roll_many(passive_dice, D6, "passive") if passive_dice else ()
-        defended = dice.roll_many(defence_dice, D6, "defender")
+        rolled = dice.roll_hand(rolls)
+        active, passive, defended = (
+            rolled[:active_dice],
+            rolled[active_dice:pooled],
+            rolled[pooled:],
+        )
         # `score_of` each side's dice: the highest, or 6 plus one per six after the first.
         sixes = active.count(6)
         score = 5 + sixes if sixes else max(active) if active else 0
@@ -662,17 +667,17 @@ def contest_plan(
         else:
             winner, diff = tie, 0
         initiative = by_ones[ones if ones < 2 else 2]
-        rolled = {"active": list(active), "passive": list(passive), "score": score, "ones": ones}
+        pool_roll = {"active": active, "passive": passive, "score": score, "ones": ones}
+        key, effects, extra = judge(winner, diff, initiative == KEEPS_INITIATIVE)
         details = {
-            "roll": rolled,
+            "roll": pool_roll,
             "score": score,
             "defender_score": defence,
             "winner": winner,
             "diff": diff,
             "initiative": initiative,
+            **extra,  # what the judge adds, merged as the dict is built (no `update` call)
         }
-        key, effects, extra = judge(winner, diff, initiative == KEEPS_INITIATIVE)
-        details.update(extra)
         return new_outcome(Outcome, (key, details, effects + reserve))
 
     return contested

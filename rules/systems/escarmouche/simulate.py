@@ -48,10 +48,12 @@ class Kit(NamedTuple):
 
 
 class _Figure(NamedTuple):
-    """A figure's validated stats (shared between battles: read, never changed) and kit."""
+    """A figure's validated stats (shared between battles: read, never changed), kit and
+    state at the start (`initial_state`: each battle takes a copy)."""
 
     stats: dict[str, Any]
     kit: Kit
+    start: dict[str, Any]
 
 
 #: What a figure brings to battle (see `_figure`), by the stats mapping handed in; bounded.
@@ -85,7 +87,8 @@ def _figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any
             melee_weapon(valid, tables), _arms(tables, valid), _lightest_weapon(tables, valid)
         )
         types = list(map(type, stats.values()))
-        known = _FIGURES[id(stats)] = (stats, schema, tables, as_given, types, _Figure(valid, kit))
+        figure = _Figure(valid, kit, initial_state(valid, tables=tables))
+        known = _FIGURES[id(stats)] = (stats, schema, tables, as_given, types, figure)
     return known[5]
 
 
@@ -113,27 +116,34 @@ class Battle:
     #: The side with no figure standing (None while both stand): asked before every action,
     #: so worked out only when a figure falls (`fell`).
     beaten: int | None = None
-    #: Who stands on each side, asked several times an action; forgotten when one falls.
-    _standing: dict[int, list[str]] = field(default_factory=dict)
+    #: Who stands on each side (side 0's, side 1's), read on every action: worked out again
+    #: only when a figure falls (`fell`).
+    up: tuple[list[str], list[str]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.questions = {name: _questions(check) for name, check in self.checks.items()}
         self.fell()
 
     def standing(self, side: int) -> list[str]:
-        known = self._standing.get(side)
-        if known is None:
-            known = self._standing[side] = [
-                ref
-                for ref, s in self.side_of.items()
-                if s == side and self.states[ref]["status"] != OUT
-            ]
-        return known
+        return self.up[side]
 
     def fell(self) -> None:
         """A figure fell (its status is out): who stands, and whether a side is beaten."""
-        self._standing.clear()
-        self.beaten = 0 if not self.standing(0) else 1 if not self.standing(1) else None
+        up: tuple[list[str], list[str]] = ([], [])
+        states = self.states
+        for ref, side in self.side_of.items():
+            if states[ref]["status"] != OUT:
+                up[side].append(ref)
+        self.up = up
+        self.beaten = 0 if not up[0] else 1 if not up[1] else None
+
+    def fell_out(self, ref: str) -> None:
+        """`fell` when `ref`, standing until now, is out: it leaves its side's list (the others
+        keep their order, which a target is picked by)."""
+        up = self.up[self.side_of[ref]]
+        up.remove(ref)
+        if not up:
+            self.beaten = 0 if not self.up[0] else 1
 
     def ask(self, name: str, question: Hashable, params: Mapping[str, Any]) -> Prepared:
         """The check called `name` prepared for `params`, kept by `question` (which stands
@@ -167,7 +177,7 @@ def _battle(
         figures,
         side_of,
         stats,
-        {ref: initial_state(s, tables=tables) for ref, s in stats.items()},
+        {ref: {**figure.start} for ref, figure in known.items()},
         checks,
         tables,
         {ref: figure.kit for ref, figure in known.items()},
@@ -204,8 +214,19 @@ _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 Chosen = tuple[Prepared, str | None, str, str | None, str | None]
 
 
+def _ones_before(act: State) -> int:
+    """The side's 1s so far as a question asks them: none, or one or more."""
+    return 1 if act["side_ones"] else 0
+
+
+def _shaken(state: Mapping[str, Any]) -> int:
+    """The figure's Shaken markers, as many as a question takes (`MAX_MARKERS`)."""
+    shaken: int = state["shaken"]
+    return shaken if shaken < 10 else 10
+
+
 def _develop(battle: Battle, act: State, state: Mapping[str, Any], purpose: str) -> Chosen:
-    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
     question = (pool, ones_before, shaken, purpose)
     prepared = battle.questions["develop"].get(question) or battle.ask(
         "develop",
@@ -217,7 +238,7 @@ def _develop(battle: Battle, act: State, state: Mapping[str, Any], purpose: str)
 
 def _shot(battle: Battle, ref: str, target: str, act: State, weapon: str) -> Chosen:
     stats, state = battle.stats[ref], battle.states[ref]
-    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
     rating, target_rating = stats["rating"], battle.stats[target]["rating"]
     cover = battle.states[target]["cover"]
     question: tuple[Any, ...] = (pool, ones_before, shaken, rating, target_rating, cover)
@@ -247,7 +268,7 @@ def _fight(battle: Battle, ref: str, target: str, act: State) -> Chosen:
     stats, state, enemy = battle.stats[ref], battle.states[ref], battle.stats[target]
     mine, theirs = battle.kits[ref].arms, battle.kits[target].arms
     name, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
-    pool, ones_before, shaken = act["pool"], min(act["side_ones"], 1), min(state["shaken"], 10)
+    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
     rating, skill = stats["rating"], stats[_SKILL_FOR_ARMS[mine]]
     cover, weaponless = battle.states[target]["cover"], bool(state["disarmed"])
     defender_rating, defender_skill = enemy["rating"], enemy[_SKILL_FOR_ARMS[theirs]]
@@ -275,7 +296,7 @@ def _fight(battle: Battle, ref: str, target: str, act: State) -> Chosen:
 
 
 def _move(battle: Battle, act: State, state: Mapping[str, Any]) -> Chosen:
-    pool, shaken, ones_before = act["pool"], state["shaken"], min(act["side_ones"], 1)
+    pool, shaken, ones_before = act["pool"], state["shaken"], _ones_before(act)
     question = (pool, battle.ground, shaken, ones_before)
     prepared = battle.questions["move"].get(question) or battle.ask(
         "move",
@@ -296,7 +317,7 @@ def _choose(battle: Battle, ref: str, act: State, dice: Dice) -> Chosen:
         return _develop(battle, act, state, "rearm")
     if state["shaken"] >= 2:
         return _develop(battle, act, state, "remove_shaken")
-    enemies = battle.standing(1 - battle.side_of[ref])
+    enemies = battle.up[1 - battle.side_of[ref]]
     target = enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
     if kit.lightest:
         return _shot(battle, ref, target, act, kit.lightest)
@@ -312,24 +333,44 @@ def _apply(
     resolution: Resolution,
     initiative: activation.Initiative,
 ) -> None:
-    """Apply the effects; a figure with no wounds left is out, and out of the initiative."""
-    for effect in resolution.effects:
-        who = ref if effect.who == "actor" else target
-        if who is not None:
-            effect.apply(battle.states[who])
-            if effect.key == "status":  # who stands is read from status only
-                battle.fell()
-    for who in (ref, target) if target else (ref,):
-        state = battle.states[who]
-        if state["wounds"] <= 0:
-            fell = state["status"] != OUT
-            state["status"] = OUT
-            if fell:
-                battle.fell()
-        elif state["wounds"] < battle.stats[who]["wounds"]:
-            state["status"] = "wounded"
-        if state["status"] == OUT and battle.units[who] not in initiative.state["removed"]:
-            initiative.remove(battle.units[who])
+    """Apply the effects; a figure with no wounds left is out, and out of the initiative.
+
+    Only a figure an effect touched is looked at afterwards: a figure's state changes through
+    effects alone, so one no effect touched still has the status its wounds gave it (a
+    starting figure is whole and unhurt), and most actions touch nobody.
+    """
+    effects = resolution.effects
+    if not effects:
+        return
+    states, actor_hit, target_hit = battle.states, False, False
+    for effect in effects:
+        if effect.who == "actor":
+            who, actor_hit = ref, True
+        elif target is None:
+            continue
+        else:
+            who, target_hit = target, True
+        effect.apply(states[who])
+        if effect.key == "status":  # who stands is read from status only
+            battle.fell()
+    if actor_hit:
+        _settle(battle, ref, initiative)
+    if target_hit and target is not None:
+        _settle(battle, target, initiative)
+
+
+def _settle(battle: Battle, who: str, initiative: activation.Initiative) -> None:
+    """Give a figure the status its wounds say; one with none left is out of the initiative."""
+    state = battle.states[who]
+    if state["wounds"] <= 0:
+        fell = state["status"] != OUT
+        state["status"] = OUT
+        if fell:
+            battle.fell_out(who)
+    elif state["wounds"] < battle.stats[who]["wounds"]:
+        state["status"] = "wounded"
+    if state["status"] == OUT and battle.units[who] not in initiative.state["removed"]:
+        initiative.remove(battle.units[who])
 
 
 def _note(battle: Battle, ref: str, skill: str) -> None:
@@ -363,7 +404,7 @@ def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: D
 
 
 def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dice: Dice) -> None:
-    initiative.begin_figure(unit)
+    """The go of `unit`, which has just begun (`Initiative.begin_waiting`)."""
     act, ref = initiative.state, unit.partition(":")[2]
     while act["current"] == unit and battle.beaten is None:
         result = _action(battle, ref, initiative, dice)
@@ -374,7 +415,7 @@ def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dic
 def _side_turn(battle: Battle, initiative: activation.Initiative, dice: Dice) -> None:
     act = initiative.state
     while battle.beaten is None and not act["side_over"]:
-        waiting = initiative.first_waiting()
+        waiting = initiative.begin_waiting()
         if waiting is None:
             break
         _figure_go(battle, waiting, initiative, dice)
@@ -402,19 +443,15 @@ def simulate(
     while battle.beaten is None and act["turn"] <= MAX_TURNS:
         _side_turn(battle, initiative, dice)
         initiative.draw()
-    beaten = battle.beaten
+    beaten, up = battle.beaten, battle.up
+    # Who is out, by who stands: `_apply` works out again who stands whenever a status may
+    # have changed (`fell`), so the lists hold at the end.
+    second = sum(1 for side in battle.side_of.values() if side == 1)
     return SimResult(
         winner=None if beaten is None else 1 - beaten,
         turns=min(act["turn"], MAX_TURNS),
         events=tuple(battle.events),
         states=battle.states,
-        casualties=tuple(
-            sum(
-                1
-                for r, s in battle.side_of.items()
-                if s == side and battle.states[r]["status"] == OUT
-            )
-            for side in (0, 1)
-        ),
+        casualties=(len(battle.side_of) - second - len(up[0]), second - len(up[1])),
         skills_used={ref: frozenset(used) for ref, used in battle.skills_used.items()},
     )

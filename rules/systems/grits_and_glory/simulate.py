@@ -194,7 +194,10 @@ def _damage(
         },
     )
     b.run(prepared, dice, actor, target)
-    state["shaken"] = max(0, min(state["shaken"], state["figures"]))
+    # max(0, min(shaken, figures)), written out: the builtins cost more than the comparisons.
+    shaken, figures = state["shaken"], state["figures"]
+    shaken = shaken if shaken <= figures else figures
+    state["shaken"] = shaken if shaken >= 0 else 0
     if state["figures"] <= 0:
         state["status"] = "out"
         b.changed()
@@ -214,7 +217,8 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
     for _ in range(state["figures"]):
         if target_state["status"] not in IN_PLAY:
             return
-        wounds = min(state["wounds"], 3)
+        wounds = state["wounds"]
+        wounds = wounds if wounds < 3 else 3  # min(wounds, 3): the builtin costs more
         question = (die, wild_card, joker, wounds)
         prepared = questions.get(question) or b.ask(
             "shooting",
@@ -229,13 +233,15 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
 def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None:
     stats, state = b.stats[actor], b.states[actor]
     weapon, target_state = b.melee[actor], b.states[target]
-    gang = min(state["figures"] - 1, b.tables.GANG_UP_MAX)
+    gang, most = state["figures"] - 1, b.tables.GANG_UP_MAX
+    gang = gang if gang < most else most
     die, wild_card, parry = stats["fighting"], stats["wild_card"], b.stats[target]["parry"]
     questions, run = b.questions["fighting"], b.run
     for _ in range(state["figures"]):
         if target_state["status"] not in IN_PLAY:
             return
-        wounds = min(state["wounds"], 3)
+        wounds = state["wounds"]
+        wounds = wounds if wounds < 3 else 3  # min(wounds, 3): the builtin costs more
         question = (die, wild_card, joker, parry, gang, wounds)
         prepared = questions.get(question) or b.ask(
             "fighting",
