@@ -15,13 +15,20 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 
+from config.redis_pool import SharedConnectionPool
+
 KEY = "muster:worker-heartbeat"
 #: The key outlives a dead worker by a day at most, so an old value is never mistaken for news.
 TTL_SECONDS = 86400
 
 
 def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
+    # The process's pool for this address (config/redis_pool.py): /healthz asked for a new
+    # connection, and redis-py's package metadata, on every probe.
+    pool = SharedConnectionPool.from_url(
+        settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2
+    )
+    return redis.Redis(connection_pool=pool)
 
 
 def heartbeat_write(*, now: float | None = None) -> float:
