@@ -193,6 +193,7 @@ def _face_lines(face: Face) -> list[list[tuple[bool, str]]]:
     lines = [[(True, line)] for line in face.title.split("\n")]
     lines += [[(False, line)] for line in face.subtitle.split("\n") if face.subtitle]
     for block in face.blocks:
+        lines += [[(False, block.heading)]] if block.heading else []
         runs = block.runs or ((False, block.text),)
         lines += [[(bold, line)] for bold, text in runs for line in text.split("\n")]
     for track in face.band.lines:

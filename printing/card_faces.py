@@ -7,7 +7,8 @@ step by step (a long name may wrap rather than shrink the whole card); what does
 at the smallest type moves, block by block, to a second face of the card ("continued").
 Nothing is ever clipped or shortened.
 
-Heights are exact because every block prints one font size with a fixed line height, under
+Heights are exact because every block prints one font size with a fixed line height (a row's
+heading, in smaller type, sits inside the row's line height), under
 `white-space: pre` with its lines broken here (printing.fit measures the fonts' advance
 widths), and blocks are separated by padding and borders, never by margins that collapse.
 The numbers below are the ones static/printing/cards.css uses.
@@ -32,7 +33,9 @@ HEADER_AFTER = 1.0  # mm below the header
 BLOCKS: dict[str, tuple[float, float, float]] = {
     "nm": (1.45, 1.15, 0.0),  # the name, bold
     "sub": (0.9, 1.2, 0.0),  # rank, unit, Wild Card
-    "hd": (0.8, 1.2, 0.6),  # a section heading (padding 0.3 mm above and below)
+    # A heading block of its own (a blank card's WEAPONS, a section without rows), padding
+    # 0.3 mm above and below; other headings are the first line of their section's first row.
+    "hd": (0.8, 1.2, 0.6),
     "tb": (1.0, 1.2, 0.65),  # a stat row: labels, then values in bold, under a rule
     "wp": (1.0, 1.2, 0.45),  # a weapon: its name and values in bold, the labels between
     "nt": (0.9, 1.2, 0.4),  # the notes (0.4 mm padding above)
@@ -58,6 +61,9 @@ class Block:
     # (bold, text) runs printed one under the other in one block (a row's labels, its values):
     # one element instead of one per run, which is what a 90-card deck pays for.
     runs: tuple[tuple[bool, str], ...] = ()
+    # A section's heading as the block's first line (smaller type, inside the block's line
+    # height, so the line is as tall as the others): one element fewer than a heading block.
+    heading: str = ""
 
 
 def block(
@@ -77,15 +83,22 @@ def block(
 
 
 def run_block(
-    css: str, runs: Sequence[tuple[bool, Sequence[str]]], font_pt: float, *, tabs: int = 0
+    css: str,
+    runs: Sequence[tuple[bool, Sequence[str]]],
+    font_pt: float,
+    *,
+    tabs: int = 0,
+    heading: str = "",
 ) -> Block:
-    """Return one block of runs (bold or not, their lines), all in the card's type."""
+    """Return one block of runs (bold or not, their lines), all in the card's type, under
+    `heading` (a section's name, upper case) if given."""
     kept = [(bold, lines) for bold, lines in runs if lines]
-    count = sum(len(lines) for _, lines in kept)
+    count = sum(len(lines) for _, lines in kept) + (1 if heading else 0)
     size, line, extra = BLOCKS[css]
     height = count * size * line * font_pt * MM_PER_PT + extra
     classes = f"{css} t{tabs}" if tabs else css
-    return Block(classes, "", height, runs=tuple((b, "\n".join(ls)) for b, ls in kept))
+    printed = tuple((b, "\n".join(ls)) for b, ls in kept)
+    return Block(classes, "", height, runs=printed, heading=heading.upper())
 
 
 def split_block(b: Block, room: float, font_pt: float) -> tuple[Block, Block] | None:
@@ -137,11 +150,14 @@ def band(track: Sequence[tuple[str, int, int]], footer: str, width: float, band_
                 used = 0.0
             lines[-1].append(piece)
             used += width_em
-    footer_lines = 1 if footer else 0
-    height = len(lines) * TRACK_EM * TRACK_LINE * band_pt * MM_PER_PT + footer_lines * (
-        FOOTER_EM * FOOTER_LINE * band_pt * MM_PER_PT + FOOTER_PAD
-    )
+    height = len(lines) * TRACK_EM * TRACK_LINE * band_pt * MM_PER_PT
+    height += footer_height(band_pt) if footer else 0.0
     return Band(tuple(tuple(line) for line in lines), footer, height)
+
+
+def footer_height(band_pt: float) -> float:
+    """Return the footer's height (mm) with the gap above it, under the track."""
+    return FOOTER_EM * FOOTER_LINE * band_pt * MM_PER_PT + FOOTER_PAD
 
 
 def header_height(title_lines: int, sub_lines: int, font_pt: float, qr_min: float) -> float:

@@ -13,16 +13,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from printing.card_faces import (
+    BAND_BOTTOM,
     CARD_INSET,
     EMPTY_BOX,
     FILLED_BOX,
+    FOOTER_EM,
     HEADING_SHRINK_STEPS,
+    TRACK_EM,
     Band,
     Block,
     Face,
     band,
     block,
     fill_faces,
+    footer_height,
     header_height,
     run_block,
     wrapped,
@@ -268,8 +272,9 @@ def tab_rows(
 def _section_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block]:
     blocks: list[Block] = []
     for section in card.sections:
-        blocks.append(block("hd", [section.heading], font_pt, keep_with_next=True))
-        for row in section.rows:
+        if not section.rows:
+            blocks.append(block("hd", [section.heading.upper()], font_pt, keep_with_next=True))
+        for n, row in enumerate(section.rows):
             # A lone stat named as its heading ("Ability" under ABILITY) needs no label.
             alone = len(row) == 1 and row[0].label.lower() == section.heading.lower()
             fitted = tab_rows(
@@ -278,16 +283,18 @@ def _section_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Bloc
             runs = [(False, fitted.head), (True, fitted.body)]
             if card.blank:
                 runs = [(False, fitted.head), (False, ["\u00a0", "\u00a0"])]
-            blocks.append(run_block("tb", runs, font_pt, tabs=fitted.columns))
+            heading = section.heading if n == 0 else ""
+            blocks.append(run_block("tb", runs, font_pt, tabs=fitted.columns, heading=heading))
     return blocks
 
 
 def _weapon_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block]:
     if not card.weapons:
         return []
-    blocks = [block("hd", ["Weapons"], font_pt, keep_with_next=True)]
     if card.blank:
-        return blocks + [block("wl", ["\u00a0"], font_pt) for _ in card.weapons]
+        alone = block("hd", ["WEAPONS"], font_pt, keep_with_next=True)
+        return [alone] + [block("wl", ["\u00a0"], font_pt) for _ in card.weapons]
+    blocks: list[Block] = []
     last_head = None
     for weapon in card.weapons:
         heads = [c.label for c in weapon.columns]
@@ -303,7 +310,8 @@ def _weapon_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block
         )
         name = wrapped(weapon.name, grid.inner, font_pt, bold=True)
         runs = [(True, name), (False, fitted.head), (True, fitted.body)]
-        blocks.append(run_block("wp", runs, font_pt, tabs=fitted.columns))
+        heading = "" if blocks else "Weapons"
+        blocks.append(run_block("wp", runs, font_pt, tabs=fitted.columns, heading=heading))
         last_head = heads
     return blocks
 
@@ -525,7 +533,10 @@ def card_sheet_context(
         "pages": pages,
         "slots": _positions(grid),
         "fonts": [css_number(f) for f in sizes],
-        "band_pt": css_number(grid.kind.band_pt),
+        # The band: the track and the footer, each pinned to the card's bottom edge.
+        "track_pt": css_number(grid.kind.band_pt * TRACK_EM),
+        "footer_pt": css_number(grid.kind.band_pt * FOOTER_EM),
+        "track_bottom": css_number(BAND_BOTTOM + footer_height(grid.kind.band_pt)),
         "tab_stops": _tab_stops(grid),
         "cut_marks": [{**mark, "index": i} for i, mark in enumerate(marks)],
         "photo_height": css_number(photo_height(grid)),

@@ -128,3 +128,37 @@ def test_a_blank_card_has_no_dark_name_band_to_write_on():
         tuple(round(v, 2) for v in r["non_stroking_color"] or ()) for r in page.rects if r["fill"]
     }
     assert not dark and (0.18, 0.23, 0.18) not in fills
+
+
+def _laid_out_blocks(box) -> list:
+    """Return the body blocks (<p> children of each card, not the band) WeasyPrint laid out."""
+    if getattr(box, "element_tag", "") == "article":
+        band = ("trk", "ft")
+        return [
+            [c for c in box.children if c.element_tag == "p" and c.element.get("class") not in band]
+        ]
+    return [found for child in getattr(box, "children", ()) for found in _laid_out_blocks(child)]
+
+
+@pytest.mark.parametrize("size", ["poker", "mini"])
+def test_every_block_is_as_tall_as_measured_headings_inside_their_rows(size):
+    from printing.render import render_document
+
+    system = get_system("d12_skirmish")
+    figures = [*worst_figures(system), *demo_figures("d12_skirmish")]
+    context = cards_document(
+        system, figures, system.options.validate({}), size=size, page="A4", blanks=1
+    ).parts[0]
+    faces = [c.face for page in context["pages"] for c in page]
+    document = render_document("cards", context)
+    cards = [card for page in document.pages for card in _laid_out_blocks(page._page_box)]
+
+    assert len(cards) == len(faces)
+    headed = 0
+    for laid_out, face in zip(cards, faces, strict=True):
+        classes = [b.css.split()[0] for b in face.blocks]
+        assert [p.element.get("class").split()[0] for p in laid_out] == classes
+        for p, block in zip(laid_out, face.blocks, strict=True):
+            assert p.margin_height() * 25.4 / 96 == pytest.approx(block.height, abs=0.01)
+            headed += bool(block.heading)
+    assert headed >= len(faces)  # rows carry their section's heading as their first line
