@@ -5,7 +5,8 @@ What it does, all on 127.0.0.1 and all bounded:
    PostgreSQL, migrates it and seeds one campaign with BATTLES battles, each between two
    players in "each on their own phone" mode, with the cards activation method started;
 2. starts the stack as docker-compose.yml serves it: uvicorn on config.asgi (`--workers`,
-   default 2 as in docker-compose.yml, CONN_MAX_AGE=0), a Celery worker on the default queue,
+   default 3 as in docker-compose.yml, CONN_MAX_AGE=0, DATABASE_POOL 20 as there), a Celery
+   worker on the default queue,
    both on Redis (CLUB_REDIS_URL, default db 8), tasks NOT eager;
 3. every phone loads its table (as a browser does, which also gives it its CSRF token) and
    opens the battle's event stream (GET /battles/<pk>/stream/, held open for the whole run);
@@ -652,9 +653,9 @@ def main() -> int:
         default=READ_EVERY,
         help="a reader's mean think time between pages, s",
     )
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument("--workers", type=int, default=3, help="uvicorn worker processes")
     parser.add_argument(
-        "--pool", type=int, default=0, help="DATABASE_POOL per process (0: a connect a request)"
+        "--pool", type=int, default=20, help="DATABASE_POOL per process (0: a connect a request)"
     )
     parser.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
     parser.add_argument("--keep-database", action="store_true")

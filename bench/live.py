@@ -4,8 +4,8 @@ What it does, all on 127.0.0.1 and all bounded:
 1. (re)creates its own database (`muster_t28live` unless LIVE_DATABASE says otherwise) on the
    machine's PostgreSQL, migrates it and seeds BATTLES battles, each between two players'
    forces in "each on their own phone" mode, and two club members who watch every battle;
-2. starts uvicorn (`--workers`, default 2) with REDIS_URL on Redis db 9 (LIVE_REDIS_URL), so
-   every ring goes through Redis pub/sub;
+2. starts uvicorn (`--workers`, default 3 as docker-compose.yml) with REDIS_URL on Redis db 9
+   (LIVE_REDIS_URL), so every ring goes through Redis pub/sub;
 3. opens, per battle, the event stream (GET /battles/<pk>/stream/) of both phones and both
    spectators, then each phone resolves a check (POST /api/battles/<pk>/resolve/) every
    2 s for SECONDS seconds;
@@ -596,7 +596,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=120.0)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--port", type=int, default=0, help="the server's port (0: any free one)")
     parser.add_argument("--keep-database", action="store_true")
     parser.add_argument(
