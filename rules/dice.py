@@ -285,23 +285,7 @@ class SeededDice(Dice):
         records = face.records.get(label) or records_for(face, label)
         if records is None:
             return tuple(self.roll(face, label) for _ in range(count))
-        faces, limit = face.faces, face.limit
-        sides = len(faces)
-        record = self.rolls.append
-        values = []
-        words = self._words
-        for _ in range(count):
-            while True:
-                if not words:
-                    self._refill()
-                    words = self._words
-                word = words.pop()
-                if word < limit:
-                    break
-            index = word % sides
-            values.append(faces[index])
-            record(records[index])
-        return tuple(values)
+        return tuple(self._roll_kept(face, (records,) * count))
 
     def roll_hand(self, dice: Hand) -> list[int]:
         """A hand's dice in one loop: the values and records of single rolls, in order.
@@ -312,6 +296,11 @@ class SeededDice(Dice):
         die, _, by_die = dice
         if by_die is None:
             return super().roll_hand(dice)
+        return self._roll_kept(die, by_die)
+
+    def _roll_kept(self, die: Die, by_die: Iterable[tuple[DieRoll, ...]]) -> list[int]:
+        """Roll one `die` per entry of `by_die` (each die's kept records by face, in order):
+        the values and records of single rolls, in one loop (`roll_many`, `roll_hand`)."""
         faces, limit = die.faces, die.limit
         sides = len(faces)
         record = self.rolls.append
