@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
@@ -123,6 +123,45 @@ _QUESTION_SETS_SIZE = 8
 #: Questions one set keeps: a 6 v 6 batch asks a few dozen to a few hundred, and a prepared
 #: question keeps each face's result as it comes up (tens of KB for a Rencounter melee).
 _QUESTIONS_SIZE = 1024
+
+
+Derived = TypeVar("Derived")
+
+
+class ByStats(Generic[Derived]):
+    """What a batch derives from a figure's stats (validated, with its kit or weapons), kept
+    by the stats mapping handed in; at most `size` entries.
+
+    A batch hands in the same figures' stats battle after battle; `validated_snapshot` knows
+    them by content, but building that key was a tenth of a short battle. The same mapping,
+    still equal to a copy taken when it was derived and with values of the same types (what
+    the content key tells apart), under the same `context` objects (tables, schema: by
+    identity), has the same answer, so it is kept by the mapping.
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self._kept: dict[int, tuple[Mapping[str, Any], tuple[object, ...], Any, Any, Derived]] = {}
+        self._size = size
+
+    def get(
+        self, stats: Mapping[str, Any], context: tuple[object, ...], derive: Callable[[], Derived]
+    ) -> Derived:
+        """The answer `derive()` gave for these stats under `context`, derived on a miss."""
+        known = self._kept.get(id(stats))
+        if (
+            known is None
+            or known[0] is not stats
+            or any(kept is not given for kept, given in zip(known[1], context, strict=True))
+            or known[2] != stats
+            or known[3] != list(map(type, stats.values()))
+        ):
+            if len(self._kept) >= self._size:
+                self._kept.clear()
+            as_given = {k: list(v) if v.__class__ is list else v for k, v in stats.items()}
+            derived = derive()
+            types = list(map(type, stats.values()))
+            known = self._kept[id(stats)] = (stats, context, as_given, types, derived)
+        return known[4]
 
 
 def validated_snapshot(schema: Schema, stats: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.plans import PlannedCheck
 from rules.schema import Schema
-from rules.simulate import SimEvent, SimFigure, SimResult, validated_snapshot
+from rules.simulate import ByStats, SimEvent, SimFigure, SimResult, validated_snapshot
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import NOT_AT_STAKE
@@ -56,40 +56,20 @@ class _Figure(NamedTuple):
     start: dict[str, Any]
 
 
-#: What a figure brings to battle (see `_figure`), by the stats mapping handed in; bounded.
-_FIGURES: dict[int, tuple[Mapping[str, Any], Schema, t.EscarmoucheTables, Any, Any, _Figure]]
-_FIGURES = {}
-_FIGURES_SIZE = 1024
+#: What a figure brings to battle (see `_figure`), by the stats mapping handed in.
+_FIGURES: ByStats[_Figure] = ByStats()
 
 
 def _figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any]) -> _Figure:
-    """The figure's stats validated (`validated_snapshot`) and its kit.
+    """The figure's stats validated (`validated_snapshot`), its kit and its starting state,
+    kept for the stats mapping a batch hands in battle after battle (`ByStats`)."""
+    return _FIGURES.get(stats, (schema, tables), lambda: _new_figure(tables, schema, stats))
 
-    A batch hands in the same figures' stats battle after battle; `validated_snapshot` knows
-    them by content, but building that key was a tenth of a short battle. The same mapping,
-    still equal to a copy taken when it was validated and with values of the same types (what
-    the content key tells apart), has the same answer, so it is kept by the mapping.
-    """
-    known = _FIGURES.get(id(stats))
-    if (
-        known is None
-        or known[0] is not stats
-        or known[1] is not schema
-        or known[2] is not tables
-        or known[3] != stats
-        or known[4] != list(map(type, stats.values()))
-    ):
-        if len(_FIGURES) >= _FIGURES_SIZE:
-            _FIGURES.clear()
-        as_given = {k: list(v) if v.__class__ is list else v for k, v in stats.items()}
-        valid = validated_snapshot(schema, stats)
-        kit = Kit(
-            melee_weapon(valid, tables), _arms(tables, valid), _lightest_weapon(tables, valid)
-        )
-        types = list(map(type, stats.values()))
-        figure = _Figure(valid, kit, initial_state(valid, tables=tables))
-        known = _FIGURES[id(stats)] = (stats, schema, tables, as_given, types, figure)
-    return known[5]
+
+def _new_figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any]) -> _Figure:
+    valid = validated_snapshot(schema, stats)
+    kit = Kit(melee_weapon(valid, tables), _arms(tables, valid), _lightest_weapon(tables, valid))
+    return _Figure(valid, kit, initial_state(valid, tables=tables))
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
 from rules.plans import PlannedCheck
-from rules.simulate import SimEvent, SimFigure, SimResult, validated_snapshot
+from rules.simulate import ByStats, SimEvent, SimFigure, SimResult, validated_snapshot
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
@@ -31,9 +31,8 @@ MAX_TURNS = 40
 IN_PLAY = ("unhurt", "wounded")
 #: Prepared questions a check without plans keeps for one battle (see `_questions`).
 _QUESTIONS_SIZE = 4096
-#: What a unit brings to battle (see `_unit`), by the stats mapping handed in; bounded.
-_UNITS: dict[int, tuple[Mapping[str, Any], t.GGTables, dict[str, Any], list[type], _Unit]] = {}
-_UNITS_SIZE = 1024
+#: What a unit brings to battle (see `_unit`), by the stats mapping handed in.
+_UNITS: ByStats[_Unit] = ByStats()
 
 
 class _Unit(NamedTuple):
@@ -45,30 +44,15 @@ class _Unit(NamedTuple):
 
 
 def _unit(tables: t.GGTables, stats: Mapping[str, Any]) -> _Unit:
-    """The unit's stats validated (`validated_snapshot`) and its ranged and melee weapons.
+    """The unit's stats validated (`validated_snapshot`) and its ranged and melee weapons,
+    kept for the stats mapping a batch hands in battle after battle (`ByStats`)."""
+    return _UNITS.get(stats, (tables,), lambda: _new_unit(tables, stats))
 
-    A batch hands in the same units' stats battle after battle; `validated_snapshot` knows
-    them by content, but building that key was a tenth of a short battle. The same mapping,
-    still equal to a copy taken when it was validated and with values of the same types (what
-    the content key tells apart), has the same answer, so it is kept by the mapping.
-    """
-    known = _UNITS.get(id(stats))
-    if (
-        known is None
-        or known[0] is not stats
-        or known[1] is not tables
-        or known[2] != stats
-        or known[3] != list(map(type, stats.values()))
-    ):
-        if len(_UNITS) >= _UNITS_SIZE:
-            _UNITS.clear()
-        as_given = {k: list(v) if v.__class__ is list else v for k, v in stats.items()}
-        valid = validated_snapshot(stats_schema(tables), stats)
-        ranged = _weapon(valid, tables.RANGED_KEYS)
-        unit = _Unit(valid, ranged, _weapon(valid, tables.MELEE_KEYS) or "unarmed")
-        types = list(map(type, stats.values()))
-        known = _UNITS[id(stats)] = (stats, tables, as_given, types, unit)
-    return known[4]
+
+def _new_unit(tables: t.GGTables, stats: Mapping[str, Any]) -> _Unit:
+    valid = validated_snapshot(stats_schema(tables), stats)
+    ranged = _weapon(valid, tables.RANGED_KEYS)
+    return _Unit(valid, ranged, _weapon(valid, tables.MELEE_KEYS) or "unarmed")
 
 
 @dataclass
