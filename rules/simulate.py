@@ -135,30 +135,37 @@ class ByStats(Generic[Derived]):
     A batch hands in the same figures' stats battle after battle; `validated_snapshot` knows
     them by content, but building that key was a tenth of a short battle. The same mapping,
     still equal to a copy taken when it was derived and with values of the same types (what
-    the content key tells apart), under the same `context` objects (tables, schema: by
-    identity), has the same answer, so it is kept by the mapping.
+    the content key tells apart), under the same `context` (the tables and schema it was
+    derived with), has the same answer, so it is kept by the mapping.
     """
 
     def __init__(self, size: int = 1024) -> None:
-        self._kept: dict[int, tuple[Mapping[str, Any], tuple[object, ...], Any, Any, Derived]] = {}
+        self._kept: dict[int, tuple[Mapping[str, Any], tuple[Any, ...], Any, Any, Derived]] = {}
         self._size = size
 
     def get(
-        self, stats: Mapping[str, Any], context: tuple[object, ...], derive: Callable[[], Derived]
+        self,
+        stats: Mapping[str, Any],
+        context: tuple[Any, ...],
+        derive: Callable[..., Derived],
     ) -> Derived:
-        """The answer `derive()` gave for these stats under `context`, derived on a miss."""
+        """What `derive(*context, stats)` gave for these stats, derived again on a miss.
+
+        Called for every figure of every battle, so kept flat: the context is compared as a
+        tuple (its items are the very objects of the last call, found equal at once).
+        """
         known = self._kept.get(id(stats))
         if (
             known is None
             or known[0] is not stats
-            or any(kept is not given for kept, given in zip(known[1], context, strict=True))
+            or known[1] != context
             or known[2] != stats
             or known[3] != list(map(type, stats.values()))
         ):
             if len(self._kept) >= self._size:
                 self._kept.clear()
             as_given = {k: list(v) if v.__class__ is list else v for k, v in stats.items()}
-            derived = derive()
+            derived = derive(*context, stats)
             types = list(map(type, stats.values()))
             known = self._kept[id(stats)] = (stats, context, as_given, types, derived)
         return known[4]

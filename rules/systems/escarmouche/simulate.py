@@ -63,7 +63,7 @@ _FIGURES: ByStats[_Figure] = ByStats()
 def _figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any]) -> _Figure:
     """The figure's stats validated (`validated_snapshot`), its kit and its starting state,
     kept for the stats mapping a batch hands in battle after battle (`ByStats`)."""
-    return _FIGURES.get(stats, (schema, tables), lambda: _new_figure(tables, schema, stats))
+    return _FIGURES.get(stats, (tables, schema), _new_figure)
 
 
 def _new_figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any]) -> _Figure:

@@ -46,7 +46,7 @@ class _Unit(NamedTuple):
 def _unit(tables: t.GGTables, stats: Mapping[str, Any]) -> _Unit:
     """The unit's stats validated (`validated_snapshot`) and its ranged and melee weapons,
     kept for the stats mapping a batch hands in battle after battle (`ByStats`)."""
-    return _UNITS.get(stats, (tables,), lambda: _new_unit(tables, stats))
+    return _UNITS.get(stats, (tables,), _new_unit)
 
 
 def _new_unit(tables: t.GGTables, stats: Mapping[str, Any]) -> _Unit:
