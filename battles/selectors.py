@@ -18,6 +18,7 @@ from campaigns.models import Campaign, Club, Membership, Role
 from campaigns.selectors import campaigns_managed_by, campaigns_visible_to
 from campaigns.services.house_rules import rules_under
 from common.json_types import JSONObject
+from common.orm import prefetched
 from common.users import User, Visitor
 from rosters.models import Character
 from rules.system import RuleSystem, get_system
@@ -118,7 +119,7 @@ def referees(battle: Battle, user: Visitor) -> bool:
 def _owners(battle: Battle) -> list[tuple[int, int]]:
     """Each side's index and its force's owner: from the sides the pages prefetched (with
     their forces), else one query, kept on the battle object (a service asks for two users)."""
-    if "sides" in getattr(battle, "_prefetched_objects_cache", {}):
+    if prefetched(battle, "sides"):
         return [(s.index, s.force.owner_id) for s in battle.sides.all()]
     if (kept := battle.__dict__.get("_side_owners")) is None:
         kept = battle.__dict__["_side_owners"] = list(

@@ -21,3 +21,9 @@ def count_of(model: type[Model], field: str) -> Coalesce:
         .values("n")
     )
     return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+
+def prefetched(instance: Model, name: str) -> bool:
+    """Say whether `instance.<name>.all()` reads what was loaded with it (a prefetch, or a
+    service's `prefetch_related_objects`) rather than querying again."""
+    return name in getattr(instance, "_prefetched_objects_cache", {})

@@ -63,6 +63,7 @@ from battles.services.turns import DRAW, drawn_sides, last_activation
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_visible_to
 from campaigns.services.house_rules import house_rules_filename, rules_for_campaign
+from common.orm import prefetched
 from common.users import Visitor, signed_in
 from pages.after import battle_report, roll_json
 from pages.consent import consent_context
@@ -108,7 +109,7 @@ def _seated(event: BattleEvent | None, battle: Battle) -> Battle | None:
     place. The table is drawn from it without reading the battle again (3 queries saved per
     action); its campaign and house rules are the ones loaded, which no action changes."""
     seated = event.battle if event is not None else None
-    if seated is None or "sides" not in getattr(seated, "_prefetched_objects_cache", {}):
+    if seated is None or not prefetched(seated, "sides"):
         return None
     seated.campaign, seated.house_rules = battle.campaign, battle.house_rules
     return seated

@@ -42,6 +42,7 @@ from battles.models import Battle, BattleEvent, BattleFigure, EventKind
 from battles.selectors import battles_visible_to, rules_for_battle
 from battles.services.adjust import markers
 from battles.services.turns import draw_turn, last_activation
+from common.orm import prefetched
 from pages.display import figure_chips, is_out
 from pages.markup import chips_html
 from pages.narration import event_view
@@ -187,7 +188,7 @@ def _figures(events: list[BattleEvent], battle: Battle | None = None) -> dict[in
     """The figures the events touched, as they stand: a check's actor and target came with
     it; a void's figures are the writer's battle's (`herald`), else read."""
     figures = {f.pk: f for e in events for f in (e.actor, e.target) if f is not None}
-    if battle is not None and "figures" in getattr(battle, "_prefetched_objects_cache", {}):
+    if battle is not None and prefetched(battle, "figures"):
         figures = {f.pk: f for f in battle.figures.all()} | figures
     wanted = {pk for event in events for pk in _touched(event)} - figures.keys()
     if wanted:

@@ -24,7 +24,7 @@ from battles.models import (
     PostBattleRoll,
 )
 from campaigns.models import Campaign, Membership
-from common.orm import count_of
+from common.orm import count_of, prefetched
 from common.users import User
 from league.core import PlayerId
 from league.core.errors import LeagueError
@@ -503,7 +503,7 @@ def _figures_in_order(battle: Battle, sides: Sequence[BattleSide]) -> list[Battl
 def _sides_with_owners(battle: Battle) -> list[BattleSide]:
     """The battle's sides in order, with their forces' owners: those `battle_with_sides`
     prefetched (the pages load every battle so), else one query."""
-    if "sides" in getattr(battle, "_prefetched_objects_cache", {}):
+    if prefetched(battle, "sides"):
         return list(battle.sides.all())
     return list(battle.sides.select_related("force__owner").order_by("index"))
 

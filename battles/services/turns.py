@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 
 from battles.models import Battle, BattleEvent, EventKind
 from battles.selectors import sides_played_by
+from common.orm import prefetched
 from common.users import Visitor
 
 DRAW = "activation.draw"
@@ -62,7 +63,7 @@ def drawing_sides(battle: Battle, last: BattleEvent | None = None) -> frozenset[
 
 def drawers_named(battle: Battle, drawers: frozenset[int]) -> str:
     """Say whose turn to draw it is, naming the players of the drawing sides."""
-    if "sides" in getattr(battle, "_prefetched_objects_cache", {}):  # a seated battle's
+    if prefetched(battle, "sides"):  # a seated battle's
         sides = [side for side in battle.sides.all() if side.index in drawers]
     else:
         sides = list(battle.sides.select_related("force__owner").filter(index__in=drawers))
