@@ -73,6 +73,7 @@ ACT_EVERY = 3.0  # s between one phone's actions
 READ_EVERY = 3.0  # s a reader spends on a page before the next (the mean; --read-every)
 PRINT_EVERY = 60.0  # s between print jobs
 HEALTH_EVERY = 0.25  # s between /healthz probes
+WINDOW = 10.0  # s: the report's p95 per stretch of the night
 BUDGET_MS = {"action": 150.0, "read": 150.0}
 SEED = """
 import json
@@ -402,9 +403,16 @@ class Tally:
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     jobs: list[float] = field(default_factory=list)  # s from the request to the PDF ready
+    # (s since the tally began, kind, ms) of every answer, and each print job's (from, to):
+    # which part of the night was slow, and whether a print job was rendering then.
+    timeline: list[tuple[float, str, float]] = field(default_factory=list)
+    printing: list[tuple[float, float]] = field(default_factory=list)
+    began: float = field(default_factory=time.perf_counter)
 
     def add(self, kind: str, started: float, requests: int, error: str | None = None) -> None:
-        self.latencies.setdefault(kind, []).append((time.perf_counter() - started) * 1000)
+        now = time.perf_counter()
+        self.latencies.setdefault(kind, []).append((now - started) * 1000)
+        self.timeline.append((now - self.began, kind, (now - started) * 1000))
         self.requests += requests
         if error:
             self.errors.append(f"{kind}: {error}")
@@ -550,6 +558,7 @@ async def _await_job(
         state = json.loads(answer.body).get("status") if answer.status == 200 else None
         if state in ("DONE", "FAILED"):
             tally.jobs.append(round(time.perf_counter() - started, 2))
+            tally.printing.append((started - tally.began, time.perf_counter() - tally.began))
             if state == "FAILED":
                 tally.errors.append("print job failed")
             return
@@ -603,6 +612,26 @@ async def _night(port: int, seeded: dict, seconds: float, readers: int, read_eve
     return {"tally": tally, "elapsed": elapsed, "streams": len(streams), "held": held}
 
 
+def _windows(tally: Tally, width: float = WINDOW) -> list[dict]:
+    """Actions' and reads' p95 in each `width` s of the night, and whether a print job was
+    rendering then: a slow stretch, or slow throughout."""
+    rows: dict[int, dict[str, list[float]]] = {}
+    for at, kind, ms in tally.timeline:
+        group = kind.partition(":")[0]
+        if group in ("action", "read"):
+            rows.setdefault(int(at // width), {"action": [], "read": []})[group].append(ms)
+    return [
+        {
+            "from_s": n * width,
+            "actions": len(row["action"]),
+            "action_p95": _spread(row["action"])["p95"] if row["action"] else None,
+            "read_p95": _spread(row["read"])["p95"] if row["read"] else None,
+            "printing": any(a < (n + 1) * width and b > n * width for a, b in tally.printing),
+        }
+        for n, row in sorted(rows.items())
+    ]
+
+
 def _report(run: dict, args: argparse.Namespace, load_start: float) -> dict:
     tally: Tally = run["tally"]
     kinds = {k: {"count": len(v), **_spread(v)} for k, v in sorted(tally.latencies.items())}
@@ -612,6 +641,7 @@ def _report(run: dict, args: argparse.Namespace, load_start: float) -> dict:
     actions = [ms for k, v in tally.latencies.items() if k.startswith("action:") for ms in v]
     reads = [ms for k, v in tally.latencies.items() if k.startswith("read:") for ms in v]
     grouped = {"action": _spread(actions), "read": _spread(reads)}
+    windows = _windows(tally)
     return {
         "benchmark": "club_night",
         "server": f"uvicorn --workers {args.workers} (ASGI), PostgreSQL, Redis, 1 Celery worker",
@@ -631,6 +661,7 @@ def _report(run: dict, args: argparse.Namespace, load_start: float) -> dict:
         "ms_table_actions": grouped["action"],
         "ms_reads": grouped["read"],
         "print_job_seconds": tally.jobs,
+        "by_window": windows,
         "errors": len(tally.errors),
         "error_samples": sorted(set(tally.errors))[:5],
         "budget": {

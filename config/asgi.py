@@ -7,6 +7,9 @@ doorbell, so an open stream never holds a worker; ordinary views run in threads 
 thread of each worker process with cProfile, in CPU time: the event loop (uvicorn, Django's
 ASGI handler, the streams) and the threads the sync views and the log reads run on. SIGUSR2
 forgets what was profiled so far (the start-up); SIGUSR1 writes `<dir>/worker-<pid>.pstats`.
+
+Each worker loads its views and freezes what it loaded before its first request
+(`config.boot.warm`).
 """
 
 import os
@@ -62,3 +65,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 if os.environ.get("MUSTER_PROFILE_DIR"):
     _profile_every_thread(os.environ["MUSTER_PROFILE_DIR"])
 application = get_asgi_application()
+
+from config.boot import warm  # noqa: E402 - Django must be set up first
+
+warm()

@@ -367,10 +367,28 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class ForceTile:
+    """A force as the campaign page's tiles show it: named in Python, since a club's page
+    has dozens of tiles and two method calls a tile in the template cost more than the
+    rest of the tile."""
+
+    pk: int
+    name: str
+    owner: str
+    characters: int
+
+    @classmethod
+    def of(cls, force: Force) -> ForceTile:
+        """`force` with its owner loaded and its `character_count` annotated."""
+        owner = force.owner.get_full_name() or force.owner.get_username()
+        return cls(force.pk, force.name, owner, force.character_count)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
 class CampaignOverview:
     campaign: Campaign
     members: tuple[Membership, ...]
-    forces: tuple[Force, ...]
+    forces: tuple[ForceTile, ...]
     battles: tuple[Battle, ...]
     standings: tuple[Standing, ...]
     standings_note: str
@@ -406,7 +424,8 @@ def campaign_overview(campaign: Campaign) -> CampaignOverview:
     """Return members, forces, recent battles, standings and the current round (11 queries)."""
     members = tuple(campaign.memberships.select_related("user").order_by("role", "user__username"))
     forces = tuple(
-        campaign.forces.select_related("owner")
+        ForceTile.of(force)
+        for force in campaign.forces.select_related("owner")
         .annotate(character_count=count_of(Character, "force"))
         .order_by("name", "pk")
     )
