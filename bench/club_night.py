@@ -74,6 +74,7 @@ READ_EVERY = 3.0  # s a reader spends on a page before the next (the mean; --rea
 PRINT_EVERY = 60.0  # s between print jobs
 HEALTH_EVERY = 0.25  # s between /healthz probes
 WINDOW = 10.0  # s: the report's p95 per stretch of the night
+WORKER_NICE = 6  # the Celery worker's share of a busy CPU: a quarter of the web's, as in compose
 BUDGET_MS = {"action": 150.0, "read": 150.0}
 SEED = """
 import json
@@ -283,16 +284,23 @@ def _start(command: list[str], pool: int) -> subprocess.Popen[bytes]:
     )
 
 
-def _start_stack(port: int, workers: int, pool: int) -> tuple[subprocess.Popen[bytes], ...]:
-    """Start uvicorn and a Celery worker as docker-compose.yml does; wait for /healthz."""
+def _start_stack(
+    port: int, workers: int, pool: int, worker_nice: int = WORKER_NICE
+) -> tuple[subprocess.Popen[bytes], ...]:
+    """Start uvicorn and a Celery worker as docker-compose.yml does; wait for /healthz.
+
+    The worker runs at `nice` `worker_nice`: compose gives the background services a quarter
+    of the web's CPU weight (`cpu_shares` 256 against 1,024), and on one box without
+    containers nice 6 is that same weight (272 against 1,024)."""
     server = _start(
         [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(workers), "--no-access-log",
          "--log-level", "warning", "--timeout-graceful-shutdown", "2"], pool
     )  # fmt: skip
     worker = _start(
-        [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",
-         "--concurrency", "1", "--prefetch-multiplier", "1", "-Q", "celery"], pool
+        ["nice", "-n", str(worker_nice), PYTHON, "-m", "celery", "-A", "config", "worker",
+         "--loglevel", "WARNING", "--concurrency", "1", "--prefetch-multiplier", "1",
+         "-Q", "celery"], pool
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -641,10 +649,11 @@ def _report(run: dict, args: argparse.Namespace, load_start: float) -> dict:
     actions = [ms for k, v in tally.latencies.items() if k.startswith("action:") for ms in v]
     reads = [ms for k, v in tally.latencies.items() if k.startswith("read:") for ms in v]
     grouped = {"action": _spread(actions), "read": _spread(reads)}
-    windows = _windows(tally)
+    windows = _windows(tally, args.window)
     return {
         "benchmark": "club_night",
         "server": f"uvicorn --workers {args.workers} (ASGI), PostgreSQL, Redis, 1 Celery worker",
+        "worker_nice": args.worker_nice,
         "db_pool_size": args.pool,
         "cpus": os.cpu_count(),
         "load_average_1m": {"start": load_start, "end": round(os.getloadavg()[0], 2)},
@@ -661,6 +670,7 @@ def _report(run: dict, args: argparse.Namespace, load_start: float) -> dict:
         "ms_table_actions": grouped["action"],
         "ms_reads": grouped["read"],
         "print_job_seconds": tally.jobs,
+        "print_jobs_from_to_s": [(round(a, 1), round(b, 1)) for a, b in tally.printing],
         "by_window": windows,
         "errors": len(tally.errors),
         "error_samples": sorted(set(tally.errors))[:5],
@@ -685,6 +695,15 @@ def main() -> int:
         help="a reader's mean think time between pages, s",
     )
     parser.add_argument("--workers", type=int, default=3, help="uvicorn worker processes")
+    parser.add_argument(
+        "--worker-nice",
+        type=int,
+        default=WORKER_NICE,
+        help="the Celery worker's nice (compose: a quarter of the web's CPU weight; 0: equal)",
+    )
+    parser.add_argument(
+        "--window", type=float, default=WINDOW, help="s: the stretch `by_window` reports"
+    )
     parser.add_argument(
         "--pool", type=int, default=20, help="DATABASE_POOL per process (0: a connect a request)"
     )
@@ -718,7 +737,7 @@ def main() -> int:
         print(json.dumps(_cost_report(costs, args, load_start), indent=2))
         return 0
     port = args.port or _free_port()
-    stack = _start_stack(port, args.workers, args.pool)
+    stack = _start_stack(port, args.workers, args.pool, args.worker_nice)
     try:
         run = asyncio.run(_night(port, seeded, args.seconds, args.readers, args.read_every))
     finally:

@@ -49,6 +49,14 @@ def test_app_services_set_only_variables_the_settings_read(service):
         assert re.search(rf'"{name}"', SETTINGS), f"{service} sets {name}, settings never read it"
 
 
+@pytest.mark.parametrize("service", ["worker", "notify-worker", "beat"])
+def test_background_services_yield_the_cpu_to_the_web(service):
+    # A print job must not stall the table: under contention the web gets four times the
+    # background services' share (compose's default weight is 1,024).
+    assert "cpu_shares" not in SERVICES["web"]
+    assert SERVICES[service]["cpu_shares"] == 256
+
+
 def test_env_example_names_only_variables_the_settings_or_compose_read():
     names = re.findall(r"^#?\s*([A-Z_]+)=", ENV_EXAMPLE, re.MULTILINE)
     compose_text = (ROOT / "docker-compose.yml").read_text()
