@@ -92,6 +92,7 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --config-file bench/mypy.ini
 
 format: setup
 	$(VENV)/bin/ruff format .

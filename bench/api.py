@@ -78,7 +78,7 @@ class BareCharacter(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-def build() -> tuple[object, object]:
+def build() -> tuple[Campaign, User]:
     from rosters.models import Character, ServiceRecordEntry
     from tests.factories import (
         CampaignFactory,
@@ -89,8 +89,9 @@ def build() -> tuple[object, object]:
         UserFactory,
     )
 
-    campaign = CampaignFactory()
-    reader = UserFactory(username="reader")
+    # `.create()` is what calling a Django factory does; called, factory_boy's type is the factory.
+    campaign = CampaignFactory.create()
+    reader = UserFactory.create(username="reader")
     MembershipFactory(user=reader, campaign=campaign)
     for f in range(10):
         force = ForceFactory(campaign=campaign, name=f"Force {f}")

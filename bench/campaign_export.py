@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -56,11 +57,9 @@ def main() -> None:
         cast = make_cast()
         for _ in range(size):
             fought_battle(cast)
-        document, export_q, export_ms = _measured(
-            lambda c=cast: campaign_export(campaign=c.campaign)
-        )
+        document, export_q, export_ms = _measured(partial(campaign_export, campaign=cast.campaign))
         _, import_q, import_ms = _measured(
-            lambda d=document, n=size: campaign_import(document=d, club_slug=f"copy-{n}")
+            partial(campaign_import, document=document, club_slug=f"copy-{size}")
         )
         rows.append(
             {

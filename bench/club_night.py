@@ -54,6 +54,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -391,7 +392,7 @@ class Client:
             self.h11.start_next_cycle()
         return Answer(status, headers, b"".join(chunks))
 
-    def _keep_cookies(self, headers: list[tuple[bytes, bytes]]) -> None:
+    def _keep_cookies(self, headers: Iterable[tuple[bytes, bytes]]) -> None:
         for name, value in headers:
             if name.lower() == b"set-cookie":
                 key, _, rest = value.decode().partition("=")
@@ -642,10 +643,16 @@ def _windows(tally: Tally, width: float = WINDOW) -> list[dict]:
 
 def _report(run: dict, args: argparse.Namespace, load_start: float) -> dict:
     tally: Tally = run["tally"]
-    kinds = {k: {"count": len(v), **_spread(v)} for k, v in sorted(tally.latencies.items())}
-    health = kinds.get("healthz", {}).get("p95") or None
-    for row in kinds.values():
-        row["p95_over_healthz_p95"] = round(row["p95"] / health, 1) if health else None
+    spreads = {k: _spread(v) for k, v in sorted(tally.latencies.items())}
+    health = spreads.get("healthz", {}).get("p95") or None
+    kinds = {
+        k: {
+            "count": len(tally.latencies[k]),
+            **spread,
+            "p95_over_healthz_p95": round(spread["p95"] / health, 1) if health else None,
+        }
+        for k, spread in spreads.items()
+    }
     actions = [ms for k, v in tally.latencies.items() if k.startswith("action:") for ms in v]
     reads = [ms for k, v in tally.latencies.items() if k.startswith("read:") for ms in v]
     grouped = {"action": _spread(actions), "read": _spread(reads)}

@@ -15,8 +15,9 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from league.core.records import Round
@@ -32,9 +33,11 @@ SIZES = (16, 64, 256, 1024)
 ROUNDS = 5
 LEAGUE = LeagueSettings()
 
+T = TypeVar("T")
 
-def _best_of(runs: int, work: Callable[[], object]) -> tuple[float, object]:
-    best, value = float("inf"), None
+
+def _best_of(runs: int, work: Callable[[], T]) -> tuple[float, T]:
+    best = float("inf")
     for _ in range(runs):
         started = time.perf_counter()
         value = work()
@@ -61,12 +64,8 @@ def season(players: int) -> dict[str, float]:
     )
     played, results, later_ms, standings_ms = [round_], _results(round_, dice), 0.0, 0.0
     for number in range(2, ROUNDS + 1):
-        standings_ms, table = _best_of(
-            3, lambda done=results: compute_standings(entrants, done, LEAGUE)
-        )
-        ms, round_ = _best_of(
-            3, lambda t=table, n=number: next_swiss_round(t, played, LEAGUE, number=n)
-        )
+        standings_ms, table = _best_of(3, partial(compute_standings, entrants, results, LEAGUE))
+        ms, round_ = _best_of(3, partial(next_swiss_round, table, played, LEAGUE, number=number))
         later_ms = max(later_ms, ms)
         played.append(round_)
         results += _results(round_, dice)

@@ -136,8 +136,8 @@ def _lru_caches(package: str) -> list[tuple[str, Any]]:
             continue
         fn = getattr(obj, "__wrapped__", None)
         # A cache that wraps a lambda holds the function it memoises in the lambda's closure.
-        code = getattr(fn, "__code__", None)
-        inner = dict(zip(code.co_freevars, fn.__closure__ or (), strict=False)) if code else {}
+        code, closure = getattr(fn, "__code__", None), getattr(fn, "__closure__", None)
+        inner = dict(zip(code.co_freevars, closure or (), strict=False)) if code else {}
         if "fn" in inner:
             fn = inner["fn"].cell_contents
         module = getattr(fn, "__module__", "") or ""
