@@ -37,3 +37,12 @@ def test_the_club_night_bench_runs_bounded_and_answers_every_request():
     assert {"action:check", "action:draw", "action:void", "healthz"} <= set(kinds)
     assert kinds["action:check"]["p95_over_healthz_p95"] is not None
     assert {"p50", "p95", "p99"} <= set(result["ms_table_actions"])
+    # The night in stretches (--window, 10 s by default): every action falls in one. A print
+    # job rendered by the worker (over 10 battles; two print at once) marks its stretches.
+    windows = result["by_window"]
+    assert sum(w["actions"] for w in windows) == sum(
+        kinds[k]["count"] for k in ("action:check", "action:draw", "action:void")
+    )
+    assert "print:request" in kinds
+    assert any(w["printing"] for w in windows) == bool(result["print_jobs_from_to_s"])
+    assert result["worker_nice"] == 6
