@@ -20,7 +20,8 @@ What it does, all on 127.0.0.1 and all bounded:
    its own draw (a player may void only their own figure's events and their own draws, so
    the void is side 1's), so the mix is half checks, a quarter draws, a quarter voids;
    every client runs a closed loop (its next request waits for the answer to the last), so a
-   saturated server is offered less than the mix: compare requests/s with about 47 offered;
+   saturated server is offered less than the mix: compare requests/s with about 27 offered
+   (20 actions, about 3 pages and 4 probes a second);
    READERS club members each load a page, home, the campaign page or the standings
    (GET /api/campaigns/<pk>/standings/), and read it for 3 s on average (--read-every; 0.5 to
    1.5 times that) before the next: people with think time, not a closed loop; the organiser
