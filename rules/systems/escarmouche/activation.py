@@ -186,7 +186,9 @@ class Initiative:
         """`draw`: pass the turn when the side is done or has lost it."""
         state = self.state
         if state["current"] is None and (state["side_over"] or self.first_waiting() is None):
-            other = next(side for side in state["sides"] if side != state["side"])
+            # The two sides (`start` makes exactly two) unpacked, not searched with a generator.
+            first, second = state["sides"]
+            other = second if first == state["side"] else first
             # A reserved die is spent or lost once its holder's side acts again.
             held = [f for f in state["reserved"] if not f.startswith(f"{other}:")]
             state["side"], state["turn"], state["acted"] = other, state["turn"] + 1, []
@@ -221,11 +223,13 @@ class Initiative:
     def remove(self, figure: str) -> None:
         """`remove`: take a figure out of the battle."""
         state = self.state
-        state.update(
-            removed=[*state["removed"], figure],
-            current=None if state["current"] == figure else state["current"],
-            reserved=[f for f in state["reserved"] if f != figure],
-        )
+        # Item by item, as `begin_waiting`. The lists are replaced, never changed in place, so
+        # a figure holding no reserved die (most) leaves that list as it is.
+        state["removed"] = [*state["removed"], figure]
+        if state["current"] == figure:
+            state["current"] = None
+        if figure in state["reserved"]:
+            state["reserved"] = [f for f in state["reserved"] if f != figure]
 
 
 INITIATIVE = ActivationMethod(

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from rules.activation import State
-from rules.checks import Check, Prepared, Resolution
+from rules.checks import Check, Effect, Prepared
 from rules.dice import Dice
 from rules.errors import ValidationError
 from rules.plans import PlannedCheck
@@ -27,7 +27,7 @@ from rules.schema import Schema
 from rules.simulate import ByStats, SimEvent, SimFigure, SimResult, validated_snapshot
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
-from rules.systems.escarmouche.checks import NOT_AT_STAKE
+from rules.systems.escarmouche.checks import MAX_MARKERS, NOT_AT_STAKE
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 from rules.systems.escarmouche.stats import STATS, initial_state, melee_weapon
 from rules.systems.escarmouche.tables import CANNON
@@ -94,7 +94,7 @@ class Fighter:
     """A figure in one battle, as its every action reads it: what a ref would otherwise look
     up in half a dozen dicts, found once a battle."""
 
-    __slots__ = ("ref", "unit", "side", "figure", "stats", "kit", "state")
+    __slots__ = ("ref", "unit", "side", "figure", "stats", "kit", "state", "rearms", "lightest")
 
     def __init__(self, ref: str, side: int, figure: _Figure) -> None:
         self.ref, self.side, self.figure = ref, side, figure
@@ -103,6 +103,11 @@ class Fighter:
         #: Its validated stats: shared with the battles before, so read and never changed.
         self.stats, self.kit = figure.stats, figure.kit
         self.state = {**figure.start}
+        melee = figure.kit.melee
+        #: Whether it takes up a weapon when Disarmed (one that fights weaponless does not).
+        self.rearms = not (melee and melee.weaponless)
+        #: The missile weapon it shoots with, if any (`Kit.lightest`).
+        self.lightest = figure.kit.lightest
 
 
 @dataclass
@@ -222,7 +227,7 @@ Chosen = tuple[Prepared, Fighter | None, str, str | None, str | None]
 def _shaken(state: Mapping[str, Any]) -> int:
     """The figure's Shaken markers, as many as a question takes (`MAX_MARKERS`)."""
     shaken: int = state["shaken"]
-    return shaken if shaken < 10 else 10
+    return shaken if shaken < MAX_MARKERS else MAX_MARKERS
 
 
 def _develop(battle: Battle, act: State, ones_before: int, me: Fighter, purpose: str) -> Chosen:
@@ -268,11 +273,9 @@ def _shot(
 
 def _matchup(me: Fighter, target: Fighter) -> Matchup:
     """What the fight of `me` against `target` asks that their stats decide, worked out the
-    first time the two figures (by their stats) meet and kept with the attacker's figure."""
+    first time the two figures (by their stats) meet and kept with the attacker's figure
+    (`_fight` looks it up there itself)."""
     mine, theirs = me.figure, target.figure
-    known = mine.matchups.get(id(theirs))
-    if known is not None and known[0] is theirs:
-        return known[1]
     name, extra = _FIGHTS.get((me.kit.arms, target.kit.arms), ("fight", {}))
     skill_name, defence_name = _SKILL_FOR_ARMS[me.kit.arms], _SKILL_FOR_ARMS[target.kit.arms]
     stats, enemy = me.stats, target.stats
@@ -301,9 +304,13 @@ def _matchup(me: Fighter, target: Fighter) -> Matchup:
 
 
 def _fight(battle: Battle, act: State, ones_before: int, me: Fighter, target: Fighter) -> Chosen:
-    name, fixed, params, skill, defended = _matchup(me, target)
+    known = me.figure.matchups.get(id(target.figure))
+    if known is None or known[0] is not target.figure:
+        known = target.figure, _matchup(me, target)
+    name, fixed, params, skill, defended = known[1]
     state = me.state
-    pool, shaken = act["pool"], _shaken(state)
+    pool, shaken = act["pool"], state["shaken"]
+    shaken = shaken if shaken < MAX_MARKERS else MAX_MARKERS  # `_shaken`, without the call
     cover, weaponless = target.state["cover"], bool(state["disarmed"])
     # What changes from action to action first, then what the two figures' stats fix.
     question = (pool, ones_before, shaken, cover, weaponless, *fixed)
@@ -335,53 +342,61 @@ def _move(battle: Battle, act: State, ones_before: int, me: Fighter) -> Chosen:
 def _choose(battle: Battle, act: State, ones_before: int, me: Fighter, dice: Dice) -> Chosen:
     """The check prepared for the figure's next go, its target, the action's kind and the
     skills it exercises."""
-    state, kit = me.state, me.kit
+    state = me.state
     # First stand up, re-arm, or steady a figure with two or more Shaken markers.
     if state["prone"]:
         return _develop(battle, act, ones_before, me, "stand_up")
-    if state["disarmed"] and not (kit.melee and kit.melee.weaponless):
+    if state["disarmed"] and me.rearms:
         return _develop(battle, act, ones_before, me, "rearm")
     if state["shaken"] >= 2:
         return _develop(battle, act, ones_before, me, "remove_shaken")
     enemies = battle.up[1 - me.side]
     target = enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
-    if kit.lightest:
-        return _shot(battle, act, ones_before, me, target, kit.lightest)
+    if me.lightest:
+        return _shot(battle, act, ones_before, me, target, me.lightest)
     if me.ref not in battle.engaged:
         return _move(battle, act, ones_before, me)
     return _fight(battle, act, ones_before, me, target)
+
+
+#: The state keys a figure's status follows: an effect on any other key (a Shaken marker,
+#: cover, prone) leaves the status its wounds gave it.
+_SETTLED_BY = ("wounds", "status")
 
 
 def _apply(
     battle: Battle,
     me: Fighter,
     target: Fighter | None,
-    resolution: Resolution,
+    effects: tuple[Effect, ...],
     initiative: activation.Initiative,
 ) -> None:
     """Apply the effects; a figure with no wounds left is out, and out of the initiative.
 
-    Only a figure an effect touched is looked at afterwards: a figure's state changes through
-    effects alone, so one no effect touched still has the status its wounds gave it (a
-    starting figure is whole and unhurt), and most actions touch nobody.
+    Only a figure whose wounds or status an effect changed is looked at afterwards: a
+    figure's state changes through effects alone, and its status follows its wounds (a
+    starting figure is whole and unhurt), so any other figure still has the status its
+    wounds gave it. Most actions change nobody's wounds.
     """
-    effects = resolution.effects
-    if not effects:
-        return
-    actor_hit, target_hit = False, False
+    settle_actor, settle_target = False, False
     for effect in effects:
         if effect.who == "actor":
-            who, actor_hit = me, True
+            who = me
         elif target is None:
             continue
         else:
-            who, target_hit = target, True
+            who = target
         effect.apply(who.state)
-        if effect.key == "status":  # who stands is read from status only
-            battle.fell()
-    if actor_hit:
+        if effect.key in _SETTLED_BY:
+            if who is me:
+                settle_actor = True
+            else:
+                settle_target = True
+            if effect.key == "status":  # who stands is read from status only
+                battle.fell()
+    if settle_actor:
         _settle(battle, me, initiative)
-    if target_hit and target is not None:
+    if settle_target and target is not None:
         _settle(battle, target, initiative)
 
 
@@ -419,14 +434,17 @@ def _action(
     resolution = prepared.roll(dice)
     aimed_at = target.ref if target else None
     battle.events.append(_new_event(SimEvent, (turn, me.ref, aimed_at, resolution)))
-    _apply(battle, me, target, resolution, initiative)
+    # Unpacked in one step: each NamedTuple field read by name is a generic attribute lookup.
+    _, _, outcome, _, details, effects = resolution
+    if effects:
+        _apply(battle, me, target, effects, initiative)
     if used:
         _note(battle, me.ref, used)
     if defended and target:
         _note(battle, target.ref, defended)
     if kind == activation.MOVE:
         battle.engaged.add(me.ref)
-    result = resolution.details.get("initiative", resolution.outcome)
+    result = details.get("initiative", outcome)
     result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
     initiative.after_action(kind, result)
     return result
