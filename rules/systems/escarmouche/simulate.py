@@ -22,9 +22,15 @@ from rules.activation import State
 from rules.checks import Check, Effect, Prepared
 from rules.dice import Dice
 from rules.errors import ValidationError
-from rules.plans import PlannedCheck
 from rules.schema import Schema
-from rules.simulate import ByStats, SimEvent, SimFigure, SimResult, validated_snapshot
+from rules.simulate import (
+    ByStats,
+    SimEvent,
+    SimFigure,
+    SimResult,
+    battle_questions,
+    validated_snapshot,
+)
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
 from rules.systems.escarmouche.checks import MAX_MARKERS, NOT_AT_STAKE
@@ -35,7 +41,7 @@ from rules.systems.escarmouche.tables import CANNON
 RISK = 3
 MAX_TURNS = 200
 OUT = "out"
-#: Prepared questions a check without plans keeps for one battle (see `_questions`).
+#: Prepared questions a check without plans keeps for one battle (see `battle_questions`).
 _QUESTIONS_SIZE = 4096
 
 
@@ -94,7 +100,7 @@ class Fighter:
     """A figure in one battle, as its every action reads it: what a ref would otherwise look
     up in half a dozen dicts, found once a battle."""
 
-    __slots__ = ("ref", "unit", "side", "figure", "stats", "kit", "state", "rearms", "lightest")
+    __slots__ = ("figure", "kit", "lightest", "rearms", "ref", "side", "state", "stats", "unit")
 
     def __init__(self, ref: str, side: int, figure: _Figure) -> None:
         self.ref, self.side, self.figure = ref, side, figure
@@ -134,7 +140,7 @@ class Battle:
     up: tuple[list[Fighter], list[Fighter]] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.questions = {name: _questions(check) for name, check in self.checks.items()}
+        self.questions = battle_questions(self.checks)
         self.fell()
 
     @property
@@ -170,12 +176,6 @@ class Battle:
             questions.clear()
         prepared = questions[question] = self.checks[name].prepare(params)
         return prepared
-
-
-def _questions(check: Check) -> dict[Hashable, Prepared]:
-    """Where a check's prepared questions are kept: on the check itself when it plans its rolls
-    (so a batch of battles prepares each question once), else for this battle alone."""
-    return check.questions if isinstance(check, PlannedCheck) else {}
 
 
 def _battle(

@@ -20,8 +20,14 @@ from typing import Any, NamedTuple
 
 from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
-from rules.plans import PlannedCheck
-from rules.simulate import ByStats, SimEvent, SimFigure, SimResult, validated_snapshot
+from rules.simulate import (
+    ByStats,
+    SimEvent,
+    SimFigure,
+    SimResult,
+    battle_questions,
+    validated_snapshot,
+)
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
@@ -29,7 +35,7 @@ from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
 MAX_TURNS = 40
 #: Battle statuses of a unit still fighting (the rest are out, ko, dead or routed).
 IN_PLAY = ("unhurt", "wounded")
-#: Prepared questions a check without plans keeps for one battle (see `_questions`).
+#: Prepared questions a check without plans keeps for one battle (see `battle_questions`).
 _QUESTIONS_SIZE = 4096
 #: What a unit brings to battle (see `_unit`), by the stats mapping handed in.
 _UNITS: ByStats[_Unit] = ByStats()
@@ -63,7 +69,7 @@ class _Fighting:
     """A unit in one battle, as its every card reads it: what a ref would otherwise look up in
     half a dozen dicts, found once a battle."""
 
-    __slots__ = ("ref", "side", "stats", "state", "ranged", "melee")
+    __slots__ = ("melee", "ranged", "ref", "side", "state", "stats")
 
     def __init__(self, ref: str, side: int, unit: _Unit) -> None:
         self.ref, self.side = ref, side
@@ -95,7 +101,7 @@ class _Battle:
     a_force_broken: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        self.questions = {name: _questions(check) for name, check in self.checks.items()}
+        self.questions = battle_questions(self.checks)
         self.changed()
 
     @property
@@ -162,12 +168,6 @@ class _Battle:
 
 #: A SimEvent built as a plain tuple: NamedTuple's generated __new__ is a Python call per event.
 _new_event = tuple.__new__
-
-
-def _questions(check: Check) -> dict[Hashable, Prepared]:
-    """Where a check's prepared questions are kept: on the check itself when it plans its rolls
-    (so a batch of battles prepares each question once), else for this battle alone."""
-    return check.questions if isinstance(check, PlannedCheck) else {}
 
 
 def _weapon(stats: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
