@@ -115,13 +115,29 @@ class _Battle:
         return {ref: unit.state for ref, unit in self.units.items()}
 
     def changed(self) -> None:
-        """A unit's status changed: who fights on, and whether a force is broken."""
+        """Who fights on, and whether a force is broken, worked out from every unit's status."""
         fighting: tuple[list[_Fighting], list[_Fighting]] = ([], [])
         for unit in self.units.values():
             if unit.state["status"] in IN_PLAY:
                 fighting[unit.side].append(unit)
         self.fighting = fighting
         self.a_force_broken = self.broken(0) or self.broken(1)
+
+    def status_changed(self, unit: _Fighting) -> None:
+        """`unit`'s status changed: `changed`, for the one unit.
+
+        Most changes keep a unit fighting (unhurt to wounded) and change nothing here; one out
+        of the fight leaves its side's list in place (the others keep their order, which a
+        target is picked by). One back in the fight (no rule of the text does that) is
+        worked out from every unit again, which puts it back in its place.
+        """
+        side = self.fighting[unit.side]
+        if unit.state["status"] in IN_PLAY:
+            if unit not in side:
+                self.changed()
+        elif unit in side:
+            side.remove(unit)
+            self.a_force_broken = self.broken(0) or self.broken(1)
 
     def active(self, side: int) -> list[str]:
         return [unit.ref for unit in self.fighting[side]]
@@ -155,14 +171,14 @@ class _Battle:
             used.add(skill)
         for effect in resolution.effects:
             if effect.who == "actor":
-                state = self.units[actor].state
+                unit = self.units[actor]
             elif target is not None:
-                state = target.state
+                unit = target
             else:
                 continue
-            effect.apply(state)
+            effect.apply(unit.state)
             if effect.key == "status":  # who is still fighting is read from status only
-                self.changed()
+                self.status_changed(unit)
         return resolution
 
 
@@ -212,7 +228,7 @@ def _damage(
     state["shaken"] = shaken if shaken >= 0 else 0
     if state["figures"] <= 0:
         state["status"] = "out"
-        b.changed()
+        b.status_changed(target)
 
 
 def _shoot(
