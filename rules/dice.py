@@ -291,7 +291,7 @@ class SeededDice(Dice):
         so the per-die call overhead is worth saving here; each record is the die's kept one
         (`records_for`).
         """
-        face = d(die) if die.__class__ is int else die
+        face = (_BUILT.get(die) or d(die)) if die.__class__ is int else die
         assert isinstance(face, Die)
         records = face.records.get(label) or records_for(face, label)
         if records is None:

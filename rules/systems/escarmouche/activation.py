@@ -36,8 +36,10 @@ def _sides(units: Sequence[str]) -> dict[str, list[str]]:
 
 
 def _roll_off(names: list[str], dice: Dice) -> str:
+    # The first side's die, then the second's: labelled once, not by a generator every round.
+    one, other = (f"initiative: {name}" for name in names)
     for _ in range(MAX_ROLL_OFFS):
-        first, second = (dice.roll(D6, f"initiative: {name}") for name in names)
+        first, second = dice.roll(D6, one), dice.roll(D6, other)
         if first != second:
             return names[0] if first > second else names[1]
     return names[0]
@@ -190,7 +192,8 @@ class Initiative:
             first, second = state["sides"]
             other = second if first == state["side"] else first
             # A reserved die is spent or lost once its holder's side acts again.
-            held = [f for f in state["reserved"] if not f.startswith(f"{other}:")]
+            reserved = state["reserved"]
+            held = [f for f in reserved if not f.startswith(f"{other}:")] if reserved else []
             state["side"], state["turn"], state["acted"] = other, state["turn"] + 1, []
             state["current"], state["pool"], state["side_ones"] = None, 0, 0
             state["side_over"], state["reserved"] = False, held

@@ -497,7 +497,7 @@ def simulate(
     beaten, up = battle.beaten, battle.up
     # Who is out, by who stands: `_apply` works out again who stands whenever a status may
     # have changed (`fell`), so the lists hold at the end.
-    second = sum(1 for fighter in battle.fighters.values() if fighter.side == 1)
+    second = [fighter.side for fighter in battle.fighters.values()].count(1)
     return SimResult(
         winner=None if beaten is None else 1 - beaten,
         turns=min(act["turn"], MAX_TURNS),
