@@ -66,16 +66,11 @@ class _Figure(NamedTuple):
     matchups: dict[int, tuple[_Figure, Matchup]]
 
 
-class Matchup(NamedTuple):
-    """What a fight between two figures asks that their stats decide, worked out once: the
-    check that fits their arms, the part of the question their stats make up, and the skills
-    the fight may exercise (the actor's, the defender's)."""
-
-    check: str
-    question: tuple[Any, ...]
-    params: dict[str, Any]
-    skill: str | None
-    defended: str | None
+#: What a fight between two figures asks that their stats decide, worked out once: the check
+#: that fits their arms, the part of the question their stats make up and the parameters it
+#: stands for, and the skills the fight may exercise (the actor's, the defender's). A plain
+#: tuple: every fight unpacks it, and a NamedTuple unpacks through an iterator.
+Matchup = tuple[str, tuple[Any, ...], dict[str, Any], str | None, str | None]
 
 
 #: What a figure brings to battle (see `_figure`), by the stats mapping handed in.
@@ -288,7 +283,7 @@ def _matchup(me: Fighter, target: Fighter) -> Matchup:
         "defender_rating": defender_rating,
         "defender_skill": defender_skill,
     }
-    matchup = Matchup(
+    matchup = (
         name,
         (*extra.values(), rating, skill, defender_rating, defender_skill),
         params,
@@ -312,8 +307,9 @@ def _fight(battle: Battle, act: State, ones_before: int, me: Fighter, target: Fi
     pool, shaken = act["pool"], state["shaken"]
     shaken = shaken if shaken < MAX_MARKERS else MAX_MARKERS  # `_shaken`, without the call
     cover, weaponless = target.state["cover"], bool(state["disarmed"])
-    # What changes from action to action first, then what the two figures' stats fix.
-    question = (pool, ones_before, shaken, cover, weaponless, *fixed)
+    # What changes from action to action, then what the two figures' stats fix: the matchup's
+    # own tuple, found identical at once when the question is looked up.
+    question = (pool, ones_before, shaken, cover, weaponless, fixed)
     prepared = battle.questions[name].get(question)
     if prepared is None:
         params = {
@@ -434,8 +430,7 @@ def _action(
     resolution = prepared.roll(dice)
     aimed_at = target.ref if target else None
     battle.events.append(_new_event(SimEvent, (turn, me.ref, aimed_at, resolution)))
-    # Unpacked in one step: each NamedTuple field read by name is a generic attribute lookup.
-    _, _, outcome, _, details, effects = resolution
+    effects = resolution.effects
     if effects:
         _apply(battle, me, target, effects, initiative)
     if used:
@@ -444,7 +439,7 @@ def _action(
         _note(battle, target.ref, defended)
     if kind == activation.MOVE:
         battle.engaged.add(me.ref)
-    result = details.get("initiative", outcome)
+    result = resolution.details.get("initiative", resolution.outcome)
     result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
     initiative.after_action(kind, result)
     return result
