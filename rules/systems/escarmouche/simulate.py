@@ -115,7 +115,6 @@ class Fighter:
 class Battle:
     """The mutable bookkeeping of one simulated battle (local to `simulate`)."""
 
-    figures: dict[str, SimFigure]
     #: Each figure in the battle, by its ref.
     fighters: dict[str, Fighter]
     checks: Mapping[str, Check]
@@ -181,14 +180,13 @@ def _battle(
 ) -> Battle:
     if len(sides) != 2:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
-    figures = {f.ref: f for side in sides for f in side}
-    side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
     fighters = {
-        ref: Fighter(ref, side_of[ref], _figure(tables, schema, f.stats))
-        for ref, f in figures.items()
+        f.ref: Fighter(f.ref, i, _figure(tables, schema, f.stats))
+        for i, side in enumerate(sides)
+        for f in side
     }
     ground = t.default_key(tables.TERRAIN, t.DEFAULT_TERRAIN)
-    return Battle(figures, fighters, checks, tables, ground)
+    return Battle(fighters, checks, tables, ground)
 
 
 def _lightest_weapon(tables: t.EscarmoucheTables, stats: Mapping[str, Any]) -> str | None:
