@@ -16,7 +16,8 @@ V = TypeVar("V")
 
 
 def imported_later(module: str, name: str) -> Callable[..., Any]:
-    """Return a function that imports `module` on its first call and calls its `name`."""
+    """Return a function that imports `module` on its first call and calls its `name`, the
+    function found then (a later replacement of `module.name` is not seen)."""
 
     # The function once imported: a batch of auto-resolved battles calls it a thousand times,
     # and `import_module` runs Python code on every call, even for a module already loaded.
