@@ -42,11 +42,10 @@ class ActivationMethod:
 
 
 def shuffle(items: Sequence[Any], dice: Dice, label: str = "shuffle") -> list[Any]:
-    """Fisher-Yates shuffle drawing from `dice` (so seeded shuffles are reproducible)."""
-    deck = list(items)
-    # Every die first, then every swap: the same dice in the same order as rolling each
-    # before its swap (a swap never changes which die comes next), in one call.
-    for i, rolled in zip(range(len(deck) - 1, 0, -1), dice.roll_down(len(deck)), strict=True):
-        j = rolled - 1
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    """Fisher-Yates shuffle drawing from `dice` (so seeded shuffles are reproducible).
+
+    `Dice.shuffle` draws a d`n` down to a d2 (unlabelled: `label` has never been passed to the
+    dice, and a seeded battle's records must not change) and swaps as it goes; seeded dice do
+    it in one loop.
+    """
+    return dice.shuffle(items)

@@ -13,9 +13,11 @@ import struct
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from rules.errors import DiceError
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,15 @@ class Dice(ABC):
         one `roll` each."""
         return [self.roll(dice.die, label) for label in dice.labels]
 
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """Fisher-Yates: a d`n` down to a d2 (`roll_down`, unlabelled), the d`k` swapping the
+        item it names into the `k`th place (`rules.activation.shuffle`)."""
+        deck = list(items)
+        for i, rolled in zip(range(len(deck) - 1, 0, -1), self.roll_down(len(deck)), strict=True):
+            j = rolled - 1
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+
     def roll_exploding(self, die: Die | int, label: str = "", limit: int = 100) -> int:
         """Roll a die that is rolled again and added while it shows its top face (an ace).
 
@@ -280,7 +291,7 @@ class SeededDice(Dice):
         so the per-die call overhead is worth saving here; each record is the die's kept one
         (`records_for`).
         """
-        face = d(die) if die.__class__ is int else die
+        face = (_BUILT.get(die) or d(die)) if die.__class__ is int else die
         assert isinstance(face, Die)
         records = face.records.get(label) or records_for(face, label)
         if records is None:
@@ -343,6 +354,29 @@ class SeededDice(Dice):
             values.append(index + 1)
             record(records[index])
         return values
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """`Dice.shuffle` with each swap made as its die is drawn: the same dice, records and
+        deck, without a list of values to walk again (a deck of 54 cards is 53 dice)."""
+        deck = list(items)
+        down = _down_from(len(deck), "")
+        if down is None:  # a deck too big to keep its records
+            return super().shuffle(items)
+        record = self.rolls.append
+        words = self._words
+        for sides, limit, records in down:
+            while True:
+                if not words:
+                    self._refill()
+                    words = self._words
+                word = words.pop()
+                if word < limit:
+                    break
+            index = word % sides
+            record(records[index])
+            last = sides - 1  # the d`k` places an item `k`th
+            deck[last], deck[index] = deck[index], deck[last]
+        return deck
 
 
 def _down_from(top: int, label: str) -> tuple[tuple[int, int, tuple[DieRoll, ...]], ...] | None:

@@ -16,10 +16,17 @@ V = TypeVar("V")
 
 
 def imported_later(module: str, name: str) -> Callable[..., Any]:
-    """Return a function that imports `module` on its first call and calls its `name`."""
+    """Return a function that imports `module` on its first call and calls its `name`, the
+    function found then (a later replacement of `module.name` is not seen)."""
+
+    # The function once imported: a batch of auto-resolved battles calls it a thousand times,
+    # and `import_module` runs Python code on every call, even for a module already loaded.
+    found: list[Callable[..., Any]] = []
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        return getattr(import_module(module), name)(*args, **kwargs)
+        if not found:
+            found.append(getattr(import_module(module), name))
+        return found[0](*args, **kwargs)
 
     call.__name__ = name
     call.__qualname__ = f"{module}.{name}"

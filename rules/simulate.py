@@ -13,6 +13,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
+from rules.plans import PlannedCheck
 from rules.schema import Schema
 
 
@@ -123,6 +124,33 @@ _QUESTION_SETS_SIZE = 8
 #: Questions one set keeps: a 6 v 6 batch asks a few dozen to a few hundred, and a prepared
 #: question keeps each face's result as it comes up (tens of KB for a Rencounter melee).
 _QUESTIONS_SIZE = 1024
+
+
+def battle_questions(checks: Mapping[str, Check]) -> dict[str, dict[Hashable, Prepared]]:
+    """Where one battle keeps each check's prepared questions, by the check's name: a check that
+    plans its rolls keeps them itself (`PlannedCheck.questions`, so a batch of battles prepares
+    each question once), any other for this battle alone (a new dict).
+
+    Which checks plan is worked out once per set of checks, kept by identity as `questions_for`
+    keeps its sets: a battle then copies one dict instead of asking every check.
+    """
+    known = _PLANNED.get(id(checks))
+    if known is None or known[0] is not checks:
+        if len(_PLANNED) >= _QUESTION_SETS_SIZE:
+            _PLANNED.clear()
+        planned = {n: c.questions for n, c in checks.items() if isinstance(c, PlannedCheck)}
+        others = tuple(name for name in checks if name not in planned)
+        known = _PLANNED[id(checks)] = (checks, planned, others)
+    _, planned, others = known
+    questions = {**planned}
+    for name in others:
+        questions[name] = {}
+    return questions
+
+
+_PLANNED: dict[
+    int, tuple[Mapping[str, Check], dict[str, dict[Hashable, Prepared]], tuple[str, ...]]
+] = {}
 
 
 Derived = TypeVar("Derived")

@@ -12,6 +12,7 @@ from rules.dice import (
     HMAC_SHA256,
     SCHEMES,
     SHAKE_256,
+    Dice,
     Die,
     DieRoll,
     GivenDice,
@@ -218,3 +219,23 @@ def test_given_dice_roll_a_hand_as_single_rolls_and_name_the_missing_die():
     assert GivenDice([3, 5, 1]).roll_hand(hand(D6, ["active", "passive", "defender"])) == [3, 5, 1]
     with pytest.raises(DiceError, match=r"die #3 \(d6 for defender\)"):
         GivenDice([3, 5]).roll_hand(hand(D6, ["active", "passive", "defender"]))
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 7, 54, 70, 130])
+def test_seeded_dice_shuffle_as_they_draw_the_same_deck_and_dice_as_rolling_down_first(size):
+    fast, slow = SeededDice("deck", "fused"), SeededDice("deck", "fused")
+    fast.roll(D6, "before")
+    slow.roll(D6, "before")  # a shuffle starts wherever the stream is, a block half used
+    items = [f"card {n}" for n in range(size)]
+
+    deck = fast.shuffle(items)
+
+    assert deck == Dice.shuffle(slow, items)  # the plain Fisher-Yates: every die, then swaps
+    assert fast.rolls == slow.rolls
+    assert sorted(deck) == sorted(items)
+
+
+def test_given_dice_shuffle_with_the_dice_named_in_order():
+    assert GivenDice([1, 1]).shuffle(["a", "b", "c"]) == ["b", "c", "a"]
+    with pytest.raises(DiceError, match=r"die #2 \(d2\)"):
+        GivenDice([3]).shuffle(["a", "b", "c"])

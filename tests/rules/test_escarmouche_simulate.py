@@ -89,11 +89,16 @@ def test_a_batch_validates_a_figures_stats_once_and_again_when_they_change():
         )
 
     first, again = fielded(), fielded()
-    assert again.stats["a"] is first.stats["a"]  # the same answer, not validated again
+    assert (
+        again.fighters["a"].stats is first.fighters["a"].stats
+    )  # the same answer, not validated again
 
     stats["weapons"] = []  # the caller changes the figure between battles
     disarmed = fielded()
-    assert (first.kits["a"].lightest, disarmed.kits["a"].lightest) == ("musket", None)
+    assert (first.fighters["a"].kit.lightest, disarmed.fighters["a"].kit.lightest) == (
+        "musket",
+        None,
+    )
 
     stats["rating"] = 1
     fielded()

@@ -64,7 +64,7 @@ def test_a_jammed_musket_spends_three_actions_reloading_before_it_fires_again():
     dice = GivenDice([])  # reloading rolls nothing
 
     for _ in range(3):
-        _shoot(battle, "muskets", "foe", "musket", False, dice)
+        _shoot(battle, battle.units["muskets"], battle.units["foe"], "musket", False, dice)
 
     assert [e.resolution.outcome for e in battle.events] == ["reloading", "reloading", "loaded"]
     assert battle.states["muskets"]["loaded"] is True
@@ -76,7 +76,7 @@ def test_a_jammed_rifle_reloads_in_one_action():
     battle = _setup([[riflemen], [SimFigure("foe", "Foe", {})]], BASE, SYSTEM.checks)
     battle.states["rifles"]["loaded"] = False
 
-    _shoot(battle, "rifles", "foe", "rifle", False, GivenDice([]))
+    _shoot(battle, battle.units["rifles"], battle.units["foe"], "rifle", False, GivenDice([]))
 
     assert [e.resolution.check for e in battle.events] == ["reload"]
     assert battle.states["rifles"]["loaded"] is True
@@ -91,7 +91,7 @@ def test_a_batch_validates_a_units_stats_once_and_again_when_they_change():
     stats["weapons"].append("sabre")  # the caller changes the unit between battles
     changed = _setup([[SimFigure("a", "A", stats)], [SimFigure("b", "B", {})]], BASE, SYSTEM.checks)
     assert changed.stats["a"]["weapons"] == ["rifle", "sabre"]
-    assert changed.melee["a"] == "sabre" and first.melee["a"] == "unarmed"
+    assert changed.units["a"].melee == "sabre" and first.units["a"].melee == "unarmed"
 
     stats["figures"] = 1
     _setup([[SimFigure("a", "A", stats)], [SimFigure("b", "B", {})]], BASE, SYSTEM.checks)

@@ -36,8 +36,10 @@ def _sides(units: Sequence[str]) -> dict[str, list[str]]:
 
 
 def _roll_off(names: list[str], dice: Dice) -> str:
+    # The first side's die, then the second's: labelled once, not by a generator every round.
+    one, other = (f"initiative: {name}" for name in names)
     for _ in range(MAX_ROLL_OFFS):
-        first, second = (dice.roll(D6, f"initiative: {name}") for name in names)
+        first, second = dice.roll(D6, one), dice.roll(D6, other)
         if first != second:
             return names[0] if first > second else names[1]
     return names[0]
@@ -186,9 +188,12 @@ class Initiative:
         """`draw`: pass the turn when the side is done or has lost it."""
         state = self.state
         if state["current"] is None and (state["side_over"] or self.first_waiting() is None):
-            other = next(side for side in state["sides"] if side != state["side"])
+            # The two sides (`start` makes exactly two) unpacked, not searched with a generator.
+            first, second = state["sides"]
+            other = second if first == state["side"] else first
             # A reserved die is spent or lost once its holder's side acts again.
-            held = [f for f in state["reserved"] if not f.startswith(f"{other}:")]
+            reserved = state["reserved"]
+            held = [f for f in reserved if not f.startswith(f"{other}:")] if reserved else []
             state["side"], state["turn"], state["acted"] = other, state["turn"] + 1, []
             state["current"], state["pool"], state["side_ones"] = None, 0, 0
             state["side_over"], state["reserved"] = False, held
@@ -221,11 +226,13 @@ class Initiative:
     def remove(self, figure: str) -> None:
         """`remove`: take a figure out of the battle."""
         state = self.state
-        state.update(
-            removed=[*state["removed"], figure],
-            current=None if state["current"] == figure else state["current"],
-            reserved=[f for f in state["reserved"] if f != figure],
-        )
+        # Item by item, as `begin_waiting`. The lists are replaced, never changed in place, so
+        # a figure holding no reserved die (most) leaves that list as it is.
+        state["removed"] = [*state["removed"], figure]
+        if state["current"] == figure:
+            state["current"] = None
+        if figure in state["reserved"]:
+            state["reserved"] = [f for f in state["reserved"] if f != figure]
 
 
 INITIATIVE = ActivationMethod(

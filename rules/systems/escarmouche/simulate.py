@@ -19,15 +19,21 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from rules.activation import State
-from rules.checks import Check, Prepared, Resolution
+from rules.checks import Check, Effect, Prepared
 from rules.dice import Dice
 from rules.errors import ValidationError
-from rules.plans import PlannedCheck
 from rules.schema import Schema
-from rules.simulate import ByStats, SimEvent, SimFigure, SimResult, validated_snapshot
+from rules.simulate import (
+    ByStats,
+    SimEvent,
+    SimFigure,
+    SimResult,
+    battle_questions,
+    validated_snapshot,
+)
 from rules.systems.escarmouche import activation
 from rules.systems.escarmouche import tables as t
-from rules.systems.escarmouche.checks import NOT_AT_STAKE
+from rules.systems.escarmouche.checks import MAX_MARKERS, NOT_AT_STAKE
 from rules.systems.escarmouche.pool import KEEPS_INITIATIVE
 from rules.systems.escarmouche.stats import STATS, initial_state, melee_weapon
 from rules.systems.escarmouche.tables import CANNON
@@ -35,7 +41,7 @@ from rules.systems.escarmouche.tables import CANNON
 RISK = 3
 MAX_TURNS = 200
 OUT = "out"
-#: Prepared questions a check without plans keeps for one battle (see `_questions`).
+#: Prepared questions a check without plans keeps for one battle (see `battle_questions`).
 _QUESTIONS_SIZE = 4096
 
 
@@ -48,16 +54,29 @@ class Kit(NamedTuple):
 
 
 class _Figure(NamedTuple):
-    """A figure's validated stats (shared between battles: read, never changed), kit and
-    state at the start (`initial_state`: each battle takes a copy)."""
+    """A figure's validated stats (shared between battles: read, never changed), kit,
+    state at the start (`initial_state`: each battle takes a copy) and its fights against
+    other figures (`_matchup`), kept with it for the next battle."""
 
     stats: dict[str, Any]
     kit: Kit
     start: dict[str, Any]
+    #: Each foe's `Matchup`, by the foe's `_Figure` identity (the foe kept beside it, so the
+    #: identity cannot be reused while it is kept).
+    matchups: dict[int, tuple[_Figure, Matchup]]
+
+
+#: What a fight between two figures asks that their stats decide, worked out once: the check
+#: that fits their arms, the part of the question their stats make up and the parameters it
+#: stands for, and the skills the fight may exercise (the actor's, the defender's). A plain
+#: tuple: every fight unpacks it, and a NamedTuple unpacks through an iterator.
+Matchup = tuple[str, tuple[Any, ...], dict[str, Any], str | None, str | None]
 
 
 #: What a figure brings to battle (see `_figure`), by the stats mapping handed in.
 _FIGURES: ByStats[_Figure] = ByStats()
+#: Foes a figure keeps its matchups with (`_matchup`): a batch fields a few dozen figures.
+_MATCHUPS_SIZE = 256
 
 
 def _figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any]) -> _Figure:
@@ -69,23 +88,37 @@ def _figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any
 def _new_figure(tables: t.EscarmoucheTables, schema: Schema, stats: Mapping[str, Any]) -> _Figure:
     valid = validated_snapshot(schema, stats)
     kit = Kit(melee_weapon(valid, tables), _arms(tables, valid), _lightest_weapon(tables, valid))
-    return _Figure(valid, kit, initial_state(valid, tables=tables))
+    return _Figure(valid, kit, initial_state(valid, tables=tables), {})
+
+
+class Fighter:
+    """A figure in one battle, as its every action reads it: what a ref would otherwise look
+    up in half a dozen dicts, found once a battle."""
+
+    __slots__ = ("figure", "kit", "lightest", "rearms", "ref", "side", "state", "stats", "unit")
+
+    def __init__(self, ref: str, side: int, figure: _Figure) -> None:
+        self.ref, self.side, self.figure = ref, side, figure
+        #: Its name in the initiative state.
+        self.unit = f"{side}:{ref}"
+        #: Its validated stats: shared with the battles before, so read and never changed.
+        self.stats, self.kit = figure.stats, figure.kit
+        self.state = {**figure.start}
+        melee = figure.kit.melee
+        #: Whether it takes up a weapon when Disarmed (one that fights weaponless does not).
+        self.rearms = not (melee and melee.weaponless)
+        #: The missile weapon it shoots with, if any (`Kit.lightest`).
+        self.lightest = figure.kit.lightest
 
 
 @dataclass
 class Battle:
     """The mutable bookkeeping of one simulated battle (local to `simulate`)."""
 
-    figures: dict[str, SimFigure]
-    side_of: dict[str, int]
-    #: Each figure's validated stats: shared with the battles before, so read and never changed.
-    stats: dict[str, dict[str, Any]]
-    states: dict[str, dict[str, Any]]
+    #: Each figure in the battle, by its ref.
+    fighters: dict[str, Fighter]
     checks: Mapping[str, Check]
     tables: t.EscarmoucheTables
-    kits: dict[str, Kit]
-    #: Each figure's name in the initiative state (`side:ref`), built once a battle.
-    units: dict[str, str]
     #: The ground a figure moves over: clear (the club's default terrain), read once a battle.
     ground: str
     events: list[SimEvent] = field(default_factory=list)
@@ -98,30 +131,34 @@ class Battle:
     beaten: int | None = None
     #: Who stands on each side (side 0's, side 1's), read on every action: worked out again
     #: only when a figure falls (`fell`).
-    up: tuple[list[str], list[str]] = field(init=False)
+    up: tuple[list[Fighter], list[Fighter]] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.questions = {name: _questions(check) for name, check in self.checks.items()}
+        self.questions = battle_questions(self.checks)
         self.fell()
 
+    @property
+    def states(self) -> dict[str, dict[str, Any]]:
+        """Each figure's battle state, by its ref."""
+        return {ref: fighter.state for ref, fighter in self.fighters.items()}
+
     def standing(self, side: int) -> list[str]:
-        return self.up[side]
+        return [fighter.ref for fighter in self.up[side]]
 
     def fell(self) -> None:
         """A figure fell (its status is out): who stands, and whether a side is beaten."""
-        up: tuple[list[str], list[str]] = ([], [])
-        states = self.states
-        for ref, side in self.side_of.items():
-            if states[ref]["status"] != OUT:
-                up[side].append(ref)
+        up: tuple[list[Fighter], list[Fighter]] = ([], [])
+        for fighter in self.fighters.values():
+            if fighter.state["status"] != OUT:
+                up[fighter.side].append(fighter)
         self.up = up
         self.beaten = 0 if not up[0] else 1 if not up[1] else None
 
-    def fell_out(self, ref: str) -> None:
-        """`fell` when `ref`, standing until now, is out: it leaves its side's list (the others
-        keep their order, which a target is picked by)."""
-        up = self.up[self.side_of[ref]]
-        up.remove(ref)
+    def fell_out(self, fighter: Fighter) -> None:
+        """`fell` when `fighter`, standing until now, is out: it leaves its side's list (the
+        others keep their order, which a target is picked by)."""
+        up = self.up[fighter.side]
+        up.remove(fighter)
         if not up:
             self.beaten = 0 if not self.up[0] else 1
 
@@ -135,12 +172,6 @@ class Battle:
         return prepared
 
 
-def _questions(check: Check) -> dict[Hashable, Prepared]:
-    """Where a check's prepared questions are kept: on the check itself when it plans its rolls
-    (so a batch of battles prepares each question once), else for this battle alone."""
-    return check.questions if isinstance(check, PlannedCheck) else {}
-
-
 def _battle(
     sides: Sequence[Sequence[SimFigure]],
     tables: t.EscarmoucheTables,
@@ -149,21 +180,13 @@ def _battle(
 ) -> Battle:
     if len(sides) != 2:
         raise ValidationError({"sides": f"Escarmouche is fought by two sides, not {len(sides)}"})
-    figures = {f.ref: f for side in sides for f in side}
-    known = {f.ref: _figure(tables, schema, f.stats) for f in figures.values()}
-    stats = {ref: figure.stats for ref, figure in known.items()}
-    side_of = {f.ref: i for i, side in enumerate(sides) for f in side}
-    return Battle(
-        figures,
-        side_of,
-        stats,
-        {ref: {**figure.start} for ref, figure in known.items()},
-        checks,
-        tables,
-        {ref: figure.kit for ref, figure in known.items()},
-        {ref: f"{side}:{ref}" for ref, side in side_of.items()},
-        t.default_key(tables.TERRAIN, t.DEFAULT_TERRAIN),
-    )
+    fighters = {
+        f.ref: Fighter(f.ref, i, _figure(tables, schema, f.stats))
+        for i, side in enumerate(sides)
+        for f in side
+    }
+    ground = t.default_key(tables.TERRAIN, t.DEFAULT_TERRAIN)
+    return Battle(fighters, checks, tables, ground)
 
 
 def _lightest_weapon(tables: t.EscarmoucheTables, stats: Mapping[str, Any]) -> str | None:
@@ -191,22 +214,17 @@ _SKILL_FOR_ARMS = {"horse": "rider", "pike": "pike_trailer", "foot": "fighter"}
 
 #: An action chosen: the check prepared for it, its target, the action's kind for the
 #: initiative, and the skills it exercises (the actor's and the target's, if any).
-Chosen = tuple[Prepared, str | None, str, str | None, str | None]
-
-
-def _ones_before(act: State) -> int:
-    """The side's 1s so far as a question asks them: none, or one or more."""
-    return 1 if act["side_ones"] else 0
+Chosen = tuple[Prepared, Fighter | None, str, str | None, str | None]
 
 
 def _shaken(state: Mapping[str, Any]) -> int:
     """The figure's Shaken markers, as many as a question takes (`MAX_MARKERS`)."""
     shaken: int = state["shaken"]
-    return shaken if shaken < 10 else 10
+    return shaken if shaken < MAX_MARKERS else MAX_MARKERS
 
 
-def _develop(battle: Battle, act: State, state: Mapping[str, Any], purpose: str) -> Chosen:
-    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
+def _develop(battle: Battle, act: State, ones_before: int, me: Fighter, purpose: str) -> Chosen:
+    pool, shaken = act["pool"], _shaken(me.state)
     question = (pool, ones_before, shaken, purpose)
     prepared = battle.questions["develop"].get(question) or battle.ask(
         "develop",
@@ -216,11 +234,13 @@ def _develop(battle: Battle, act: State, state: Mapping[str, Any], purpose: str)
     return prepared, None, "develop", None, None
 
 
-def _shot(battle: Battle, ref: str, target: str, act: State, weapon: str) -> Chosen:
-    stats, state = battle.stats[ref], battle.states[ref]
-    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
-    rating, target_rating = stats["rating"], battle.stats[target]["rating"]
-    cover = battle.states[target]["cover"]
+def _shot(
+    battle: Battle, act: State, ones_before: int, me: Fighter, target: Fighter, weapon: str
+) -> Chosen:
+    stats = me.stats
+    pool, shaken = act["pool"], _shaken(me.state)
+    rating, target_rating = stats["rating"], target.stats["rating"]
+    cover = target.state["cover"]
     question: tuple[Any, ...] = (pool, ones_before, shaken, rating, target_rating, cover)
     if weapon == CANNON:
         name, skill, kit = "artillery", stats["artillerist"], {}
@@ -244,39 +264,66 @@ def _shot(battle: Battle, ref: str, target: str, act: State, weapon: str) -> Cho
     return prepared, target, "shoot", prepared.check.skill if skill else None, None
 
 
-def _fight(battle: Battle, ref: str, target: str, act: State) -> Chosen:
-    stats, state, enemy = battle.stats[ref], battle.states[ref], battle.stats[target]
-    mine, theirs = battle.kits[ref].arms, battle.kits[target].arms
-    name, extra = _FIGHTS.get((mine, theirs), ("fight", {}))
-    pool, ones_before, shaken = act["pool"], _ones_before(act), _shaken(state)
-    rating, skill = stats["rating"], stats[_SKILL_FOR_ARMS[mine]]
-    cover, weaponless = battle.states[target]["cover"], bool(state["disarmed"])
-    defender_rating, defender_skill = enemy["rating"], enemy[_SKILL_FOR_ARMS[theirs]]
-    question = (pool, ones_before, shaken, *extra.values(), rating, skill, cover, weaponless)
-    question += (defender_rating, defender_skill)
+def _matchup(me: Fighter, target: Fighter) -> Matchup:
+    """What the fight of `me` against `target` asks that their stats decide, worked out the
+    first time the two figures (by their stats) meet and kept with the attacker's figure
+    (`_fight` looks it up there itself)."""
+    mine, theirs = me.figure, target.figure
+    name, extra = _FIGHTS.get((me.kit.arms, target.kit.arms), ("fight", {}))
+    skill_name, defence_name = _SKILL_FOR_ARMS[me.kit.arms], _SKILL_FOR_ARMS[target.kit.arms]
+    stats, enemy = me.stats, target.stats
+    rating, skill = stats["rating"], stats[skill_name]
+    defender_rating, defender_skill = enemy["rating"], enemy[defence_name]
+    params = {
+        **extra,
+        "rating": rating,
+        "skill": skill,
+        "defender_rating": defender_rating,
+        "defender_skill": defender_skill,
+    }
+    matchup = (
+        name,
+        (*extra.values(), rating, skill, defender_rating, defender_skill),
+        params,
+        skill_name if skill else None,
+        # A skill counts as used when it adds to the roll: the defender's when it beats the
+        # rating.
+        defence_name if defender_skill > defender_rating else None,
+    )
+    if len(mine.matchups) >= _MATCHUPS_SIZE:
+        mine.matchups.clear()
+    mine.matchups[id(theirs)] = (theirs, matchup)
+    return matchup
+
+
+def _fight(battle: Battle, act: State, ones_before: int, me: Fighter, target: Fighter) -> Chosen:
+    known = me.figure.matchups.get(id(target.figure))
+    if known is None or known[0] is not target.figure:
+        known = target.figure, _matchup(me, target)
+    name, fixed, params, skill, defended = known[1]
+    state = me.state
+    pool, shaken = act["pool"], state["shaken"]
+    shaken = shaken if shaken < MAX_MARKERS else MAX_MARKERS  # `_shaken`, without the call
+    cover, weaponless = target.state["cover"], bool(state["disarmed"])
+    # What changes from action to action, then what the two figures' stats fix: the matchup's
+    # own tuple, found identical at once when the question is looked up.
+    question = (pool, ones_before, shaken, cover, weaponless, fixed)
     prepared = battle.questions[name].get(question)
     if prepared is None:
         params = {
             "active": pool,
             "ones_before": ones_before,
             "shaken": shaken,
-            **extra,
-            "rating": rating,
-            "skill": skill,
+            **params,
             "cover": cover,
             "weaponless": weaponless,
-            "defender_rating": defender_rating,
-            "defender_skill": defender_skill,
         }
         prepared = battle.ask(name, question, params)
-    # A skill counts as used when it adds to the roll: the defender's when it beats the rating.
-    used = _SKILL_FOR_ARMS[mine] if prepared.check.skill and skill else None
-    defended = _SKILL_FOR_ARMS[theirs] if defender_skill > defender_rating else None
-    return prepared, target, "fight", used, defended
+    return prepared, target, "fight", skill if prepared.check.skill else None, defended
 
 
-def _move(battle: Battle, act: State, state: Mapping[str, Any]) -> Chosen:
-    pool, shaken, ones_before = act["pool"], state["shaken"], _ones_before(act)
+def _move(battle: Battle, act: State, ones_before: int, me: Fighter) -> Chosen:
+    pool, shaken = act["pool"], me.state["shaken"]
     question = (pool, battle.ground, shaken, ones_before)
     prepared = battle.questions["move"].get(question) or battle.ask(
         "move",
@@ -286,71 +333,79 @@ def _move(battle: Battle, act: State, state: Mapping[str, Any]) -> Chosen:
     return prepared, None, activation.MOVE, None, None
 
 
-def _choose(battle: Battle, ref: str, act: State, dice: Dice) -> Chosen:
+def _choose(battle: Battle, act: State, ones_before: int, me: Fighter, dice: Dice) -> Chosen:
     """The check prepared for the figure's next go, its target, the action's kind and the
     skills it exercises."""
-    state, kit = battle.states[ref], battle.kits[ref]
+    state = me.state
     # First stand up, re-arm, or steady a figure with two or more Shaken markers.
     if state["prone"]:
-        return _develop(battle, act, state, "stand_up")
-    if state["disarmed"] and not (kit.melee and kit.melee.weaponless):
-        return _develop(battle, act, state, "rearm")
+        return _develop(battle, act, ones_before, me, "stand_up")
+    if state["disarmed"] and me.rearms:
+        return _develop(battle, act, ones_before, me, "rearm")
     if state["shaken"] >= 2:
-        return _develop(battle, act, state, "remove_shaken")
-    enemies = battle.up[1 - battle.side_of[ref]]
+        return _develop(battle, act, ones_before, me, "remove_shaken")
+    enemies = battle.up[1 - me.side]
     target = enemies[dice.roll(len(enemies), "pick target") - 1] if len(enemies) > 1 else enemies[0]
-    if kit.lightest:
-        return _shot(battle, ref, target, act, kit.lightest)
-    if ref not in battle.engaged:
-        return _move(battle, act, state)
-    return _fight(battle, ref, target, act)
+    if me.lightest:
+        return _shot(battle, act, ones_before, me, target, me.lightest)
+    if me.ref not in battle.engaged:
+        return _move(battle, act, ones_before, me)
+    return _fight(battle, act, ones_before, me, target)
+
+
+#: The state keys a figure's status follows: an effect on any other key (a Shaken marker,
+#: cover, prone) leaves the status its wounds gave it.
+_SETTLED_BY = ("wounds", "status")
 
 
 def _apply(
     battle: Battle,
-    ref: str,
-    target: str | None,
-    resolution: Resolution,
+    me: Fighter,
+    target: Fighter | None,
+    effects: tuple[Effect, ...],
     initiative: activation.Initiative,
 ) -> None:
     """Apply the effects; a figure with no wounds left is out, and out of the initiative.
 
-    Only a figure an effect touched is looked at afterwards: a figure's state changes through
-    effects alone, so one no effect touched still has the status its wounds gave it (a
-    starting figure is whole and unhurt), and most actions touch nobody.
+    Only a figure whose wounds or status an effect changed is looked at afterwards: a
+    figure's state changes through effects alone, and its status follows its wounds (a
+    starting figure is whole and unhurt), so any other figure still has the status its
+    wounds gave it. Most actions change nobody's wounds.
     """
-    effects = resolution.effects
-    if not effects:
-        return
-    states, actor_hit, target_hit = battle.states, False, False
+    settle_actor, settle_target = False, False
     for effect in effects:
         if effect.who == "actor":
-            who, actor_hit = ref, True
+            who = me
         elif target is None:
             continue
         else:
-            who, target_hit = target, True
-        effect.apply(states[who])
-        if effect.key == "status":  # who stands is read from status only
-            battle.fell()
-    if actor_hit:
-        _settle(battle, ref, initiative)
-    if target_hit and target is not None:
+            who = target
+        effect.apply(who.state)
+        if effect.key in _SETTLED_BY:
+            if who is me:
+                settle_actor = True
+            else:
+                settle_target = True
+            if effect.key == "status":  # who stands is read from status only
+                battle.fell()
+    if settle_actor:
+        _settle(battle, me, initiative)
+    if settle_target and target is not None:
         _settle(battle, target, initiative)
 
 
-def _settle(battle: Battle, who: str, initiative: activation.Initiative) -> None:
+def _settle(battle: Battle, who: Fighter, initiative: activation.Initiative) -> None:
     """Give a figure the status its wounds say; one with none left is out of the initiative."""
-    state = battle.states[who]
+    state = who.state
     if state["wounds"] <= 0:
         fell = state["status"] != OUT
         state["status"] = OUT
         if fell:
             battle.fell_out(who)
-    elif state["wounds"] < battle.stats[who]["wounds"]:
+    elif state["wounds"] < who.stats["wounds"]:
         state["status"] = "wounded"
-    if state["status"] == OUT and battle.units[who] not in initiative.state["removed"]:
-        initiative.remove(battle.units[who])
+    if state["status"] == OUT and who.unit not in initiative.state["removed"]:
+        initiative.remove(who.unit)
 
 
 def _note(battle: Battle, ref: str, skill: str) -> None:
@@ -364,19 +419,24 @@ def _note(battle: Battle, ref: str, skill: str) -> None:
 _new_event = tuple.__new__
 
 
-def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: Dice) -> str:
+def _action(
+    battle: Battle, me: Fighter, ones_before: int, initiative: activation.Initiative, dice: Dice
+) -> str:
     act = initiative.state
     turn = act["turn"]
-    prepared, target, kind, used, defended = _choose(battle, ref, act, dice)
+    prepared, target, kind, used, defended = _choose(battle, act, ones_before, me, dice)
     resolution = prepared.roll(dice)
-    battle.events.append(_new_event(SimEvent, (turn, ref, target, resolution)))
-    _apply(battle, ref, target, resolution, initiative)
+    aimed_at = target.ref if target else None
+    battle.events.append(_new_event(SimEvent, (turn, me.ref, aimed_at, resolution)))
+    effects = resolution.effects
+    if effects:
+        _apply(battle, me, target, effects, initiative)
     if used:
-        _note(battle, ref, used)
+        _note(battle, me.ref, used)
     if defended and target:
-        _note(battle, target, defended)
+        _note(battle, target.ref, defended)
     if kind == activation.MOVE:
-        battle.engaged.add(ref)
+        battle.engaged.add(me.ref)
     result = resolution.details.get("initiative", resolution.outcome)
     result = KEEPS_INITIATIVE if result == NOT_AT_STAKE else result
     initiative.after_action(kind, result)
@@ -385,9 +445,12 @@ def _action(battle: Battle, ref: str, initiative: activation.Initiative, dice: D
 
 def _figure_go(battle: Battle, unit: str, initiative: activation.Initiative, dice: Dice) -> None:
     """The go of `unit`, which has just begun (`Initiative.begin_waiting`)."""
-    act, ref = initiative.state, unit.partition(":")[2]
+    act, me = initiative.state, battle.fighters[unit.partition(":")[2]]
+    # The side's 1s so far as a question asks them (none, or one or more): a go ends on the
+    # 1 that would change it, so it holds for the whole go.
+    ones_before = 1 if act["side_ones"] else 0
     while act["current"] == unit and battle.beaten is None:
-        result = _action(battle, ref, initiative, dice)
+        result = _action(battle, me, ones_before, initiative, dice)
         if result == KEEPS_INITIATIVE and act["current"] == unit and act["pool"] >= RISK:
             initiative.end_figure()
 
@@ -418,7 +481,8 @@ def simulate(
         checks = ESCARMOUCHE.checks
     battle = _battle(sides, tables, checks, stats)
     # The initiative as `activation.start`, `draw` and the rest play it, in one state.
-    initiative = activation.Initiative(activation.start(list(battle.units.values()), options, dice))
+    units = [fighter.unit for fighter in battle.fighters.values()]
+    initiative = activation.Initiative(activation.start(units, options, dice))
     act = initiative.state
     while battle.beaten is None and act["turn"] <= MAX_TURNS:
         _side_turn(battle, initiative, dice)
@@ -426,12 +490,12 @@ def simulate(
     beaten, up = battle.beaten, battle.up
     # Who is out, by who stands: `_apply` works out again who stands whenever a status may
     # have changed (`fell`), so the lists hold at the end.
-    second = sum(1 for side in battle.side_of.values() if side == 1)
+    second = [fighter.side for fighter in battle.fighters.values()].count(1)
     return SimResult(
         winner=None if beaten is None else 1 - beaten,
         turns=min(act["turn"], MAX_TURNS),
         events=tuple(battle.events),
         states=battle.states,
-        casualties=(len(battle.side_of) - second - len(up[0]), second - len(up[1])),
+        casualties=(len(battle.fighters) - second - len(up[0]), second - len(up[1])),
         skills_used={ref: frozenset(used) for ref, used in battle.skills_used.items()},
     )

@@ -20,8 +20,14 @@ from typing import Any, NamedTuple
 
 from rules.checks import Check, Prepared, Resolution
 from rules.dice import Dice
-from rules.plans import PlannedCheck
-from rules.simulate import ByStats, SimEvent, SimFigure, SimResult, validated_snapshot
+from rules.simulate import (
+    ByStats,
+    SimEvent,
+    SimFigure,
+    SimResult,
+    battle_questions,
+    validated_snapshot,
+)
 from rules.systems.grits_and_glory import deck
 from rules.systems.grits_and_glory import tables as t
 from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
@@ -29,38 +35,56 @@ from rules.systems.grits_and_glory.stats import state_at_start, stats_schema
 MAX_TURNS = 40
 #: Battle statuses of a unit still fighting (the rest are out, ko, dead or routed).
 IN_PLAY = ("unhurt", "wounded")
-#: Prepared questions a check without plans keeps for one battle (see `_questions`).
+#: Prepared questions a check without plans keeps for one battle (see `battle_questions`).
 _QUESTIONS_SIZE = 4096
 #: What a unit brings to battle (see `_unit`), by the stats mapping handed in.
 _UNITS: ByStats[_Unit] = ByStats()
 
 
 class _Unit(NamedTuple):
-    """A unit's validated stats (shared: read, never changed) and its weapons."""
+    """A unit's validated stats (shared: read, never changed), its weapons and its state at
+    the start (each battle takes a copy)."""
 
     stats: dict[str, Any]
     ranged: str | None
     melee: str
+    start: dict[str, Any]
 
 
 def _unit(tables: t.GGTables, stats: Mapping[str, Any]) -> _Unit:
-    """The unit's stats validated (`validated_snapshot`) and its ranged and melee weapons,
-    kept for the stats mapping a batch hands in battle after battle (`ByStats`)."""
+    """The unit's stats validated (`validated_snapshot`), its ranged and melee weapons and its
+    starting state, kept for the stats mapping a batch hands in battle after battle
+    (`ByStats`)."""
     return _UNITS.get(stats, (tables,), _new_unit)
 
 
 def _new_unit(tables: t.GGTables, stats: Mapping[str, Any]) -> _Unit:
     valid = validated_snapshot(stats_schema(tables), stats)
     ranged = _weapon(valid, tables.RANGED_KEYS)
-    return _Unit(valid, ranged, _weapon(valid, tables.MELEE_KEYS) or "unarmed")
+    melee = _weapon(valid, tables.MELEE_KEYS) or "unarmed"
+    return _Unit(valid, ranged, melee, state_at_start(valid))
+
+
+class _Fighting:
+    """A unit in one battle, as its every card reads it: what a ref would otherwise look up in
+    half a dozen dicts, found once a battle."""
+
+    __slots__ = ("melee", "ranged", "ref", "side", "state", "stats")
+
+    def __init__(self, ref: str, side: int, unit: _Unit) -> None:
+        self.ref, self.side = ref, side
+        #: Its validated stats: shared with the battles before, so read and never changed.
+        self.stats: dict[str, Any] = unit.stats
+        self.state: dict[str, Any] = {**unit.start}
+        #: Its ranged weapon (None without one) and melee weapon: they do not change in a
+        #: battle, and its every action asks which it uses.
+        self.ranged, self.melee = unit.ranged, unit.melee
 
 
 @dataclass
 class _Battle:
-    side_of: dict[str, int]
-    #: Each unit's validated stats: shared with the battles before, so read and never changed.
-    stats: dict[str, dict[str, Any]]
-    states: dict[str, dict[str, Any]]
+    #: Each unit in the battle, by its ref.
+    units: dict[str, _Fighting]
     starting: tuple[int, ...]
     #: The tables snapshot the battle is fought with (the text's, or a club's).
     tables: t.GGTables
@@ -69,47 +93,60 @@ class _Battle:
     events: list[SimEvent] = field(default_factory=list)
     skills: dict[str, set[str]] = field(default_factory=dict)
     turn: int = 1
-    #: Each unit's ranged weapon (None without one) and melee weapon.
-    ranged: dict[str, str | None] = field(default_factory=dict)
-    melee: dict[str, str] = field(default_factory=dict)
     #: Each check's prepared questions, by the few values that make up its parameters.
     questions: dict[str, dict[Hashable, Prepared]] = field(default_factory=dict)
-    #: Who is still fighting on each side, and whether a side is broken; forgotten whenever a
-    #: unit's status changes (`changed`).
-    _active: dict[int, list[str]] = field(default_factory=dict)
-    _broken: bool | None = None
+    #: Who is still fighting on each side (side 0's, side 1's), and whether a force is broken:
+    #: read on every card, so worked out again only when a unit's status changes (`changed`).
+    fighting: tuple[list[_Fighting], list[_Fighting]] = field(init=False)
+    a_force_broken: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        self.questions = {name: _questions(check) for name, check in self.checks.items()}
+        self.questions = battle_questions(self.checks)
+        self.changed()
 
-    def active(self, side: int) -> list[str]:
-        known = self._active.get(side)
-        if known is None:
-            known = self._active[side] = [
-                r
-                for r, s in self.side_of.items()
-                if s == side and self.states[r]["status"] in IN_PLAY
-            ]
-        return known
+    @property
+    def stats(self) -> dict[str, dict[str, Any]]:
+        """Each unit's validated stats, by its ref."""
+        return {ref: unit.stats for ref, unit in self.units.items()}
+
+    @property
+    def states(self) -> dict[str, dict[str, Any]]:
+        """Each unit's battle state, by its ref."""
+        return {ref: unit.state for ref, unit in self.units.items()}
 
     def changed(self) -> None:
-        """A unit's status changed: who fights on, and whether a force is broken, are asked
-        again."""
-        self._active.clear()
-        self._broken = None
+        """Who fights on, and whether a force is broken, worked out from every unit's status."""
+        fighting: tuple[list[_Fighting], list[_Fighting]] = ([], [])
+        for unit in self.units.values():
+            if unit.state["status"] in IN_PLAY:
+                fighting[unit.side].append(unit)
+        self.fighting = fighting
+        self.a_force_broken = self.broken(0) or self.broken(1)
+
+    def status_changed(self, unit: _Fighting) -> None:
+        """`unit`'s status changed: `changed`, for the one unit.
+
+        Most changes keep a unit fighting (unhurt to wounded) and change nothing here; one out
+        of the fight leaves its side's list in place (the others keep their order, which a
+        target is picked by). One back in the fight (no rule of the text does that) is
+        worked out from every unit again, which puts it back in its place.
+        """
+        side = self.fighting[unit.side]
+        if unit.state["status"] in IN_PLAY:
+            if unit not in side:
+                self.changed()
+        elif unit in side:
+            side.remove(unit)
+            self.a_force_broken = self.broken(0) or self.broken(1)
+
+    def active(self, side: int) -> list[str]:
+        return [unit.ref for unit in self.fighting[side]]
 
     def lost_share(self, side: int) -> float:
-        return 1 - len(self.active(side)) / self.starting[side]
+        return 1 - len(self.fighting[side]) / self.starting[side]
 
     def broken(self, side: int) -> bool:
-        return len(self.active(side)) * 2 <= self.starting[side]
-
-    def either_broken(self) -> bool:
-        """Whether a force is broken (asked after every card, answered once per change)."""
-        known = self._broken
-        if known is None:
-            known = self._broken = self.broken(0) or self.broken(1)
-        return known
+        return len(self.fighting[side]) * 2 <= self.starting[side]
 
     def ask(self, name: str, question: Hashable, params: Mapping[str, Any]) -> Prepared:
         """The check called `name` prepared for `params`, kept by `question` (which stands
@@ -120,9 +157,12 @@ class _Battle:
         prepared = questions[question] = self.checks[name].prepare(params)
         return prepared
 
-    def run(self, prepared: Prepared, dice: Dice, actor: str, target: str | None) -> Resolution:
+    def run(
+        self, prepared: Prepared, dice: Dice, actor: str, target: _Fighting | None
+    ) -> Resolution:
         resolution = prepared.roll(dice)
-        self.events.append(_new_event(SimEvent, (self.turn, actor, target, resolution)))
+        aimed_at = target.ref if target else None
+        self.events.append(_new_event(SimEvent, (self.turn, actor, aimed_at, resolution)))
         skill = prepared.check.skill
         if skill:
             used = self.skills.get(actor)
@@ -130,11 +170,15 @@ class _Battle:
                 used = self.skills[actor] = set()
             used.add(skill)
         for effect in resolution.effects:
-            who = actor if effect.who == "actor" else target
-            if who is not None:
-                effect.apply(self.states[who])
-                if effect.key == "status":  # who is still fighting is read from status only
-                    self.changed()
+            if effect.who == "actor":
+                unit = self.units[actor]
+            elif target is not None:
+                unit = target
+            else:
+                continue
+            effect.apply(unit.state)
+            if effect.key == "status":  # who is still fighting is read from status only
+                self.status_changed(unit)
         return resolution
 
 
@@ -142,21 +186,21 @@ class _Battle:
 _new_event = tuple.__new__
 
 
-def _questions(check: Check) -> dict[Hashable, Prepared]:
-    """Where a check's prepared questions are kept: on the check itself when it plans its rolls
-    (so a batch of battles prepares each question once), else for this battle alone."""
-    return check.questions if isinstance(check, PlannedCheck) else {}
-
-
 def _weapon(stats: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
     return next((w for w in stats["weapons"] if w in keys), None)
 
 
 def _damage(
-    b: _Battle, actor: str, target: str, weapon: str, raised: bool, joker: bool, dice: Dice
+    b: _Battle,
+    me: _Fighting,
+    target: _Fighting,
+    weapon: str,
+    raised: bool,
+    joker: bool,
+    dice: Dice,
 ) -> None:
-    ts, state = b.stats[target], b.states[target]
-    strength, shaken = b.stats[actor]["strength"], state["shaken"] >= state["figures"]
+    ts, state = target.stats, target.state
+    strength, shaken = me.stats["strength"], state["shaken"] >= state["figures"]
     wounds, figures = state["wounds"], state["figures"]
     toughness, mounted, wild_card = ts["toughness"], ts["mounted"], ts["wild_card"]
     question: tuple[Any, ...] = (weapon, strength, raised, joker, toughness, mounted, wild_card)
@@ -177,26 +221,28 @@ def _damage(
             "target_figures": figures,
         },
     )
-    b.run(prepared, dice, actor, target)
+    b.run(prepared, dice, me.ref, target)
     # max(0, min(shaken, figures)), written out: the builtins cost more than the comparisons.
     shaken, figures = state["shaken"], state["figures"]
     shaken = shaken if shaken <= figures else figures
     state["shaken"] = shaken if shaken >= 0 else 0
     if state["figures"] <= 0:
         state["status"] = "out"
-        b.changed()
+        b.status_changed(target)
 
 
-def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: Dice) -> None:
-    stats, state = b.stats[actor], b.states[actor]
+def _shoot(
+    b: _Battle, me: _Fighting, target: _Fighting, weapon: str, joker: bool, dice: Dice
+) -> None:
+    stats, state = me.stats, me.state
     if not state["loaded"]:
         reload, reloading = b.tables.WEAPONS[weapon].reload, state["reloading"]
         prepared = b.questions["reload"].get((reload, reloading)) or b.ask(
             "reload", (reload, reloading), {"reload": reload, "reloading": reloading}
         )
-        b.run(prepared, dice, actor, None)  # the action goes on reloading
+        b.run(prepared, dice, me.ref, None)  # the action goes on reloading
         return
-    target_state, questions, run = b.states[target], b.questions["shooting"], b.run
+    target_state, questions, run = target.state, b.questions["shooting"], b.run
     die, wild_card = stats["shooting"], stats["wild_card"]
     for _ in range(state["figures"]):
         if target_state["status"] not in IN_PLAY:
@@ -209,17 +255,16 @@ def _shoot(b: _Battle, actor: str, target: str, weapon: str, joker: bool, dice: 
             question,
             {"die": die, "wild_card": wild_card, "joker": joker, "wounds": wounds},
         )
-        shot = run(prepared, dice, actor, target).outcome
+        shot = run(prepared, dice, me.ref, target).outcome
         if shot.startswith(("hit", "raise")):
-            _damage(b, actor, target, weapon, shot.startswith("raise"), joker, dice)
+            _damage(b, me, target, weapon, shot.startswith("raise"), joker, dice)
 
 
-def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None:
-    stats, state = b.stats[actor], b.states[actor]
-    weapon, target_state = b.melee[actor], b.states[target]
+def _fight(b: _Battle, me: _Fighting, target: _Fighting, joker: bool, dice: Dice) -> None:
+    stats, state, target_state = me.stats, me.state, target.state
     gang, most = state["figures"] - 1, b.tables.GANG_UP_MAX
     gang = gang if gang < most else most
-    die, wild_card, parry = stats["fighting"], stats["wild_card"], b.stats[target]["parry"]
+    die, wild_card, parry = stats["fighting"], stats["wild_card"], target.stats["parry"]
     questions, run = b.questions["fighting"], b.run
     for _ in range(state["figures"]):
         if target_state["status"] not in IN_PLAY:
@@ -239,32 +284,31 @@ def _fight(b: _Battle, actor: str, target: str, joker: bool, dice: Dice) -> None
                 "wounds": wounds,
             },
         )
-        blow = run(prepared, dice, actor, target).outcome
+        blow = run(prepared, dice, me.ref, target).outcome
         if blow != "miss":
-            _damage(b, actor, target, weapon, blow == "raise", joker, dice)
+            _damage(b, me, target, me.melee, blow == "raise", joker, dice)
 
 
-def _act(b: _Battle, actor: str, joker: bool, dice: Dice) -> None:
-    state = b.states[actor]
+def _act(b: _Battle, me: _Fighting, joker: bool, dice: Dice) -> None:
+    state = me.state
     if state["status"] not in IN_PLAY:
         return
     if state["shaken"] > 0:
-        stats = b.stats[actor]
+        stats = me.stats
         question = (stats["spirit"], stats["wild_card"])
         prepared = b.questions["recover"].get(question) or b.ask(
             "recover", question, {"die": stats["spirit"], "wild_card": stats["wild_card"]}
         )
-        if b.run(prepared, dice, actor, None).outcome != "acts":
+        if b.run(prepared, dice, me.ref, None).outcome != "acts":
             return
-    foes = b.active(1 - b.side_of[actor])
+    foes = b.fighting[1 - me.side]
     if not foes:
         return
     target = foes[dice.roll(len(foes), "target") - 1] if len(foes) > 1 else foes[0]
-    ranged = b.ranged[actor]
-    if ranged:
-        _shoot(b, actor, target, ranged, joker, dice)
+    if me.ranged:
+        _shoot(b, me, target, me.ranged, joker, dice)
     else:
-        _fight(b, actor, target, joker, dice)
+        _fight(b, me, target, joker, dice)
 
 
 def _outcome(b: _Battle) -> int | None:
@@ -277,7 +321,7 @@ def _outcome(b: _Battle) -> int | None:
 
 
 def _turn_over(b: _Battle, dice: Dice) -> bool:
-    if b.either_broken() or b.turn >= MAX_TURNS:
+    if b.a_force_broken or b.turn >= MAX_TURNS:
         return True
     question = (b.turn,)
     prepared = b.questions["end_game"].get(question) or b.ask(
@@ -291,16 +335,13 @@ def _turn_over(b: _Battle, dice: Dice) -> bool:
 def _setup(
     sides: Sequence[Sequence[SimFigure]], tables: t.GGTables, checks: Mapping[str, Check]
 ) -> _Battle:
-    units = {u.ref: _unit(tables, u.stats) for side in sides for u in side}
-    side_of = {u.ref: i for i, side in enumerate(sides) for u in side}
-    stats = {ref: unit.stats for ref, unit in units.items()}
-    states = {ref: state_at_start(s) for ref, s in stats.items()}
+    units = {
+        u.ref: _Fighting(u.ref, side, _unit(tables, u.stats))
+        for side, force in enumerate(sides)
+        for u in force
+    }
     starting = tuple(len(side) for side in sides)
-    battle = _Battle(side_of, stats, states, starting, tables, checks)
-    # A unit's weapons do not change in a battle; its every action asks which it uses.
-    battle.ranged = {ref: unit.ranged for ref, unit in units.items()}
-    battle.melee = {ref: unit.melee for ref, unit in units.items()}
-    return battle
+    return _Battle(units, starting, tables, checks)
 
 
 def simulate(
@@ -322,19 +363,20 @@ def simulate(
         checks = CHECKS
     b = _setup(sides, tables, checks)
     # The action deck as `deck.start` and `deck.draw` deal it (nobody goes on Hold here).
-    for unit, joker, last in deck.draws(list(b.side_of), dice):
-        _act(b, unit, joker, dice)
+    units = b.units
+    for unit, joker, last in deck.draws(list(units), dice):
+        _act(b, units[unit], joker, dice)
         if last and _turn_over(b, dice):
             break
-        if b.either_broken():
+        if b.a_force_broken:
             break
     return _result(b)
 
 
 def _result(b: _Battle) -> SimResult:
     lost = [0, 0]
-    for ref, side in b.side_of.items():
-        lost[side] += b.stats[ref]["figures"] - max(b.states[ref]["figures"], 0)
+    for unit in b.units.values():
+        lost[unit.side] += unit.stats["figures"] - max(unit.state["figures"], 0)
     return SimResult(
         _outcome(b),
         b.turn,
