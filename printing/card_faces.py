@@ -201,6 +201,13 @@ class Face:
     qr: bool = False
     continued: bool = False
 
+    @property
+    def one_line_title(self) -> bool:
+        """Whether the name is one line: then name and subtitle print as one block, the name
+        styled by the block's ::first-line rule (two elements fewer a card than a header
+        around two blocks); a wrapped name keeps a block of its own."""
+        return "\n" not in self.title
+
 
 def _chains(blocks: Sequence[Block]) -> list[list[Block]]:
     """Group each block with those it must stay with (a heading and its first row, a weapon's
