@@ -172,3 +172,24 @@ def test_every_block_is_as_tall_as_measured_headings_inside_their_rows(size):
             assert p.margin_height() * 25.4 / 96 == pytest.approx(block.height, abs=0.01)
             headed += bool(block.heading)
     assert headed >= len(faces)  # rows carry their section's heading as their first line
+
+
+@pytest.mark.parametrize("size", ["poker", "mini"])
+def test_a_name_band_is_as_tall_as_measured_with_or_without_subtitle_and_qr_code(size):
+    from printing.render import render_document
+
+    cards = [
+        CardSpec(title=title, subtitle=subtitle, qr_url=qr, track_boxes=3, footer="d12")
+        for title in ("Hobbs", "Sgt. Bartholomew Featherstonehaugh-Smythe of the Fens")
+        for subtitle in ("", "Trooper · Musketeers")
+        for qr in ("", "https://muster.invalid/api/characters/7/")
+    ]
+    context = card_sheet_context(cards, size, "A4")
+    faces = [c.face for page in context["pages"] for c in page]
+    document = render_document("cards", context)
+    headers = [header for page in document.pages for header, _ in _laid_out_blocks(page._page_box)]
+
+    assert {face.one_line_title for face in faces} == {True, False}
+    assert len(headers) == len(faces)
+    for header, face in zip(headers, faces, strict=True):
+        assert header.margin_height() * 25.4 / 96 == pytest.approx(face.header, abs=0.01)
