@@ -131,12 +131,19 @@ def test_a_blank_card_has_no_dark_name_band_to_write_on():
 
 
 def _laid_out_blocks(box) -> list:
-    """Return the body blocks (<p> children of each card, not the band) WeasyPrint laid out."""
+    """Return each card's header (the <header>, or the one block of a one-line name and its
+    subtitle) and its body blocks (<p> children, not the band), as WeasyPrint laid them out."""
     if getattr(box, "element_tag", "") == "article":
-        band = ("trk", "ft")
-        return [
-            [c for c in box.children if c.element_tag == "p" and c.element.get("class") not in band]
+        not_body = ("trk", "ft", "hdr")
+        header = next(
+            c for c in box.children if c.element_tag == "header" or c.element.get("class") == "hdr"
+        )
+        body = [
+            c
+            for c in box.children
+            if c.element_tag == "p" and c.element.get("class") not in not_body
         ]
+        return [(header, body)]
     return [found for child in getattr(box, "children", ()) for found in _laid_out_blocks(child)]
 
 
@@ -155,10 +162,34 @@ def test_every_block_is_as_tall_as_measured_headings_inside_their_rows(size):
 
     assert len(cards) == len(faces)
     headed = 0
-    for laid_out, face in zip(cards, faces, strict=True):
+    for (header, laid_out), face in zip(cards, faces, strict=True):
+        # The header as measured, whether the name is a block of its own or the first line of
+        # the subtitle's block (styled by ::first-line).
+        assert header.margin_height() * 25.4 / 96 == pytest.approx(face.header, abs=0.01)
         classes = [b.css.split()[0] for b in face.blocks]
         assert [p.element.get("class").split()[0] for p in laid_out] == classes
         for p, block in zip(laid_out, face.blocks, strict=True):
             assert p.margin_height() * 25.4 / 96 == pytest.approx(block.height, abs=0.01)
             headed += bool(block.heading)
     assert headed >= len(faces)  # rows carry their section's heading as their first line
+
+
+@pytest.mark.parametrize("size", ["poker", "mini"])
+def test_a_name_band_is_as_tall_as_measured_with_or_without_subtitle_and_qr_code(size):
+    from printing.render import render_document
+
+    cards = [
+        CardSpec(title=title, subtitle=subtitle, qr_url=qr, track_boxes=3, footer="d12")
+        for title in ("Hobbs", "Sgt. Bartholomew Featherstonehaugh-Smythe of the Fens")
+        for subtitle in ("", "Trooper · Musketeers")
+        for qr in ("", "https://muster.invalid/api/characters/7/")
+    ]
+    context = card_sheet_context(cards, size, "A4")
+    faces = [c.face for page in context["pages"] for c in page]
+    document = render_document("cards", context)
+    headers = [header for page in document.pages for header, _ in _laid_out_blocks(page._page_box)]
+
+    assert {face.one_line_title for face in faces} == {True, False}
+    assert len(headers) == len(faces)
+    for header, face in zip(headers, faces, strict=True):
+        assert header.margin_height() * 25.4 / 96 == pytest.approx(face.header, abs=0.01)
