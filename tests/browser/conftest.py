@@ -90,6 +90,24 @@ ACCESSIBILITY_PROBLEMS = """
 """
 
 
+#: htmx is between a request and its settled swap while any of these classes is on the page.
+HTMX_BUSY = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+def choose(page: Page, label: str, option: str, url_part: str = "/form/") -> None:
+    """Pick an option and wait until htmx has put the form for it in place (nothing to wait
+    for if it was already picked: the browser fires no change then). A response arriving is
+    not the swap done: picking the next option before it settles acts on the element being
+    replaced, and the browser then asks for nothing (the table tests failed so, now and then).
+    """
+    select = page.get_by_label(label, exact=True)
+    if select.evaluate("s => s.options[s.selectedIndex].label") == option:
+        return
+    with page.expect_response(lambda r: url_part in r.url):
+        select.select_option(label=option)
+    page.wait_for_function(HTMX_BUSY)
+
+
 def accessibility_problems(page: Page) -> list[str]:
     """Return what breaks the basics: labels on every field, heading order, landmarks."""
     return page.evaluate(ACCESSIBILITY_PROBLEMS)

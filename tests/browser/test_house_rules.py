@@ -14,6 +14,7 @@ from battles.services import SideChoice, battle_start
 from campaigns.models import Role
 from campaigns.services.house_rules import house_rules_current
 from rules.system import get_system
+from tests.browser.conftest import choose
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -166,8 +167,7 @@ def test_an_organisers_new_weapon_reaches_the_odds_the_table_the_card_and_the_sh
     assert "Gatling gun" in sheet and "House rules v1" in sheet
 
     page.goto(f"{live_server.url}/battles/{battle.pk}/")
-    with page.expect_response(lambda r: "/form/" in r.url):
-        page.get_by_label("Check", exact=True).select_option(label="Damage against Toughness")
+    choose(page, "Check", "Damage against Toughness")
     page.locator("details.situation > summary").click()
     weapons = page.get_by_label("Weapon", exact=True)
     offered = [t.strip() for t in weapons.locator("option").all_text_contents()]

@@ -7,6 +7,7 @@ import pytest
 
 from battles.models import Battle, BattleEvent, BattleStatus
 from battles.services import battle_confirm, pipeline
+from tests.browser.conftest import choose
 from tests.pages.conftest import make_muster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,20 +23,6 @@ def held_worker(monkeypatch):
 
 FIRE = "Fire: d12 at or under skill + modifiers, then damage"
 MELEE = "Melee: attack d12 against parry d12"
-
-
-def _choose(page, label: str, option: str, url_part: str) -> None:
-    """Pick an option and wait until htmx has put the form for it in place (nothing to wait
-    for if it was already picked: the browser fires no change then). A response arriving is
-    not the swap done: picking before it settles would act on the element being replaced."""
-    select = page.get_by_label(label, exact=True)
-    if select.evaluate("s => s.options[s.selectedIndex].label") == option:
-        return
-    with page.expect_response(lambda r: url_part in r.url):
-        select.select_option(label=option)
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
 
 
 def _resolve(page, seq: int) -> None:
@@ -74,8 +61,8 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     page.goto(f"{live_server.url}/campaigns/{muster.campaign.pk}/")
     screens("campaign")
     page.get_by_role("link", name="Set up a battle").first.click()
-    _choose(page, "Your force", "Red — Rencounter — Brandywine", "/battles/new/")
-    _choose(page, "Opponent", "Blue (bob) — Rencounter — Brandywine", "/battles/new/")
+    choose(page, "Your force", "Red — Rencounter — Brandywine", "/battles/new/")
+    choose(page, "Opponent", "Blue (bob) — Rencounter — Brandywine", "/battles/new/")
     page.get_by_label("Scenario").fill("Ford at Chadd's")
     screens("battle-setup")
     page.get_by_role("button", name="Start the battle").click()
@@ -83,9 +70,9 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     battle = Battle.objects.get()
 
     # 1: Red man 1 fires at Blue man 1 with the server's dice; the odds show before rolling.
-    _choose(page, "Check", FIRE, "/form/")
-    _choose(page, "Who acts", "Red man 2", "/form/")
-    _choose(page, "Against", "Blue man 1", "/form/")
+    choose(page, "Check", FIRE, "/form/")
+    choose(page, "Who acts", "Red man 2", "/form/")
+    choose(page, "Against", "Blue man 1", "/form/")
     assert page.locator("#preview tr[data-outcome]").count() == 6
     _resolve(page, 1)
 
@@ -100,7 +87,7 @@ def test_a_short_battle_from_setup_to_the_career_it_leaves(
     screens("table")
 
     # 3: a melee, then voided as a mistake.
-    _choose(page, "Check", MELEE, "/form/")
+    choose(page, "Check", MELEE, "/form/")
     page.get_by_label("Roll for me").check()
     _resolve(page, 3)
     page.get_by_test_id("void").click()

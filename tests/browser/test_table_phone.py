@@ -16,6 +16,7 @@ from rules.checks import Check
 from rules.dice import SeededDice
 from rules.errors import RulesError
 from rules.system import all_systems, get_system
+from tests.browser.conftest import choose
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -69,9 +70,9 @@ def test_a_rencounter_melee_shows_nine_against_eight_and_its_odds_without_openin
     sign_in("alice")
     page.goto(f"{live_server.url}/battles/{battle.pk}/")
 
-    _choose(page, "Check", melee.title)
-    _choose(page, "Who acts", "Red man 1")
-    _choose(page, "Against", "Blue man 1")
+    choose(page, "Check", melee.title)
+    choose(page, "Who acts", "Red man 1")
+    choose(page, "Against", "Blue man 1")
 
     attack, parry = page.locator("#param-attack_skill"), page.locator("#param-parry_skill")
     assert attack.is_visible() and parry.is_visible()
@@ -105,16 +106,6 @@ def _battle(system: str) -> Battle:
             CharacterFactory(force=force, unit=unit, name=f"{name} man {i + 1}")
         forces.append(force)
     return battle_start(sides=[SideChoice(force=f) for f in forces], campaign=campaign, user=alice)
-
-
-def _choose(page, label: str, option: str) -> None:
-    """Pick an option and wait for the form to be filled for it (nothing to wait for if it was
-    already picked: the browser fires no change then)."""
-    select = page.get_by_label(label, exact=True)
-    if select.evaluate("s => s.options[s.selectedIndex].label") == option:
-        return
-    with page.expect_response(lambda r: "/form/" in r.url):
-        select.select_option(label=option)
 
 
 def _resolve(page, seq: int) -> None:
@@ -162,10 +153,10 @@ def test_a_battle_is_played_on_a_phone_with_the_result_always_in_view(
 
     # 1: a check of the system, Red man 1 against Blue man 1, server dice.
     check, _ = _playable(battle, "Red man 1", "Blue man 1")
-    _choose(page, "Check", check.title)
-    _choose(page, "Who acts", "Red man 1")
+    choose(page, "Check", check.title)
+    choose(page, "Who acts", "Red man 1")
     if check.takes_target:  # a check of the actor alone shows no target to pick
-        _choose(page, "Against", "Blue man 1")
+        choose(page, "Against", "Blue man 1")
     _resolve(page, 3)
     screens(f"table-{system}-check")
 

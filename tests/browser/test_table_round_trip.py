@@ -11,6 +11,7 @@ import pytest
 
 from battles.models import BattleEvent
 from battles.services import SideChoice, battle_start
+from tests.browser.conftest import choose
 from tests.pages.conftest import make_muster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -19,12 +20,6 @@ IN_VIEW = """() => {
   const box = document.querySelector('#result').getBoundingClientRect();
   return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
 }"""
-
-
-def _choose(page, label: str, option: str) -> None:
-    """Pick an option and wait for the check form to be filled for it."""
-    with page.expect_response(lambda r: "/form/" in r.url):
-        page.get_by_label(label, exact=True).select_option(label=option)
 
 
 def test_resolving_and_voiding_are_one_request_each(page, live_server, sign_in) -> None:
@@ -37,8 +32,8 @@ def test_resolving_and_voiding_are_one_request_each(page, live_server, sign_in) 
     sign_in("alice")
     url = f"{live_server.url}/battles/{battle.pk}/"
     page.goto(url)
-    _choose(page, "Check", "Fire: d12 at or under skill + modifiers, then damage")
-    _choose(page, "Against", "Blue man 1")
+    choose(page, "Check", "Fire: d12 at or under skill + modifiers, then damage")
+    choose(page, "Against", "Blue man 1")
     asked: list[tuple[str, str, int]] = []
     page.on("response", lambda r: asked.append((r.request.method, r.url, r.status)))
 
