@@ -8,8 +8,8 @@ thread of each worker process with cProfile, in CPU time: the event loop (uvicor
 ASGI handler, the streams) and the threads the sync views and the log reads run on. SIGUSR2
 forgets what was profiled so far (the start-up); SIGUSR1 writes `<dir>/worker-<pid>.pstats`.
 
-Each worker loads its views and freezes what it loaded before its first request
-(`config.boot.warm`).
+Each worker loads its views and templates and freezes what it loaded before its first
+request (`config.boot.warm`).
 """
 
 import os

@@ -14,7 +14,7 @@
    skipping them. This is what CPython's documentation suggests for a server that loads
    its code once (`gc.freeze`), and what Instagram's Django servers do.
 
-Both are cheap to undo in a test: `gc.unfreeze()`.
+`tests/ops/test_boot.py` checks all three in the process each served module starts.
 """
 
 from __future__ import annotations
