@@ -44,8 +44,7 @@ class ActivationMethod:
 def shuffle(items: Sequence[Any], dice: Dice, label: str = "shuffle") -> list[Any]:
     """Fisher-Yates shuffle drawing from `dice` (so seeded shuffles are reproducible).
 
-    `Dice.shuffle` draws a d`n` down to a d2 (unlabelled: `label` has never been passed to the
-    dice, and a seeded battle's records must not change) and swaps as it goes; seeded dice do
-    it in one loop.
+    `Dice.shuffle` draws a d`n` down to a d2 in one call (unlabelled: `label` has never been
+    passed to the dice, and a seeded battle's records must not change), then swaps.
     """
     return dice.shuffle(items)

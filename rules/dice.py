@@ -355,29 +355,6 @@ class SeededDice(Dice):
             record(records[index])
         return values
 
-    def shuffle(self, items: Sequence[T]) -> list[T]:
-        """`Dice.shuffle` with each swap made as its die is drawn: the same dice, records and
-        deck, without a list of values to walk again (a deck of 54 cards is 53 dice)."""
-        deck = list(items)
-        down = _down_from(len(deck), "")
-        if down is None:  # a deck too big to keep its records
-            return super().shuffle(items)
-        record = self.rolls.append
-        words = self._words
-        for sides, limit, records in down:
-            while True:
-                if not words:
-                    self._refill()
-                    words = self._words
-                word = words.pop()
-                if word < limit:
-                    break
-            index = word % sides
-            record(records[index])
-            last = sides - 1  # the d`k` places an item `k`th
-            deck[last], deck[index] = deck[index], deck[last]
-        return deck
-
 
 def _down_from(top: int, label: str) -> tuple[tuple[int, int, tuple[DieRoll, ...]], ...] | None:
     """The dice of a shuffle of `top` items, d`top` down to d2: each one's sides, rejection

@@ -108,18 +108,31 @@ def questions_for(checks: Mapping[str, Check]) -> Questions:
     """The `Questions` of a set of checks (the system's, or a club's built from its pack),
     shared by every battle fought under them: a batch prepares each question once.
 
-    Kept by the checks' identity; the entry holds the checks, so the identity cannot be reused
-    while it is kept. At most `_QUESTION_SETS_SIZE` sets are kept.
+    Kept by the checks' identity (`_kept_for`).
     """
-    known = _QUESTION_SETS.get(id(checks))
-    if known is None or known.checks is not checks:
-        if len(_QUESTION_SETS) >= _QUESTION_SETS_SIZE:
-            _QUESTION_SETS.clear()
-        known = _QUESTION_SETS[id(checks)] = Questions(checks)
-    return known
+    return _kept_for(_QUESTION_SETS, checks, Questions)
 
 
-_QUESTION_SETS: dict[int, Questions] = {}
+Kept = TypeVar("Kept")
+
+
+def _kept_for(
+    store: dict[int, tuple[Mapping[str, Check], Kept]],
+    checks: Mapping[str, Check],
+    make: Callable[[Mapping[str, Check]], Kept],
+) -> Kept:
+    """What `make(checks)` gave for this set of checks, kept by the set's identity: the entry
+    holds the checks, so the identity cannot be reused while it is kept. At most
+    `_QUESTION_SETS_SIZE` sets are kept."""
+    known = store.get(id(checks))
+    if known is None or known[0] is not checks:
+        if len(store) >= _QUESTION_SETS_SIZE:
+            store.clear()
+        known = store[id(checks)] = (checks, make(checks))
+    return known[1]
+
+
+_QUESTION_SETS: dict[int, tuple[Mapping[str, Check], Questions]] = {}
 _QUESTION_SETS_SIZE = 8
 #: Questions one set keeps: a 6 v 6 batch asks a few dozen to a few hundred, and a prepared
 #: question keeps each face's result as it comes up (tens of KB for a Rencounter melee).
@@ -131,25 +144,27 @@ def battle_questions(checks: Mapping[str, Check]) -> dict[str, dict[Hashable, Pr
     plans its rolls keeps them itself (`PlannedCheck.questions`, so a batch of battles prepares
     each question once), any other for this battle alone (a new dict).
 
-    Which checks plan is worked out once per set of checks, kept by identity as `questions_for`
-    keeps its sets: a battle then copies one dict instead of asking every check.
+    Which checks plan is worked out once per set of checks (`_kept_for`, as `questions_for`
+    keeps its sets): a battle then copies one dict instead of asking every check.
     """
-    known = _PLANNED.get(id(checks))
-    if known is None or known[0] is not checks:
-        if len(_PLANNED) >= _QUESTION_SETS_SIZE:
-            _PLANNED.clear()
-        planned = {n: c.questions for n, c in checks.items() if isinstance(c, PlannedCheck)}
-        others = tuple(name for name in checks if name not in planned)
-        known = _PLANNED[id(checks)] = (checks, planned, others)
-    _, planned, others = known
+    planned, others = _kept_for(_PLANNED, checks, _planned)
     questions = {**planned}
     for name in others:
         questions[name] = {}
     return questions
 
 
+def _planned(
+    checks: Mapping[str, Check],
+) -> tuple[dict[str, dict[Hashable, Prepared]], tuple[str, ...]]:
+    """The planned checks' own question stores by name, and the names of the others."""
+    planned = {n: c.questions for n, c in checks.items() if isinstance(c, PlannedCheck)}
+    return planned, tuple(name for name in checks if name not in planned)
+
+
 _PLANNED: dict[
-    int, tuple[Mapping[str, Check], dict[str, dict[Hashable, Prepared]], tuple[str, ...]]
+    int,
+    tuple[Mapping[str, Check], tuple[dict[str, dict[Hashable, Prepared]], tuple[str, ...]]],
 ] = {}
 
 

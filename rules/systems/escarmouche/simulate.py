@@ -142,9 +142,6 @@ class Battle:
         """Each figure's battle state, by its ref."""
         return {ref: fighter.state for ref, fighter in self.fighters.items()}
 
-    def standing(self, side: int) -> list[str]:
-        return [fighter.ref for fighter in self.up[side]]
-
     def fell(self) -> None:
         """A figure fell (its status is out): who stands, and whether a side is beaten."""
         up: tuple[list[Fighter], list[Fighter]] = ([], [])

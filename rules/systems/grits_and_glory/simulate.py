@@ -139,9 +139,6 @@ class _Battle:
             side.remove(unit)
             self.a_force_broken = self.broken(0) or self.broken(1)
 
-    def active(self, side: int) -> list[str]:
-        return [unit.ref for unit in self.fighting[side]]
-
     def lost_share(self, side: int) -> float:
         return 1 - len(self.fighting[side]) / self.starting[side]
 
