@@ -10,6 +10,9 @@ Side by side, each case in its own subprocess (so peak memory is that case's alo
   laid out by measurement (printing/card_faces.py);
 - weasyprint_bare_cards_90: bare WeasyPrint drawing 90 positioned boxes of the same size with
   a name, a stat line and two weapon lines, 6 lines a card (the anchor of issue 29's budget);
+- weasyprint_bare_cards_90_frozen: the same bare boxes in a process started the way the
+  Muster cases are (one small render, then `gc.freeze`): what that start is worth to bare
+  WeasyPrint, so the report shows how much of Muster's ratio is its process, not its cards;
 - weasyprint_bare_cards_same_text_90: the same bare boxes carrying each Muster card's own
   lines (about 20: headings, column labels, the legend, the track, the footer), bold where
   the card is bold, one line per line under `white-space: pre`, with the same minimal CSS:
@@ -18,10 +21,13 @@ Side by side, each case in its own subprocess (so peak memory is that case's alo
 - muster_reference (Rencounter) and muster_reference_<system> for the other four systems:
   each quick-reference sheet; weasyprint_bare_reference: a bare two-column page of plain
   tables of about the same text (the floor for a sheet).
-Times are the median of `--repeat` renders after one warm-up render (fonts and stylesheets
-loaded, as in a running web or worker process), wall clock (the budgets) and CPU time (less
-disturbed by other load on the machine); peak memory is the subprocess's max RSS. The report
-records the 1-minute load average at the start and the end of the run.
+The Muster cases run in a process started as a Celery worker's pool process starts (Django,
+the tasks, `config.boot.warm_worker`: templates compiled, print caches filled, `gc.freeze`),
+which is where a print job runs. Times are the median of `--repeat` renders after one warm-up
+render (fonts and stylesheets loaded, as in a running web or worker process), wall clock (the
+budgets) and CPU time (less disturbed by other load on the machine); peak memory is the
+subprocess's max RSS. The report records the 1-minute load average at the start and the end
+of the run.
 """
 
 from __future__ import annotations
@@ -58,6 +64,30 @@ def _django() -> None:
     import django
 
     django.setup()
+
+
+def _as_a_worker() -> None:
+    """Start this process the way a Celery worker's pool process starts before its first
+    print job: Django set up, the tasks imported, then `config.boot.warm_worker` (templates
+    compiled, the print caches filled, everything loaded frozen out of the collector's
+    walks). The Muster cases time what a worker does, not what a cold script does."""
+    _django()
+    from config.boot import warm_worker
+    from config.celery_app import app
+
+    app.loader.import_default_modules()
+    warm_worker()
+
+
+def _bare_as_a_worker() -> None:
+    """The same start for bare WeasyPrint: imported, one small render, then the freeze."""
+    import gc
+
+    import weasyprint
+
+    weasyprint.HTML(string="<p>bare <b>warm</b></p>").write_pdf()
+    gc.collect()
+    gc.freeze()
 
 
 def _names(count: int) -> list[str]:
@@ -308,6 +338,7 @@ CASES: dict[str, tuple[Callable[[int], Callable[[], bytes]], int, int]] = {
     "reportlab_1000": (reportlab_labels, 1000, 10),
     "muster_cards_90": (muster_cards, 90, 2),
     "weasyprint_bare_cards_90": (bare_cards, 90, 2),
+    "weasyprint_bare_cards_90_frozen": (bare_cards, 90, 2),
     "weasyprint_bare_cards_same_text_90": (bare_cards_same_text, 90, 2),
     "muster_reference": (muster_reference, 1, 1),
     **{
@@ -316,10 +347,14 @@ CASES: dict[str, tuple[Callable[[int], Callable[[], bytes]], int, int]] = {
     },
     "weasyprint_bare_reference": (bare_reference, 1, 1),
 }
+# Anchors run a second time started as Muster's cases are (warmed, then frozen): how much of
+# the Muster case's gain from starting as a worker bare WeasyPrint would get too.
+FROZEN_ANCHORS = {"weasyprint_bare_cards_90_frozen"}
 # What each deck case prints per card, in the JSON beside its time.
 LINES_PER_CARD: dict[str, Callable[[int], float]] = {
     "muster_cards_90": deck_lines,
     "weasyprint_bare_cards_90": lambda _: 6.0,  # name, subtitle, stats, two weapons, boxes
+    "weasyprint_bare_cards_90_frozen": lambda _: 6.0,
     "weasyprint_bare_cards_same_text_90": deck_lines,
 }
 # The deck before cards were designed per system (main at 69f6956, `make bench`, 5 renders,
@@ -338,6 +373,10 @@ def _pages(pdf: bytes) -> int:
 def run_case(name: str, repeat: int) -> dict[str, object]:
     """Time one case in this process: one warm-up render, then `repeat` timed renders."""
     builder, items, warm_items = CASES[name]
+    if name.startswith("muster_"):
+        _as_a_worker()
+    elif name in FROZEN_ANCHORS:
+        _bare_as_a_worker()
     builder(warm_items)()  # warm-up: fonts, stylesheets, templates, imports
     run = builder(items)
     times, cpu, pdf = [], [], b""
@@ -399,6 +438,13 @@ def _verdicts(cases: dict[str, dict]) -> dict[str, object]:
         cards["cpu_seconds_median"] / bare_cards["cpu_seconds_median"], 2
     )
     verdict["cards_within_1_8x_bare"] = cards_vs_bare <= 1.8
+    # The anchor started as Muster's worker is (warmed and frozen): Muster's ratio to it is
+    # what its cards cost over bare boxes with the process's start taken out.
+    frozen = cases["weasyprint_bare_cards_90_frozen"]
+    verdict["cards_vs_bare_frozen"] = round(cards["seconds_median"] / frozen["seconds_median"], 2)
+    verdict["cards_vs_bare_frozen_cpu"] = round(
+        cards["cpu_seconds_median"] / frozen["cpu_seconds_median"], 2
+    )
     # The second anchor: bare boxes carrying each card's own lines (the old anchor prints
     # 6 lines a card, a Muster card about 20). The budget is claimed against the old anchor.
     same_text = cases["weasyprint_bare_cards_same_text_90"]

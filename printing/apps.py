@@ -21,3 +21,9 @@ class PrintingConfig(AppConfig):
 
         with suppress(NotRegistered):  # a site without the force admin has nothing to extend
             add_force_print_actions()
+
+    def warm(self) -> None:
+        """Fill the print caches before a process's first document (config/boot.py)."""
+        from printing.render import warm
+
+        warm()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from printing.card_faces import (
     BAND_BOTTOM,
@@ -70,6 +71,7 @@ CARD_TYPES: dict[str, CardType] = {
 MIN_MARGIN = 5.0  # mm of paper kept round the grid: printers cannot reach the edge
 CUT_MARK_GAP = 1.0  # mm between a cut mark and the card edge, so a mark never shows on a card
 CUT_MARK_LENGTH = 4.0
+CUT_MARK_WIDTH = 0.15  # mm, a hairline that still prints
 BLANK_WEAPON_ROWS = 3
 MAX_CELLS_PER_ROW = 6
 CELL_GAP = 0.8  # mm kept free at the right of every column, so text never reaches a tab stop
@@ -173,7 +175,34 @@ def card_grid(size: str, page: str) -> CardGrid:
     return CardGrid(size, page, width, height, columns, rows, left, top)
 
 
-def cut_marks(grid: CardGrid) -> list[dict[str, str]]:
+@dataclass(frozen=True)
+class Mark:
+    """A cut mark: a line of CUT_MARK_WIDTH from (x, y) mm, `width` across or `height` down."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def down(self) -> bool:
+        return self.height > 0
+
+
+@dataclass(frozen=True)
+class MarkTile:
+    """One background layer of the sheet that draws a set of cut marks: an SVG tile, repeated
+    across (the marks above and below every column edge) or down (beside every row edge)."""
+
+    uri: str
+    width: str  # mm, as written in CSS (css_number)
+    height: str
+    left: str
+    top: str
+    repeat: str
+
+
+def cut_marks(grid: CardGrid) -> list[Mark]:
     """Return short lines in the margins, in line with every card edge (never on a card)."""
     page_w, page_h = PAGE_SIZES[grid.page]
     xs = [grid.left + i * grid.width for i in range(grid.columns + 1)]
@@ -183,21 +212,62 @@ def cut_marks(grid: CardGrid) -> list[dict[str, str]]:
     across = min(CUT_MARK_LENGTH, grid.left - CUT_MARK_GAP - 0.5)
     marks = []
     for x in xs:
-        marks.append(_mark(x, grid.top - CUT_MARK_GAP - down, 0.0, down))
-        marks.append(_mark(x, bottom + CUT_MARK_GAP, 0.0, min(down, page_h - bottom - 1.5)))
+        marks.append(Mark(x, grid.top - CUT_MARK_GAP - down, 0.0, down))
+        marks.append(Mark(x, bottom + CUT_MARK_GAP, 0.0, min(down, page_h - bottom - 1.5)))
     for y in ys:
-        marks.append(_mark(grid.left - CUT_MARK_GAP - across, y, across, 0.0))
-        marks.append(_mark(right + CUT_MARK_GAP, y, min(across, page_w - right - 1.5), 0.0))
-    return [mark for mark in marks if float(mark["w"]) > 0 or float(mark["h"]) > 0]
+        marks.append(Mark(grid.left - CUT_MARK_GAP - across, y, across, 0.0))
+        marks.append(Mark(right + CUT_MARK_GAP, y, min(across, page_w - right - 1.5), 0.0))
+    return [mark for mark in marks if mark.width > 0 or mark.height > 0]
 
 
-def _mark(x: float, y: float, width: float, height: float) -> dict[str, str]:
-    return {
-        "x": css_number(x),
-        "y": css_number(y),
-        "w": css_number(max(width, 0.0)),
-        "h": css_number(max(height, 0.0)),
-    }
+def cut_mark_tiles(grid: CardGrid) -> list[MarkTile]:
+    """Return the sheet's cut marks as at most two repeated background tiles.
+
+    The marks above and below the first column edge, in a tile one card wide and one page
+    tall, repeated across the sheet, land on every column edge; those beside the first row
+    edge, in a tile one page wide and one card tall, repeated down, on every row edge. The
+    margins are narrower than a card, so no repeat lands on the page outside the grid. Drawn
+    this way a sheet has two background layers instead of 16 boxes: WeasyPrint pays per box,
+    and the marks were 4% of a 90-card deck's render (docs/printing.md).
+    """
+    page_w, page_h = PAGE_SIZES[grid.page]
+    marks = cut_marks(grid)
+    columns = [m for m in marks if m.down and m.x == grid.left]
+    rows = [m for m in marks if not m.down and m.y == grid.top]
+    tiles = []
+    if columns:
+        rects = [(0.0, m.y, CUT_MARK_WIDTH, m.height) for m in columns]
+        uri = _svg_uri(grid.width, page_h, rects)
+        tiles.append(_tile(uri, grid.width, page_h, grid.left, 0.0, "repeat-x"))
+    if rows:
+        rects = [(m.x, 0.0, m.width, CUT_MARK_WIDTH) for m in rows]
+        uri = _svg_uri(page_w, grid.height, rects)
+        tiles.append(_tile(uri, page_w, grid.height, 0.0, grid.top, "repeat-y"))
+    return tiles
+
+
+def _tile(uri: str, width: float, height: float, left: float, top: float, repeat: str) -> MarkTile:
+    return MarkTile(
+        uri, css_number(width), css_number(height), css_number(left), css_number(top), repeat
+    )
+
+
+def _svg_uri(width: float, height: float, rects: list[tuple[float, float, float, float]]) -> str:
+    """A data: URI of an SVG `width` x `height` mm drawing black `rects` (x, y, w, h in mm).
+
+    Percent-encoded throughout, so it goes into a style sheet's url() unquoted and unescaped.
+    """
+    shapes = "".join(
+        f'<rect x="{css_number(x)}" y="{css_number(y)}" width="{css_number(w)}" '
+        f'height="{css_number(h)}"/>'
+        for x, y, w, h in rects
+    )
+    w, h = css_number(width), css_number(height)
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" '
+        f'viewBox="0 0 {w} {h}">{shapes}</svg>'
+    )
+    return "data:image/svg+xml," + quote(svg, safe="")
 
 
 def column_width(grid: CardGrid, columns: int) -> float:
@@ -522,7 +592,6 @@ def card_sheet_context(
     ]
     pages = [placed[i : i + grid.per_page] for i in range(0, len(placed), grid.per_page)]
     page_w, page_h = PAGE_SIZES[page]
-    marks = cut_marks(grid)
     return {
         "title": title,
         "page_width": css_number(page_w),
@@ -538,7 +607,7 @@ def card_sheet_context(
         "footer_pt": css_number(grid.kind.band_pt * FOOTER_EM),
         "track_bottom": css_number(BAND_BOTTOM + footer_height(grid.kind.band_pt)),
         "tab_stops": _tab_stops(grid),
-        "cut_marks": [{**mark, "index": i} for i, mark in enumerate(marks)],
+        "cut_mark_tiles": cut_mark_tiles(grid),
         "photo_height": css_number(photo_height(grid)),
         "qr_size": css_number(qr_size(grid)),
         # The header is at least as tall as the QR code in its corner (less its padding),

@@ -11,6 +11,7 @@ import inspect
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -203,9 +204,16 @@ def _weapon_name(label: str) -> str:
     return re.sub(r"\s*\([^()]*\)$", "", label)
 
 
+@cache
+def _takes(fn: Any) -> frozenset[str]:
+    """The names of a reference function's parameters. Read once per function: a deck asked
+    for every weapon of every card, and `inspect.signature` was a third of the deck's context."""
+    return frozenset(inspect.signature(fn).parameters)
+
+
 def _snapshot(fn: Any, system: RuleSystem) -> dict[str, Any]:
     """The system's tables snapshot for a reference function that reads one (`snapshot=`)."""
-    if system.snapshot is not None and "snapshot" in inspect.signature(fn).parameters:
+    if system.snapshot is not None and "snapshot" in _takes(fn):
         return {"snapshot": system.snapshot}
     return {}
 
@@ -219,7 +227,7 @@ def _weapon_profile(
 ) -> Any:
     profile = module.weapon_profile
     snapshot = _snapshot(profile, system)
-    if "stats" in inspect.signature(profile).parameters:
+    if "stats" in _takes(profile):
         return profile(key, tables, stats=stats, **snapshot)
     return profile(key, tables, **snapshot)
 

@@ -151,6 +151,16 @@ def _parsed_geometry(css: str) -> weasyprint.CSS:
     return weasyprint.CSS(string=css, url_fetcher=url_fetcher, font_config=font_config())
 
 
+def _file_sheets(template_family: str) -> list[weasyprint.CSS]:
+    """The shared print style sheet and the family's own, parsed once per process."""
+    sheets = []
+    for name in ("print.css", f"{template_family}.css"):
+        path = _static_path(f"printing/{name}")
+        if path is not None:
+            sheets.append(_parsed_stylesheet(path, path.stat().st_mtime))
+    return sheets
+
+
 def stylesheets(template_family: str, context: Mapping[str, object]) -> list[weasyprint.CSS]:
     """Return the shared print stylesheet, the family's own, and the document's geometry.
 
@@ -158,16 +168,28 @@ def stylesheets(template_family: str, context: Mapping[str, object]) -> list[wea
     the context (a label sheet's 154 slot positions, say); the same geometry (same preset and
     calibration) is parsed once and reused by every later document.
     """
-    sheets = []
-    for name in ("print.css", f"{template_family}.css"):
-        path = _static_path(f"printing/{name}")
-        if path is not None:
-            sheets.append(_parsed_stylesheet(path, path.stat().st_mtime))
+    sheets = _file_sheets(template_family)
     try:
         geometry = render_to_string(f"printing/{template_family}.geometry.css", context)
     except TemplateDoesNotExist:
         return sheets
     return [*sheets, _parsed_geometry(geometry)]
+
+
+def warm() -> None:
+    """Fill this process's printing caches before its first document (config/boot.py).
+
+    The font configuration, the trimmed default style sheet, every family's style sheets, and
+    one small render in the shared sheet's regular and bold type, which loads the fonts and
+    the parts of WeasyPrint and Pango a first document would otherwise load mid-render.
+    """
+    shared = _static_path("printing/print.css")
+    families = sorted(path.stem for path in shared.parent.glob("*.css")) if shared else []
+    for family in families:
+        _file_sheets(family)
+    sample = "<p>Muster <b>warm</b>\t1</p>"
+    source = PrintHTML(string=sample, base_url=BASE_URL, url_fetcher=url_fetcher)
+    source.render(stylesheets=_file_sheets("cards"), font_config=font_config()).write_pdf()
 
 
 def render_document(template_family: str, context: Mapping[str, object]) -> weasyprint.Document:

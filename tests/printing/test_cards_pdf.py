@@ -18,7 +18,7 @@ from printing.figures import FigureData
 from printing.render import render_pdf
 from printing.sheets import PAGE_SIZES
 from rules.system import get_system
-from tests.printing.pdfs import MM_PER_PT, boxes_mm, open_pdf, page_size_mm, page_text
+from tests.printing.pdfs import boxes_mm, open_pdf, page_size_mm, page_text
 
 TOLERANCE_MM = 0.2
 
@@ -60,28 +60,77 @@ def test_other_card_sizes_fill_the_page_at_their_own_size(size, per_page):
     assert len(boxes_mm(open_pdf(pdf).pages[0], width, height)) == per_page
 
 
-def test_cut_marks_are_drawn_in_the_margins_in_line_with_every_card_edge():
-    grid = card_grid("poker", "A4")
-    pdf = render_pdf("cards", card_sheet_context([_card(1)], "poker", "A4"))
-    right = grid.left + grid.columns * grid.width
-    bottom = grid.top + grid.rows * grid.height
+# Cut marks are the sheet's background (two repeated SVG tiles), which a PDF's list of
+# rectangles does not show, so they are read from the printed page: rendered at 300 dpi.
+DPI = 300
+INK = 128  # a grey level darker than this is ink
 
-    sheet = open_pdf(pdf).pages[0]
-    marks = [
-        (r["x0"] * MM_PER_PT, r["top"] * MM_PER_PT, r["x1"] * MM_PER_PT, r["bottom"] * MM_PER_PT)
-        for r in sheet.rects
-    ]
-    in_margins = [
-        (x0, y0, x1, y1)
-        for x0, y0, x1, y1 in marks
-        if x1 <= grid.left or x0 >= right or y1 <= grid.top or y0 >= bottom
-    ]
 
-    assert len(in_margins) == 2 * (grid.columns + 1) + 2 * (grid.rows + 1)
-    edges_x = [grid.left + i * grid.width for i in range(grid.columns + 1)]
-    vertical = [m for m in in_margins if m[3] - m[1] > m[2] - m[0]]
-    centres = sorted({round((m[0] + m[2]) / 2, 2) for m in vertical})
-    assert centres == pytest.approx(edges_x, abs=TOLERANCE_MM)
+def _sheet_image(size: str, page: str):
+    import io
+
+    import pypdfium2 as pdfium
+
+    pdf = render_pdf("cards", card_sheet_context([_card(1)], size, page))
+    document = pdfium.PdfDocument(io.BytesIO(pdf))
+    try:
+        return document[0].render(scale=DPI / 72).to_pil().convert("L")
+    finally:
+        document.close()
+
+
+def _px(mm: float) -> int:
+    return round(mm * DPI / 25.4)
+
+
+def _inked(image, box_mm: tuple[float, float, float, float]) -> bool:
+    x0, y0, x1, y1 = box_mm
+    return image.crop((_px(x0), _px(y0), _px(x1), _px(y1))).getextrema()[0] < INK
+
+
+@pytest.mark.parametrize(("size", "page"), [("poker", "A4"), ("poker", "Letter"), ("mini", "A4")])
+def test_cut_marks_are_drawn_in_the_margins_in_line_with_every_card_edge(size, page):
+    from PIL import ImageDraw
+
+    from printing.cards import CUT_MARK_GAP
+
+    grid = card_grid(size, page)
+    page_w, page_h = PAGE_SIZES[page]
+    xs = [grid.left + i * grid.width for i in range(grid.columns + 1)]
+    ys = [grid.top + j * grid.height for j in range(grid.rows + 1)]
+    image = _sheet_image(size, page)
+    slack = 0.3  # mm either side of a mark: antialiasing
+    # Where each mark must be: a hairline on the line of each card edge, in the margin, a gap
+    # away from the cards (so a mark never shows on a cut card).
+    expected = [
+        (x - slack, y0, x + slack, y1)
+        for x in xs
+        for y0, y1 in ((CUT_MARK_GAP + 0.6, grid.top - CUT_MARK_GAP - 0.1),
+                       (ys[-1] + CUT_MARK_GAP + 0.1, page_h - 1.6))
+    ] + [
+        (x0, y - slack, x1, y + slack)
+        for y in ys
+        for x0, x1 in ((grid.left - CUT_MARK_GAP - 3.9, grid.left - CUT_MARK_GAP - 0.1),
+                       (xs[-1] + CUT_MARK_GAP + 0.1, xs[-1] + CUT_MARK_GAP + 3.9))
+    ]  # fmt: skip
+    missing = [box for box in expected if not _inked(image, box)]
+
+    # Nothing else is printed in the margins: with the marks painted out they are blank.
+    cleaned = image.copy()
+    draw = ImageDraw.Draw(cleaned)
+    for x0, y0, x1, y1 in expected:
+        draw.rectangle((_px(x0 - slack), _px(y0 - slack), _px(x1 + slack), _px(y1 + slack)), 255)
+    margins = [
+        (0, 0, page_w, grid.top),
+        (0, ys[-1], page_w, page_h),
+        (0, 0, grid.left, page_h),
+        (xs[-1], 0, page_w, page_h),
+    ]
+    stray = [box for box in margins if _inked(cleaned, box)]
+
+    assert missing == []
+    assert stray == []
+    assert len(expected) == 2 * (grid.columns + 1) + 2 * (grid.rows + 1)
 
 
 def test_a_card_shows_its_name_stats_weapons_rules_and_wounds():
