@@ -83,6 +83,9 @@ LABEL_EM = 0.8  # the legend and footer print at this share of the card's type
 class StatCell:
     label: str
     value: str
+    # A shorter label ("Dmg" for "Damage"), printed only where the label would otherwise be
+    # broken inside a word to fit its column (a mini card's narrow columns).
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -321,7 +324,7 @@ def tab_rows(
     stop_pt = width * PT_PER_MM
     labels = (
         _tabbed(
-            [wrap_to(c.label, r, font_pt) for c, r in zip(cells, rooms, strict=True)],
+            [_label_lines(c, r, font_pt) for c, r in zip(cells, rooms, strict=True)],
             wide_first,
             stop_pt / font_pt,
         )
@@ -337,6 +340,15 @@ def tab_rows(
         bold=True,
     )
     return TabRows(columns, labels, body)
+
+
+def _label_lines(cell: StatCell, room: float, font_pt: float) -> list[str]:
+    """A cell's label wrapped in its column; its short form if the label's words do not fit
+    whole (more lines than words means a word was broken between letters)."""
+    lines = wrap_to(cell.label, room, font_pt)
+    if cell.short and len(lines) > len(cell.label.split()):
+        return wrap_to(cell.short, room, font_pt)
+    return lines
 
 
 def _section_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block]:

@@ -240,6 +240,8 @@ def _weapons(
     fields = _fields(system)
     rows = []
     singles = [fields[n] for n in getattr(module, "WEAPON_CHOICES", ()) if n in fields]
+    # Column headings a narrow card may print shorter (the reference module's SHORT_HEADS).
+    shorts: Mapping[str, str] = getattr(module, "SHORT_HEADS", {})
     for spec in [*_listing_fields(system), *singles]:
         if spec.kind not in ("multichoice", "choice"):
             continue
@@ -251,7 +253,7 @@ def _weapons(
             profile = _weapon_profile(system, module, key, tables, stats) or ()
             if spec.kind == "choice" and not profile:
                 continue
-            cells = tuple(StatCell(head, value) for head, value in profile)
+            cells = tuple(StatCell(head, value, shorts.get(head, "")) for head, value in profile)
             rows.append(WeaponRow(_weapon_name(labels.get(key, str(key))), cells))
     return tuple(rows)
 

@@ -175,3 +175,31 @@ def test_the_force_pages_card_form_fields_are_accepted_by_the_cards_endpoint(sto
     assert response.status_code == 200, response.content[:300]
     text = " ".join(page_text(p) for p in open_pdf(response.content).pages)
     assert "Will Cooper" in text and "Sgt. Gridley" in text
+
+
+@pytest.mark.parametrize("size", ["poker", "bridge", "tarot", "mini"])
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_no_column_label_is_broken_inside_a_word_at_any_size(key, size):
+    # Every word a card prints among its column labels is a whole word of one of its
+    # labels (or of a label's short form): a mini card printed Grits & Glory's "Damage" as
+    # "Damag" over "e" before it had "Dmg" to fall back on.
+    from tests.printing.worst_cases import worst_figures
+
+    system = get_system(key)
+    for figures in (chosen_figures(demo_figures(key)), worst_figures(system)):
+        document = cards_document(
+            system, figures, system.options.validate({}), size=size, page="A4", blanks=1
+        )
+        for page in document.parts[0]["pages"]:
+            for placed in page:
+                cells = [c for s in placed.spec.sections for c in s.cells]
+                cells += [c for w in placed.spec.weapons for c in w.columns]
+                whole = {w for c in cells for w in f"{c.label} {c.short}".split()}
+                printed = {
+                    word
+                    for block in placed.face.blocks
+                    for bold, text in block.runs
+                    if not bold
+                    for word in text.split()
+                }
+                assert printed <= whole, (key, size, placed.face.title, printed - whole)

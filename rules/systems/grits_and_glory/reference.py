@@ -50,6 +50,9 @@ ABBREVIATIONS = {
     "causes_fear": "Fear",
 }
 WEAPON_HEAD = ('Range "', "Damage", "RoF", "Reload")
+# What a card prints for a heading where the whole word does not fit its column (mini cards):
+# "Damage" broke as "Damag" over "e".
+SHORT_HEADS = {"Damage": "Dmg"}
 
 
 def _by_key(tables: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
