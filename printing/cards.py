@@ -8,8 +8,9 @@ bottom; the body above it in the largest type that fits, on a second face if it 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 from urllib.parse import quote
 
@@ -32,7 +33,7 @@ from printing.card_faces import (
     run_block,
     wrapped,
 )
-from printing.fit import PT_PER_MM, text_width_em, wrap_to
+from printing.fit import PT_PER_MM, text_width_em, widest_word_em, wrap_to
 from printing.labels import css_number, qr_data_uri
 from printing.sheets import PAGE_SIZES, SheetError
 
@@ -279,21 +280,19 @@ def column_width(grid: CardGrid, columns: int) -> float:
 
 
 def _tabbed(
-    columns: list[list[str]], wide_first: bool = False, stop_em: float = 0.0, bold: bool = False
+    columns: list[list[str]], spans: Sequence[int], stop_em: float, bold: bool = False
 ) -> list[str]:
-    """Join wrapped cells into tab-separated lines. A wide first cell spans two tab stops: it
-    is followed by two tabs when its text ends before the first stop, one when past it."""
+    """Join wrapped cells into tab-separated lines. A cell spanning two tab stops is followed
+    by two tabs when its text ends before its first stop, one when past it."""
     depth = max((len(lines) for lines in columns), default=0)
     out = []
     for i in range(depth):
         cells = [lines[i] if i < len(lines) else "" for lines in columns]
-        if wide_first:
-            rest = "\t".join(cells[1:])
-            gap = "\t" if text_width_em(cells[0], bold) >= stop_em else "\t\t"
-            line = cells[0] + (gap + rest if rest.strip("\t") else "")
-        else:
-            line = "\t".join(cells)
-        out.append(line.rstrip("\t"))
+        line = ""
+        for cell, span in zip(cells[:-1], spans, strict=False):
+            passed = int(text_width_em(cell, bold) // stop_em) if span > 1 else 0
+            line += cell + "\t" * max(span - passed, 1)
+        out.append((line + cells[-1]).rstrip("\t"))
     return out
 
 
@@ -306,6 +305,42 @@ class TabRows:
     body: list[str]
 
 
+def _widest_word_mm(text: str, font_pt: float, bold: bool) -> float:
+    return widest_word_em(text, bold) * font_pt / PT_PER_MM
+
+
+def _cell_needs_mm(cell: StatCell, font_pt: float) -> float:
+    label = _widest_word_mm(cell.label, font_pt, bold=False)
+    if cell.short:  # a label too wide for its column prints its short form instead
+        label = min(label, _widest_word_mm(cell.short, font_pt, bold=False))
+    return max(label, _widest_word_mm(cell.value, font_pt, bold=True))
+
+
+def column_spans(
+    rows: Sequence[tuple[StatCell, ...]], grid: CardGrid, font_pt: float, *, wide_first: bool
+) -> tuple[int, ...]:
+    """Return how many equal columns each cell of `rows` (rows that share their labels) spans.
+
+    One, or two where a word of the cell's label or value would not fit one column whole:
+    Grits & Glory's "Str+d10" or "(fanfire)" on a bridge card, which wrapping would break
+    between letters ("Str+d1" over "0" reads as another die). A wider cell makes every column
+    narrower, so cells are widened one at a time until every word fits. With `wide_first` the
+    first cell spans two (a weapon's range bands, kept on one line) unless that leaves no room
+    for the others' words: range bands may wrap after a "/", a die may not break. If nothing
+    fits in MAX_CELLS_PER_ROW columns, a word may break (wrap_to never cuts it off)."""
+    count = len(rows[0]) if rows else 0
+    needs = [max(_cell_needs_mm(row[n], font_pt) for row in rows) for n in range(count)]
+    for first in (2, 1) if wide_first else (1,):
+        spans = [first, *([1] * (count - 1))] if count else []
+        while sum(spans) <= MAX_CELLS_PER_ROW:
+            room = column_width(grid, sum(spans)) - CELL_GAP
+            narrow = [n for n in range(count) if spans[n] == 1 and needs[n] > room]
+            if not narrow:
+                return tuple(spans)
+            spans[narrow[0]] = 2
+    return tuple(2 if wide_first and n == 0 else 1 for n in range(count))
+
+
 def tab_rows(
     cells: tuple[StatCell, ...],
     width: float,
@@ -313,20 +348,19 @@ def tab_rows(
     *,
     blank: bool = False,
     head: bool = True,
-    wide_first: bool = False,
+    spans: Sequence[int] = (),
 ) -> TabRows:
-    """Fit cells into equal columns: labels and values wrapped in their column, never cut.
-
-    With `wide_first`, the first cell takes two columns' width (a weapon's range bands)."""
-    room = width - CELL_GAP
-    rooms = [room * 2 + CELL_GAP if wide_first and n == 0 else room for n in range(len(cells))]
-    columns = len(cells) + (1 if wide_first else 0)
-    stop_pt = width * PT_PER_MM
+    """Fit cells into equal columns of `width` mm: labels and values wrapped in their column
+    (or columns: `spans`, one each by default), never cut."""
+    spans = tuple(spans) or (1,) * len(cells)
+    rooms = [span * width - CELL_GAP for span in spans]
+    columns = sum(spans)
+    stop_em = width * PT_PER_MM / font_pt
     labels = (
         _tabbed(
             [_label_lines(c, r, font_pt) for c, r in zip(cells, rooms, strict=True)],
-            wide_first,
-            stop_pt / font_pt,
+            spans,
+            stop_em,
         )
         if head
         else []
@@ -335,8 +369,8 @@ def tab_rows(
         return TabRows(columns, labels, [])
     body = _tabbed(
         [wrap_to(c.value, r, font_pt, bold=True) for c, r in zip(cells, rooms, strict=True)],
-        wide_first,
-        stop_pt / font_pt,
+        spans,
+        stop_em,
         bold=True,
     )
     return TabRows(columns, labels, body)
@@ -359,8 +393,14 @@ def _section_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Bloc
         for n, row in enumerate(section.rows):
             # A lone stat named as its heading ("Ability" under ABILITY) needs no label.
             alone = len(row) == 1 and row[0].label.lower() == section.heading.lower()
+            spans = column_spans([row], grid, font_pt, wide_first=False)
             fitted = tab_rows(
-                row, column_width(grid, len(row)), font_pt, blank=card.blank, head=not alone
+                row,
+                column_width(grid, sum(spans)),
+                font_pt,
+                blank=card.blank,
+                head=not alone,
+                spans=spans,
             )
             runs = [(False, fitted.head), (True, fitted.body)]
             if card.blank:
@@ -377,24 +417,22 @@ def _weapon_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block
         alone = block("hd", ["WEAPONS"], font_pt, keep_with_next=True)
         return [alone] + [block("wl", ["\u00a0"], font_pt) for _ in card.weapons]
     blocks: list[Block] = []
-    last_head = None
-    for weapon in card.weapons:
-        heads = [c.label for c in weapon.columns]
+    # Weapons in a row with the same column labels print the labels once, so they share
+    # their columns.
+    for _, run in groupby(card.weapons, key=lambda w: [c.label for c in w.columns]):
+        group = list(run)
+        heads = [c.label for c in group[0].columns]
         # Range bands ("10/18/26/45") get a double column, so they stay on one line.
         wide = 2 <= len(heads) < MAX_CELLS_PER_ROW and heads[0].startswith("Range")
-        columns = max(len(weapon.columns) + wide, 1)
-        fitted = tab_rows(
-            weapon.columns,
-            column_width(grid, columns),
-            font_pt,
-            head=heads != last_head,
-            wide_first=wide,
-        )
-        name = wrapped(weapon.name, grid.inner, font_pt, bold=True)
-        runs = [(True, name), (False, fitted.head), (True, fitted.body)]
-        heading = "" if blocks else "Weapons"
-        blocks.append(run_block("wp", runs, font_pt, tabs=fitted.columns, heading=heading))
-        last_head = heads
+        spans = column_spans([w.columns for w in group], grid, font_pt, wide_first=wide)
+        width = column_width(grid, max(sum(spans), 1))
+        for n, weapon in enumerate(group):
+            fitted = tab_rows(weapon.columns, width, font_pt, head=n == 0, spans=spans)
+            name = wrapped(weapon.name, grid.inner, font_pt, bold=True)
+            runs = [(True, name), (False, fitted.head), (True, fitted.body)]
+            heading = "" if blocks else "Weapons"
+            tabs = max(fitted.columns, 1)
+            blocks.append(run_block("wp", runs, font_pt, tabs=tabs, heading=heading))
     return blocks
 
 

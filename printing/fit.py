@@ -239,6 +239,12 @@ def _pieces(text: str) -> list[str]:
     return [*pieces, current] if current else pieces
 
 
+def widest_word_em(text: str, bold: bool = False) -> float:
+    """The width (em) of the widest piece of `text` that `wrap_to` breaks only between letters
+    (the pieces between spaces, "/" and "-"): how narrow a column may be before it must."""
+    return max((text_width_em(piece.rstrip(), bold) for piece in _pieces(text)), default=0.0)
+
+
 def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> list[str]:
     """Break `text` into lines no wider than `width_mm` (see `_wrapped`); a new list."""
     return list(_wrapped(text, width_mm, font_pt, bold))

@@ -179,10 +179,11 @@ def test_the_force_pages_card_form_fields_are_accepted_by_the_cards_endpoint(sto
 
 @pytest.mark.parametrize("size", ["poker", "bridge", "tarot", "mini"])
 @pytest.mark.parametrize("key", SYSTEMS)
-def test_no_column_label_is_broken_inside_a_word_at_any_size(key, size):
-    # Every word a card prints among its column labels is a whole word of one of its
-    # labels (or of a label's short form): a mini card printed Grits & Glory's "Damage" as
-    # "Damag" over "e" before it had "Dmg" to fall back on.
+def test_no_column_label_or_value_is_broken_inside_a_word_at_any_size(key, size):
+    # Every word a card prints in its rows is a whole word of one of its labels (or of a
+    # label's short form), values or weapon names. Before: a mini card printed Grits & Glory's
+    # "Damage" as "Damag" over "e", and a bridge card "Str+d10" as "Str+d1" over "0", which
+    # reads as another die.
     from tests.printing.worst_cases import worst_figures
 
     system = get_system(key)
@@ -192,14 +193,18 @@ def test_no_column_label_is_broken_inside_a_word_at_any_size(key, size):
         )
         for page in document.parts[0]["pages"]:
             for placed in page:
-                cells = [c for s in placed.spec.sections for c in s.cells]
-                cells += [c for w in placed.spec.weapons for c in w.columns]
-                whole = {w for c in cells for w in f"{c.label} {c.short}".split()}
-                printed = {
-                    word
-                    for block in placed.face.blocks
-                    for bold, text in block.runs
-                    if not bold
-                    for word in text.split()
-                }
-                assert printed <= whole, (key, size, placed.face.title, printed - whole)
+                spec = placed.spec
+                cells = [c for s in spec.sections for c in s.cells]
+                cells += [c for w in spec.weapons for c in w.columns]
+                labels = {w for c in cells for w in f"{c.label} {c.short}".split()}
+                values = {w for c in cells for w in c.value.split()}
+                values |= {w for weapon in spec.weapons for w in weapon.name.split()}
+                for bold, whole in ((False, labels), (True, values)):
+                    printed = {
+                        word
+                        for block in placed.face.blocks
+                        for run_bold, text in block.runs
+                        if run_bold == bold
+                        for word in text.split()
+                    }
+                    assert printed <= whole, (key, size, placed.face.title, printed - whole)
