@@ -329,9 +329,11 @@ def column_spans(
     for the others' words: range bands may wrap after a "/", a die may not break. If nothing
     fits in MAX_CELLS_PER_ROW columns, a word may break (wrap_to never cuts it off)."""
     count = len(rows[0]) if rows else 0
+    if count == 0:  # a weapon the club's tables no longer describe: a name, no columns
+        return ()
     needs = [max(_cell_needs_mm(row[n], font_pt) for row in rows) for n in range(count)]
     for first in (2, 1) if wide_first else (1,):
-        spans = [first, *([1] * (count - 1))] if count else []
+        spans = [first, *([1] * (count - 1))]
         while sum(spans) <= MAX_CELLS_PER_ROW:
             room = column_width(grid, sum(spans)) - CELL_GAP
             narrow = [n for n in range(count) if spans[n] == 1 and needs[n] > room]
