@@ -44,18 +44,12 @@ def warm() -> None:
     """Load every view and template now; keep what was loaded out of the collector's walks."""
     # Reading the patterns imports the URLconf and, through it, every view module.
     get_resolver().url_patterns  # noqa: B018 - the read is the point
-    _warm_common()
+    warm_worker()
 
 
-def warm_worker(**_: object) -> None:
-    """Load every template and fill the apps' caches now, then freeze (a Celery worker).
-
-    A `worker_process_init` receiver (config/celery_app.py), hence the keyword arguments.
-    """
-    _warm_common()
-
-
-def _warm_common() -> None:
+def warm_worker() -> None:
+    """Load every template and fill the apps' caches now, then freeze: all a Celery worker's
+    process does (config/celery_app.py), and what a web process does after its URLconf."""
     for name in project_templates():
         get_template(name)  # compiled once, kept by the cached loader
     for config in apps.get_app_configs():

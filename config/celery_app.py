@@ -15,9 +15,9 @@ app.autodiscover_tasks(["config"], related_name="heartbeat")
 
 
 @worker_process_init.connect(weak=False)
-def _warm(**kwargs: object) -> None:
+def _warm(**_: object) -> None:
     # Each pool process, before its first task: templates compiled, print caches filled, and
     # all of it frozen out of the collector's walks (config/boot.py says why).
     from config.boot import warm_worker
 
-    warm_worker(**kwargs)
+    warm_worker()

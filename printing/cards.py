@@ -180,20 +180,6 @@ def card_grid(size: str, page: str) -> CardGrid:
 
 
 @dataclass(frozen=True)
-class Mark:
-    """A cut mark: a line of CUT_MARK_WIDTH from (x, y) mm, `width` across or `height` down."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    @property
-    def down(self) -> bool:
-        return self.height > 0
-
-
-@dataclass(frozen=True)
 class MarkTile:
     """One background layer of the sheet that draws a set of cut marks: an SVG tile, repeated
     across (the marks above and below every column edge) or down (beside every row edge)."""
@@ -206,26 +192,9 @@ class MarkTile:
     repeat: str
 
 
-def cut_marks(grid: CardGrid) -> list[Mark]:
-    """Return short lines in the margins, in line with every card edge (never on a card)."""
-    page_w, page_h = PAGE_SIZES[grid.page]
-    xs = [grid.left + i * grid.width for i in range(grid.columns + 1)]
-    ys = [grid.top + j * grid.height for j in range(grid.rows + 1)]
-    bottom, right = ys[-1], xs[-1]
-    down = min(CUT_MARK_LENGTH, grid.top - CUT_MARK_GAP - 0.5)
-    across = min(CUT_MARK_LENGTH, grid.left - CUT_MARK_GAP - 0.5)
-    marks = []
-    for x in xs:
-        marks.append(Mark(x, grid.top - CUT_MARK_GAP - down, 0.0, down))
-        marks.append(Mark(x, bottom + CUT_MARK_GAP, 0.0, min(down, page_h - bottom - 1.5)))
-    for y in ys:
-        marks.append(Mark(grid.left - CUT_MARK_GAP - across, y, across, 0.0))
-        marks.append(Mark(right + CUT_MARK_GAP, y, min(across, page_w - right - 1.5), 0.0))
-    return [mark for mark in marks if mark.width > 0 or mark.height > 0]
-
-
 def cut_mark_tiles(grid: CardGrid) -> list[MarkTile]:
-    """Return the sheet's cut marks as at most two repeated background tiles.
+    """Return the sheet's cut marks (short lines in the margins, in line with every card edge,
+    never on a card) as at most two repeated background tiles.
 
     The marks above and below the first column edge, in a tile one card wide and one page
     tall, repeated across the sheet, land on every column edge; those beside the first row
@@ -235,17 +204,25 @@ def cut_mark_tiles(grid: CardGrid) -> list[MarkTile]:
     and the marks were 4% of a 90-card deck's render (docs/printing.md).
     """
     page_w, page_h = PAGE_SIZES[grid.page]
-    marks = cut_marks(grid)
-    columns = [m for m in marks if m.down and m.x == grid.left]
-    rows = [m for m in marks if not m.down and m.y == grid.top]
+    bottom = grid.top + grid.rows * grid.height
+    right = grid.left + grid.columns * grid.width
+    down = min(CUT_MARK_LENGTH, grid.top - CUT_MARK_GAP - 0.5)
+    across = min(CUT_MARK_LENGTH, grid.left - CUT_MARK_GAP - 0.5)
+    # (offset along the edge's line, length) of the marks at either end of an edge.
+    above_below = [
+        (grid.top - CUT_MARK_GAP - down, down),
+        (bottom + CUT_MARK_GAP, min(down, page_h - bottom - 1.5)),
+    ]
+    beside = [
+        (grid.left - CUT_MARK_GAP - across, across),
+        (right + CUT_MARK_GAP, min(across, page_w - right - 1.5)),
+    ]
     tiles = []
-    if columns:
-        rects = [(0.0, m.y, CUT_MARK_WIDTH, m.height) for m in columns]
-        uri = _svg_uri(grid.width, page_h, rects)
+    if columns := [(0.0, y, CUT_MARK_WIDTH, n) for y, n in above_below if n > 0]:
+        uri = _svg_uri(grid.width, page_h, columns)
         tiles.append(_tile(uri, grid.width, page_h, grid.left, 0.0, "repeat-x"))
-    if rows:
-        rects = [(m.x, 0.0, m.width, CUT_MARK_WIDTH) for m in rows]
-        uri = _svg_uri(page_w, grid.height, rects)
+    if rows := [(x, 0.0, n, CUT_MARK_WIDTH) for x, n in beside if n > 0]:
+        uri = _svg_uri(page_w, grid.height, rows)
         tiles.append(_tile(uri, page_w, grid.height, 0.0, grid.top, "repeat-y"))
     return tiles
 
@@ -350,11 +327,10 @@ def tab_rows(
     *,
     blank: bool = False,
     head: bool = True,
-    spans: Sequence[int] = (),
+    spans: Sequence[int],
 ) -> TabRows:
-    """Fit cells into equal columns of `width` mm: labels and values wrapped in their column
-    (or columns: `spans`, one each by default), never cut."""
-    spans = tuple(spans) or (1,) * len(cells)
+    """Fit cells into equal columns of `width` mm: labels and values wrapped in the columns
+    each spans (`column_spans`), never cut."""
     rooms = [span * width - CELL_GAP for span in spans]
     columns = sum(spans)
     stop_em = width * PT_PER_MM / font_pt
@@ -421,9 +397,8 @@ def _weapon_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block
     blocks: list[Block] = []
     # Weapons in a row with the same column labels print the labels once, so they share
     # their columns.
-    for _, run in groupby(card.weapons, key=lambda w: [c.label for c in w.columns]):
+    for heads, run in groupby(card.weapons, key=lambda w: [c.label for c in w.columns]):
         group = list(run)
-        heads = [c.label for c in group[0].columns]
         # Range bands ("10/18/26/45") get a double column, so they stay on one line.
         wide = 2 <= len(heads) < MAX_CELLS_PER_ROW and heads[0].startswith("Range")
         spans = column_spans([w.columns for w in group], grid, font_pt, wide_first=wide)
