@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
 from battles.models import Battle
+from tests.printing.parsing import assert_read_as_xml_and_printed_the_same
 
 pytestmark = pytest.mark.django_db
 
@@ -39,3 +40,31 @@ def test_the_campaign_report_carries_the_chronicle(as_user, demo):
     assert "Campaign report" in text
     assert "The chronicle · Rencounter" in text
     assert "After round 1," in text
+
+
+def test_every_section_of_the_packet_and_the_report_is_read_by_the_xml_parser(
+    as_user, demo, monkeypatch
+):
+    """The packet (cover, rosters, cards, reference, labels, chronicle) and the report print
+    from well-formed markup, each section exactly as WeasyPrint's HTML5 parser would print it."""
+    from printing import render
+
+    rendered: list[tuple[str, dict]] = []
+    real = render.render_document
+
+    def recording(family, context):
+        rendered.append((family, context))
+        return real(family, context)
+
+    monkeypatch.setattr(render, "render_document", recording)
+    battle = Battle.objects.get(campaign=demo["rencounter"])
+    alice = get_user_model().objects.get(username="alice")
+    olivia = get_user_model().objects.get(username="olivia")
+    pdf_text(as_user(alice).get(f"/api/battles/{battle.pk}/packet.pdf"))
+    pdf_text(as_user(olivia).get(f"/api/campaigns/{demo['rencounter'].pk}/report.pdf"))
+    monkeypatch.setattr(render, "render_document", real)
+
+    families = {family for family, _ in rendered}
+    assert {"packet", "roster", "cards", "reference", "chronicle", "report"} <= families
+    for family, context in rendered:
+        assert_read_as_xml_and_printed_the_same(family, context)

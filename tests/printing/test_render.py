@@ -5,10 +5,21 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.template.loader import render_to_string
 from PIL import Image
 
 from printing.cards import CardSpec, card_sheet_context
-from printing.render import BASE_URL, PrintFetchError, local_path, render_pdf, url_fetcher
+from printing.render import (
+    BASE_URL,
+    PrintFetchError,
+    local_path,
+    render_pdf,
+    url_fetcher,
+    well_formed_root,
+)
+from rules.systems import SYSTEM_KEYS
+from tests.printing import references
+from tests.printing.parsing import assert_read_as_xml_and_printed_the_same, html5_pdf
 from tests.printing.pdfs import open_pdf
 
 
@@ -64,3 +75,35 @@ def test_the_pdf_is_a_pdf():
     pdf = render_pdf("cards", card_sheet_context([CardSpec(title="Sgt. Gridley")], "mini", "A4"))
 
     assert io.BytesIO(pdf).read(5) == b"%PDF-"
+
+
+# Every family, each for one system in turn (all five systems over the eight families).
+XML_CASES = [
+    (family, SYSTEM_KEYS[n % len(SYSTEM_KEYS)]) for n, family in enumerate(references.FAMILIES)
+]
+
+
+@pytest.mark.parametrize(("family", "key"), XML_CASES)
+def test_every_family_is_read_by_the_xml_parser_and_prints_as_html5_would(family, key):
+    document = references._document(family, key)
+
+    assert_read_as_xml_and_printed_the_same(document.family, document.parts[0])
+
+
+def test_a_card_with_a_photo_is_read_by_the_xml_parser_and_prints_as_html5_would(
+    settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path
+    (tmp_path / "characters").mkdir()
+    Image.new("RGB", (60, 80), "darkgreen").save(tmp_path / "characters" / "gridley.png")
+    cards = [CardSpec(title="Sgt. Gridley", photo_url="/media/characters/gridley.png")]
+
+    assert_read_as_xml_and_printed_the_same("cards", card_sheet_context(cards, "poker", "A4"))
+
+
+def test_text_xml_cannot_carry_goes_to_the_html5_parser_as_before():
+    name = "Sgt.\x0bGridley"  # a vertical tab: HTML takes it, XML 1.0 forbids it
+    context = card_sheet_context([CardSpec(title=name)], "poker", "A4")
+
+    assert well_formed_root(render_to_string("printing/cards.html", context)) is None
+    assert render_pdf("cards", context) == html5_pdf("cards", context)
