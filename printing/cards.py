@@ -9,7 +9,8 @@ bottom; the body above it in the largest type that fits, on a second face if it 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import groupby
 from typing import Any
 from urllib.parse import quote
@@ -33,7 +34,7 @@ from printing.card_faces import (
     run_block,
     wrapped,
 )
-from printing.fit import PT_PER_MM, text_width_em, widest_word_em, wrap_to
+from printing.fit import PT_PER_MM, text_width_em, widest_word_em, wrap_items, wrap_to
 from printing.labels import css_number, qr_data_uri
 from printing.sheets import PAGE_SIZES, SheetError
 
@@ -413,9 +414,12 @@ def _weapon_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block
     return blocks
 
 
-def _note_blocks(card: CardSpec, grid: CardGrid, font_pt: float, legend: bool) -> list[Block]:
+def _note_blocks(
+    card: CardSpec, grid: CardGrid, font_pt: float, legend: bool, captioned: bool
+) -> list[Block]:
     """Return the notes as lines wrapped here (continuation lines indented under the bullet)
-    and, where the size has room for it, what the abbreviations stand for."""
+    and, where the size has room for it, what the abbreviations stand for, led by the footer
+    ("Rencounter: Ex Experience · ...") when the card is `captioned`."""
     if card.blank:
         return [block("wl", ["\u00a0"], font_pt) for _ in card.rules]
     blocks = []
@@ -426,21 +430,55 @@ def _note_blocks(card: CardSpec, grid: CardGrid, font_pt: float, legend: bool) -
     if lines:
         blocks.append(block("nt", lines, font_pt, splittable=True))
     texts = [t for t in (card.weapon_legend, card.legend) if t] if legend else []
-    legend_lines = [line for t in texts for line in wrap_to(t, grid.inner, font_pt * 0.8)]
+    if texts and captioned and card.footer:
+        texts[0] = f"{card.footer}: {texts[0]}"
+    legend_lines = [line for t in texts for line in wrap_items(t, grid.inner, font_pt * 0.8)]
     if legend_lines:
         blocks.append(block("lg", legend_lines, font_pt, splittable=True))
     return blocks
 
 
+def _has_legend(card: CardSpec) -> bool:
+    return bool(card.legend or card.weapon_legend) and not card.blank
+
+
 def body_blocks(
-    card: CardSpec, grid: CardGrid, font_pt: float, *, legend: bool = True
+    card: CardSpec,
+    grid: CardGrid,
+    font_pt: float,
+    *,
+    legend: bool = True,
+    captioned: bool = False,
 ) -> list[Block]:
-    """Return every block of the card's body at the type `font_pt`, top to bottom."""
-    return [
-        *_section_blocks(card, grid, font_pt),
-        *_weapon_blocks(card, grid, font_pt),
-        *_note_blocks(card, grid, font_pt, legend and grid.kind.legend),
-    ]
+    """Return every block of the card's body at the type `font_pt`, top to bottom; with
+    `captioned`, the legend opens with the card's footer, which the band then leaves out.
+
+    Figures of one profile share their body (a deck of 90 has a handful), so it is laid out
+    once per profile, size and type: the figure's name, photo, QR code and track are not in
+    the cache's key."""
+    body = replace(
+        card,
+        title="",
+        subtitle="",
+        photo_url="",
+        qr_url="",
+        track_boxes=0,
+        track_marked=0,
+        marks=(),
+        footer=card.footer if captioned else "",
+    )
+    return list(_body_blocks(body, grid, font_pt, legend and grid.kind.legend, captioned))
+
+
+@lru_cache(maxsize=1024)
+def _body_blocks(
+    body: CardSpec, grid: CardGrid, font_pt: float, legend: bool, captioned: bool
+) -> tuple[Block, ...]:
+    return (
+        *_section_blocks(body, grid, font_pt),
+        *_weapon_blocks(body, grid, font_pt),
+        *_note_blocks(body, grid, font_pt, legend, captioned),
+    )
 
 
 def qr_size(grid: CardGrid) -> float:
@@ -502,8 +540,18 @@ def _heading_wraps(face: Face, blocks: list[Block]) -> bool:
 
 def card_faces(card: CardSpec, grid: CardGrid) -> list[Face]:
     """Lay one card out: the band first, then the body in the largest type that fits (a long
-    name may wrap rather than shrink the card), overflow onto continued faces at the least."""
+    name may wrap rather than shrink the card), overflow onto continued faces at the least.
+
+    Where the legend prints, the footer (the system and its house rules) leads it and the band
+    is the track alone: the same words, one block fewer on every card, which is what a deck's
+    render time goes with (docs/printing.md)."""
     kind = grid.kind
+    if kind.legend and _has_legend(card) and card.footer:
+        bare = band(card.track, "", grid.inner, kind.band_pt)
+        room = _room(grid, bare.height)
+        chosen = _chosen_step(card, grid, bare, room, legend=True, captioned=True)
+        if chosen is not None:
+            return [_placed(*chosen)]
     bottom = band(card.track, card.footer, grid.inner, kind.band_pt)
     room = _room(grid, bottom.height)
     chosen = _chosen_step(card, grid, bottom, room, legend=kind.legend)
@@ -524,25 +572,32 @@ def card_faces(card: CardSpec, grid: CardGrid) -> list[Face]:
 
 
 def _fitting(
-    card: CardSpec, grid: CardGrid, bottom: Band, room: float, *, legend: bool
+    card: CardSpec, grid: CardGrid, bottom: Band, room: float, *, legend: bool, captioned: bool
 ) -> Iterator[tuple[Face, list[Block]]]:
     """Yield (face, blocks) at each step of the size's type at which the body fits, largest
     first. A generator: a deck of 90 cards mostly stops at the first step, and measuring
     every step of every card was a fifth of the time spent before WeasyPrint starts."""
     for size in grid.kind.steps:
         face = _first_face(card, grid, size, bottom)
-        blocks = body_blocks(card, grid, size, legend=legend)
+        blocks = body_blocks(card, grid, size, legend=legend, captioned=captioned)
         if face.header + sum(b.height for b in blocks) <= room:
             yield face, blocks
 
 
 def _chosen_step(
-    card: CardSpec, grid: CardGrid, bottom: Band, room: float, *, legend: bool
+    card: CardSpec,
+    grid: CardGrid,
+    bottom: Band,
+    room: float,
+    *,
+    legend: bool,
+    captioned: bool = False,
 ) -> tuple[Face, list[Block]] | None:
     """Return the largest fitting type whose name and column labels stay on one line, among
     the first HEADING_SHRINK_STEPS that fit; else the largest that fits; None if none does."""
     largest = None
-    for seen, (face, blocks) in enumerate(_fitting(card, grid, bottom, room, legend=legend)):
+    fitting = _fitting(card, grid, bottom, room, legend=legend, captioned=captioned)
+    for seen, (face, blocks) in enumerate(fitting):
         if seen == HEADING_SHRINK_STEPS:
             break
         largest = largest or (face, blocks)
@@ -557,8 +612,6 @@ def _refill(faces: list[Face], rest: Face, room: float) -> list[Face]:
 
 
 def _placed(face: Face, blocks: list[Block]) -> Face:
-    from dataclasses import replace
-
     return replace(face, blocks=tuple(blocks))
 
 

@@ -239,15 +239,37 @@ def _pieces(text: str) -> list[str]:
     return [*pieces, current] if current else pieces
 
 
+@lru_cache(maxsize=8192)
 def widest_word_em(text: str, bold: bool = False) -> float:
     """The width (em) of the widest piece of `text` that `wrap_to` breaks only between letters
-    (the pieces between spaces, "/" and "-"): how narrow a column may be before it must."""
+    (the pieces between spaces, "/" and "-"): how narrow a column may be before it must.
+    Cached: a deck asks it of the same labels and values card after card."""
     return max((text_width_em(piece.rstrip(), bold) for piece in _pieces(text)), default=0.0)
 
 
 def wrap_to(text: str, width_mm: float, font_pt: float, bold: bool = False) -> list[str]:
     """Break `text` into lines no wider than `width_mm` (see `_wrapped`); a new list."""
     return list(_wrapped(text, width_mm, font_pt, bold))
+
+
+@lru_cache(maxsize=4096)
+def wrap_items(text: str, width_mm: float, font_pt: float, sep: str = " · ") -> tuple[str, ...]:
+    """Break a list written as `text` ("Ex Experience · F Fire skill · ...") into lines no
+    wider than `width_mm` between its items, so an abbreviation stays beside what it stands
+    for ("Hm" / "Horsemanship" split over two lines reads as two entries). An item wider than
+    a line on its own is wrapped between words like any text (`wrap_to`)."""
+    room = width_mm * PT_PER_MM / font_pt
+    lines: list[str] = []
+    current = ""
+    for item in text.split(sep):
+        joined = f"{current}{sep}{item}" if current else item
+        if not current or text_width_em(joined) <= room:
+            current = joined
+            continue
+        lines.append(current)
+        current = item
+    lines.append(current)
+    return tuple(part for line in lines for part in _wrapped(line, width_mm, font_pt, False))
 
 
 @lru_cache(maxsize=8192)

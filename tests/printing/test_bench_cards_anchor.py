@@ -1,8 +1,8 @@
 """bench/printing.py's second cards anchor prints each Muster card's own lines, no fewer.
 
 The ratio of a deck to it is only Muster's overhead if the bare boxes carry the same text:
-every line of every face (name, subtitle, headings, column labels, values, legend, track,
-footer), bold where the card is bold.
+every line of every face (name, subtitle, headings, column labels, values, the legend led by
+the footer, the track), bold where the card is bold.
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ def test_the_same_text_anchor_prints_every_line_of_every_face():
         expected = ["".join(t for _, t in line) for line in bench._face_lines(face)]
         printed = [unescape(re.sub(r"</?b>", "", line)) for line in box]
         assert printed == expected
-        assert printed[0] == face.title and "Rencounter" in printed[-1]
-        assert any("\u25a1" in line for line in printed)  # the wound track
+        assert printed[0] == face.title
+        assert any(line.startswith("Rencounter: ") for line in printed)  # the legend's lead
+        assert "\u25a1" in printed[-1]  # the wound track, at the bottom
     assert bench.deck_lines(12) >= 3 * 6  # the old anchor prints 6 lines a card
 
 

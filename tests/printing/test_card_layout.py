@@ -141,7 +141,7 @@ def _laid_out_blocks(box) -> list:
         body = [
             c
             for c in box.children
-            if c.element_tag == "p" and c.element.get("class") not in not_body
+            if c.element_tag == "p" and c.element.get("class").split()[0] not in not_body
         ]
         return [(header, body)]
     return [found for child in getattr(box, "children", ()) for found in _laid_out_blocks(child)]

@@ -4,6 +4,8 @@ the right figures chosen (active by default; others by option, a unit or hand-pi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from printing.cards import card_grid, card_sheet_context
@@ -208,3 +210,73 @@ def test_no_column_label_or_value_is_broken_inside_a_word_at_any_size(key, size)
                         for word in text.split()
                     }
                     assert printed <= whole, (key, size, placed.face.title, printed - whole)
+
+
+def _faces_of_every_deck(key: str, size: str, **kwargs):
+    """Yield (spec, face) for the demo force's and the worst-case figures' cards."""
+    from tests.printing.worst_cases import worst_figures
+
+    system = get_system(key)
+    for figures in (chosen_figures(demo_figures(key)), worst_figures(system)):
+        document = cards_document(
+            system, figures, system.options.validate({}), size=size, page="A4", **kwargs
+        )
+        for page in document.parts[0]["pages"]:
+            for placed in page:
+                yield placed.spec, placed.face
+
+
+@pytest.mark.parametrize("size", ["poker", "bridge", "tarot", "mini"])
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_every_face_names_its_system_and_house_rules_once_in_the_band_or_leading_the_legend(
+    key, size
+):
+    # Where the legend prints on a card's only face, the footer leads it ("Rencounter: Ex
+    # Experience · ...") and the band is the track alone; anywhere else the band ends in the
+    # footer as before. Never both, never neither.
+    for spec, face in _faces_of_every_deck(key, size, blanks=1, house_rules="House rules v2"):
+        legends = [b for b in face.blocks if b.css == "lg"]
+        led = [b for b in legends if b.text.startswith(f"{spec.footer}: ")]
+        assert spec.footer.endswith("House rules v2")
+        if face.band.footer:
+            assert not led and face.band.footer.startswith(spec.footer), face.title
+        else:
+            assert len(led) == 1 and not face.continued, face.title
+
+
+@pytest.mark.parametrize("size", ["poker", "bridge", "tarot"])
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_a_legend_line_never_parts_an_abbreviation_from_what_it_stands_for(key, size):
+    lines, glossed = 0, False
+    for spec, face in _faces_of_every_deck(key, size):
+        glossed |= bool(spec.legend or spec.weapon_legend)
+        entries = {
+            entry
+            for text in (spec.weapon_legend, spec.legend)
+            for entry in text.split(" · ")
+            if text
+        }
+        for legend in (b for b in face.blocks if b.css == "lg"):
+            for line in legend.text.removeprefix(f"{spec.footer}: ").split("\n"):
+                assert set(line.split(" · ")) <= entries, (face.title, line)
+                lines += 1
+    assert lines or not glossed  # a system with abbreviations prints a legend somewhere
+
+
+def test_figures_of_one_profile_share_a_body_and_never_each_others_names():
+    from printing.cards import _body_blocks
+
+    system = get_system("rencounter")
+    options = system.options.validate({})
+    figures = chosen_figures(demo_figures("rencounter"))
+    twins = [replace(figures[0], name=name) for name in ("Sgt. Gridley", "Cpl. Hobbs")]
+    other = replace(figures[0], name="Pte. Mole", stats={**figures[0].stats, "weapons": []})
+    _body_blocks.cache_clear()
+
+    document = cards_document(system, [*twins, other], options, size="poker", page="A4")
+    faces = [placed.face for placed in document.parts[0]["pages"][0]]
+
+    assert [face.title for face in faces] == ["Sgt. Gridley", "Cpl. Hobbs", "Pte. Mole"]
+    assert faces[0].blocks == faces[1].blocks != faces[2].blocks
+    assert not any("WEAPONS" in block.text for block in faces[2].blocks)
+    assert _body_blocks.cache_info().hits >= 1
