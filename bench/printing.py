@@ -14,7 +14,7 @@ Side by side, each case in its own subprocess (so peak memory is that case's alo
   Muster cases are (one small render, then `gc.freeze`): what that start is worth to bare
   WeasyPrint, so the report shows how much of Muster's ratio is its process, not its cards;
 - weasyprint_bare_cards_same_text_90: the same bare boxes carrying each Muster card's own
-  lines (about 20: headings, column labels, the legend, the track, the footer), bold where
+  lines (about 18: headings, column labels, the legend led by the footer, the track), bold where
   the card is bold, one line per line under `white-space: pre`, with the same minimal CSS:
   WeasyPrint printing the same text, so the ratio to it is Muster's own overhead (its card
   CSS, context and template);
@@ -446,7 +446,7 @@ def _verdicts(cases: dict[str, dict]) -> dict[str, object]:
         cards["cpu_seconds_median"] / frozen["cpu_seconds_median"], 2
     )
     # The second anchor: bare boxes carrying each card's own lines (the old anchor prints
-    # 6 lines a card, a Muster card about 20). The budget is claimed against the old anchor.
+    # 6 lines a card, a Muster card about 18). The budget is claimed against the old anchor.
     same_text = cases["weasyprint_bare_cards_same_text_90"]
     cards_vs_same_text = round(cards["seconds_median"] / same_text["seconds_median"], 2)
     verdict["cards_vs_bare_same_text"] = cards_vs_same_text

@@ -140,6 +140,8 @@ def well_formed_root(html: str) -> ElementTree.Element | None:
     about 50 times faster: tinyhtml5 reads a 90-card deck's 53 KB in 31 ms of the deck's
     700 (docs/printing.md). Anything else (text with a control character XML forbids, a
     template that leaves a `<br>` open) goes to the HTML5 parser, as every document did before.
+    Every piece of a player's text is escaped by the templates, so none of it can reach the
+    parser as markup (a DOCTYPE with entities, say): the XML it reads is Muster's own.
     """
     try:
         root = ElementTree.fromstring(html)
