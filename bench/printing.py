@@ -27,7 +27,9 @@ which is where a print job runs. Times are the median of `--repeat` renders afte
 render (fonts and stylesheets loaded, as in a running web or worker process), wall clock (the
 budgets) and CPU time (less disturbed by other load on the machine); peak memory is the
 subprocess's max RSS. The report records the 1-minute load average at the start and the end
-of the run.
+of the run. The deck's ratio to the bare boxes (issue 29's budget, 1.8x) is judged on the
+median of `--rounds` rounds (default 3), the deck and the anchor alternating in fresh
+processes: one process can run 10% slower than the next of the same code.
 """
 
 from __future__ import annotations
@@ -360,6 +362,10 @@ LINES_PER_CARD: dict[str, Callable[[int], float]] = {
 # The deck before cards were designed per system (main at 69f6956, `make bench`, 5 renders,
 # load 0.4-1.1): the per-card time a designed card is compared with.
 CARDS_90_BEFORE = {"seconds_median": 1.189, "cpu_seconds_median": 1.098}
+# One process of the same code can run 10% slower than the next (its hash seed, its memory
+# layout: docs/printing.md, sixth look), so the deck's ratio to the bare boxes is read over
+# alternating rounds, a new process for each case in each, and judged on the median round.
+CARD_PAIR = ("muster_cards_90", "weasyprint_bare_cards_90")
 
 
 def _pages(pdf: bytes) -> int:
@@ -406,7 +412,18 @@ def _in_subprocess(name: str, repeat: int) -> dict[str, object]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _verdicts(cases: dict[str, dict]) -> dict[str, object]:
+def _card_rounds(cases: dict[str, dict], rounds: int, repeat: int) -> list[float]:
+    """Return the deck's wall-clock ratio to the bare boxes in each round: the main run's,
+    then `rounds - 1` more, the deck and the anchor alternating in fresh processes."""
+    pairs = [(cases[CARD_PAIR[0]], cases[CARD_PAIR[1]])]
+    pairs += [
+        (_in_subprocess(CARD_PAIR[0], repeat), _in_subprocess(CARD_PAIR[1], repeat))
+        for _ in range(rounds - 1)
+    ]
+    return [round(cards["seconds_median"] / bare["seconds_median"], 2) for cards, bare in pairs]
+
+
+def _verdicts(cases: dict[str, dict], card_rounds: list[float]) -> dict[str, object]:
     muster, bare = cases["muster_labels_1000"], cases["weasyprint_bare_1000"]
     verdict: dict[str, object] = {
         "muster_vs_bare_weasyprint": round(muster["seconds_median"] / bare["seconds_median"], 2),
@@ -437,7 +454,9 @@ def _verdicts(cases: dict[str, dict]) -> dict[str, object]:
     verdict["cards_vs_bare_weasyprint_cpu"] = round(
         cards["cpu_seconds_median"] / bare_cards["cpu_seconds_median"], 2
     )
-    verdict["cards_within_1_8x_bare"] = cards_vs_bare <= 1.8
+    verdict["cards_vs_bare_rounds"] = card_rounds
+    verdict["cards_vs_bare_median_round"] = statistics.median(card_rounds)
+    verdict["cards_within_1_8x_bare"] = statistics.median(card_rounds) <= 1.8
     # The anchor started as Muster's worker is (warmed and frozen): Muster's ratio to it is
     # what its cards cost over bare boxes with the process's start taken out.
     frozen = cases["weasyprint_bare_cards_90_frozen"]
@@ -469,19 +488,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", choices=sorted(CASES))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of the deck against the bare boxes"
+    )
     args = parser.parse_args()
     if args.case:
         print(json.dumps(run_case(args.case, args.repeat)))
         return
     load_before = round(os.getloadavg()[0], 2)
     cases = {name: _in_subprocess(name, args.repeat) for name in CASES}
+    card_rounds = _card_rounds(cases, max(args.rounds, 1), args.repeat)
     report = {
         "benchmark": "printing",
         "cpus": os.cpu_count(),
         "load_average_1m": {"start": load_before, "end": round(os.getloadavg()[0], 2)},
         "budgets": BUDGETS,
         "cases": cases,
-        "verdict": _verdicts(cases),
+        "verdict": _verdicts(cases, card_rounds),
     }
     print(json.dumps(report, indent=2))
 
