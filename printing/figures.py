@@ -186,8 +186,9 @@ def stat_legend(system: RuleSystem, stats: Mapping[str, Any] | None = None) -> s
         if stats is not None and name in skills and not stats.get(name):
             continue
         short = _abbreviation(module, spec)
-        # "Troop" needs no gloss as "Troop type"; "Agi" does as "Agility".
-        if short.lower() not in spec.title.lower().split():
+        # "Troop" needs no gloss as "Troop type", nor "Melee weapon" as itself; "Agi" does as
+        # "Agility".
+        if short.lower() not in (spec.title.lower(), *spec.title.lower().split()):
             parts.append(f"{short} {spec.title}")
     return " · ".join(parts)
 

@@ -280,3 +280,16 @@ def test_figures_of_one_profile_share_a_body_and_never_each_others_names():
     assert faces[0].blocks == faces[1].blocks != faces[2].blocks
     assert not any("WEAPONS" in block.text for block in faces[2].blocks)
     assert _body_blocks.cache_info().hits >= 1
+
+
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_a_legend_glosses_only_abbreviations_never_a_word_with_itself(key):
+    # Escarmouche's legend printed "Melee weapon Melee weapon": a column labelled with its
+    # whole name needs no gloss.
+    from printing.figures import stat_legend
+
+    legend = stat_legend(get_system(key))
+    for entry in legend.split(" · ") if legend else ():
+        words = entry.lower().split()
+        half = len(words) // 2
+        assert len(words) >= 2 and words[:half] != words[half:], entry
