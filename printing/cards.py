@@ -414,12 +414,11 @@ def _weapon_blocks(card: CardSpec, grid: CardGrid, font_pt: float) -> list[Block
     return blocks
 
 
-def _note_blocks(
-    card: CardSpec, grid: CardGrid, font_pt: float, legend: bool, captioned: bool
-) -> list[Block]:
+def _note_blocks(card: CardSpec, grid: CardGrid, font_pt: float, legend: bool) -> list[Block]:
     """Return the notes as lines wrapped here (continuation lines indented under the bullet)
-    and, where the size has room for it, what the abbreviations stand for, led by the footer
-    ("Rencounter: Ex Experience · ...") when the card is `captioned`."""
+    and, where the size has room for it, what the abbreviations stand for, led by the card's
+    footer when it has one ("Rencounter: Ex Experience · ...": `body_blocks` leaves the
+    footer on the card only when the legend is to carry it)."""
     if card.blank:
         return [block("wl", ["\u00a0"], font_pt) for _ in card.rules]
     blocks = []
@@ -429,8 +428,8 @@ def _note_blocks(
         lines += [wrapped_rule[0], *(f"  {line}" for line in wrapped_rule[1:])]
     if lines:
         blocks.append(block("nt", lines, font_pt, splittable=True))
-    texts = [t for t in (card.weapon_legend, card.legend) if t] if legend else []
-    if texts and captioned and card.footer:
+    texts = _legend_texts(card) if legend else []
+    if texts and card.footer:
         texts[0] = f"{card.footer}: {texts[0]}"
     legend_lines = [line for t in texts for line in wrap_items(t, grid.inner, font_pt * 0.8)]
     if legend_lines:
@@ -438,8 +437,10 @@ def _note_blocks(
     return blocks
 
 
-def _has_legend(card: CardSpec) -> bool:
-    return bool(card.legend or card.weapon_legend) and not card.blank
+def _legend_texts(card: CardSpec) -> list[str]:
+    """What the card's abbreviations stand for (its weapon columns', then its stats'); none
+    on a blank card."""
+    return [] if card.blank else [t for t in (card.weapon_legend, card.legend) if t]
 
 
 def body_blocks(
@@ -455,7 +456,7 @@ def body_blocks(
 
     Figures of one profile share their body (a deck of 90 has a handful), so it is laid out
     once per profile, size and type: the figure's name, photo, QR code and track are not in
-    the cache's key."""
+    the cache's key, nor the footer unless the legend carries it."""
     body = replace(
         card,
         title="",
@@ -467,17 +468,15 @@ def body_blocks(
         marks=(),
         footer=card.footer if captioned else "",
     )
-    return list(_body_blocks(body, grid, font_pt, legend and grid.kind.legend, captioned))
+    return list(_body_blocks(body, grid, font_pt, legend and grid.kind.legend))
 
 
 @lru_cache(maxsize=1024)
-def _body_blocks(
-    body: CardSpec, grid: CardGrid, font_pt: float, legend: bool, captioned: bool
-) -> tuple[Block, ...]:
+def _body_blocks(body: CardSpec, grid: CardGrid, font_pt: float, legend: bool) -> tuple[Block, ...]:
     return (
         *_section_blocks(body, grid, font_pt),
         *_weapon_blocks(body, grid, font_pt),
-        *_note_blocks(body, grid, font_pt, legend, captioned),
+        *_note_blocks(body, grid, font_pt, legend),
     )
 
 
@@ -546,7 +545,7 @@ def card_faces(card: CardSpec, grid: CardGrid) -> list[Face]:
     is the track alone: the same words, one block fewer on every card, which is what a deck's
     render time goes with (docs/printing.md)."""
     kind = grid.kind
-    if kind.legend and _has_legend(card) and card.footer:
+    if kind.legend and _legend_texts(card) and card.footer:
         bare = band(card.track, "", grid.inner, kind.band_pt)
         room = _room(grid, bare.height)
         chosen = _chosen_step(card, grid, bare, room, legend=True, captioned=True)

@@ -2,10 +2,11 @@
 `{{ band|track_lines }}` (templates/printing/cards.html).
 
 Each block prints under `white-space: pre`, so its lines are joined with newline characters
-here rather than written as `&#10;` in the template: WeasyPrint's HTML parser takes every
-character reference on its own, and a 90-card deck has about 800 of them (2.4% of the deck's
-render, measured in instructions with cachegrind; docs/printing.md). Every piece of text is
-escaped; the only markup added is `<b>` around a bold run.
+here rather than written as `&#10;` in the template: a parser takes every character reference
+on its own, and a 90-card deck had about 800 of them (2.4% of the deck's render when
+WeasyPrint's HTML5 parser read it, measured in instructions with cachegrind; docs/printing.md).
+Every piece of text is escaped; the only markup added is `<b>` around a bold run, so the
+output stays well-formed for the XML parser (printing.render.well_formed_root).
 """
 
 from __future__ import annotations
